@@ -1,0 +1,5 @@
+export * from './schema.js';
+export * from './stacks.js';
+export * from './units.js';
+export * from './validate.js';
+export * from './jsonSchema.js';

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { parseSpecText, SpecError, specJsonSchema, validateSpec } from './index.js';
+
+const base = {
+  name: 'demo',
+  duration: '30s',
+  paths: { main: { rtt: '50ms', rate: '100Mbit', buffer: '0.2bdp' } },
+  flows: [{ stack: 'cubic' }, { stack: 'reno', direction: 'reverse', streams: 16, start: '5s' }],
+};
+
+function problems(input: unknown) {
+  const v = validateSpec(input);
+  if (v.ok) throw new Error('expected the spec to be rejected');
+  return v.problems;
+}
+
+describe('spec schema', () => {
+  it('normalises units and fills defaults', () => {
+    const v = validateSpec(base);
+    expect(v.ok).toBe(true);
+    if (!v.ok) return;
+    const { spec } = v;
+    expect(spec.duration).toBe(30_000);
+    expect(spec.sampleInterval).toBe(1000);
+    expect(spec.mtu).toBe(1500);
+    expect(spec.paths.main).toMatchObject({ rtt: 50, rate: 100e6, buffer: { bdp: 0.2 }, ber: 0, jitter: 0 });
+    expect(spec.paths.main?.reverse).toEqual({ rate: 100e6, buffer: { bdp: 0.2 } });
+    expect(spec.flows[0]).toMatchObject({ name: 'cubic-1', path: 'main', duration: 30_000, direction: 'forward' });
+    expect(spec.flows[1]).toMatchObject({ name: 'reno-2', streams: 16, start: 5000, duration: 25_000 });
+  });
+
+  it('names the field and the allowed form for a wrong unit', () => {
+    const p = problems({ ...base, paths: { main: { rtt: '50', rate: '100MB' } } });
+    expect(p).toContainEqual({ field: 'paths.main.rtt', message: expect.stringMatching(/needs a unit.*ms/) });
+    expect(p).toContainEqual({ field: 'paths.main.rate', message: expect.stringMatching(/bytes; write bits.*800Mbit/) });
+  });
+
+  it('rejects a negative RTT with the allowed range', () => {
+    const p = problems({ ...base, paths: { main: { rtt: '-5ms', rate: '100Mbit' } } });
+    expect(p[0]?.field).toBe('paths.main.rtt');
+    expect(p[0]?.message).toMatch(/ms/);
+  });
+
+  it('rejects an out-of-range rate naming the range', () => {
+    const p = problems({ ...base, paths: { main: { rtt: '5ms', rate: '20Gbit' } } });
+    expect(p).toEqual([{ field: 'paths.main.rate', message: "must be between 10kbit and 10Gbit (got '20Gbit')" }]);
+  });
+
+  it('rejects an unknown stack listing the available ones', () => {
+    const p = problems({ ...base, flows: [{ stack: 'foo' }] });
+    expect(p[0]?.field).toBe('flows[0].stack');
+    expect(p[0]?.message).toMatch(/unknown stack "foo"; available: reno, cubic, bic, htcp/);
+  });
+
+  it('reports a missing field as required', () => {
+    const { duration: _, ...noDuration } = base;
+    expect(problems(noDuration)).toContainEqual({ field: 'duration', message: expect.stringMatching(/^is required/) });
+  });
+
+  it('flags unknown keys, unknown paths and flows that outlast the run', () => {
+    const p = problems({
+      ...base,
+      paths: { a: { rtt: '10ms', rate: '10Mbit', rtT: 1 }, b: { rtt: '10ms', rate: '10Mbit' } },
+      flows: [{ stack: 'reno', path: 'c', start: '10s', duration: '25s' }, { stack: 'reno' }],
+    });
+    const fields = p.map((x) => x.field);
+    expect(fields).toEqual(expect.arrayContaining(['paths.a', 'flows[0].path', 'flows[0].duration', 'flows[1].path']));
+    expect(p.find((x) => x.field === 'paths.a')?.message).toMatch(/unknown field 'rtT'; allowed: rtt, rate/);
+  });
+
+  it('accepts buffers in packets, bytes and BDP and checks their range', () => {
+    const with_ = (buffer: unknown) => ({ ...base, paths: { main: { rtt: '10ms', rate: '10Mbit', buffer } } });
+    expect(validateSpec(with_(100)).ok).toBe(true);
+    expect(validateSpec(with_('64KiB')).ok).toBe(true);
+    expect(problems(with_('1000bdp'))[0]?.message).toMatch(/bdp must be between 0.01bdp and 100bdp/);
+    expect(problems(with_(1.5))[0]?.message).toMatch(/whole number/);
+  });
+
+  it('parses YAML and throws a SpecError naming every problem', () => {
+    const spec = parseSpecText('name: y\nduration: 10s\npaths: {p: {rtt: 20ms, rate: 50Mbit}}\nflows: [{stack: htcp}]\n');
+    expect(spec.flows[0]?.path).toBe('p');
+    expect(() => parseSpecText('name: y\nduration: 10 parsecs\npaths: {}\nflows: []\n', 'x.yaml')).toThrowError(
+      SpecError,
+    );
+    try {
+      parseSpecText('name: y\nduration: 10 parsecs\npaths: {}\nflows: []\n', 'x.yaml');
+    } catch (err) {
+      expect((err as SpecError).problems.map((p) => p.field)).toEqual(['duration', 'paths', 'flows']);
+      expect((err as Error).message).toMatch(/^x.yaml: invalid spec/);
+    }
+  });
+
+  it('exports a JSON Schema of the input form', () => {
+    const js = specJsonSchema() as { properties: Record<string, unknown>; required: string[] };
+    expect(Object.keys(js.properties)).toEqual(
+      expect.arrayContaining(['name', 'duration', 'paths', 'flows', 'seed', 'mtu', 'sampleInterval']),
+    );
+    expect(js.required).toEqual(expect.arrayContaining(['name', 'duration', 'paths', 'flows']));
+  });
+});

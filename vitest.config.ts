@@ -1,0 +1,39 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const src = (pkg: string) => fileURLToPath(new URL(`./${pkg}/src/index.ts`, import.meta.url));
+
+// Tests import sibling packages from source so `vitest` needs no prior build.
+const alias = {
+  '@lfnlab/emulator': src('emulator'),
+  '@lfnlab/kernels': src('kernels'),
+  '@lfnlab/lab-images': src('lab-images'),
+  '@lfnlab/backend': src('backend'),
+};
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        resolve: { alias },
+        test: {
+          name: 'unit',
+          include: ['*/src/**/*.test.ts', 'scripts/**/*.test.ts'],
+          exclude: ['**/*.lab.test.ts', '**/node_modules/**', '**/dist/**'],
+        },
+      },
+      {
+        // Real lab under qemu: one lab, so files run one after another.
+        resolve: { alias },
+        test: {
+          name: 'lab',
+          include: ['*/src/**/*.lab.test.ts'],
+          fileParallelism: false,
+          testTimeout: 600_000,
+          hookTimeout: 900_000,
+          sequence: { concurrent: false },
+        },
+      },
+    ],
+  },
+});
