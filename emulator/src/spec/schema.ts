@@ -213,6 +213,14 @@ function checkSpec(spec: SpecOut, ctx: z.core.$RefinementCtx<SpecOut>): void {
         message: `start + duration must be at most the run's duration ${formatMs(spec.duration)} (at most ${formatMs(spec.duration - flow.start)} here)`,
       });
     }
+    const runs = flow.duration ?? spec.duration - flow.start;
+    if (flow.start < spec.duration && runs % 1000 !== 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['flows', i, flow.duration === undefined ? 'start' : 'duration'],
+        message: `the flow must send for a whole number of seconds (iperf3's unit); it would send ${formatMs(runs)}`,
+      });
+    }
     const id = flowName(flow, i);
     if (seen.has(id)) {
       ctx.addIssue({ code: 'custom', path: ['flows', i, 'name'], message: `duplicate flow name '${id}'` });

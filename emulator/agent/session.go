@@ -1,0 +1,241 @@
+package main
+
+// The request loop: authenticate, order-check, dispatch. One host client at a time; a client
+// that disconnects or goes silent while work is running gets its work torn down.
+
+import (
+	"bufio"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+const nsPrefix = "lfn-"
+
+type agent struct {
+	key     []byte
+	w       *writer
+	procs   *registry
+	boot    *bootReport
+	version string
+
+	mu       sync.Mutex
+	sid      string
+	inSeq    uint64
+	lastSeen time.Time
+	watchdog time.Duration
+}
+
+type helloBody struct {
+	Proto      int    `json:"proto"`
+	Client     string `json:"client"`
+	Nonce      string `json:"nonce"`
+	WatchdogMs int    `json:"watchdogMs"`
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+func (a *agent) serve(port io.Reader) {
+	r := bufio.NewReaderSize(port, 1<<20)
+	go a.watch()
+	for {
+		line, err := r.ReadBytes('\n')
+		if err != nil {
+			// On virtio-serial a read returns EOF while no host end is connected.
+			if a.endSession("host disconnected") {
+				log.Printf("host disconnected")
+			}
+			time.Sleep(50 * time.Millisecond)
+			continue
+		}
+		a.handleLine(line)
+	}
+}
+
+func (a *agent) handleLine(line []byte) {
+	f, err := decodeFrame(a.key, line)
+	if err != nil {
+		// Never act on unauthenticated input; say why only when a session is open.
+		log.Printf("rejected frame: %v", err)
+		a.w.send("error", 0, map[string]string{"message": "rejected frame: " + err.Error()})
+		return
+	}
+	if f.V != protoVersion {
+		a.w.send("error", f.ID, map[string]interface{}{
+			"message": fmt.Sprintf("protocol version %d not supported; agent speaks %d", f.V, protoVersion),
+		})
+		return
+	}
+	if f.Type == "hello" {
+		a.hello(f)
+		return
+	}
+	a.mu.Lock()
+	okSession := a.sid != "" && f.Sid == a.sid && f.Seq > a.inSeq
+	if okSession {
+		a.inSeq = f.Seq
+		a.lastSeen = time.Now()
+	}
+	a.mu.Unlock()
+	if !okSession {
+		a.w.send("error", f.ID, map[string]string{"message": "frame outside the current session or replayed"})
+		return
+	}
+	go a.dispatch(f)
+}
+
+func (a *agent) hello(f *frame) {
+	var h helloBody
+	json.Unmarshal(f.Body, &h)
+	if h.Proto != protoVersion || len(h.Nonce) < 16 {
+		a.w.startSession(f.Sid)
+		a.w.send("error", f.ID, map[string]interface{}{
+			"message": fmt.Sprintf("hello needs proto %d and a nonce (got proto %d)", protoVersion, h.Proto),
+		})
+		return
+	}
+	// The session id mixes both nonces, so a recorded session cannot be replayed into a new one.
+	sid := h.Nonce + "." + randomHex(16)
+	a.mu.Lock()
+	a.sid, a.inSeq, a.lastSeen = sid, f.Seq, time.Now()
+	a.watchdog = time.Duration(h.WatchdogMs) * time.Millisecond
+	a.mu.Unlock()
+	a.w.startSession(sid)
+	a.w.send("hello", f.ID, map[string]interface{}{
+		"proto": protoVersion, "agent": a.version, "sid": sid, "kernel": kernelRelease(),
+		"bootId": readTrim("/proc/sys/kernel/random/boot_id"), "uptimeS": uptimeSeconds(),
+		"running": a.procs.count(),
+	})
+}
+
+// endSession forgets the session and, if it left work behind, tears the work down.
+func (a *agent) endSession(why string) bool {
+	a.mu.Lock()
+	had := a.sid != ""
+	a.sid = ""
+	a.mu.Unlock()
+	if !had {
+		return false
+	}
+	a.w.disconnect()
+	if a.procs.count() > 0 || len(listNamespaces()) > 0 {
+		rep := a.reset()
+		log.Printf("%s: reset %v", why, rep)
+	}
+	return true
+}
+
+// watch ends a session whose host stopped sending (the host pings every second while it works).
+func (a *agent) watch() {
+	for range time.Tick(500 * time.Millisecond) {
+		a.mu.Lock()
+		stale := a.sid != "" && a.watchdog > 0 && time.Since(a.lastSeen) > a.watchdog
+		a.mu.Unlock()
+		if stale {
+			a.endSession("host silent past the watchdog")
+		}
+	}
+}
+
+func (a *agent) reply(id uint64, body interface{}, err error) {
+	if err != nil {
+		a.w.send("error", id, map[string]string{"message": err.Error()})
+		return
+	}
+	a.w.send("result", id, body)
+}
+
+func (a *agent) dispatch(f *frame) {
+	switch f.Type {
+	case "ping":
+		a.w.send("pong", f.ID, map[string]interface{}{"running": a.procs.count()})
+	case "exec":
+		var req execReq
+		if err := json.Unmarshal(f.Body, &req); err != nil {
+			a.reply(f.ID, nil, err)
+			return
+		}
+		results, ok := runSteps(req)
+		a.reply(f.ID, map[string]interface{}{"ok": ok, "results": results}, nil)
+	case "spawn":
+		var req spawnReq
+		if err := json.Unmarshal(f.Body, &req); err != nil {
+			a.reply(f.ID, nil, err)
+			return
+		}
+		pid, err := a.procs.spawn(req, a.w)
+		a.reply(f.ID, map[string]interface{}{"pid": pid}, err)
+	case "signal":
+		var req struct {
+			Name   string `json:"name"`
+			Signal string `json:"signal"`
+		}
+		json.Unmarshal(f.Body, &req)
+		a.reply(f.ID, map[string]bool{"ok": true}, a.procs.signal(req.Name, req.Signal))
+	case "reset":
+		a.reply(f.ID, a.reset(), nil)
+	case "info":
+		a.reply(f.ID, a.info(), nil)
+	case "poweroff":
+		a.reset()
+		a.reply(f.ID, map[string]bool{"ok": true}, nil)
+		time.Sleep(100 * time.Millisecond) // let the reply leave before the VM stops
+		powerOff()
+	default:
+		a.reply(f.ID, nil, fmt.Errorf("unknown request type %q", f.Type))
+	}
+}
+
+type resetReport struct {
+	Killed     []string `json:"killed"`
+	Namespaces []string `json:"namespaces"`
+	Errors     []string `json:"errors"`
+}
+
+// reset returns the lab to its booted state: no supervised processes, no lfn- namespaces.
+func (a *agent) reset() resetReport {
+	rep := resetReport{Killed: a.procs.stopAll(2 * time.Second), Namespaces: []string{}, Errors: []string{}}
+	for _, ns := range listNamespaces() {
+		// Anything still running inside keeps the namespace alive after `ip netns del`.
+		pids := runOnce(step{Argv: []string{"ip", "netns", "pids", ns}})
+		for _, p := range strings.Fields(pids.Stdout) {
+			if pid, err := strconv.Atoi(p); err == nil && pid > 1 {
+				syscall.Kill(pid, syscall.SIGKILL)
+			}
+		}
+		r := runOnce(step{Argv: []string{"ip", "netns", "del", ns}})
+		if r.Code != 0 {
+			rep.Errors = append(rep.Errors, fmt.Sprintf("ip netns del %s: %s", ns, r.Stderr))
+			continue
+		}
+		rep.Namespaces = append(rep.Namespaces, ns)
+	}
+	return rep
+}
+
+func listNamespaces() []string {
+	entries, err := os.ReadDir("/run/netns")
+	if err != nil {
+		return nil
+	}
+	out := []string{}
+	for _, e := range entries {
+		if len(e.Name()) > len(nsPrefix) && e.Name()[:len(nsPrefix)] == nsPrefix {
+			out = append(out, e.Name())
+		}
+	}
+	return out
+}

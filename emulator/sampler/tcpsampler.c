@@ -1,0 +1,960 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * lfn-tcpsampler: periodic per-flow TCP state sampler built on sock_diag.
+ *
+ * Polling `ss` forks a process and re-parses text per sample, which stops
+ * keeping up somewhere around 50 flows. Here one netlink socket and fixed
+ * buffers are reused for the whole run, the kernel does the port and state
+ * filtering, and each tick costs two dump round trips (AF_INET, AF_INET6).
+ *
+ * Output goes to stdout through blocking stdio: a slow reader slows the
+ * sampler down (counted as late/skipped ticks) instead of losing records.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include <linux/inet_diag.h>
+#include <linux/netlink.h>
+#include <linux/sock_diag.h>
+#include <linux/tcp.h>
+
+#define PROG "lfn-tcpsampler"
+#define FORMAT_VERSION 1
+
+#define NSEC_PER_SEC 1000000000ULL
+/* Disjoint ranges after merging; bounded by the u16 jump offsets in the filter. */
+#define MAX_PORT_RANGES 256
+#define MAX_PORT_ARGS 4096
+#define MAX_LOGGED_ERRORS 5
+
+/*
+ * The kernel caps one dump skb at 32 KiB (netlink_recvmsg clamps
+ * max_recvmsg_len), so 64 KiB always holds a whole datagram; MSG_TRUNC is
+ * still checked in case that ever changes.
+ */
+#define RX_BUF_SIZE (64 * 1024)
+#define LINE_BUF_SIZE 4096
+
+/* Kernel TCP state numbers are ABI (include/net/tcp_states.h). */
+enum {
+	ST_ESTABLISHED = 1,
+	ST_SYN_SENT,
+	ST_SYN_RECV,
+	ST_FIN_WAIT1,
+	ST_FIN_WAIT2,
+	ST_TIME_WAIT,
+	ST_CLOSE,
+	ST_CLOSE_WAIT,
+	ST_LAST_ACK,
+	ST_LISTEN,
+	ST_CLOSING,
+	ST_NEW_SYN_RECV,
+	ST_MAX
+};
+
+static const char *const state_names[ST_MAX] = {
+	[ST_ESTABLISHED] = "established", [ST_SYN_SENT] = "syn-sent",
+	[ST_SYN_RECV] = "syn-recv",	  [ST_FIN_WAIT1] = "fin-wait-1",
+	[ST_FIN_WAIT2] = "fin-wait-2",	  [ST_TIME_WAIT] = "time-wait",
+	[ST_CLOSE] = "close",		  [ST_CLOSE_WAIT] = "close-wait",
+	[ST_LAST_ACK] = "last-ack",	  [ST_LISTEN] = "listen",
+	[ST_CLOSING] = "closing",
+	/* Request sockets are what users know as syn-recv. */
+	[ST_NEW_SYN_RECV] = "syn-recv",
+};
+
+#define ALL_STATES (((1u << ST_MAX) - 1) & ~1u)
+
+/*
+ * Numeric columns after the fixed prefix (tick .. cc). One table drives the
+ * TSV header, both record writers and --help, so they cannot drift apart.
+ * A value is 0 when the kernel's tcp_info is too short to contain it
+ * (compare info_len) or the socket has no tcp_info at all (time-wait).
+ */
+#define NUM_COLUMNS(X)                                                                          \
+	X(cwnd, ti->tcpi_snd_cwnd, "congestion window, packets")                                 \
+	X(ssthresh, ti->tcpi_snd_ssthresh, "slow-start threshold, packets (2147483647 = not set)") \
+	X(srtt_us, ti->tcpi_rtt, "smoothed RTT, us")                                             \
+	X(rttvar_us, ti->tcpi_rttvar, "RTT variation, us")                                       \
+	X(min_rtt_us, ti->tcpi_min_rtt, "windowed min RTT, us (4294967295 = no sample)")         \
+	X(mss, ti->tcpi_snd_mss, "send MSS, bytes")                                              \
+	X(pacing_rate, ti->tcpi_pacing_rate, "bytes/s (18446744073709551615 = unpaced)")         \
+	X(delivery_rate, ti->tcpi_delivery_rate, "latest delivery-rate sample, bytes/s")         \
+	X(app_limited, ti->tcpi_delivery_rate_app_limited, "1 if that sample was app-limited")   \
+	X(bytes_acked, ti->tcpi_bytes_acked, "bytes")                                            \
+	X(bytes_sent, ti->tcpi_bytes_sent, "bytes incl. retransmits (kernel >= 4.19)")           \
+	X(bytes_retrans, ti->tcpi_bytes_retrans, "bytes (kernel >= 4.19)")                       \
+	X(bytes_received, ti->tcpi_bytes_received, "bytes")                                      \
+	X(total_retrans, ti->tcpi_total_retrans, "retransmitted segments, lifetime")             \
+	X(retransmits, ti->tcpi_retransmits, "consecutive unrecovered RTOs now")                 \
+	X(lost, ti->tcpi_lost, "segments currently marked lost")                                 \
+	X(unacked, ti->tcpi_unacked, "segments in flight (packets_out)")                         \
+	X(sacked, ti->tcpi_sacked, "segments SACKed")                                            \
+	X(delivered, ti->tcpi_delivered, "segments delivered, lifetime")                         \
+	X(delivered_ce, ti->tcpi_delivered_ce, "segments delivered with CE mark")                \
+	X(data_segs_out, ti->tcpi_data_segs_out, "data segments sent incl. retransmits")         \
+	X(notsent_bytes, ti->tcpi_notsent_bytes, "bytes queued but not yet sent")                \
+	X(busy_us, ti->tcpi_busy_time, "time with data in flight, us")                           \
+	X(rwnd_limited_us, ti->tcpi_rwnd_limited, "time limited by receive window, us")          \
+	X(sndbuf_limited_us, ti->tcpi_sndbuf_limited, "time limited by send buffer, us")         \
+	X(snd_wnd, ti->tcpi_snd_wnd, "peer's advertised window, bytes (kernel >= 5.4)")          \
+	X(rto_us, ti->tcpi_rto, "retransmission timeout, us")                                    \
+	X(ca_state, ti->tcpi_ca_state, "0 open 1 disorder 2 cwr 3 recovery 4 loss")              \
+	X(info_len, info_len, "bytes of tcp_info the kernel returned (0 = none)")               \
+	X(cookie, cookie, "kernel socket cookie, stable id for the flow")
+
+struct port_range {
+	uint16_t lo, hi;
+};
+
+enum out_format { FMT_TSV, FMT_JSONL };
+
+struct options {
+	unsigned hz;
+	uint64_t duration_ns;
+	double duration_s;
+	uint32_t states;
+	enum out_format format;
+	struct port_range ranges[MAX_PORT_ARGS];
+	size_t n_ranges;
+};
+
+struct counters {
+	uint64_t ticks;
+	uint64_t late;
+	uint64_t skipped;
+	uint64_t records;
+	uint64_t errors;
+	uint64_t max_work_ns;
+};
+
+static volatile sig_atomic_t stop_signal;
+
+/* Netlink messages are read as structs in place, so keep them aligned. */
+static union {
+	struct nlmsghdr h;
+	char b[RX_BUF_SIZE];
+} rx;
+
+static union {
+	struct nlmsghdr h;
+	char b[NLMSG_SPACE(sizeof(struct inet_diag_req_v2)) + NLA_HDRLEN +
+	       MAX_PORT_RANGES * 40 + 4];
+} req;
+static size_t req_len;
+
+static char line[LINE_BUF_SIZE];
+static char stdout_buf[1 << 16];
+
+static struct counters cnt;
+static struct options opt;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+static uint64_t now_ns(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
+}
+
+static void log_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	/* An error per tick at 100 Hz would bury everything else on stderr. */
+	if (cnt.errors > MAX_LOGGED_ERRORS)
+		return;
+	fputs(PROG ": ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	if (cnt.errors == MAX_LOGGED_ERRORS)
+		fputs(" (further errors are only counted)", stderr);
+	fputc('\n', stderr);
+}
+
+/* ---- number/string formatting: printf per field is the main CPU cost otherwise ---- */
+
+static char *put_u64(char *p, uint64_t v)
+{
+	char tmp[20];
+	int n = 0;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+static char *put_mem(char *p, const char *s, size_t n)
+{
+	memcpy(p, s, n);
+	return p + n;
+}
+
+#define PUT_LIT(p, s) put_mem((p), (s), sizeof(s) - 1)
+
+static char *put_str(char *p, const char *s)
+{
+	return put_mem(p, s, strlen(s));
+}
+
+/* ---- kernel-side filter ---- */
+
+static int cmp_range(const void *a, const void *b)
+{
+	const struct port_range *x = a, *y = b;
+
+	return (int)x->lo - (int)y->lo;
+}
+
+static void merge_ranges(struct options *o)
+{
+	size_t i, n = 0;
+
+	if (!o->n_ranges)
+		return;
+	qsort(o->ranges, o->n_ranges, sizeof(o->ranges[0]), cmp_range);
+	for (i = 1; i < o->n_ranges; i++) {
+		struct port_range *last = &o->ranges[n];
+
+		if ((unsigned)o->ranges[i].lo <= (unsigned)last->hi + 1) {
+			if (o->ranges[i].hi > last->hi)
+				last->hi = o->ranges[i].hi;
+		} else {
+			o->ranges[++n] = o->ranges[i];
+		}
+	}
+	o->n_ranges = n + 1;
+}
+
+static struct inet_diag_bc_op *bc_op(char *bc, size_t off, uint8_t code, uint8_t yes, uint16_t no)
+{
+	struct inet_diag_bc_op *op = (struct inet_diag_bc_op *)(bc + off);
+
+	op->code = code;
+	op->yes = yes;
+	op->no = no;
+	return op;
+}
+
+/*
+ * The kernel audits that every op's "yes" falls through to the next op, so
+ * all branching is done with "no" offsets. Per range, 40 bytes:
+ *
+ *   +0  S_GE lo   no -> +20      (8 bytes: op + port carried in op[1].no)
+ *   +8  S_LE hi   no -> +20
+ *   +16 JMP           -> accept  (jump to exactly the end = match)
+ *   +20 D_GE lo   no -> +40 (next range)
+ *   +28 D_LE hi   no -> +40
+ *   +36 JMP           -> accept
+ *
+ * A final 4-byte JMP lands 4 bytes past the end, which the kernel treats as
+ * "no match". Returns the program length.
+ */
+static size_t build_port_filter(char *bc, const struct port_range *r, size_t n)
+{
+	size_t total = n * 40 + 4, off = 0, i;
+
+	for (i = 0; i < n; i++, off += 40) {
+		bc_op(bc, off + 0, INET_DIAG_BC_S_GE, 8, 20);
+		bc_op(bc, off + 4, 0, 0, r[i].lo);
+		bc_op(bc, off + 8, INET_DIAG_BC_S_LE, 8, 12);
+		bc_op(bc, off + 12, 0, 0, r[i].hi);
+		bc_op(bc, off + 16, INET_DIAG_BC_JMP, 4, (uint16_t)(total - (off + 16)));
+		bc_op(bc, off + 20, INET_DIAG_BC_D_GE, 8, 20);
+		bc_op(bc, off + 24, 0, 0, r[i].lo);
+		bc_op(bc, off + 28, INET_DIAG_BC_D_LE, 8, 12);
+		bc_op(bc, off + 32, 0, 0, r[i].hi);
+		bc_op(bc, off + 36, INET_DIAG_BC_JMP, 4, (uint16_t)(total - (off + 36)));
+	}
+	bc_op(bc, off, INET_DIAG_BC_JMP, 4, 8);
+	return total;
+}
+
+/*
+ * The request is identical every tick except for family and sequence
+ * number, so it is built once and patched.
+ */
+static void build_request(const struct options *o)
+{
+	struct nlmsghdr *nlh = &req.h;
+	struct inet_diag_req_v2 *r = NLMSG_DATA(nlh);
+
+	memset(&req, 0, sizeof(req));
+	r->sdiag_protocol = IPPROTO_TCP;
+	r->idiag_ext = (1 << (INET_DIAG_INFO - 1)) | (1 << (INET_DIAG_CONG - 1));
+	r->idiag_states = o->states;
+	req_len = NLMSG_SPACE(sizeof(*r));
+
+	if (o->n_ranges) {
+		struct nlattr *a = (struct nlattr *)(req.b + req_len);
+		size_t bc_len = build_port_filter((char *)a + NLA_HDRLEN, o->ranges, o->n_ranges);
+
+		a->nla_type = INET_DIAG_REQ_BYTECODE;
+		a->nla_len = (uint16_t)(NLA_HDRLEN + bc_len);
+		req_len += NLA_ALIGN(a->nla_len);
+	}
+	nlh->nlmsg_len = (uint32_t)req_len;
+	nlh->nlmsg_type = SOCK_DIAG_BY_FAMILY;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+}
+
+/* ---- output ---- */
+
+static void print_header(void)
+{
+	size_t i;
+
+	if (opt.format == FMT_JSONL) {
+		printf("{\"type\":\"start\",\"version\":%d,\"hz\":%u,\"duration_s\":%g,\"states\":%u,\"ports\":[",
+		       FORMAT_VERSION, opt.hz, opt.duration_s, opt.states);
+		for (i = 0; i < opt.n_ranges; i++)
+			printf("%s[%u,%u]", i ? "," : "", opt.ranges[i].lo, opt.ranges[i].hi);
+		printf("]}\n");
+		return;
+	}
+	printf("# " PROG " v%d hz=%u duration_s=%g states=0x%x ports=", FORMAT_VERSION, opt.hz,
+	       opt.duration_s, opt.states);
+	if (!opt.n_ranges)
+		printf("any");
+	for (i = 0; i < opt.n_ranges; i++) {
+		if (opt.ranges[i].lo == opt.ranges[i].hi)
+			printf("%s%u", i ? "," : "", opt.ranges[i].lo);
+		else
+			printf("%s%u-%u", i ? "," : "", opt.ranges[i].lo, opt.ranges[i].hi);
+	}
+	printf("\n#tick\tts_ns\tmono_ns\tladdr\tlport\traddr\trport\tstate\tcc");
+#define HDR_COL(name, expr, doc) fputs("\t" #name, stdout);
+	NUM_COLUMNS(HDR_COL)
+#undef HDR_COL
+	putchar('\n');
+}
+
+static void print_end(FILE *f, const char *reason, uint64_t elapsed_ns)
+{
+	if (opt.format == FMT_JSONL)
+		fprintf(f,
+			"{\"type\":\"end\",\"reason\":\"%s\",\"ticks\":%llu,\"late\":%llu,\"skipped\":%llu,"
+			"\"records\":%llu,\"errors\":%llu,\"max_work_ns\":%llu,\"elapsed_ns\":%llu}\n",
+			reason, (unsigned long long)cnt.ticks, (unsigned long long)cnt.late,
+			(unsigned long long)cnt.skipped, (unsigned long long)cnt.records,
+			(unsigned long long)cnt.errors, (unsigned long long)cnt.max_work_ns,
+			(unsigned long long)elapsed_ns);
+	else
+		fprintf(f,
+			"#end\treason=%s\tticks=%llu\tlate=%llu\tskipped=%llu\trecords=%llu\terrors=%llu"
+			"\tmax_work_ns=%llu\telapsed_ns=%llu\n",
+			reason, (unsigned long long)cnt.ticks, (unsigned long long)cnt.late,
+			(unsigned long long)cnt.skipped, (unsigned long long)cnt.records,
+			(unsigned long long)cnt.errors, (unsigned long long)cnt.max_work_ns,
+			(unsigned long long)elapsed_ns);
+}
+
+struct tick_ctx {
+	uint64_t tick, real_ns, mono_ns;
+};
+
+/*
+ * The cc name comes from the kernel, but a module may name itself anything;
+ * keep it from breaking the TSV columns or the JSON string.
+ */
+static char *put_cc(char *p, const char *cc)
+{
+	for (; *cc; cc++)
+		*p++ = (*cc > ' ' && *cc < 127 && *cc != '"' && *cc != '\\') ? *cc : '?';
+	return p;
+}
+
+static int write_record(const struct tick_ctx *t, const struct inet_diag_msg *m, const struct tcp_info *tip,
+			uint32_t info_len, const char *cc)
+{
+	const struct tcp_info *ti = tip;
+	const uint64_t cookie = (uint64_t)m->id.idiag_cookie[0] | (uint64_t)m->id.idiag_cookie[1] << 32;
+	char laddr[INET6_ADDRSTRLEN], raddr[INET6_ADDRSTRLEN];
+	const char *state = m->idiag_state < ST_MAX && state_names[m->idiag_state] ? state_names[m->idiag_state]
+										   : "unknown";
+	char *p = line;
+
+	inet_ntop(m->idiag_family, m->id.idiag_src, laddr, sizeof(laddr));
+	inet_ntop(m->idiag_family, m->id.idiag_dst, raddr, sizeof(raddr));
+
+	if (opt.format == FMT_JSONL) {
+		p = PUT_LIT(p, "{\"type\":\"sample\",\"tick\":");
+		p = put_u64(p, t->tick);
+		p = PUT_LIT(p, ",\"ts_ns\":");
+		p = put_u64(p, t->real_ns);
+		p = PUT_LIT(p, ",\"mono_ns\":");
+		p = put_u64(p, t->mono_ns);
+		p = PUT_LIT(p, ",\"laddr\":\"");
+		p = put_str(p, laddr);
+		p = PUT_LIT(p, "\",\"lport\":");
+		p = put_u64(p, ntohs(m->id.idiag_sport));
+		p = PUT_LIT(p, ",\"raddr\":\"");
+		p = put_str(p, raddr);
+		p = PUT_LIT(p, "\",\"rport\":");
+		p = put_u64(p, ntohs(m->id.idiag_dport));
+		p = PUT_LIT(p, ",\"state\":\"");
+		p = put_str(p, state);
+		if (cc) {
+			p = PUT_LIT(p, "\",\"cc\":\"");
+			p = put_cc(p, cc);
+			p = PUT_LIT(p, "\"");
+		} else {
+			p = PUT_LIT(p, "\",\"cc\":null");
+		}
+#define JSON_COL(name, expr, doc)              \
+	p = PUT_LIT(p, ",\"" #name "\":"); \
+	p = put_u64(p, (uint64_t)(expr));
+		NUM_COLUMNS(JSON_COL)
+#undef JSON_COL
+		*p++ = '}';
+	} else {
+		p = put_u64(p, t->tick);
+		*p++ = '\t';
+		p = put_u64(p, t->real_ns);
+		*p++ = '\t';
+		p = put_u64(p, t->mono_ns);
+		*p++ = '\t';
+		p = put_str(p, laddr);
+		*p++ = '\t';
+		p = put_u64(p, ntohs(m->id.idiag_sport));
+		*p++ = '\t';
+		p = put_str(p, raddr);
+		*p++ = '\t';
+		p = put_u64(p, ntohs(m->id.idiag_dport));
+		*p++ = '\t';
+		p = put_str(p, state);
+		*p++ = '\t';
+		p = cc && *cc ? put_cc(p, cc) : PUT_LIT(p, "-");
+#define TSV_COL(name, expr, doc) \
+	*p++ = '\t';             \
+	p = put_u64(p, (uint64_t)(expr));
+		NUM_COLUMNS(TSV_COL)
+#undef TSV_COL
+	}
+	*p++ = '\n';
+
+	if (fwrite(line, 1, (size_t)(p - line), stdout) != (size_t)(p - line))
+		return -1;
+	cnt.records++;
+	return 0;
+}
+
+/* Returns 0, or -1 if stdout failed (fatal). */
+static int handle_diag_msg(const struct tick_ctx *t, const struct nlmsghdr *nlh)
+{
+	const struct inet_diag_msg *m = NLMSG_DATA(nlh);
+	struct tcp_info ti;
+	uint32_t info_len = 0;
+	const char *cc = NULL;
+	char cc_buf[32];
+	const char *a;
+	size_t rem;
+
+	if (nlh->nlmsg_len < NLMSG_LENGTH(sizeof(*m)))
+		return 0;
+
+	/* Older kernels send a shorter tcp_info, newer ones a longer one. */
+	memset(&ti, 0, sizeof(ti));
+
+	a = (const char *)m + NLMSG_ALIGN(sizeof(*m));
+	rem = nlh->nlmsg_len - NLMSG_SPACE(sizeof(*m));
+	if (nlh->nlmsg_len < NLMSG_SPACE(sizeof(*m)))
+		rem = 0;
+	while (rem >= sizeof(struct nlattr)) {
+		struct nlattr na;
+		size_t dlen;
+
+		memcpy(&na, a, sizeof(na));
+		if (na.nla_len < NLA_HDRLEN || na.nla_len > rem)
+			break;
+		dlen = na.nla_len - NLA_HDRLEN;
+		switch (na.nla_type & NLA_TYPE_MASK) {
+		case INET_DIAG_INFO:
+			info_len = (uint32_t)dlen;
+			memcpy(&ti, a + NLA_HDRLEN, dlen < sizeof(ti) ? dlen : sizeof(ti));
+			break;
+		case INET_DIAG_CONG:
+			if (dlen >= sizeof(cc_buf))
+				dlen = sizeof(cc_buf) - 1;
+			memcpy(cc_buf, a + NLA_HDRLEN, dlen);
+			cc_buf[dlen] = '\0';
+			cc = cc_buf;
+			break;
+		}
+		if ((size_t)NLA_ALIGN(na.nla_len) >= rem)
+			break;
+		a += NLA_ALIGN(na.nla_len);
+		rem -= (size_t)NLA_ALIGN(na.nla_len);
+	}
+	return write_record(t, m, &ti, info_len, cc);
+}
+
+/*
+ * One dump for one address family. Returns 0, a negative errno for a
+ * netlink failure (tick counted as an error), or -EPIPE-like -1000 when
+ * stdout failed.
+ */
+#define ERR_STDOUT (-1000)
+
+static int dump_family(int fd, uint8_t family, uint32_t seq, const struct tick_ctx *t)
+{
+	struct inet_diag_req_v2 *r = NLMSG_DATA(&req.h);
+	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
+	ssize_t n;
+
+	r->sdiag_family = family;
+	req.h.nlmsg_seq = seq;
+	n = sendto(fd, req.b, req_len, 0, (struct sockaddr *)&kernel, sizeof(kernel));
+	if (n < 0)
+		return -errno;
+
+	for (;;) {
+		struct iovec iov = { rx.b, sizeof(rx.b) };
+		struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+		const struct nlmsghdr *nlh;
+		size_t len;
+
+		n = recvmsg(fd, &mh, 0);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (mh.msg_flags & MSG_TRUNC)
+			return -EMSGSIZE;
+		len = (size_t)n;
+		for (nlh = &rx.h; NLMSG_OK(nlh, len); nlh = NLMSG_NEXT(nlh, len)) {
+			/* Leftovers of a dump abandoned after an error. */
+			if (nlh->nlmsg_seq != seq)
+				continue;
+			if (nlh->nlmsg_type == NLMSG_DONE) {
+				int err = 0;
+
+				if (nlh->nlmsg_len >= NLMSG_LENGTH(sizeof(int)))
+					memcpy(&err, NLMSG_DATA(nlh), sizeof(err));
+				return err < 0 ? err : 0;
+			}
+			if (nlh->nlmsg_type == NLMSG_ERROR) {
+				struct nlmsgerr e = { .error = -EBADMSG };
+
+				if (nlh->nlmsg_len >= NLMSG_LENGTH(sizeof(e)))
+					memcpy(&e, NLMSG_DATA(nlh), sizeof(e));
+				return e.error < 0 ? e.error : -EBADMSG;
+			}
+			if (nlh->nlmsg_type == SOCK_DIAG_BY_FAMILY && handle_diag_msg(t, nlh) < 0)
+				return ERR_STDOUT;
+		}
+	}
+}
+
+/* ---- command line ---- */
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: " PROG " [OPTIONS]\n"
+		"Sample tcp_info of matching TCP sockets (IPv4 and IPv6) in the current network\n"
+		"namespace via sock_diag netlink, one record per socket per tick, on stdout.\n"
+		"\n"
+		"Options:\n"
+		"  --hz N              samples per second, 1..100 (default 10)\n"
+		"  --duration SECONDS  run time in seconds, fractions allowed; 0 = until SIGTERM/SIGINT (default 0)\n"
+		"  --port P[,P...]     match sockets whose local OR remote port is P; repeatable\n"
+		"  --ports LO-HI       match a port range (inclusive); repeatable; no port option = all ports\n"
+		"  --state LIST        comma-separated TCP states to include (default established):\n"
+		"                      established syn-sent syn-recv fin-wait-1 fin-wait-2 time-wait\n"
+		"                      close close-wait last-ack listen closing, or all, or connected\n"
+		"                      (all but listen and close)\n"
+		"  --format tsv|jsonl  output format (default tsv)\n"
+		"  --help              this text\n"
+		"  --version           print version\n"
+		"\n"
+		"Ticks are scheduled on CLOCK_MONOTONIC at absolute times start + k/hz, so they do not drift.\n"
+		"A tick whose work ends after the next slot began counts as late; the slots it overran\n"
+		"are skipped (counted) and sampling resumes at once in the current slot.\n"
+		"\n"
+		"TSV output (v%d): a '# " PROG "' comment line, a '#tick...' line naming the columns,\n"
+		"then one tab-separated line per socket per tick. Columns:\n"
+		"  tick                slot number since start (gaps = skipped slots)\n"
+		"  ts_ns               CLOCK_REALTIME at the start of the tick, ns since the epoch\n"
+		"  mono_ns             CLOCK_MONOTONIC at the start of the tick, ns\n"
+		"  laddr lport         local address and port\n"
+		"  raddr rport         remote address and port\n"
+		"  state               TCP state name as above\n"
+		"  cc                  congestion control name ('-' if the kernel gave none)\n",
+		FORMAT_VERSION);
+#define HELP_COL(name, expr, doc) fprintf(f, "  %-19s %s\n", #name, doc);
+	NUM_COLUMNS(HELP_COL)
+#undef HELP_COL
+	fprintf(f,
+		"Values the running kernel's tcp_info does not have are 0.\n"
+		"The last line is the summary:\n"
+		"  #end reason=duration|signal|error ticks=N late=N skipped=N records=N errors=N\n"
+		"       max_work_ns=N elapsed_ns=N   (tab-separated key=value)\n"
+		"ticks = dumps taken, records = sample lines written, errors = ticks whose dump failed,\n"
+		"max_work_ns = longest tick (dump + output), elapsed_ns = run time.\n"
+		"\n"
+		"JSONL output: one object per line with the same names: {\"type\":\"start\",...},\n"
+		"{\"type\":\"sample\",...} per socket per tick (cc is null if missing), {\"type\":\"end\",...}.\n"
+		"\n"
+		"Exit status: 0 after duration or SIGTERM/SIGINT, 1 on a runtime error, 2 on bad usage.\n");
+}
+
+static int parse_uint(const char *s, unsigned long min, unsigned long max, unsigned long *out)
+{
+	char *end;
+	unsigned long v;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int add_range(struct options *o, unsigned long lo, unsigned long hi)
+{
+	if (o->n_ranges >= MAX_PORT_ARGS)
+		return -1;
+	o->ranges[o->n_ranges].lo = (uint16_t)lo;
+	o->ranges[o->n_ranges].hi = (uint16_t)hi;
+	o->n_ranges++;
+	return 0;
+}
+
+static int parse_ports(struct options *o, const char *arg)
+{
+	const char *s = arg;
+
+	for (;;) {
+		char *end;
+		unsigned long p;
+
+		if (*s < '0' || *s > '9')
+			return -1;
+		errno = 0;
+		p = strtoul(s, &end, 10);
+		if (errno || p < 1 || p > 65535 || (*end && *end != ',') || add_range(o, p, p))
+			return -1;
+		if (!*end)
+			return 0;
+		s = end + 1;
+	}
+}
+
+static int parse_port_range(struct options *o, const char *arg)
+{
+	char buf[32], *dash;
+	unsigned long lo, hi;
+
+	if (strlen(arg) >= sizeof(buf))
+		return -1;
+	strcpy(buf, arg);
+	dash = strchr(buf, '-');
+	if (!dash)
+		return -1;
+	*dash = '\0';
+	if (parse_uint(buf, 1, 65535, &lo) || parse_uint(dash + 1, 1, 65535, &hi) || lo > hi)
+		return -1;
+	return add_range(o, lo, hi);
+}
+
+static int parse_states(struct options *o, const char *arg)
+{
+	char buf[256], *tok, *save = NULL;
+	uint32_t mask = 0;
+
+	if (strlen(arg) >= sizeof(buf))
+		return -1;
+	strcpy(buf, arg);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int s, found = 0;
+
+		if (!strcmp(tok, "all")) {
+			mask |= ALL_STATES;
+			continue;
+		}
+		if (!strcmp(tok, "connected")) {
+			mask |= ALL_STATES & ~(1u << ST_LISTEN) & ~(1u << ST_CLOSE);
+			continue;
+		}
+		for (s = 1; s < ST_MAX; s++) {
+			if (!strcmp(tok, state_names[s])) {
+				mask |= 1u << s;
+				found = 1;
+			}
+		}
+		if (!found)
+			return -1;
+	}
+	if (!mask)
+		return -1;
+	o->states = mask;
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct options *o)
+{
+	enum { OPT_HZ = 256, OPT_DURATION, OPT_PORT, OPT_PORTS, OPT_STATE, OPT_FORMAT, OPT_HELP, OPT_VERSION };
+	static const struct option longopts[] = {
+		{ "hz", required_argument, NULL, OPT_HZ },
+		{ "duration", required_argument, NULL, OPT_DURATION },
+		{ "port", required_argument, NULL, OPT_PORT },
+		{ "ports", required_argument, NULL, OPT_PORTS },
+		{ "state", required_argument, NULL, OPT_STATE },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ "version", no_argument, NULL, OPT_VERSION },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	o->hz = 10;
+	o->states = 1u << ST_ESTABLISHED;
+	o->format = FMT_TSV;
+
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		unsigned long v;
+		char *end;
+		double d;
+
+		switch (c) {
+		case OPT_HZ:
+			if (parse_uint(optarg, 1, 100, &v)) {
+				fprintf(stderr, PROG ": --hz must be an integer 1..100 (got '%s')\n", optarg);
+				return -1;
+			}
+			o->hz = (unsigned)v;
+			break;
+		case OPT_DURATION:
+			errno = 0;
+			d = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !isfinite(d) || d < 0 || d > 1e7) {
+				fprintf(stderr, PROG ": --duration must be seconds >= 0 (got '%s')\n", optarg);
+				return -1;
+			}
+			o->duration_s = d;
+			o->duration_ns = (uint64_t)llround(d * 1e9);
+			break;
+		case OPT_PORT:
+			if (parse_ports(o, optarg)) {
+				fprintf(stderr, PROG ": --port needs ports 1..65535, comma-separated, at most %d in all (got '%.40s')\n",
+					MAX_PORT_ARGS, optarg);
+				return -1;
+			}
+			break;
+		case OPT_PORTS:
+			if (parse_port_range(o, optarg)) {
+				fprintf(stderr, PROG ": --ports needs LO-HI with 1 <= LO <= HI <= 65535 (got '%s')\n",
+					optarg);
+				return -1;
+			}
+			break;
+		case OPT_STATE:
+			if (parse_states(o, optarg)) {
+				fprintf(stderr, PROG ": unknown --state '%s' (see --help)\n", optarg);
+				return -1;
+			}
+			break;
+		case OPT_FORMAT:
+			if (!strcmp(optarg, "tsv")) {
+				o->format = FMT_TSV;
+			} else if (!strcmp(optarg, "jsonl")) {
+				o->format = FMT_JSONL;
+			} else {
+				fprintf(stderr, PROG ": --format must be tsv or jsonl (got '%s')\n", optarg);
+				return -1;
+			}
+			break;
+		case OPT_HELP:
+			usage(stdout);
+			exit(0);
+		case OPT_VERSION:
+			printf(PROG " output format v%d\n", FORMAT_VERSION);
+			exit(0);
+		default:
+			fprintf(stderr, "Try '" PROG " --help'.\n");
+			return -1;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, PROG ": unexpected argument '%s'\n", argv[optind]);
+		return -1;
+	}
+	merge_ranges(o);
+	if (o->n_ranges > MAX_PORT_RANGES) {
+		fprintf(stderr, PROG ": at most %d disjoint port ranges (got %zu)\n", MAX_PORT_RANGES, o->n_ranges);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- main loop ---- */
+
+static void setup_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	/*
+	 * SA_RESTART keeps a blocked stdout write or netlink read from failing
+	 * with EINTR (stdio would drop the buffer). clock_nanosleep is never
+	 * restarted, so a signal during the sleep still ends the run at once.
+	 */
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	/* A vanished reader is reported as a write error, not a silent death. */
+	signal(SIGPIPE, SIG_IGN);
+}
+
+static struct timespec to_timespec(uint64_t ns)
+{
+	struct timespec ts = { .tv_sec = (time_t)(ns / NSEC_PER_SEC), .tv_nsec = (long)(ns % NSEC_PER_SEC) };
+
+	return ts;
+}
+
+int main(int argc, char **argv)
+{
+	const char *reason = "signal";
+	uint64_t t0, n_slots, k = 0, t_end;
+	uint32_t seq = 0;
+	int fd, fl, status = 0, out_errno = 0;
+
+	if (parse_args(argc, argv, &opt))
+		return 2;
+
+	/*
+	 * An inherited O_NONBLOCK stdout would make stdio fail with EAGAIN and
+	 * drop data under back-pressure; we want the writer to block instead.
+	 */
+	fl = fcntl(STDOUT_FILENO, F_GETFL);
+	if (fl >= 0 && (fl & O_NONBLOCK))
+		fcntl(STDOUT_FILENO, F_SETFL, fl & ~O_NONBLOCK);
+	setvbuf(stdout, stdout_buf, _IOFBF, sizeof(stdout_buf));
+
+	fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
+	if (fd < 0) {
+		fprintf(stderr, PROG ": netlink socket: %s\n", strerror(errno));
+		return 1;
+	}
+	build_request(&opt);
+	setup_signals();
+
+	print_header();
+	if (fflush(stdout)) {
+		fprintf(stderr, PROG ": stdout: %s\n", strerror(errno));
+		return 1;
+	}
+
+	/* Slot k (k < n_slots) starts at t0 + k * 1e9 / hz; integer maths so slots never drift. */
+	n_slots = opt.duration_ns ? (opt.duration_ns * opt.hz + NSEC_PER_SEC - 1) / NSEC_PER_SEC : UINT64_MAX;
+	t0 = now_ns(CLOCK_MONOTONIC);
+
+	while (k < n_slots) {
+		struct tick_ctx t;
+		struct timespec wake = to_timespec(t0 + k * NSEC_PER_SEC / opt.hz);
+		uint64_t done, next, cur;
+		int i, rc, err = 0;
+
+		if (stop_signal)
+			break;
+		rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &wake, NULL);
+		if (rc == EINTR)
+			continue;
+		if (rc) {
+			fprintf(stderr, PROG ": clock_nanosleep: %s\n", strerror(rc));
+			reason = "error";
+			status = 1;
+			break;
+		}
+
+		t.tick = k;
+		t.real_ns = now_ns(CLOCK_REALTIME);
+		t.mono_ns = now_ns(CLOCK_MONOTONIC);
+		for (i = 0; i < 2 && !err; i++)
+			err = dump_family(fd, i ? AF_INET6 : AF_INET, ++seq, &t);
+		cnt.ticks++;
+		if (err == ERR_STDOUT || fflush(stdout)) {
+			out_errno = errno;
+			reason = "error";
+			status = 1;
+			break;
+		}
+		if (err) {
+			log_error("tick %llu: sock_diag dump failed: %s", (unsigned long long)k, strerror(-err));
+			cnt.errors++;
+			/* A request the kernel rejects outright will never work; don't spin on it. */
+			if (cnt.ticks == 1) {
+				reason = "error";
+				status = 1;
+				break;
+			}
+		}
+
+		done = now_ns(CLOCK_MONOTONIC);
+		if (done - t.mono_ns > cnt.max_work_ns)
+			cnt.max_work_ns = done - t.mono_ns;
+		next = k + 1;
+		if (done > t0 + next * NSEC_PER_SEC / opt.hz) {
+			cnt.late++;
+			cur = (done - t0) * opt.hz / NSEC_PER_SEC;
+			if (cur > next) {
+				uint64_t last = cur < n_slots ? cur : n_slots;
+
+				if (last > next)
+					cnt.skipped += last - next;
+				next = cur;
+			}
+		}
+		k = next;
+	}
+	if (k >= n_slots && !stop_signal)
+		reason = "duration";
+	t_end = now_ns(CLOCK_MONOTONIC);
+
+	if (!ferror(stdout)) {
+		print_end(stdout, reason, t_end - t0);
+		fflush(stdout);
+	}
+	if (ferror(stdout)) {
+		/* The counters must still reach someone; stderr is all that is left. */
+		fprintf(stderr, PROG ": writing stdout failed: %s\n", strerror(out_errno ? out_errno : errno));
+		print_end(stderr, ferror(stdout) && status == 0 ? "error" : reason, t_end - t0);
+		status = 1;
+	}
+	close(fd);
+	return status;
+}

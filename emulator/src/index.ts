@@ -1,0 +1,2 @@
+export * from './plan/index.js';
+export * from './spec/index.js';

@@ -1,0 +1,36 @@
+import type { Spec } from '../spec/schema.js';
+import { buildDumbbell, ROUTER_NS } from './dumbbell.js';
+import { buildTraffic, flowTopology, socketProbe } from './traffic.js';
+import type { Plan } from './types.js';
+
+const inNs = (ns: string, argv: string[]): string[] => ['ip', 'netns', 'exec', ns, ...argv];
+
+/** The whole plan for a spec. Deterministic: the same spec always gives the same plan. */
+export function buildPlan(spec: Spec): Plan {
+  const net = buildDumbbell(spec);
+  const flows = flowTopology(spec, net.paths);
+  const { servers, clients } = buildTraffic(spec, flows);
+  const clientNs = [...new Set(flows.map((f) => f.clientNs))];
+  return {
+    specName: spec.name,
+    seed: spec.seed,
+    topology: {
+      routerNs: ROUTER_NS,
+      namespaces: [ROUTER_NS, ...net.paths.flatMap((p) => [p.senderNs, p.receiverNs])],
+      paths: net.paths,
+      flows,
+    },
+    setup: net.setup,
+    idleRtt: net.paths.map((p) => ({
+      path: p.name,
+      // The first packet pays for ARP; it is not part of the path's RTT.
+      warmup: { argv: inNs(p.senderNs, ['ping', '-n', '-c', '1', '-W', '5', p.receiverAddr]), allowFail: true },
+      probe: { argv: inNs(p.senderNs, ['ping', '-n', '-q', '-c', '10', '-i', '0.2', p.receiverAddr]) },
+    })),
+    snapshot: net.snapshot,
+    servers,
+    clients,
+    socketProbes: Object.fromEntries(clientNs.map((ns) => [ns, socketProbe(ns)])),
+    teardown: net.teardown,
+  };
+}

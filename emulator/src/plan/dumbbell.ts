@@ -1,0 +1,249 @@
+// The dumbbell of emulation-rules.md: sender and receiver namespaces per path, one router
+// namespace; per direction a bottleneck stage (netem rate + buffer on an IFB fed from the
+// router's ingress) and then a delay stage (netem delay, + BER loss) on the router's egress.
+// Nothing is shaped or delayed on an end host's own egress.
+import type { Path, Spec } from '../spec/schema.js';
+import {
+  ACK_FRAME_BYTES,
+  bdpBytes,
+  bufferPackets,
+  delayLimitPackets,
+  frameBytes,
+  perFromBer,
+  socketBufferMax,
+  tcPercent,
+  tcRate,
+  tcTime,
+} from './sizing.js';
+import type { Cmd, PathTopology, Section } from './types.js';
+
+export const ROUTER_NS = 'lfn-rtr';
+const HOST_IF = 'eth0';
+
+const inNs = (ns: string, argv: string[]): string[] => ['ip', 'netns', 'exec', ns, ...argv];
+const sysctl = (ns: string | null, key: string, value: string | number): Cmd => ({
+  argv: ns ? inNs(ns, ['sysctl', '-q', '-w', `${key}=${value}`]) : ['sysctl', '-q', '-w', `${key}=${value}`],
+});
+
+export function pathTopology(spec: Spec, name: string, index: number): PathTopology {
+  const path = spec.paths[name] as Path;
+  const frame = frameBytes(spec.mtu);
+  const bdp = bdpBytes(path.rate, path.rtt);
+  const reverseBdp = bdpBytes(path.reverse.rate, path.rtt);
+  const forwardBuf = bufferPackets(path.buffer, bdp, frame);
+  const reverseBuf = bufferPackets(path.reverse.buffer, reverseBdp, frame);
+  const oneWay = path.rtt / 2;
+  const net = index + 1;
+  return {
+    name,
+    index,
+    senderNs: `lfn-p${index}-snd`,
+    receiverNs: `lfn-p${index}-rcv`,
+    senderAddr: `10.${net}.1.2`,
+    receiverAddr: `10.${net}.2.2`,
+    routerIfs: {
+      toSender: `p${index}-snd`,
+      toReceiver: `p${index}-rcv`,
+      forwardIfb: `p${index}-fwd`,
+      reverseIfb: `p${index}-rev`,
+    },
+    frameBytes: frame,
+    bdpBytes: Math.round(bdp),
+    bdpPackets: Math.ceil(bdp / frame),
+    bufferPackets: { forward: forwardBuf, reverse: reverseBuf },
+    delayLimitPackets: {
+      forward: delayLimitPackets(path.rate, path.reverse.rate, oneWay, frame),
+      reverse: delayLimitPackets(path.reverse.rate, path.rate, oneWay, frame),
+    },
+    per: {
+      ackFrame: perFromBer(path.ber, ACK_FRAME_BYTES),
+      fullFrame: perFromBer(path.ber, frame),
+      ackFrameBytes: ACK_FRAME_BYTES,
+    },
+    socketBufferMax: socketBufferMax(Math.max(bdp, reverseBdp), Math.max(forwardBuf, reverseBuf) * frame),
+  };
+}
+
+/** Bottleneck stage: everything arriving on `ingressDev` goes through `ifb`, where netem paces it. */
+function bottleneckStage(ingressDev: string, ifb: string, rateBps: number, limit: number): Cmd[] {
+  const tc = (...a: string[]) => ['tc', '-n', ROUTER_NS, ...a];
+  return [
+    { argv: tc('qdisc', 'add', 'dev', ingressDev, 'handle', 'ffff:', 'ingress') },
+    {
+      argv: tc(
+        'filter', 'add', 'dev', ingressDev, 'parent', 'ffff:', 'protocol', 'all',
+        'matchall', 'action', 'mirred', 'egress', 'redirect', 'dev', ifb,
+      ),
+    },
+    {
+      comment: `bottleneck: ${tcRate(rateBps)}, buffer ${limit} packets (tail drop)`,
+      argv: tc('qdisc', 'add', 'dev', ifb, 'root', 'handle', '1:', 'netem', 'rate', tcRate(rateBps), 'limit', String(limit)),
+    },
+  ];
+}
+
+/**
+ * Delay stage on the router's egress. With a BER, ACK-sized and full-sized frames lose packets at
+ * their own PER (netem's loss ignores size), so a prio qdisc splits them by IP length with u32.
+ */
+function delayStage(dev: string, path: Path, topo: PathTopology, limit: number): Cmd[] {
+  const tc = (...a: string[]) => ['tc', '-n', ROUTER_NS, ...a];
+  const oneWay = path.rtt / 2;
+  const delay = ['delay', tcTime(oneWay)];
+  if (path.jitter > 0) {
+    delay.push(tcTime(path.jitter));
+    if (path.jitterDistribution !== 'uniform') delay.push('distribution', path.jitterDistribution);
+  }
+  const jitterNote = path.jitter > 0 ? `, jitter ±${tcTime(path.jitter)} ${path.jitterDistribution} (reorders packets)` : '';
+  if (path.ber === 0) {
+    if (oneWay === 0 && path.jitter === 0) return [];
+    return [
+      {
+        comment: `delay ${tcTime(oneWay)} one way${jitterNote}; limit holds 1.5x what is in flight`,
+        argv: tc('qdisc', 'add', 'dev', dev, 'root', 'handle', '1:', 'netem', ...delay, 'limit', String(limit)),
+      },
+    ];
+  }
+  const small = topo.per.ackFrame;
+  const large = topo.per.fullFrame;
+  return [
+    {
+      comment: `delay ${tcTime(oneWay)} one way${jitterNote}; BER ${path.ber} → PER ${small.toPrecision(3)} for ${topo.per.ackFrameBytes} B frames, ${large.toPrecision(3)} for ${topo.frameBytes} B`,
+      argv: tc('qdisc', 'add', 'dev', dev, 'root', 'handle', '1:', 'prio', 'bands', '2', 'priomap', ...Array(16).fill('1')),
+    },
+    {
+      argv: tc('qdisc', 'add', 'dev', dev, 'parent', '1:1', 'handle', '10:', 'netem', ...delay,
+        'loss', 'random', tcPercent(small), 'limit', String(limit)),
+    },
+    {
+      argv: tc('qdisc', 'add', 'dev', dev, 'parent', '1:2', 'handle', '20:', 'netem', ...delay,
+        'loss', 'random', tcPercent(large), 'limit', String(limit)),
+    },
+    {
+      comment: 'IP total length below 128 bytes: ACK-sized frames',
+      argv: tc('filter', 'add', 'dev', dev, 'parent', '1:', 'protocol', 'ip', 'prio', '1',
+        'u32', 'match', 'u16', '0x0000', '0xff80', 'at', '2', 'flowid', '1:1'),
+    },
+  ];
+}
+
+export function buildDumbbell(spec: Spec): { paths: PathTopology[]; setup: Section[]; snapshot: Section[]; teardown: Section } {
+  const paths = Object.keys(spec.paths).map((name, i) => pathTopology(spec, name, i));
+  const hostNs = paths.flatMap((p) => [p.senderNs, p.receiverNs]);
+  const allNs = [ROUTER_NS, ...hostNs];
+  const bufMax = Math.max(...paths.map((p) => p.socketBufferMax));
+
+  const globals: Cmd[] = [
+    { comment: 'no hidden queue before the router: raise the per-CPU backlog', ...sysctl(null, 'net.core.netdev_max_backlog', 10000) },
+    { comment: 'let iperf3 -w ask for windows up to the namespaces\' ceiling', ...sysctl(null, 'net.core.rmem_max', bufMax) },
+    sysctl(null, 'net.core.wmem_max', bufMax),
+  ];
+
+  const namespaces: Cmd[] = allNs.flatMap((ns) => [
+    { argv: ['ip', 'netns', 'add', ns] },
+    { argv: ['ip', '-n', ns, 'link', 'set', 'lo', 'up'] },
+  ]);
+
+  const nsSysctls: Cmd[] = [];
+  for (const ns of allNs) {
+    nsSysctls.push(sysctl(ns, 'net.ipv6.conf.all.disable_ipv6', 1), sysctl(ns, 'net.ipv6.conf.default.disable_ipv6', 1));
+  }
+  nsSysctls.push({ comment: 'the router forwards', ...sysctl(ROUTER_NS, 'net.ipv4.ip_forward', 1) });
+  for (const p of paths) {
+    for (const ns of [p.senderNs, p.receiverNs]) {
+      const max = p.socketBufferMax;
+      nsSysctls.push(
+        { comment: `${ns}: TCP buffers up to ${max} B (>= 2 x (BDP + buffer))`, ...sysctl(ns, 'net.ipv4.tcp_rmem', `4096 131072 ${max}`) },
+        sysctl(ns, 'net.ipv4.tcp_wmem', `4096 16384 ${max}`),
+        { comment: 'no cached ssthresh/RTT from an earlier connection', ...sysctl(ns, 'net.ipv4.tcp_no_metrics_save', 1) },
+      );
+    }
+  }
+
+  const links: Cmd[] = [];
+  const offloads: Cmd[] = [];
+  const rtrLink = (...a: string[]) => ['ip', '-n', ROUTER_NS, 'link', ...a];
+  for (const p of paths) {
+    const { toSender, toReceiver, forwardIfb, reverseIfb } = p.routerIfs;
+    const net = p.index + 1;
+    links.push(
+      { comment: `path ${p.name}: ${p.senderNs} <-> router <-> ${p.receiverNs}`, argv: rtrLink('add', toSender, 'type', 'veth', 'peer', 'name', HOST_IF, 'netns', p.senderNs) },
+      { argv: rtrLink('add', toReceiver, 'type', 'veth', 'peer', 'name', HOST_IF, 'netns', p.receiverNs) },
+      { argv: rtrLink('add', forwardIfb, 'type', 'ifb') },
+      { argv: rtrLink('add', reverseIfb, 'type', 'ifb') },
+    );
+    for (const dev of [toSender, toReceiver, forwardIfb, reverseIfb]) {
+      links.push({ argv: rtrLink('set', 'dev', dev, 'mtu', String(spec.mtu), 'up') });
+    }
+    for (const ns of [p.senderNs, p.receiverNs]) {
+      links.push({ argv: ['ip', '-n', ns, 'link', 'set', 'dev', HOST_IF, 'mtu', String(spec.mtu), 'up'] });
+    }
+    links.push(
+      { argv: ['ip', '-n', ROUTER_NS, 'addr', 'add', `10.${net}.1.1/24`, 'dev', toSender] },
+      { argv: ['ip', '-n', ROUTER_NS, 'addr', 'add', `10.${net}.2.1/24`, 'dev', toReceiver] },
+      { argv: ['ip', '-n', p.senderNs, 'addr', 'add', `${p.senderAddr}/24`, 'dev', HOST_IF] },
+      { argv: ['ip', '-n', p.receiverNs, 'addr', 'add', `${p.receiverAddr}/24`, 'dev', HOST_IF] },
+      { argv: ['ip', '-n', p.senderNs, 'route', 'add', 'default', 'via', `10.${net}.1.1`] },
+      { argv: ['ip', '-n', p.receiverNs, 'route', 'add', 'default', 'via', `10.${net}.2.1`] },
+    );
+    const off = ['tso', 'off', 'gso', 'off', 'gro', 'off'];
+    offloads.push(
+      { comment: 'wire-sized packets: netem times and drops per skb', argv: inNs(p.senderNs, ['ethtool', '-K', HOST_IF, ...off]) },
+      { argv: inNs(p.receiverNs, ['ethtool', '-K', HOST_IF, ...off]) },
+      { argv: inNs(ROUTER_NS, ['ethtool', '-K', toSender, ...off]) },
+      { argv: inNs(ROUTER_NS, ['ethtool', '-K', toReceiver, ...off]) },
+    );
+  }
+
+  const qdiscs: Cmd[] = [];
+  for (const p of paths) {
+    const path = spec.paths[p.name] as Path;
+    const { toSender, toReceiver, forwardIfb, reverseIfb } = p.routerIfs;
+    qdiscs.push(
+      ...bottleneckStage(toSender, forwardIfb, path.rate, p.bufferPackets.forward),
+      ...delayStage(toReceiver, path, p, p.delayLimitPackets.forward),
+      ...bottleneckStage(toReceiver, reverseIfb, path.reverse.rate, p.bufferPackets.reverse),
+      ...delayStage(toSender, path, p, p.delayLimitPackets.reverse),
+    );
+  }
+
+  const snapshot: Section[] = [
+    { title: 'qdiscs', cmds: [{ argv: ['tc', '-n', ROUTER_NS, '-s', '-j', 'qdisc', 'show'] }] },
+    {
+      title: 'offloads',
+      cmds: paths.flatMap((p) => [
+        { argv: inNs(p.senderNs, ['ethtool', '-k', HOST_IF]) },
+        { argv: inNs(p.receiverNs, ['ethtool', '-k', HOST_IF]) },
+        { argv: inNs(ROUTER_NS, ['ethtool', '-k', p.routerIfs.toSender]) },
+        { argv: inNs(ROUTER_NS, ['ethtool', '-k', p.routerIfs.toReceiver]) },
+      ]),
+    },
+    {
+      title: 'sysctls',
+      cmds: [
+        { argv: ['sysctl', 'net.core.netdev_max_backlog', 'net.core.rmem_max', 'net.core.wmem_max'] },
+        ...allNs.map((ns) => ({ argv: inNs(ns, ['sysctl', '-a']) })),
+      ],
+    },
+    { title: 'links', cmds: allNs.map((ns) => ({ argv: ['ip', '-n', ns, '-s', '-d', 'link', 'show'] })) },
+  ];
+
+  const teardown: Section = {
+    title: 'teardown',
+    cmds: [...allNs].reverse().map((ns) => ({ argv: ['ip', 'netns', 'del', ns], allowFail: true })),
+  };
+
+  return {
+    paths,
+    setup: [
+      { title: 'lab-wide sysctls', cmds: globals },
+      { title: 'namespaces', cmds: namespaces },
+      { title: 'per-namespace sysctls', cmds: nsSysctls },
+      { title: 'links, addresses, routes', cmds: links },
+      { title: 'offloads', cmds: offloads },
+      { title: 'bottleneck and delay stages', cmds: qdiscs },
+    ],
+    snapshot,
+    teardown,
+  };
+}

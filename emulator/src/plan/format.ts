@@ -1,0 +1,39 @@
+// The dry run: the plan as the commands a person would type, in the order the lab runs them.
+import type { Cmd, Plan } from './types.js';
+
+const SAFE = /^[A-Za-z0-9_@%+=:,./-]+$/;
+
+/** Quote one argv element for display only; plans are never run through a shell. */
+export const shellQuote = (arg: string) => (SAFE.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`);
+export const formatArgv = (argv: readonly string[]) => argv.map(shellQuote).join(' ');
+
+function formatCmd(c: Cmd): string[] {
+  const lines = c.comment ? [`# ${c.comment}`] : [];
+  let line = formatArgv(c.argv);
+  if (c.until) line += `    # repeated until it succeeds, up to ${c.until.timeoutMs / 1000} s`;
+  if (c.allowFail) line += '    # best effort';
+  lines.push(line);
+  return lines;
+}
+
+export function formatPlan(plan: Plan): string {
+  const out: string[] = [`# lfnlab plan for '${plan.specName}' (seed ${plan.seed})`];
+  for (const s of plan.setup) {
+    out.push('', `# === ${s.title}`, ...s.cmds.flatMap(formatCmd));
+  }
+  out.push('', '# === idle RTT, before traffic');
+  for (const r of plan.idleRtt) out.push(...formatCmd(r.warmup), ...formatCmd(r.probe));
+  out.push('', '# === traffic (t = seconds after the servers are listening)');
+  for (const p of plan.servers) {
+    out.push(`# ${p.name}`, `${formatArgv(p.argv)} &`);
+    if (p.ready) out.push(...formatCmd(p.ready));
+  }
+  for (const p of [...plan.clients].sort((a, b) => a.at - b.at)) {
+    out.push(`# t=${(p.at / 1000).toFixed(3)} ${p.name}`, `${formatArgv(p.argv)} &`);
+  }
+  out.push('', '# === while flows run: each socket\'s stack and state');
+  for (const c of Object.values(plan.socketProbes)) out.push(...formatCmd(c));
+  for (const s of plan.snapshot) out.push('', `# === record: ${s.title}`, ...s.cmds.flatMap(formatCmd));
+  out.push('', `# === ${plan.teardown.title} (always, also after a failure or a kill)`, ...plan.teardown.cmds.flatMap(formatCmd));
+  return `${out.join('\n')}\n`;
+}

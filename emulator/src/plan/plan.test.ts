@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { validateSpec } from '../spec/index.js';
+import { buildPlan, delayLimitPackets, formatPlan, perFromBer, tcPercent, tcRate, tcTime } from './index.js';
+
+function spec(input: Record<string, unknown>) {
+  const v = validateSpec({ name: 't', duration: '20s', flows: [{ stack: 'cubic' }], ...input });
+  if (!v.ok) throw new Error(JSON.stringify(v.problems));
+  return v.spec;
+}
+
+const allArgv = (plan: ReturnType<typeof buildPlan>) => plan.setup.flatMap((s) => s.cmds.map((c) => c.argv));
+
+describe('sizing', () => {
+  it('turns BER into PER by frame size', () => {
+    expect(perFromBer(1e-9, 1500)).toBeCloseTo(1.2e-5, 7);
+    expect(perFromBer(1e-5, 1500)).toBeCloseTo(0.113, 3);
+    expect(perFromBer(1e-9, 66)).toBeCloseTo(5.28e-7, 9);
+    expect(perFromBer(0, 1500)).toBe(0);
+  });
+  it('sizes the delay stage for what is in flight, not netem\'s default 1000', () => {
+    // 1 Gbit/s each way, 100 ms one way: (2e9 / (8*1514)) * 0.1 * 1.5 ≈ 24769 + 1000 slack
+    expect(delayLimitPackets(1e9, 1e9, 100, 1514)).toBe(25769);
+  });
+  it('speaks tc', () => {
+    expect(tcRate(100e6)).toBe('100mbit');
+    expect(tcRate(1e9)).toBe('1gbit');
+    expect(tcRate(622e6)).toBe('622mbit');
+    expect(tcRate(1.5e6)).toBe('1500kbit');
+    expect(tcTime(25)).toBe('25ms');
+    expect(tcTime(0.25)).toBe('250us');
+    expect(tcPercent(1.2e-5)).toBe('0.0012%');
+  });
+});
+
+describe('buildPlan', () => {
+  const s = spec({ paths: { main: { rtt: '50ms', rate: '50Mbit', buffer: '1bdp' } } });
+  const plan = buildPlan(s);
+
+  it('puts the bottleneck on an IFB fed from the router ingress, then delay on the router egress', () => {
+    const argv = allArgv(plan).map((a) => a.join(' '));
+    expect(argv).toContain('tc -n lfn-rtr qdisc add dev p0-fwd root handle 1: netem rate 50mbit limit 207');
+    expect(argv).toContain(
+      'tc -n lfn-rtr filter add dev p0-snd parent ffff: protocol all matchall action mirred egress redirect dev p0-fwd',
+    );
+    expect(argv.find((a) => a.startsWith('tc -n lfn-rtr qdisc add dev p0-rcv root'))).toMatch(
+      /netem delay 25ms limit \d+$/,
+    );
+    // Nothing shaped or delayed inside an end host.
+    expect(argv.filter((a) => /^tc -n lfn-p\d-(snd|rcv)/.test(a))).toEqual([]);
+  });
+
+  it('sizes the buffer from the BDP in frames', () => {
+    // 50 Mbit/s × 50 ms = 312500 B; / 1514 B = 206.4 → 207 packets
+    expect(plan.topology.paths[0]?.bufferPackets).toEqual({ forward: 207, reverse: 207 });
+    expect(plan.topology.paths[0]?.bdpBytes).toBe(312500);
+  });
+
+  it('turns offloads off and sets TCP buffers per namespace', () => {
+    const argv = allArgv(plan).map((a) => a.join(' '));
+    expect(argv).toContain('ip netns exec lfn-p0-snd ethtool -K eth0 tso off gso off gro off');
+    expect(argv).toContain('ip netns exec lfn-p0-snd sysctl -q -w net.ipv4.tcp_rmem=4096 131072 4194304');
+    expect(argv).toContain('ip netns exec lfn-p0-rcv sysctl -q -w net.ipv4.tcp_no_metrics_save=1');
+  });
+
+  it('runs reverse flows from the receiver side, one port per flow', () => {
+    const p = buildPlan(
+      spec({
+        paths: { main: { rtt: '20ms', rate: '10Mbit' } },
+        flows: [{ stack: 'htcp' }, { stack: 'reno', streams: 16, direction: 'reverse', window: '64KiB' }],
+      }),
+    );
+    expect(p.clients.map((c) => c.argv.join(' '))).toEqual([
+      'ip netns exec lfn-p0-snd iperf3 -c 10.1.2.2 -p 5201 -C htcp -t 20 -i 1 -P 1 -J',
+      'ip netns exec lfn-p0-rcv iperf3 -c 10.1.1.2 -p 5202 -C reno -t 20 -i 1 -P 16 -J -w 65536',
+    ]);
+    expect(p.servers[1]?.argv.slice(0, 4)).toEqual(['ip', 'netns', 'exec', 'lfn-p0-snd']);
+  });
+
+  it('splits loss by frame size when there is a BER', () => {
+    const p = buildPlan(spec({ paths: { main: { rtt: '20ms', rate: '10Mbit', ber: 1e-8 } } }));
+    const argv = allArgv(p).map((a) => a.join(' '));
+    expect(argv.some((a) => /dev p0-rcv parent 1:2 handle 20: netem delay 10ms loss random 0\.0121\d*% limit/.test(a))).toBe(
+      true,
+    );
+    expect(argv).toContain(
+      'tc -n lfn-rtr filter add dev p0-rcv parent 1: protocol ip prio 1 u32 match u16 0x0000 0xff80 at 2 flowid 1:1',
+    );
+  });
+
+  it('is deterministic and prints as commands', () => {
+    expect(buildPlan(s)).toEqual(plan);
+    const text = formatPlan(plan);
+    expect(text).toMatch(/^# lfnlab plan for 't' \(seed 1\)/);
+    expect(text).toContain("ip netns exec lfn-p0-snd sysctl -q -w 'net.ipv4.tcp_rmem=4096 131072 4194304'");
+    expect(text).toContain('ip netns del lfn-rtr    # best effort');
+  });
+});

@@ -1,0 +1,63 @@
+// iperf3 per flow: a one-shot server on the flow's receiving host, a client on its sending host.
+// A reverse flow swaps the hosts, so its data crosses the reverse bottleneck and shares it with
+// the forward flows' ACKs.
+import type { Spec } from '../spec/schema.js';
+import { windowBytes } from './sizing.js';
+import type { Cmd, FlowTopology, PathTopology, Proc } from './types.js';
+
+export const BASE_PORT = 5201;
+
+const inNs = (ns: string, argv: string[]): string[] => ['ip', 'netns', 'exec', ns, ...argv];
+const seconds = (ms: number) => String(Number((ms / 1000).toFixed(3)));
+
+export function flowTopology(spec: Spec, paths: PathTopology[]): FlowTopology[] {
+  return spec.flows.map((f, k) => {
+    const p = paths.find((x) => x.name === f.path) as PathTopology;
+    const forward = f.direction === 'forward';
+    return {
+      name: f.name,
+      stack: f.stack,
+      path: f.path,
+      direction: f.direction,
+      streams: f.streams,
+      port: BASE_PORT + k,
+      clientNs: forward ? p.senderNs : p.receiverNs,
+      serverNs: forward ? p.receiverNs : p.senderNs,
+      serverAddr: forward ? p.receiverAddr : p.senderAddr,
+      startMs: f.start,
+      durationMs: f.duration,
+      windowBytes: f.window ? windowBytes(f.window, p.bdpBytes, spec.mtu) : null,
+    };
+  });
+}
+
+export function listening(ns: string, port: number): Cmd {
+  return {
+    argv: inNs(ns, ['ss', '-Hltn', 'sport', '=', `:${port}`]),
+    until: { timeoutMs: 15_000, intervalMs: 50, stdoutNonEmpty: true },
+  };
+}
+
+export function buildTraffic(spec: Spec, flows: FlowTopology[]): { servers: Proc[]; clients: Proc[] } {
+  const interval = seconds(spec.sampleInterval);
+  const servers = flows.map(
+    (f): Proc => ({
+      name: `server:${f.name}`,
+      role: 'server',
+      flow: f.name,
+      at: 0,
+      argv: inNs(f.serverNs, ['iperf3', '-s', '-1', '-p', String(f.port), '-i', interval, '-J']),
+      ready: listening(f.serverNs, f.port),
+    }),
+  );
+  const clients = flows.map((f): Proc => {
+    const argv = ['iperf3', '-c', f.serverAddr, '-p', String(f.port), '-C', f.stack, '-t', seconds(f.durationMs),
+      '-i', interval, '-P', String(f.streams), '-J'];
+    if (f.windowBytes !== null) argv.push('-w', String(f.windowBytes));
+    return { name: `client:${f.name}`, role: 'client', flow: f.name, at: f.startMs, argv: inNs(f.clientNs, argv) };
+  });
+  return { servers, clients };
+}
+
+/** Every TCP socket in a namespace with its internals (`ss -ti`), including the stack's name. */
+export const socketProbe = (ns: string): Cmd => ({ argv: inNs(ns, ['ss', '-Htin', 'state', 'established']) });

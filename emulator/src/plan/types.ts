@@ -1,0 +1,86 @@
+// A plan is what the lab will execute, as literal argv: computed on the host, printed by
+// --dry-run, sent to the agent. Nothing here is ever joined into a shell string.
+
+export interface Cmd {
+  argv: string[];
+  /** Why this command is there, printed above it by --dry-run. */
+  comment?: string;
+  /** Best effort (teardown): a failure does not abort the plan. */
+  allowFail?: boolean;
+  /** Repeat until it succeeds (bounded), e.g. waiting for a listening port. */
+  until?: { timeoutMs: number; intervalMs: number; stdoutNonEmpty?: boolean };
+  timeoutMs?: number;
+}
+
+export interface Section {
+  title: string;
+  cmds: Cmd[];
+}
+
+/** A supervised process started `at` ms after the traffic phase begins. */
+export interface Proc {
+  name: string;
+  role: 'server' | 'client';
+  flow: string;
+  at: number;
+  argv: string[];
+  /** The condition that says the process is ready (servers: their port is listening). */
+  ready?: Cmd;
+}
+
+export interface PathTopology {
+  name: string;
+  index: number;
+  senderNs: string;
+  receiverNs: string;
+  senderAddr: string;
+  receiverAddr: string;
+  /** Router-side interfaces: towards the sender, towards the receiver, and the two bottleneck IFBs. */
+  routerIfs: { toSender: string; toReceiver: string; forwardIfb: string; reverseIfb: string };
+  frameBytes: number;
+  bdpBytes: number;
+  bdpPackets: number;
+  bufferPackets: { forward: number; reverse: number };
+  delayLimitPackets: { forward: number; reverse: number };
+  /** Per-packet loss probability from the BER, for ACK-sized and full-sized frames. */
+  per: { ackFrame: number; fullFrame: number; ackFrameBytes: number };
+  socketBufferMax: number;
+}
+
+export interface FlowTopology {
+  name: string;
+  stack: string;
+  path: string;
+  direction: 'forward' | 'reverse';
+  streams: number;
+  port: number;
+  clientNs: string;
+  serverNs: string;
+  serverAddr: string;
+  startMs: number;
+  durationMs: number;
+  windowBytes: number | null;
+}
+
+export interface Topology {
+  routerNs: string;
+  namespaces: string[];
+  paths: PathTopology[];
+  flows: FlowTopology[];
+}
+
+export interface Plan {
+  specName: string;
+  seed: number;
+  topology: Topology;
+  setup: Section[];
+  /** Idle RTT per path, measured before any traffic. */
+  idleRtt: { path: string; warmup: Cmd; probe: Cmd }[];
+  /** Read-only state to record (qdisc trees with counters, offloads, sysctls). */
+  snapshot: Section[];
+  servers: Proc[];
+  clients: Proc[];
+  /** Socket state read back while flows run, per client namespace: proves each socket's stack. */
+  socketProbes: Record<string, Cmd>;
+  teardown: Section;
+}
