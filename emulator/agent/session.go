@@ -55,9 +55,7 @@ func (a *agent) serve(port io.Reader) {
 		line, err := r.ReadBytes('\n')
 		if err != nil {
 			// On virtio-serial a read returns EOF while no host end is connected.
-			if a.endSession("host disconnected") {
-				log.Printf("host disconnected")
-			}
+			a.endSession("host disconnected")
 			time.Sleep(50 * time.Millisecond)
 			continue
 		}
@@ -133,7 +131,9 @@ func (a *agent) endSession(why string) bool {
 	a.w.disconnect()
 	if a.procs.count() > 0 || len(listNamespaces()) > 0 {
 		rep := a.reset()
-		log.Printf("%s: reset %v", why, rep)
+		log.Printf("%s: stopped %v, removed namespaces %v", why, rep.Killed, rep.Namespaces)
+	} else {
+		log.Printf("%s", why)
 	}
 	return true
 }

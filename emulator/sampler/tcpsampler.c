@@ -952,7 +952,7 @@ int main(int argc, char **argv)
 	if (ferror(stdout)) {
 		/* The counters must still reach someone; stderr is all that is left. */
 		fprintf(stderr, PROG ": writing stdout failed: %s\n", strerror(out_errno ? out_errno : errno));
-		print_end(stderr, ferror(stdout) && status == 0 ? "error" : reason, t_end - t0);
+		print_end(stderr, reason, t_end - t0);
 		status = 1;
 	}
 	close(fd);

@@ -1,0 +1,375 @@
+// Types, parser and argv builder for lfn-tcpsampler (emulator/sampler), the per-flow TCP sampler that
+// runs inside a sender namespace and streams one line per socket per tick.
+//
+// Field names carry their unit because the kernel's units are kept as they are (µs, bytes/s, packets);
+// converting would hide where a number came from. The one exception is wall/monotonic time, turned into
+// fractional milliseconds because nanoseconds since the epoch do not fit a double exactly.
+
+export const TCP_SAMPLER_BINARY = 'lfn-tcpsampler';
+/** Output format version the parser understands (the `v1` in the TSV header, `version` in JSONL). */
+export const TCP_SAMPLER_FORMAT_VERSION = 1;
+
+/** TSV column order of format v1, as printed after `#` on the sampler's second header line. */
+export const TCP_SAMPLER_COLUMNS = [
+  'tick',
+  'ts_ns',
+  'mono_ns',
+  'laddr',
+  'lport',
+  'raddr',
+  'rport',
+  'state',
+  'cc',
+  'cwnd',
+  'ssthresh',
+  'srtt_us',
+  'rttvar_us',
+  'min_rtt_us',
+  'mss',
+  'pacing_rate',
+  'delivery_rate',
+  'app_limited',
+  'bytes_acked',
+  'bytes_sent',
+  'bytes_retrans',
+  'bytes_received',
+  'total_retrans',
+  'retransmits',
+  'lost',
+  'unacked',
+  'sacked',
+  'delivered',
+  'delivered_ce',
+  'data_segs_out',
+  'notsent_bytes',
+  'busy_us',
+  'rwnd_limited_us',
+  'sndbuf_limited_us',
+  'snd_wnd',
+  'rto_us',
+  'ca_state',
+  'info_len',
+  'cookie',
+] as const;
+export type TcpSamplerColumn = (typeof TCP_SAMPLER_COLUMNS)[number];
+
+export const TCP_STATES = [
+  'established',
+  'syn-sent',
+  'syn-recv',
+  'fin-wait-1',
+  'fin-wait-2',
+  'time-wait',
+  'close',
+  'close-wait',
+  'last-ack',
+  'listen',
+  'closing',
+] as const;
+export type TcpState = (typeof TCP_STATES)[number];
+
+/** One socket at one tick. Counters the running kernel's tcp_info lacks are 0 (see `infoLen`). */
+export interface TcpSample {
+  type: 'sample';
+  /** Slot number since the sampler started; a gap means skipped slots. */
+  tick: number;
+  /** CLOCK_REALTIME at the start of the tick, ms since the epoch (fractional). */
+  timeMs: number;
+  /** CLOCK_MONOTONIC at the start of the tick, ms (fractional). */
+  monoMs: number;
+  localAddr: string;
+  localPort: number;
+  remoteAddr: string;
+  remotePort: number;
+  /** State name; 'unknown' if the kernel reported a state this format does not know. */
+  state: TcpState | 'unknown';
+  /** Congestion-control name, null if the kernel sent none (e.g. time-wait). */
+  cc: string | null;
+  cwndPackets: number;
+  /** null while ssthresh is still "infinite" (slow start never left). */
+  ssthreshPackets: number | null;
+  srttUs: number;
+  rttvarUs: number;
+  /** null until the first RTT sample. */
+  minRttUs: number | null;
+  mssBytes: number;
+  /** null when the socket is not paced (the kernel reports ~0). */
+  pacingRateBytesPerS: number | null;
+  deliveryRateBytesPerS: number;
+  /** The delivery-rate sample was taken while the application, not the network, limited sending. */
+  appLimited: boolean;
+  bytesAcked: number;
+  bytesSent: number;
+  bytesRetrans: number;
+  bytesReceived: number;
+  /** Retransmitted segments over the socket's lifetime. */
+  totalRetrans: number;
+  /** Consecutive unrecovered RTO retransmissions right now. */
+  retransmits: number;
+  lostPackets: number;
+  unackedPackets: number;
+  sackedPackets: number;
+  deliveredPackets: number;
+  deliveredCePackets: number;
+  dataSegsOut: number;
+  notsentBytes: number;
+  busyUs: number;
+  rwndLimitedUs: number;
+  sndbufLimitedUs: number;
+  sndWndBytes: number;
+  rtoUs: number;
+  /** 0 open, 1 disorder, 2 cwr, 3 recovery, 4 loss. */
+  caState: number;
+  /** Bytes of tcp_info the kernel returned; 0 means no tcp_info (all counters are 0). */
+  infoLen: number;
+  /** Kernel socket cookie (decimal): identifies the socket across ticks even if ports are reused. */
+  cookie: string;
+}
+
+/** The sampler's last line. `records` counts every sample line it wrote. */
+export interface SamplerEnd {
+  type: 'end';
+  reason: 'duration' | 'signal' | 'error';
+  /** Dumps taken. */
+  ticks: number;
+  /** Ticks whose work ran past the start of the next slot. */
+  late: number;
+  /** Slots dropped because a late tick overran them. */
+  skipped: number;
+  records: number;
+  /** Ticks whose netlink dump failed. */
+  errors: number;
+  maxWorkMs: number;
+  elapsedMs: number;
+}
+
+export class SamplerParseError extends Error {
+  constructor(
+    message: string,
+    readonly line: string,
+  ) {
+    super(`${message}: ${line.length > 120 ? `${line.slice(0, 120)}…` : line}`);
+    this.name = 'SamplerParseError';
+  }
+}
+
+const U32_MAX = 4294967295;
+const INFINITE_SSTHRESH = 2147483647;
+// ~0ULL as a double; JSON.parse and Number() both round 18446744073709551615 up to 2^64.
+const U64_MAX_AS_NUMBER = 2 ** 64;
+
+type Raw = string | number | boolean | null | undefined;
+
+function fail(message: string, line: string): never {
+  throw new SamplerParseError(message, line);
+}
+
+function uint(value: Raw, name: string, line: string): number {
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 0) return value;
+  if (typeof value === 'string' && /^\d{1,20}$/.test(value)) return Number(value);
+  return fail(`${name} is not a non-negative integer (${String(value)})`, line);
+}
+
+/** ns → fractional ms without going through a double of the full ns value when we have the digits. */
+function nsToMs(value: Raw, name: string, line: string): number {
+  if (typeof value === 'string' && /^\d{1,20}$/.test(value)) {
+    const cut = Math.max(0, value.length - 6);
+    return Number(value.slice(0, cut) || '0') + Number(value.slice(cut)) / 1e6;
+  }
+  return uint(value, name, line) / 1e6;
+}
+
+function str(value: Raw, name: string, line: string): string {
+  if (typeof value === 'string' && value.length > 0) return value;
+  return fail(`${name} is missing`, line);
+}
+
+const KNOWN_STATES: ReadonlySet<string> = new Set(TCP_STATES);
+
+function buildSample(get: (column: TcpSamplerColumn) => Raw, line: string): TcpSample {
+  const u = (c: TcpSamplerColumn) => uint(get(c), c, line);
+  const ssthresh = u('ssthresh');
+  const minRtt = u('min_rtt_us');
+  const pacing = u('pacing_rate');
+  const state = str(get('state'), 'state', line);
+  const cc = get('cc');
+  if (cc !== null && typeof cc !== 'string') fail('cc is not a string', line);
+  return {
+    type: 'sample',
+    tick: u('tick'),
+    timeMs: nsToMs(get('ts_ns'), 'ts_ns', line),
+    monoMs: nsToMs(get('mono_ns'), 'mono_ns', line),
+    localAddr: str(get('laddr'), 'laddr', line),
+    localPort: u('lport'),
+    remoteAddr: str(get('raddr'), 'raddr', line),
+    remotePort: u('rport'),
+    state: KNOWN_STATES.has(state) ? (state as TcpState) : 'unknown',
+    cc: cc === null || cc === '-' || cc === '' ? null : cc,
+    cwndPackets: u('cwnd'),
+    ssthreshPackets: ssthresh >= INFINITE_SSTHRESH ? null : ssthresh,
+    srttUs: u('srtt_us'),
+    rttvarUs: u('rttvar_us'),
+    minRttUs: minRtt >= U32_MAX ? null : minRtt,
+    mssBytes: u('mss'),
+    pacingRateBytesPerS: pacing >= U64_MAX_AS_NUMBER ? null : pacing,
+    deliveryRateBytesPerS: u('delivery_rate'),
+    appLimited: u('app_limited') !== 0,
+    bytesAcked: u('bytes_acked'),
+    bytesSent: u('bytes_sent'),
+    bytesRetrans: u('bytes_retrans'),
+    bytesReceived: u('bytes_received'),
+    totalRetrans: u('total_retrans'),
+    retransmits: u('retransmits'),
+    lostPackets: u('lost'),
+    unackedPackets: u('unacked'),
+    sackedPackets: u('sacked'),
+    deliveredPackets: u('delivered'),
+    deliveredCePackets: u('delivered_ce'),
+    dataSegsOut: u('data_segs_out'),
+    notsentBytes: u('notsent_bytes'),
+    busyUs: u('busy_us'),
+    rwndLimitedUs: u('rwnd_limited_us'),
+    sndbufLimitedUs: u('sndbuf_limited_us'),
+    sndWndBytes: u('snd_wnd'),
+    rtoUs: u('rto_us'),
+    caState: u('ca_state'),
+    infoLen: u('info_len'),
+    // Kept as text: a u64 cookie need not fit a double, and JSONL already hands it over as a number.
+    cookie: String(u('cookie')),
+  };
+}
+
+const END_REASONS: ReadonlySet<string> = new Set(['duration', 'signal', 'error']);
+
+function buildEnd(get: (key: string) => Raw, line: string): SamplerEnd {
+  const reason = get('reason');
+  if (typeof reason !== 'string' || !END_REASONS.has(reason)) fail('unknown end reason', line);
+  const u = (k: string) => uint(get(k), k, line);
+  return {
+    type: 'end',
+    reason: reason as SamplerEnd['reason'],
+    ticks: u('ticks'),
+    late: u('late'),
+    skipped: u('skipped'),
+    records: u('records'),
+    errors: u('errors'),
+    maxWorkMs: nsToMs(get('max_work_ns'), 'max_work_ns', line),
+    elapsedMs: nsToMs(get('elapsed_ns'), 'elapsed_ns', line),
+  };
+}
+
+const COLUMN_INDEX = new Map<string, number>(TCP_SAMPLER_COLUMNS.map((c, i) => [c, i]));
+
+function parseJsonLine(line: string): TcpSample | SamplerEnd | null {
+  let obj: unknown;
+  try {
+    obj = JSON.parse(line);
+  } catch {
+    return fail('invalid JSON', line);
+  }
+  if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) return fail('not a JSON object', line);
+  const rec = obj as Record<string, Raw>;
+  const get = (k: string) => (Object.hasOwn(rec, k) ? rec[k] : undefined);
+  switch (rec.type) {
+    case 'sample':
+      return buildSample(get, line);
+    case 'end':
+      return buildEnd(get, line);
+    case 'start':
+      if (rec.version !== TCP_SAMPLER_FORMAT_VERSION) fail('unsupported sampler format version', line);
+      return null;
+    default:
+      return fail('unknown record type', line);
+  }
+}
+
+/**
+ * Parses one line of lfn-tcpsampler output (TSV or JSONL; trailing CR/LF ignored).
+ * Returns null for header, comment and blank lines, and for the JSONL start record.
+ * Throws SamplerParseError for anything malformed, so a format mismatch is never silently dropped.
+ */
+export function parseSamplerLine(line: string): TcpSample | SamplerEnd | null {
+  const text = line.replace(/[\r\n]+$/, '');
+  if (text === '') return null;
+  if (text.startsWith('{')) return parseJsonLine(text);
+  if (text.startsWith('#end\t')) {
+    const kv = new Map<string, string>();
+    for (const part of text.slice(5).split('\t')) {
+      const eq = part.indexOf('=');
+      if (eq <= 0) fail('malformed end field', text);
+      kv.set(part.slice(0, eq), part.slice(eq + 1));
+    }
+    return buildEnd((k) => kv.get(k), text);
+  }
+  if (text.startsWith('# lfn-tcpsampler ')) {
+    const version = /^# lfn-tcpsampler v(\d+)\b/.exec(text)?.[1];
+    if (Number(version) !== TCP_SAMPLER_FORMAT_VERSION) fail('unsupported sampler format version', text);
+    return null;
+  }
+  if (text.startsWith('#')) return null;
+  const fields = text.split('\t');
+  if (fields.length !== TCP_SAMPLER_COLUMNS.length) {
+    fail(`expected ${TCP_SAMPLER_COLUMNS.length} tab-separated fields, got ${fields.length}`, text);
+  }
+  return buildSample((c) => fields[COLUMN_INDEX.get(c) ?? -1], text);
+}
+
+export interface TcpSamplerOptions {
+  /** Samples per second, integer 1..100. */
+  hz: number;
+  /** Seconds to run; 0 = until SIGTERM/SIGINT. */
+  durationS: number;
+  /** Match sockets whose local or remote port is one of these (e.g. iperf3 server ports). */
+  ports?: readonly number[];
+  /** Inclusive port ranges, matched like `ports`. */
+  portRanges?: readonly { lo: number; hi: number }[];
+  /** States to include; the sampler's default is established only. */
+  states?: readonly TcpState[] | 'all' | 'connected';
+  /** Defaults to tsv, the compact format. */
+  format?: 'tsv' | 'jsonl';
+  /** Program path or name, argv[0]; defaults to `lfn-tcpsampler` (looked up in PATH). */
+  binary?: string;
+}
+
+function checkPort(p: number, what: string): void {
+  if (!Number.isInteger(p) || p < 1 || p > 65535)
+    throw new RangeError(`${what} must be an integer 1..65535 (got ${p})`);
+}
+
+/**
+ * argv (argv[0] = program) for running the sampler, to hand to spawn/execFile or to append to
+ * `['ip', 'netns', 'exec', ns]`. Never joined into a shell string. At least one port or range is
+ * required so a run never samples every socket in the namespace by accident.
+ */
+export function tcpSamplerArgv(opts: TcpSamplerOptions): string[] {
+  const { hz, durationS, ports = [], portRanges = [], states, format = 'tsv' } = opts;
+  if (!Number.isInteger(hz) || hz < 1 || hz > 100)
+    throw new RangeError(`hz must be an integer 1..100 (got ${hz})`);
+  if (!Number.isFinite(durationS) || durationS < 0 || durationS > 1e7) {
+    throw new RangeError(`durationS must be 0..1e7 seconds (got ${durationS})`);
+  }
+  if (ports.length === 0 && portRanges.length === 0)
+    throw new RangeError('give at least one port or port range');
+  const argv = [opts.binary ?? TCP_SAMPLER_BINARY, '--hz', String(hz), '--duration', String(durationS)];
+  for (const p of ports) {
+    checkPort(p, 'port');
+    argv.push('--port', String(p));
+  }
+  for (const { lo, hi } of portRanges) {
+    checkPort(lo, 'port range start');
+    checkPort(hi, 'port range end');
+    if (lo > hi) throw new RangeError(`port range ${lo}-${hi} is reversed`);
+    argv.push('--ports', `${lo}-${hi}`);
+  }
+  if (states !== undefined) {
+    const list = typeof states === 'string' ? [states] : states;
+    if (list.length === 0) throw new RangeError('states must not be empty');
+    for (const s of list) {
+      if (s !== 'all' && s !== 'connected' && !KNOWN_STATES.has(s))
+        throw new RangeError(`unknown TCP state '${s}'`);
+    }
+    argv.push('--state', list.join(','));
+  }
+  argv.push('--format', format);
+  return argv;
+}

@@ -1,0 +1,149 @@
+// Fetch the pinned lab kernel from Debian's packages into the cache, verified by sha256. When the
+// pin has left Debian's index and is not cached, take the newest ABI of the same series, loudly.
+import { createHash } from 'node:crypto';
+import { createReadStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cacheDir } from './cache.js';
+import { type KernelManifest, readManifest } from './manifest.js';
+import { run, runOk } from './run.js';
+
+export interface KernelSelection {
+  abi: string;
+  package: string;
+  version: string;
+  sha256: string;
+  debPath: string;
+  /** False when the pin could not be had and another ABI was used. */
+  pinned: boolean;
+  warning?: string;
+}
+
+export function sha256File(path: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const h = createHash('sha256');
+    createReadStream(path)
+      .on('data', (b) => h.update(b))
+      .on('error', reject)
+      .on('end', () => resolve(h.digest('hex')));
+  });
+}
+
+interface AptCandidate {
+  package: string;
+  version: string;
+  sha256: string;
+  filename: string;
+}
+
+/** Every stanza `apt-cache show` gives for a package (one per version in the index). */
+export function parseAptShow(text: string): AptCandidate[] {
+  return text
+    .split(/\n\s*\n/)
+    .map((stanza) => {
+      const field = (k: string) => new RegExp(`^${k}: (.+)$`, 'm').exec(stanza)?.[1]?.trim() ?? '';
+      return { package: field('Package'), version: field('Version'), sha256: field('SHA256'), filename: field('Filename') };
+    })
+    .filter((c) => c.package && c.version && c.sha256);
+}
+
+async function aptShow(pkg: string): Promise<AptCandidate[]> {
+  const r = await run(['apt-cache', 'show', pkg]);
+  return r.code === 0 ? parseAptShow(r.stdout) : [];
+}
+
+const abiNumber = (pkg: string) => Number(/-(\d+)-amd64$/.exec(pkg)?.[1] ?? -1);
+
+async function download(c: AptCandidate, dir: string, log: (s: string) => void): Promise<string> {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${c.package}_${c.version}_amd64.deb`);
+  if (existsSync(file) && (await sha256File(file)) === c.sha256) return file;
+  log(`downloading ${c.package} ${c.version} from Debian's packages`);
+  const tmp = join(dir, `.tmp-${process.pid}`);
+  rmSync(tmp, { recursive: true, force: true });
+  mkdirSync(tmp);
+  await runOk(['apt-get', 'download', '-q', `${c.package}=${c.version}`], { cwd: tmp });
+  const [got] = readdirSync(tmp).filter((f) => f.endsWith('.deb'));
+  if (!got) throw new Error(`apt-get download ${c.package}=${c.version} produced no .deb`);
+  const hash = await sha256File(join(tmp, got));
+  if (hash !== c.sha256) {
+    throw new Error(`${got}: sha256 ${hash} does not match ${c.sha256}; refusing to use it`);
+  }
+  renameSync(join(tmp, got), file);
+  rmSync(tmp, { recursive: true, force: true });
+  return file;
+}
+
+export async function fetchKernel(
+  opts: { manifest?: KernelManifest; log?: (s: string) => void } = {},
+): Promise<KernelSelection> {
+  const m = opts.manifest ?? readManifest();
+  const log = opts.log ?? ((s: string) => console.error(s));
+  const dir = cacheDir('debs');
+  const pinnedFile = join(dir, `${m.image.package}_${m.image.version}_amd64.deb`);
+  const pin = { abi: m.abi, package: m.image.package, version: m.image.version, sha256: m.image.sha256 };
+
+  if (existsSync(pinnedFile) && (await sha256File(pinnedFile)) === m.image.sha256) {
+    return { ...pin, debPath: pinnedFile, pinned: true };
+  }
+  const offered = (await aptShow(m.image.package)).find((c) => c.version === m.image.version);
+  if (offered) {
+    if (offered.sha256 !== m.image.sha256) {
+      throw new Error(
+        `Debian's index lists ${m.image.package} ${m.image.version} with sha256 ${offered.sha256}, but the manifest pins ${m.image.sha256}; refusing`,
+      );
+    }
+    return { ...pin, debPath: await download(offered, dir, log), pinned: true };
+  }
+
+  // The pin is gone: newest ABI of the series that the index still has.
+  const search = await runOk(['apt-cache', 'search', '--names-only', `^linux-image-${m.series.replace('.', '\\.')}\\.0-[0-9]+-amd64$`]);
+  const names = search
+    .split('\n')
+    .map((l) => l.split(' ')[0] ?? '')
+    .filter(Boolean)
+    .sort((a, b) => abiNumber(b) - abiNumber(a));
+  for (const name of names) {
+    const [c] = await aptShow(name);
+    if (!c) continue;
+    const abi = name.replace(/^linux-image-/, '');
+    const warning = `WARNING: the pinned kernel ${m.image.package} ${m.image.version} is no longer in Debian's index and not cached; using ${name} ${c.version} instead. Runs record the kernel they used; update kernels/manifest.json to pin it.`;
+    log(`\n${'!'.repeat(78)}\n${warning}\n${'!'.repeat(78)}\n`);
+    return { abi, package: name, version: c.version, sha256: c.sha256, debPath: await download(c, dir, log), pinned: false, warning };
+  }
+  throw new Error(
+    `no linux-image-${m.series}.0-*-amd64 in Debian's index and ${m.image.package} is not cached: run 'apt-get update' and try again`,
+  );
+}
+
+export interface KernelTree {
+  selection: KernelSelection;
+  /** Extracted package root: boot/vmlinuz-ABI, lib/modules/ABI. */
+  root: string;
+  vmlinuz: string;
+  modulesDir: string;
+  configPath: string;
+}
+
+/** Unpack the .deb once into the cache; later calls return the same tree. */
+export async function extractKernel(sel: KernelSelection): Promise<KernelTree> {
+  const root = cacheDir('kernels', `${sel.abi}_${sel.version}`);
+  const stamp = join(root, '.complete');
+  if (!existsSync(stamp)) {
+    const tmp = `${root}.tmp-${process.pid}`;
+    rmSync(tmp, { recursive: true, force: true });
+    mkdirSync(tmp, { recursive: true });
+    await runOk(['dpkg-deb', '-x', sel.debPath, tmp]);
+    // The package's postinst makes modules.dep; unpacking by hand does not run it.
+    await runOk(['depmod', '-b', tmp, sel.abi]);
+    rmSync(root, { recursive: true, force: true });
+    renameSync(tmp, root);
+    writeFileSync(stamp, `${sel.sha256}\n`);
+  }
+  return {
+    selection: sel,
+    root,
+    vmlinuz: join(root, 'boot', `vmlinuz-${sel.abi}`),
+    modulesDir: join(root, 'lib', 'modules', sel.abi),
+    configPath: join(root, 'boot', `config-${sel.abi}`),
+  };
+}

@@ -1,0 +1,345 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * hstcplp_math.h - arithmetic of lfnlab's HSTCP-LP module (tcp_hstcplp).
+ *
+ * Compiled unchanged by the kernel module (hstcplp/tcp_hstcplp.c) and by
+ * the user-space harness (test/test_hstcplp.c).  Integer arithmetic only.
+ *
+ * HighSpeed TCP response (Floyd, RFC 3649 sections 5 and Appendix B; seed
+ * 000 sec. 2.5 and eqs. (2)-(3) with a = a(w), b = b(w)):
+ *
+ *   ACK:  w <- w + a(w) / w            DROP:  w <- w - b(w) w
+ *
+ *   for w <= Low_Window (38):  a = 1, b = 0.5 (Reno)
+ *   otherwise, with f(w) = (log w - log Low_Window) /
+ *                          (log High_Window - log Low_Window):
+ *     b(w) = (High_Decrease - 0.5) f(w) + 0.5                       (H1)
+ *     p(w) = exp( log Low_P + f(w) (log High_P - log Low_P) )       (H2)
+ *     a(w) = w^2 p(w) 2 b(w) / (2 - b(w))                           (H3)
+ *   Low_Window = 38, High_Window = 83000, Low_P = 1e-3, High_P = 1e-7,
+ *   High_Decrease = 0.1.  a(w) is used rounded down (the RFC's table steps
+ *   to the next integer where a(w) crosses it); windows above High_Window
+ *   keep the High_Window values.
+ *
+ * TCP-LP early congestion inference (Kuzmanovic & Knightly, "TCP-LP: a
+ * distributed algorithm for low priority data transfer", INFOCOM 2003;
+ * seed 000 sec. 2.6):
+ *
+ *   one-way delay sample  d = TSval(ACK) - TSecr(ACK)   (1 ms clocks)
+ *   smoothed              sd <- (1 - 1/8) sd + d / 8                 (L1)
+ *   early indication when sd > d_min + delta (d_max - d_min)         (L2)
+ *   first indication: w <- w / 2 and an inference time-out of
+ *   itt = itt_rtts * RTT starts; no window growth while it runs;
+ *   another indication before it expires: w <- 1                     (L3)
+ *   Reactions are at most once per RTT (the previous one must show).
+ */
+#ifndef LFNLAB_HSTCPLP_MATH_H
+#define LFNLAB_HSTCPLP_MATH_H
+
+#include "stacks_compat.h"
+
+/* ---- fixed-point log2 / exp2, Q16 ---------------------------------- */
+
+#define HS_Q			16
+#define HS_ONE			(1U << HS_Q)
+
+/*
+ * log2(x) in Q16 for x >= 1 (x = 0 is treated as 1).  Integer part from
+ * the top bit, fraction by repeated squaring of the mantissa.
+ */
+static inline s32 hs_log2_q16(u64 x)
+{
+	int n, i;
+	u64 m;
+	s32 res;
+
+	if (x == 0)
+		x = 1;
+	n = fls64(x) - 1;
+	m = n >= 31 ? x >> (n - 31) : x << (31 - n);	/* Q31, in [1, 2) */
+	res = n << HS_Q;
+	for (i = HS_Q - 1; i >= 0; i--) {
+		m = (m * m) >> 31;
+		if (m >= (2ULL << 31)) {
+			m >>= 1;
+			res |= 1 << i;
+		}
+	}
+	return res;
+}
+
+/* 2^(2^-i) in Q30 for i = 1..16 (computed offline from the definition). */
+static const u32 hs_exp2_frac_q30[HS_Q] = {
+	1518500250U, 1276901417U, 1170923762U, 1121280436U,
+	1097253708U, 1085434106U, 1079572136U, 1076653033U,
+	1075196443U, 1074468888U, 1074105294U, 1073923544U,
+	1073832680U, 1073787251U, 1073764537U, 1073753181U,
+};
+
+/* 2^(y / 65536) in Q16; y may be negative; result saturates near 2^48. */
+static inline u64 hs_exp2_q16(s32 y)
+{
+	s32 k = y >> HS_Q;			/* floor */
+	u32 f = (u32)y & (HS_ONE - 1);
+	u64 r = 1ULL << 30;			/* Q30 */
+	int i;
+
+	for (i = 0; i < HS_Q; i++)
+		if (f & (1U << (HS_Q - 1 - i)))
+			r = (r * hs_exp2_frac_q30[i]) >> 30;
+	/* r is 2^frac in Q30; scale by 2^k and convert to Q16 */
+	k -= 30 - HS_Q;
+	if (k >= 0)
+		return k > 32 ? ~0ULL : r << k;
+	return -k >= 63 ? 0 : r >> -k;
+}
+
+/* ---- HighSpeed TCP a(w), b(w) -------------------------------------- */
+
+#define HS_LOW_WINDOW		38U
+#define HS_HIGH_WINDOW		83000U
+#define HS_HIGH_DECREASE_Q16	6554U		/* 0.1 */
+#define HS_HALF_Q16		(HS_ONE / 2)	/* 0.5 */
+#define HS_LOW_P_INV		1000U		/* Low_P = 1e-3 */
+#define HS_P_SPAN		10000U		/* Low_P / High_P = 1e4 */
+
+/* f(w) of (H1)/(H2) in Q16, clamped to [0, 1]. */
+static inline u32 hs_frac_q16(u32 w)
+{
+	s32 lw, llo, lhi;
+
+	if (w <= HS_LOW_WINDOW)
+		return 0;
+	if (w >= HS_HIGH_WINDOW)
+		return HS_ONE;
+	lw = hs_log2_q16(w);
+	llo = hs_log2_q16(HS_LOW_WINDOW);
+	lhi = hs_log2_q16(HS_HIGH_WINDOW);
+	return (u32)div_u64((u64)(lw - llo) << HS_Q, (u32)(lhi - llo));
+}
+
+/* b(w) of (H1) in Q16. */
+static inline u32 hs_b_q16(u32 w)
+{
+	u32 f = hs_frac_q16(w);
+
+	return HS_HALF_Q16 -
+	       (u32)(((u64)(HS_HALF_Q16 - HS_HIGH_DECREASE_Q16) * f) >> HS_Q);
+}
+
+/* a(w) of (H3) in Q16 (not rounded). */
+static inline u64 hs_a_q16(u32 w)
+{
+	u32 f, b;
+	s32 log2_p, log2_a;
+
+	if (w <= HS_LOW_WINDOW)
+		return HS_ONE;
+	if (w > HS_HIGH_WINDOW)
+		w = HS_HIGH_WINDOW;
+	f = hs_frac_q16(w);
+	b = hs_b_q16(w);
+	/* (H2): log2 p = -log2(1/Low_P) - f * log2(Low_P/High_P) */
+	log2_p = -hs_log2_q16(HS_LOW_P_INV) -
+		 (s32)(((s64)hs_log2_q16(HS_P_SPAN) * f) >> HS_Q);
+	/* (H3): log2 a = 2 log2 w + log2 p + log2(2b) - log2(2 - b) */
+	log2_a = 2 * hs_log2_q16(w) + log2_p +
+		 hs_log2_q16(b) - hs_log2_q16(2 * HS_ONE - b) + (s32)HS_ONE;
+	return hs_exp2_q16(log2_a);
+}
+
+/* a(w) as used per ACK: rounded down, at least 1. */
+static inline u32 hs_a(u32 w)
+{
+	u64 a = hs_a_q16(w) >> HS_Q;
+
+	return a < 1 ? 1 : (u32)a;
+}
+
+/* Window after a loss: w - b(w) w, at least 2. */
+static inline u32 hs_decrease(u32 w, u32 b_q16)
+{
+	u32 cut = (u32)(((u64)w * b_q16) >> HS_Q);
+	u32 nw = w - cut;
+
+	return nw < 2 ? 2 : nw;
+}
+
+/*
+ * Additive increase of a packets per window: w grows by a/w per acked
+ * packet; *cnt accumulates fractions (units of 1/w, Linux's snd_cwnd_cnt).
+ */
+static inline u32 hs_increase(u32 w, u32 *cnt, u32 a, u32 acked)
+{
+	if (w == 0)
+		w = 1;
+	*cnt += a * acked;
+	if (*cnt >= w) {
+		u32 inc = *cnt / w;
+
+		*cnt -= inc * w;
+		w += inc;
+	}
+	return w;
+}
+
+/* ---- TCP-LP one-way-delay inference --------------------------------- */
+
+#define HLP_SOWD_SHIFT		3		/* (L1) gain 1/8 */
+#define HLP_OWD_ORIGIN		(1U << 20)	/* OWD values are kept as ms + this */
+#define HLP_OWD_LIMIT		(1U << 21)
+#define HLP_CLOCK_CHECK_MS	1000U		/* check the peer's clock after 1 s */
+
+#define HLP_F_SAMPLE		0x01	/* at least one OWD sample */
+#define HLP_F_CLOCK_OK		0x02	/* peer clock ticks ~1 kHz */
+#define HLP_F_CLOCK_BAD		0x04	/* peer clock unusable */
+#define HLP_F_REACTED		0x08	/* an early indication was acted on */
+
+enum hlp_action {
+	HLP_NONE = 0,
+	HLP_HALVE = 1,		/* first indication: w <- w / 2 */
+	HLP_TO_ONE = 2,		/* indication within itt: w <- 1 */
+};
+
+struct hlp_core {
+	u32 owd_ref;		/* TSval - TSecr of the first sample */
+	u32 owd_min;		/* d_min, ms + HLP_OWD_ORIGIN */
+	u32 owd_max;		/* d_max, ms + HLP_OWD_ORIGIN */
+	u32 sowd_q3;		/* smoothed OWD (same origin) << 3 */
+	u32 clk_local0;		/* local ms clock at the first sample */
+	u32 clk_remote0;	/* peer's TSval at the first sample */
+	u32 last_react_ms;	/* local time of the last reaction */
+	u32 itt_ms;		/* inference time-out set at that reaction */
+	u32 reactions;		/* early indications acted on */
+	u8 flags;
+};
+
+static inline void hlp_core_init(struct hlp_core *c)
+{
+	c->owd_ref = 0;
+	c->owd_min = 0;
+	c->owd_max = 0;
+	c->sowd_q3 = 0;
+	c->clk_local0 = 0;
+	c->clk_remote0 = 0;
+	c->last_react_ms = 0;
+	c->itt_ms = 0;
+	c->reactions = 0;
+	c->flags = 0;
+}
+
+/*
+ * Feed one ACK's timestamps (TSval = peer's clock when it sent the ACK,
+ * TSecr = our clock when we sent the echoed segment) seen at local time
+ * now_ms.  The unknown offset between the two clocks cancels because
+ * only differences to d_min and d_max are used.  Once, after
+ * HLP_CLOCK_CHECK_MS, checks that the peer's timestamp clock runs at our
+ * rate (within 1/8); if not, the inference is marked unusable.
+ */
+static inline void hlp_owd_sample(struct hlp_core *c, u32 tsval, u32 tsecr,
+				  u32 now_ms)
+{
+	s32 rel;
+	u32 d;
+
+	if (!(c->flags & HLP_F_SAMPLE)) {
+		c->owd_ref = tsval - tsecr;
+		c->clk_local0 = now_ms;
+		c->clk_remote0 = tsval;
+		c->owd_min = HLP_OWD_ORIGIN;
+		c->owd_max = HLP_OWD_ORIGIN;
+		c->sowd_q3 = HLP_OWD_ORIGIN << HLP_SOWD_SHIFT;
+		c->flags |= HLP_F_SAMPLE;
+	}
+
+	if (!(c->flags & (HLP_F_CLOCK_OK | HLP_F_CLOCK_BAD))) {
+		u32 dl = now_ms - c->clk_local0;
+
+		if (dl >= HLP_CLOCK_CHECK_MS) {
+			u32 dr = tsval - c->clk_remote0;
+			u32 diff = dr > dl ? dr - dl : dl - dr;
+
+			c->flags |= diff <= dl / 8 ? HLP_F_CLOCK_OK
+						   : HLP_F_CLOCK_BAD;
+		}
+	}
+
+	rel = (s32)((tsval - tsecr) - c->owd_ref);
+	if (rel < -(s32)HLP_OWD_ORIGIN)
+		rel = -(s32)HLP_OWD_ORIGIN;
+	d = (u32)(rel + (s32)HLP_OWD_ORIGIN);
+	if (d > HLP_OWD_LIMIT)
+		d = HLP_OWD_LIMIT;
+
+	if (d < c->owd_min)
+		c->owd_min = d;
+	if (d > c->owd_max)
+		c->owd_max = d;
+	/* (L1): sd <- sd - sd/8 + d/8, kept << 3 */
+	c->sowd_q3 = c->sowd_q3 - (c->sowd_q3 >> HLP_SOWD_SHIFT) + d;
+}
+
+/* Inference usable: samples seen and the peer's clock passed the check. */
+static inline bool hlp_usable(const struct hlp_core *c)
+{
+	return (c->flags & HLP_F_CLOCK_OK) != 0;
+}
+
+/* Threshold of (L2) above d_min, in ms << 3. */
+static inline u32 hlp_threshold_q3(const struct hlp_core *c, u32 delta_pct)
+{
+	u32 spread = c->owd_max - c->owd_min;
+
+	return (u32)div_u64((u64)spread * delta_pct << HLP_SOWD_SHIFT, 100);
+}
+
+/* Smoothed queueing delay above d_min in ms << 3. */
+static inline u32 hlp_queue_q3(const struct hlp_core *c)
+{
+	u32 base = c->owd_min << HLP_SOWD_SHIFT;
+
+	return c->sowd_q3 > base ? c->sowd_q3 - base : 0;
+}
+
+/* No window growth while the inference time-out runs (L3). */
+static inline bool hlp_in_inference(const struct hlp_core *c, u32 now_ms)
+{
+	return (c->flags & HLP_F_REACTED) &&
+	       (u32)(now_ms - c->last_react_ms) < c->itt_ms;
+}
+
+/*
+ * (L2)/(L3): decide the reaction at local time now_ms.  srtt_ms is the
+ * smoothed RTT; min_spread_ms is the smallest d_max - d_min for which the
+ * 1 ms timestamps can tell a queue from clock jitter.
+ */
+static inline enum hlp_action hlp_check(struct hlp_core *c, u32 now_ms,
+					u32 srtt_ms, u32 delta_pct,
+					u32 itt_rtts, u32 min_spread_ms)
+{
+	enum hlp_action act = HLP_HALVE;
+
+	if (!hlp_usable(c))
+		return HLP_NONE;
+	if (c->owd_max - c->owd_min < min_spread_ms)
+		return HLP_NONE;
+	if (hlp_queue_q3(c) <= hlp_threshold_q3(c, delta_pct))
+		return HLP_NONE;
+	if (srtt_ms == 0)
+		srtt_ms = 1;
+	if (c->flags & HLP_F_REACTED) {
+		u32 since = now_ms - c->last_react_ms;
+
+		if (since < srtt_ms)
+			return HLP_NONE;	/* last reaction not visible yet */
+		if (since < c->itt_ms)
+			act = HLP_TO_ONE;
+	}
+	c->flags |= HLP_F_REACTED;
+	c->last_react_ms = now_ms;
+	c->itt_ms = (itt_rtts ? itt_rtts : 1) * srtt_ms;
+	c->reactions++;
+	return act;
+}
+
+#endif /* LFNLAB_HSTCPLP_MATH_H */

@@ -1,0 +1,211 @@
+// The lab image: the pinned kernel plus an initramfs holding the agent (as /init), Debian's
+// iproute2, ethtool, iperf3, ping and kmod with their libraries, busybox, and the kernel modules
+// the lab uses. Keyed by a hash of every input, so a rebuild with nothing changed is a lookup.
+import { createHash } from 'node:crypto';
+import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { stackModules } from '@lfnlab/emulator';
+import {
+  cacheDir,
+  extractKernel,
+  fetchKernel,
+  type KernelInventory,
+  type KernelSelection,
+  kernelInventory,
+  run,
+  runOk,
+  sha256File,
+} from '@lfnlab/kernels';
+import { buildAgent } from './agent.js';
+import { sharedLibs } from './ldd.js';
+import { bootModules, moduleName, readModuleClosure } from './modules.js';
+import { copyIn, copyTree, installBusybox, link, listTree, makeSkeleton, normaliseTimes, writeFile } from './stage.js';
+
+/** Debian tools the lab runs, by the name the plan uses. `ip` must keep its name (it dispatches on it). */
+export const TOOLS = ['ip', 'tc', 'ss', 'ethtool', 'iperf3', 'ping', 'kmod'] as const;
+const KMOD_LINKS = ['modprobe', 'lsmod', 'insmod', 'rmmod', 'modinfo', 'depmod'];
+const TC_LIB = '/usr/lib/x86_64-linux-gnu/tc';
+const HOST_ETC = ['/etc/protocols', '/etc/services'];
+const RECIPE_DIR = fileURLToPath(new URL('.', import.meta.url));
+
+export interface ToolRecord {
+  name: string;
+  path: string;
+  sha256: string;
+  package: string | null;
+  version: string | null;
+}
+
+export interface ImageManifest {
+  id: string;
+  builtAt: string;
+  kernel: KernelSelection & { hz: number | null; stacks: KernelInventory['stacks']; qdiscs: KernelInventory['qdiscs'] };
+  agent: { sourceHash: string; goVersion: string };
+  tools: ToolRecord[];
+  modules: { count: number; boot: string[] };
+  initrdBytes: number;
+  vmlinuzBytes: number;
+  buildMs: number;
+}
+
+export interface LabImage {
+  id: string;
+  dir: string;
+  vmlinuz: string;
+  initrd: string;
+  manifest: ImageManifest;
+}
+
+function which(name: string): string {
+  for (const d of (process.env.PATH ?? '').split(':').concat(['/usr/sbin', '/sbin'])) {
+    const p = join(d, name);
+    if (d && existsSync(p)) return p;
+  }
+  throw new Error(`${name} is not installed on this host (the image copies Debian's own); run the set-up script`);
+}
+
+async function debianPackage(path: string): Promise<{ package: string | null; version: string | null }> {
+  for (const p of [path, path.replace(/^\/usr/, '')]) {
+    const r = await run(['dpkg', '-S', p]);
+    const pkg = r.code === 0 ? r.stdout.split(':')[0]?.trim() : undefined;
+    if (pkg) {
+      const v = await run(['dpkg-query', '-W', '-f=${Version}', pkg]);
+      return { package: pkg, version: v.code === 0 ? v.stdout.trim() : null };
+    }
+  }
+  return { package: null, version: null };
+}
+
+function recipeHash(): string {
+  const h = createHash('sha256');
+  for (const f of readdirSync(RECIPE_DIR).filter((f) => /\.(ts|js)$/.test(f) && !f.includes('.test.')).sort()) {
+    h.update(f).update(readFileSync(join(RECIPE_DIR, f)));
+  }
+  return h.digest('hex');
+}
+
+function writeCpio(stage: string, paths: string[], out: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const file = createWriteStream(out);
+    const cpio = spawn('cpio', ['--quiet', '-o', '-H', 'newc', '--reproducible', '-R', '0:0'], {
+      cwd: stage,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let err = '';
+    cpio.stderr.on('data', (b) => {
+      err += b;
+    });
+    cpio.stdout.pipe(file);
+    cpio.on('error', reject);
+    file.on('finish', () => (cpio.exitCode === 0 ? resolve() : undefined));
+    cpio.on('close', (code) => (code === 0 ? file.on('close', resolve) : reject(new Error(`cpio exited ${code}: ${err}`))));
+    cpio.stdin.end(`${paths.join('\n')}\n`);
+  });
+}
+
+export interface BuildOptions {
+  log?: (line: string) => void;
+  force?: boolean;
+}
+
+export async function ensureImage(opts: BuildOptions = {}): Promise<LabImage> {
+  const log = opts.log ?? ((s: string) => console.error(s));
+  const t0 = Date.now();
+  const step = (n: number, what: string) => log(`[image ${n}/5] ${what} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+
+  step(1, 'kernel');
+  const sel = await fetchKernel({ log });
+  const tree = await extractKernel(sel);
+  const inventory = kernelInventory(sel.abi, tree.modulesDir, tree.configPath);
+
+  step(2, 'lab agent');
+  const agent = await buildAgent();
+
+  step(3, 'tools and inputs');
+  const tools: ToolRecord[] = [];
+  const files = new Set<string>();
+  for (const name of [...TOOLS, 'busybox']) {
+    const path = which(name);
+    tools.push({ name, path, sha256: await sha256File(path), ...(await debianPackage(path)) });
+    for (const lib of await sharedLibs(path)) files.add(lib);
+  }
+  const closure = readModuleClosure(tree.modulesDir);
+  const h = createHash('sha256')
+    .update(`recipe ${recipeHash()}\nkernel ${sel.sha256}\nagent ${agent.sourceHash}\n`)
+    .update(tools.map((t) => `${t.name} ${t.sha256}`).join('\n'));
+  for (const f of [...files].sort()) h.update(`\n${f} ${await sha256File(f)}`);
+  const id = h.digest('hex').slice(0, 16);
+  const dir = cacheDir('images', id);
+  const image = (manifest: ImageManifest): LabImage => ({
+    id,
+    dir,
+    vmlinuz: join(dir, 'vmlinuz'),
+    initrd: join(dir, 'initrd.cpio'),
+    manifest,
+  });
+  if (!opts.force && existsSync(join(dir, 'manifest.json'))) {
+    const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as ImageManifest;
+    log(`[image] ${id} is up to date (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+    return image(manifest);
+  }
+
+  step(4, `staging ${closure.length} kernel modules and ${tools.length} tools`);
+  const stage = cacheDir('images', `.stage-${id}-${process.pid}`);
+  rmSync(stage, { recursive: true, force: true });
+  mkdirSync(stage, { recursive: true });
+  makeSkeleton(stage);
+  for (const t of tools) if (t.name !== 'busybox') copyIn(stage, t.path, `usr/bin/${t.name}`);
+  for (const l of KMOD_LINKS) link(stage, `usr/bin/${l}`, 'kmod');
+  link(stage, 'usr/sbin/modprobe', '../bin/kmod'); // the kernel's request_module() runs /sbin/modprobe
+  await installBusybox(stage, which('busybox'));
+  for (const f of files) copyIn(stage, f);
+  copyTree(TC_LIB, join(stage, TC_LIB.slice(1)));
+  copyTree('/etc/iproute2', join(stage, 'etc/iproute2'));
+  for (const f of HOST_ETC) if (existsSync(f)) copyIn(stage, f);
+  writeFile(stage, 'etc/passwd', 'root:x:0:0:root:/root:/bin/sh\n');
+  writeFile(stage, 'etc/group', 'root:x:0:\n');
+  writeFile(stage, 'etc/hosts', '127.0.0.1 localhost lfnlab\n');
+  writeFile(stage, 'etc/nsswitch.conf', 'hosts: files\nprotocols: files\nservices: files\n');
+
+  for (const m of closure) copyIn(stage, join(tree.modulesDir, m), join('usr/lib/modules', sel.abi, m));
+  for (const f of ['modules.builtin', 'modules.builtin.modinfo', 'modules.order']) {
+    if (existsSync(join(tree.modulesDir, f))) copyIn(stage, join(tree.modulesDir, f), join('usr/lib/modules', sel.abi, f));
+  }
+  await runOk(['depmod', '-b', stage, sel.abi]);
+  const available = new Set(closure.map(moduleName));
+  const boot = bootModules(stackModules(), available);
+  writeFile(stage, 'etc/lfnlab/modules.list', `${boot.join('\n')}\n`);
+  // Without this the ifb module makes ifb0 and ifb1 in the lab's root namespace.
+  writeFile(stage, 'etc/modprobe.d/lfnlab.conf', 'options ifb numifbs=0\n');
+  writeFile(stage, 'etc/lfnlab/image-id', `${id}\n`);
+  copyIn(stage, agent.path, 'init');
+
+  step(5, 'initramfs');
+  const paths = listTree(stage);
+  normaliseTimes(stage, paths, Number(process.env.SOURCE_DATE_EPOCH ?? 0));
+  mkdirSync(dir, { recursive: true });
+  const tmpInitrd = join(dir, `.initrd-${process.pid}`);
+  await writeCpio(stage, paths, tmpInitrd);
+  renameSync(tmpInitrd, join(dir, 'initrd.cpio'));
+  await runOk(['cp', '--reflink=auto', tree.vmlinuz, join(dir, 'vmlinuz')]);
+  rmSync(stage, { recursive: true, force: true });
+
+  const manifest: ImageManifest = {
+    id,
+    builtAt: new Date().toISOString(),
+    kernel: { ...sel, hz: inventory.hz, stacks: inventory.stacks, qdiscs: inventory.qdiscs },
+    agent: { sourceHash: agent.sourceHash, goVersion: agent.goVersion },
+    tools,
+    modules: { count: closure.length, boot },
+    initrdBytes: statSync(join(dir, 'initrd.cpio')).size,
+    vmlinuzBytes: statSync(join(dir, 'vmlinuz')).size,
+    buildMs: Date.now() - t0,
+  };
+  writeFileSync(join(dir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  log(
+    `[image] built ${id}: initramfs ${(manifest.initrdBytes / 1e6).toFixed(1)} MB, kernel ${(manifest.vmlinuzBytes / 1e6).toFixed(1)} MB, ${closure.length} modules, in ${(manifest.buildMs / 1000).toFixed(1)} s`,
+  );
+  return image(manifest);
+}

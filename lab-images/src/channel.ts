@@ -1,0 +1,186 @@
+// Host end of the control channel: HMAC-signed JSON lines over qemu's virtio-serial socket.
+// One request id per call; results and errors come back with that id, process output and exits
+// arrive as events. A heartbeat keeps the agent's watchdog from tearing the session down.
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { connect, type Socket } from 'node:net';
+
+export const PROTO_VERSION = 1;
+
+export interface Frame {
+  v: number;
+  sid: string;
+  seq: number;
+  type: string;
+  id?: number;
+  body?: unknown;
+}
+
+export function signFrame(key: Buffer, frame: Frame): string {
+  const payload = JSON.stringify(frame);
+  return `${payload}\t${createHmac('sha256', key).update(payload).digest('hex')}\n`;
+}
+
+/** Returns the frame when its MAC is right, otherwise null: unauthenticated input is not parsed. */
+export function verifyFrame(key: Buffer, line: string): Frame | null {
+  const i = line.lastIndexOf('\t');
+  if (i < 0) return null;
+  const payload = line.slice(0, i);
+  const mac = Buffer.from(line.slice(i + 1).trim(), 'utf8');
+  const want = Buffer.from(createHmac('sha256', key).update(payload).digest('hex'), 'utf8');
+  if (mac.length !== want.length || !timingSafeEqual(mac, want)) return null;
+  return JSON.parse(payload) as Frame;
+}
+
+export class ChannelError extends Error {}
+export class LabBusyError extends ChannelError {}
+
+export interface Hello {
+  proto: number;
+  agent: string;
+  sid: string;
+  kernel: string;
+  bootId: string;
+  uptimeS: number;
+  running: number;
+}
+
+export interface ExitEvent {
+  name: string;
+  code: number;
+  signal: string;
+  ms: number;
+  stdout?: string;
+  stderr: string;
+  stdoutDropped?: number;
+}
+
+export interface OutputEvent {
+  name: string;
+  data: string;
+}
+
+type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
+
+export class Channel extends EventEmitter {
+  private seq = 0;
+  private nextId = 1;
+  private sid = '';
+  private pending = new Map<number, Pending>();
+  private buf = '';
+  private heartbeat: NodeJS.Timeout | undefined;
+  private closed = false;
+  /** While the hello is out, only frames of the session it opens are accepted. */
+  private helloNonce = '';
+  hello: Hello | undefined;
+
+  private constructor(
+    private readonly sock: Socket,
+    private readonly key: Buffer,
+  ) {
+    super();
+    sock.setEncoding('utf8');
+    sock.on('data', (d: string) => this.onData(d));
+    sock.on('close', () => this.onClose(new ChannelError('control channel closed')));
+    sock.on('error', (e) => this.onClose(new ChannelError(`control channel: ${e.message}`)));
+  }
+
+  /**
+   * Connect and say hello. qemu serves one client at a time: when another holds the channel the
+   * hello is not answered, and after `timeoutMs` this fails with LabBusyError.
+   */
+  static async open(socketPath: string, key: Buffer, opts: { timeoutMs?: number; watchdogMs?: number } = {}) {
+    const sock = await new Promise<Socket>((resolve, reject) => {
+      const s = connect(socketPath);
+      s.once('connect', () => resolve(s));
+      s.once('error', (e) => reject(new ChannelError(`cannot reach the lab at ${socketPath}: ${e.message}`)));
+    });
+    const ch = new Channel(sock, key);
+    const nonce = randomBytes(16).toString('hex');
+    ch.helloNonce = nonce;
+    const timeout = opts.timeoutMs ?? 5000;
+    try {
+      ch.hello = (await ch.call('hello', { proto: PROTO_VERSION, client: 'lfnlab', nonce, watchdogMs: opts.watchdogMs ?? 10_000 }, timeout, nonce)) as Hello;
+    } catch (err) {
+      ch.close();
+      if (err instanceof ChannelError && /timed out/.test(err.message)) {
+        throw new LabBusyError(`the lab did not answer within ${timeout / 1000} s: another lfnlab process may hold its control channel, or it is still booting`);
+      }
+      throw err;
+    }
+    ch.sid = ch.hello.sid;
+    ch.heartbeat = setInterval(() => ch.send('ping', 0, {}), 1000);
+    ch.heartbeat.unref();
+    return ch;
+  }
+
+  private send(type: string, id: number, body: unknown, sid = this.sid): void {
+    if (this.closed) return;
+    this.seq += 1;
+    this.sock.write(signFrame(this.key, { v: PROTO_VERSION, sid, seq: this.seq, type, id, body }));
+  }
+
+  /** One request, answered by a `result` (resolves) or an `error` (rejects). */
+  call<T = unknown>(type: string, body: unknown = {}, timeoutMs = 120_000, helloNonce?: string): Promise<T> {
+    if (this.closed) return Promise.reject(new ChannelError('control channel closed'));
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new ChannelError(`${type} timed out after ${timeoutMs / 1000} s`));
+      }, timeoutMs);
+      this.pending.set(id, {
+        resolve: (v) => {
+          clearTimeout(timer);
+          resolve(v as T);
+        },
+        reject: (e) => {
+          clearTimeout(timer);
+          reject(e);
+        },
+      });
+      this.send(type, id, body, helloNonce ?? this.sid);
+    });
+  }
+
+  private onData(d: string): void {
+    this.buf += d;
+    for (let nl = this.buf.indexOf('\n'); nl >= 0; nl = this.buf.indexOf('\n')) {
+      const line = this.buf.slice(0, nl);
+      this.buf = this.buf.slice(nl + 1);
+      const f = verifyFrame(this.key, line);
+      // Frames of an earlier session (buffered in the port while nobody listened) are not ours.
+      const ours = this.sid ? f?.sid === this.sid : f?.sid.startsWith(`${this.helloNonce}.`) || f?.sid === this.helloNonce;
+      if (!f || !ours) continue;
+      this.onFrame(f);
+    }
+  }
+
+  private onFrame(f: Frame): void {
+    const p = f.id ? this.pending.get(f.id) : undefined;
+    if (p && (f.type === 'result' || f.type === 'hello' || f.type === 'pong')) {
+      this.pending.delete(f.id as number);
+      p.resolve(f.body);
+    } else if (p && f.type === 'error') {
+      this.pending.delete(f.id as number);
+      p.reject(new ChannelError(String((f.body as { message?: string })?.message ?? 'agent error')));
+    } else if (f.type === 'output' || f.type === 'exit') {
+      this.emit(f.type, f.body);
+    }
+  }
+
+  private onClose(err: Error): void {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.heartbeat);
+    for (const p of this.pending.values()) p.reject(err);
+    this.pending.clear();
+    this.emit('close', err);
+  }
+
+  close(): void {
+    this.sock.end();
+    this.sock.destroy();
+    this.onClose(new ChannelError('control channel closed'));
+  }
+}

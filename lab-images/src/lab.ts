@@ -1,0 +1,219 @@
+// Lab lifecycle: up (boot the image under KVM where it really works, else TCG), status, down.
+// State lives in a root-only directory under /run; nothing listens on any network address.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, release } from 'node:os';
+import { join } from 'node:path';
+import { cacheDir, run } from '@lfnlab/kernels';
+import { type LabImage } from './build.js';
+import { Channel, LabBusyError } from './channel.js';
+import { type Accel, qemuArgv } from './qemu.js';
+
+export interface LabRecord {
+  name: string;
+  pid: number;
+  accel: Accel;
+  imageId: string;
+  cpus: number;
+  memMb: number;
+  startedAt: string;
+  bootMs: number;
+  argv: string[];
+  qemuVersion: string;
+}
+
+export interface LabPaths {
+  dir: string;
+  socket: string;
+  keyFile: string;
+  consoleLog: string;
+  qemuLog: string;
+  pidFile: string;
+  record: string;
+}
+
+export function labPaths(name: string): LabPaths {
+  const dir = join(process.env.LFNLAB_RUN_DIR || '/run/lfnlab', 'labs', name);
+  return {
+    dir,
+    socket: join(dir, 'ctl.sock'),
+    keyFile: join(dir, 'key'),
+    consoleLog: join(dir, 'console.log'),
+    qemuLog: join(dir, 'qemu.log'),
+    pidFile: join(dir, 'qemu.pid'),
+    record: join(dir, 'lab.json'),
+  };
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+export function readLab(name: string): LabRecord | null {
+  const p = labPaths(name);
+  if (!existsSync(p.record)) return null;
+  const rec = JSON.parse(readFileSync(p.record, 'utf8')) as LabRecord;
+  return alive(rec.pid) ? rec : null;
+}
+
+export function labKey(name: string): Buffer {
+  return Buffer.from(readFileSync(labPaths(name).keyFile, 'utf8').trim(), 'utf8');
+}
+
+export async function connectLab(name: string, opts: { timeoutMs?: number; watchdogMs?: number } = {}): Promise<Channel> {
+  const rec = readLab(name);
+  if (!rec) throw new Error(`lab '${name}' is not running: start it with 'lfnlab lab up'`);
+  return Channel.open(labPaths(name).socket, labKey(name), opts);
+}
+
+/** KVM verdicts per host kernel: /dev/kvm existing is no proof that a stock guest kernel boots. */
+const verdictFile = () => cacheDir('kvm-verdict.json');
+function kvmVerdict(): boolean | undefined {
+  try {
+    const v = JSON.parse(readFileSync(verdictFile(), 'utf8')) as Record<string, boolean>;
+    return v[release()];
+  } catch {
+    return undefined;
+  }
+}
+function saveKvmVerdict(works: boolean): void {
+  let v: Record<string, boolean> = {};
+  try {
+    v = JSON.parse(readFileSync(verdictFile(), 'utf8'));
+  } catch {}
+  v[release()] = works;
+  mkdirSync(cacheDir(), { recursive: true });
+  writeFileSync(verdictFile(), JSON.stringify(v, null, 2));
+}
+
+export interface UpOptions {
+  name?: string;
+  image: LabImage;
+  accel?: Accel | 'auto';
+  cpus?: number;
+  memMb?: number;
+  log?: (s: string) => void;
+}
+
+async function boot(o: Required<Omit<UpOptions, 'accel'>> & { accel: Accel; timeoutMs: number }): Promise<LabRecord> {
+  const p = labPaths(o.name);
+  rmSync(p.dir, { recursive: true, force: true });
+  mkdirSync(p.dir, { recursive: true, mode: 0o700 });
+  writeFileSync(p.keyFile, randomBytes(32).toString('hex'), { mode: 0o600 });
+  const argv = qemuArgv({ ...o, vmlinuz: o.image.vmlinuz, initrd: o.image.initrd, ...p });
+  const qemuVersion = (await run(['qemu-system-x86_64', '--version'])).stdout.split('\n')[0] ?? '';
+  const t0 = Date.now();
+  const logFd = openSync(p.qemuLog, 'a');
+  const child = spawn(argv[0] as string, argv.slice(1), { detached: true, stdio: ['ignore', logFd, logFd] });
+  child.unref();
+  const pid = child.pid ?? 0;
+  let exited = false;
+  child.on('exit', () => {
+    exited = true;
+  });
+  const deadline = t0 + o.timeoutMs;
+  // The socket appears as soon as qemu listens; the hello waits in it until the agent opens its
+  // port, so one connection measures the whole boot.
+  let ch: Channel | undefined;
+  let lastErr: unknown;
+  while (!ch && Date.now() < deadline && !exited) {
+    if (!existsSync(p.socket)) {
+      await new Promise((r) => setTimeout(r, 25));
+      continue;
+    }
+    try {
+      ch = await Channel.open(p.socket, Buffer.from(readFileSync(p.keyFile, 'utf8')), {
+        timeoutMs: Math.max(1000, deadline - Date.now()),
+      });
+    } catch (err) {
+      lastErr = err;
+      if (!(err instanceof LabBusyError)) await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  if (!ch) {
+    if (!exited) process.kill(pid, 'SIGKILL');
+    const qlog = existsSync(p.qemuLog) ? readFileSync(p.qemuLog, 'utf8').trim().split('\n').slice(-5).join('\n') : '';
+    throw new Error(
+      `lab did not come up under ${o.accel} within ${o.timeoutMs / 1000} s${exited ? ' (qemu exited)' : ''}${qlog ? `:\n${qlog}` : ''}${lastErr ? `\n${String(lastErr)}` : ''}`,
+    );
+  }
+  ch.close();
+  const rec: LabRecord = {
+    name: o.name,
+    pid,
+    accel: o.accel,
+    imageId: o.image.id,
+    cpus: o.cpus,
+    memMb: o.memMb,
+    startedAt: new Date(t0).toISOString(),
+    bootMs: Date.now() - t0,
+    argv,
+    qemuVersion,
+  };
+  writeFileSync(p.record, `${JSON.stringify(rec, null, 2)}\n`);
+  return rec;
+}
+
+export async function labUp(o: UpOptions): Promise<LabRecord> {
+  const name = o.name ?? 'default';
+  const log = o.log ?? ((s: string) => console.error(s));
+  const running = readLab(name);
+  if (running) {
+    if (running.imageId === o.image.id) return running;
+    log(`lab '${name}' runs image ${running.imageId}; the current image is ${o.image.id}: restarting it`);
+    await labDown(name);
+  }
+  const base = {
+    name,
+    image: o.image,
+    cpus: o.cpus ?? Math.max(1, Math.min(cpus().length, 2)),
+    memMb: o.memMb ?? 2048,
+    log,
+  };
+  let accel = o.accel ?? ((process.env.LFNLAB_ACCEL as Accel | 'auto' | undefined) || 'auto');
+  if (accel === 'auto') {
+    const verdict = kvmVerdict();
+    if (verdict === false || !existsSync('/dev/kvm')) {
+      accel = 'tcg';
+    } else {
+      log(verdict ? 'booting under KVM' : 'trying KVM (a stock kernel hangs on some hosts; falling back to TCG after 20 s)');
+      try {
+        const rec = await boot({ ...base, accel: 'kvm', timeoutMs: 20_000 });
+        saveKvmVerdict(true);
+        return rec;
+      } catch (err) {
+        log(`KVM did not boot the lab (${(err as Error).message.split('\n')[0]}); using TCG from now on on this host`);
+        saveKvmVerdict(false);
+        accel = 'tcg';
+      }
+    }
+  }
+  log(`booting the lab under ${accel.toUpperCase()} (${base.cpus} vCPU, ${base.memMb} MiB)`);
+  return boot({ ...base, accel, timeoutMs: 120_000 });
+}
+
+export async function labDown(name = 'default'): Promise<boolean> {
+  const p = labPaths(name);
+  const rec = readLab(name);
+  if (rec) {
+    try {
+      const ch = await Channel.open(p.socket, labKey(name), { timeoutMs: 3000 });
+      await ch.call('poweroff', {}, 5000).catch(() => undefined);
+      ch.close();
+    } catch {
+      // Busy or unresponsive: qemu is stopped below either way.
+    }
+    for (const sig of ['SIGTERM', 'SIGKILL'] as const) {
+      for (let i = 0; i < 50 && alive(rec.pid); i++) await new Promise((r) => setTimeout(r, 100));
+      if (alive(rec.pid)) process.kill(rec.pid, sig);
+    }
+  }
+  rmSync(p.dir, { recursive: true, force: true });
+  return rec !== null;
+}
