@@ -123,6 +123,11 @@ static void grid_in_ack_event(struct sock *sk, u32 flags)
 	struct grid_sk *ca = inet_csk_ca(sk);
 	u8 state = inet_csk(sk)->icsk_ca_state;
 
+	if (state < TCP_CA_CWR) {
+		/* losses this ACK reveals open a new episode */
+		ca->lost_base = tp->lost;
+		ca->ece = 0;
+	}
 	if (flags & CA_ACK_ECE)
 		ca->ece = 1;
 
@@ -134,11 +139,8 @@ static void grid_in_ack_event(struct sock *sk, u32 flags)
 			ca->cap_pps = pps;
 	}
 
-	if (state < TCP_CA_CWR) {
-		/* losses this ACK reveals belong to the next episode */
-		ca->lost_base = tp->lost;
+	if (state < TCP_CA_CWR)
 		return;
-	}
 
 	/* more losses of an ignored episode: now it is congestion */
 	if (ca->episode == GRID_EP_IGNORED &&
