@@ -1,0 +1,76 @@
+// Loss recovery measured on a congestion-window series: how long after a window reduction the
+// flow is back to the window it had before. Seed 003's responsiveness ρ (theory.ts) predicts this
+// for Reno; measured next to it, it shows how much faster a high-speed stack recovers.
+
+import { at, requireFinite, requireInRange, requireNonNegativeList } from './guard.js';
+import { checkSeries, type Series } from './series.js';
+
+export interface WindowRecovery {
+  /** Time of the last sample before the reduction (s). */
+  peakAtS: number;
+  /** The window before the reduction (the series' unit: packets or bytes). */
+  preLossWindow: number;
+  /** Time of the first reduced sample: the loss as the sender reacted to it (s). */
+  dropAtS: number;
+  /** Lowest window of the reduction (the end of a run of falling samples, e.g. during PRR). */
+  bottomWindow: number;
+  /** First sample at or above regainFraction × preLossWindow (s); NaN if never reached. */
+  recoveredAtS: number;
+  /** recoveredAtS − dropAtS (s); NaN if the window never came back. */
+  recoveryS: number;
+}
+
+export interface RecoveryOptions {
+  /** A reduction counts as a loss response when the window falls by at least this fraction. */
+  minDropFraction?: number;
+  /** Fraction of the pre-loss window that counts as recovered; 1 means the full window. */
+  regainFraction?: number;
+  /** Ignore reductions before this time (s), e.g. the end of slow start. */
+  afterS?: number;
+}
+
+/**
+ * Finds every window reduction of at least minDropFraction and the time to regain the window held
+ * before it. A reduction spread over several falling samples (Linux PRR lowers cwnd across one
+ * RTT) is one event. Times have the resolution of the sampling, because the series is a step
+ * function: the window is known to be back only at the first sample that shows it.
+ */
+export function windowRecoveries(
+  cwnd: Series,
+  { minDropFraction = 0.2, regainFraction = 1, afterS = Number.NEGATIVE_INFINITY }: RecoveryOptions = {},
+): WindowRecovery[] {
+  checkSeries(cwnd, 'cwnd');
+  requireNonNegativeList(cwnd.v, 'cwnd.v');
+  requireInRange(minDropFraction, 'minDropFraction', 0, 1, { lowOpen: true, highOpen: true });
+  requireInRange(regainFraction, 'regainFraction', 0, 1, { lowOpen: true });
+  if (afterS !== Number.NEGATIVE_INFINITY) requireFinite(afterS, 'afterS');
+  const { t, v } = cwnd;
+  const events: WindowRecovery[] = [];
+  let i = 1;
+  while (i < v.length) {
+    if (at(v, i) >= at(v, i - 1) || at(t, i) < afterS) {
+      i++;
+      continue;
+    }
+    const peak = at(v, i - 1);
+    let bottomIndex = i;
+    while (bottomIndex + 1 < v.length && at(v, bottomIndex + 1) < at(v, bottomIndex)) bottomIndex++;
+    const bottom = at(v, bottomIndex);
+    if (bottom <= (1 - minDropFraction) * peak) {
+      const target = regainFraction * peak;
+      let k = bottomIndex + 1;
+      while (k < v.length && at(v, k) < target) k++;
+      const recoveredAtS = k < v.length ? at(t, k) : Number.NaN;
+      events.push({
+        peakAtS: at(t, i - 1),
+        preLossWindow: peak,
+        dropAtS: at(t, i),
+        bottomWindow: bottom,
+        recoveredAtS,
+        recoveryS: recoveredAtS - at(t, i),
+      });
+    }
+    i = bottomIndex + 1;
+  }
+  return events;
+}
