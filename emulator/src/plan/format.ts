@@ -22,7 +22,16 @@ export function formatPlan(plan: Plan): string {
     out.push('', `# === ${s.title}`, ...s.cmds.flatMap(formatCmd));
   }
   out.push('', '# === idle RTT, before traffic');
-  for (const r of plan.idleRtt) out.push(...formatCmd(r.warmup), ...formatCmd(r.probe));
+  for (const r of plan.idleRtt) {
+    out.push(...formatCmd(r.warmup), ...formatCmd(r.probe));
+    if (r.calibrate) {
+      out.push(
+        `# calibration (${r.path}): the min RTT's excess over the configured RTT is the emulator's own delay;`,
+        '# each direction\'s delay stage is changed to (RTT − excess)/2 with `tc qdisc change ... netem delay`,',
+        '# then the probe runs again. Both measurements and the applied delay go in idle-rtt.json.',
+      );
+    }
+  }
   out.push('', '# === traffic (t = seconds after the servers are listening)');
   for (const p of plan.servers) {
     out.push(`# ${p.name}`, `${formatArgv(p.argv)} &`);

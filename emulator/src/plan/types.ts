@@ -74,8 +74,11 @@ export interface Plan {
   seed: number;
   topology: Topology;
   setup: Section[];
-  /** Idle RTT per path, measured before any traffic. */
-  idleRtt: { path: string; warmup: Cmd; probe: Cmd }[];
+  /**
+   * Idle RTT per path, measured before any traffic. When `calibrate`, the emulator's own excess
+   * over the configured RTT is taken off the delay stages and the RTT measured again.
+   */
+  idleRtt: { path: string; warmup: Cmd; probe: Cmd; calibrate: boolean }[];
   /** Read-only state to record (qdisc trees with counters, offloads, sysctls). */
   snapshot: Section[];
   servers: Proc[];

@@ -1,0 +1,41 @@
+import { type Command, parseFor, UsageError } from './args.js';
+import { labCommand } from './labCommand.js';
+import { imageCommand, kernelCommand, schemaCommand, validateCommand } from './miscCommands.js';
+import { runCommand } from './runCommand.js';
+
+const COMMANDS: Command[] = [runCommand, labCommand, validateCommand, imageCommand, kernelCommand, schemaCommand];
+
+const HELP = `lfnlab — a lab for comparing TCP stacks over long fat networks
+
+usage: lfnlab COMMAND [options]    (lfnlab COMMAND --help for each)
+
+${COMMANDS.map((c) => `  ${c.name.padEnd(10)} ${c.summary}`).join('\n')}
+
+Specs are YAML or JSON; see examples/ and 'lfnlab schema'.`;
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    console.log(HELP);
+    return name ? 0 : 1;
+  }
+  const cmd = COMMANDS.find((c) => c.name === name);
+  if (!cmd) {
+    console.error(`lfnlab: unknown command '${name}'\n\n${HELP}`);
+    return 1;
+  }
+  try {
+    const { values, positionals } = parseFor(cmd, rest);
+    if (values.help) {
+      console.log(cmd.usage);
+      return 0;
+    }
+    return await cmd.run(values, positionals);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      console.error(`lfnlab ${cmd.name}: ${err.message}`);
+      return 64;
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,113 @@
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { buildPlan, formatPlan, parseSpecText, SpecError } from '@lfnlab/emulator';
+import { runExperiment } from '../run/runExperiment.js';
+import type { RunSummary } from '../run/summary.js';
+import { type Command, table, UsageError } from './args.js';
+
+const n = (x: number | null | undefined, digits = 1) => (x === null || x === undefined ? '-' : x.toFixed(digits));
+
+export function formatSummary(s: RunSummary): string {
+  const flows = table(
+    ['flow', 'stack', 'seen', 'path', 'dir', 'streams', 'goodput Mbit/s', 'σ', 'whole run', 'retrans', 'RTT ms', 'status'],
+    s.flows.map((f) => [
+      f.name,
+      f.stack,
+      f.observedStacks.join(',') || '-',
+      f.path,
+      f.direction,
+      f.streams,
+      n(f.goodputMbps.mean),
+      n(f.goodputMbps.sd),
+      n(f.goodputMbps.wholeRun),
+      f.retransmits ?? '-',
+      n(f.rttMs.mean),
+      f.status,
+    ]),
+  );
+  const paths = table(
+    ['path', 'RTT ms', 'idle RTT min ms', 'rate Mbit/s', 'buffer pkts', 'util fwd', 'util rev', 'Jain fwd', 'Jain rev'],
+    s.paths.map((p) => [
+      p.name,
+      p.configured.rttMs,
+      n(p.idleRtt?.minMs, 2),
+      p.configured.rateMbps,
+      p.configured.bufferPackets.forward,
+      p.utilisation.forward === null ? '-' : `${(p.utilisation.forward * 100).toFixed(1)}%`,
+      p.utilisation.reverse === null ? '-' : `${(p.utilisation.reverse * 100).toFixed(1)}%`,
+      n(p.jain.forward, 3),
+      n(p.jain.reverse, 3),
+    ]),
+  );
+  return `${flows}\n\n${paths}`;
+}
+
+const stamp = (d: Date) => d.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+
+export const runCommand: Command = {
+  name: 'run',
+  summary: 'run an experiment spec in the lab and write its run directory',
+  usage: `usage: lfnlab run SPEC.yaml [--out DIR] [--dry-run] [--lab NAME]
+
+Boots the lab if it is not running, builds the emulated dumbbell, runs the flows,
+tears everything down and writes a run directory (default: runs/DATE-NAME/) with
+the spec, environment, qdisc counters before/after, per-interval samples and
+summary.json. Progress is printed while it runs; a table at the end.
+
+  --out DIR     write the run directory here
+  --dry-run     print the exact ip/tc/sysctl/iperf3 commands, run nothing
+  --lab NAME    which lab (default: default)
+  -h, --help    this text
+
+Ctrl-C stops the run cleanly: processes stopped, namespaces removed, the
+partial record kept with status "aborted".`,
+  options: { out: { type: 'string' }, 'dry-run': { type: 'boolean' }, lab: { type: 'string' } },
+  async run(values, positionals) {
+    const file = positionals[0];
+    if (!file) throw new UsageError(`a spec file is required\n\n${this.usage}`);
+    const text = readFileSync(file, 'utf8');
+    let spec: ReturnType<typeof parseSpecText>;
+    try {
+      spec = parseSpecText(text, file);
+    } catch (err) {
+      if (err instanceof SpecError) {
+        console.error(err.message);
+        return 2;
+      }
+      throw err;
+    }
+    if (values['dry-run']) {
+      process.stdout.write(formatPlan(buildPlan(spec)));
+      return 0;
+    }
+    const started = new Date();
+    const dir = resolve(typeof values.out === 'string' ? values.out : join('runs', `${stamp(started)}-${spec.name}`));
+    console.log(`lfnlab run ${spec.name} → ${dir}`);
+    const abort = new AbortController();
+    const stop = (sig: string) => {
+      if (abort.signal.aborted) return;
+      console.error(`\n${sig}: stopping the run and cleaning up the lab…`);
+      abort.abort();
+    };
+    const onInt = () => stop('SIGINT');
+    const onTerm = () => stop('SIGTERM');
+    process.on('SIGINT', onInt);
+    process.on('SIGTERM', onTerm);
+    try {
+      const { summary } = await runExperiment({
+        spec,
+        specText: text,
+        outDir: dir,
+        labName: typeof values.lab === 'string' ? values.lab : undefined,
+        signal: abort.signal,
+      });
+      console.log(`\n${formatSummary(summary)}\n`);
+      console.log(`${summary.status}${summary.error ? `: ${summary.error}` : ''} — record in ${dir}`);
+      if (summary.status === 'aborted') return 130;
+      return summary.status === 'completed' && summary.flows.every((f) => f.status === 'ok') ? 0 : 1;
+    } finally {
+      process.off('SIGINT', onInt);
+      process.off('SIGTERM', onTerm);
+    }
+  },
+};

@@ -1,0 +1,86 @@
+// A plan's commands and processes, carried out through the lab's control channel.
+import type { Cmd, Proc } from '@lfnlab/emulator';
+import { formatArgv } from '@lfnlab/emulator';
+import type { Channel, ExitEvent, OutputEvent } from '@lfnlab/lab-images';
+
+export interface StepResult {
+  argv: string[];
+  code: number;
+  stdout: string;
+  stderr: string;
+  ms: number;
+  attempts?: number;
+  error?: string;
+}
+
+export class PlanStepError extends Error {
+  constructor(readonly result: StepResult) {
+    super(`lab command failed (exit ${result.code}${result.error ? `, ${result.error}` : ''}): ${formatArgv(result.argv)}\n${result.stderr.trim()}`);
+  }
+}
+
+export class LabSession {
+  private exits = new Map<string, { promise: Promise<ExitEvent>; resolve: (e: ExitEvent) => void }>();
+
+  constructor(readonly channel: Channel) {
+    channel.on('exit', (e: ExitEvent) => this.waiter(e.name).resolve(e));
+  }
+
+  private waiter(name: string) {
+    let w = this.exits.get(name);
+    if (!w) {
+      let resolve!: (e: ExitEvent) => void;
+      const promise = new Promise<ExitEvent>((r) => {
+        resolve = r;
+      });
+      w = { promise, resolve };
+      this.exits.set(name, w);
+    }
+    return w;
+  }
+
+  /** Run commands in order; the first failure of a command that must succeed throws. */
+  async exec(cmds: Cmd[], opts: { stopOnError?: boolean } = {}): Promise<StepResult[]> {
+    if (cmds.length === 0) return [];
+    const steps = cmds.map((c) => ({ argv: c.argv, allowFail: c.allowFail, until: c.until, timeoutMs: c.timeoutMs }));
+    const stopOnError = opts.stopOnError ?? true;
+    const res = await this.channel.call<{ ok: boolean; results: StepResult[] }>('exec', { steps, stopOnError }, 600_000);
+    if (stopOnError && !res.ok) {
+      const bad = res.results.find((r, i) => (r.code !== 0 || r.error) && !cmds[i]?.allowFail);
+      if (bad) throw new PlanStepError(bad);
+    }
+    return res.results;
+  }
+
+  async run(cmd: Cmd): Promise<StepResult> {
+    const [r] = await this.exec([cmd]);
+    return r as StepResult;
+  }
+
+  /** Start a supervised process; its exit is awaited with `exited(name)`. */
+  async spawn(proc: Pick<Proc, 'name' | 'argv'>, opts: { stream?: boolean } = {}): Promise<number> {
+    this.waiter(proc.name); // registered first: a process may exit before spawn's reply arrives
+    const r = await this.channel.call<{ pid: number }>('spawn', { name: proc.name, argv: proc.argv, stream: opts.stream ?? false });
+    return r.pid;
+  }
+
+  exited(name: string): Promise<ExitEvent> {
+    return this.waiter(name).promise;
+  }
+
+  onOutput(fn: (e: OutputEvent) => void): void {
+    this.channel.on('output', fn);
+  }
+
+  signal(name: string, signal: 'TERM' | 'KILL' | 'INT'): Promise<unknown> {
+    return this.channel.call('signal', { name, signal });
+  }
+
+  reset(): Promise<{ killed: string[]; namespaces: string[]; errors: string[] }> {
+    return this.channel.call('reset', {}, 60_000);
+  }
+
+  info<T = Record<string, unknown>>(): Promise<T> {
+    return this.channel.call<T>('info');
+  }
+}

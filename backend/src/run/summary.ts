@@ -1,0 +1,147 @@
+// summary.json: per flow mean and σ of goodput, retransmits, RTT; per path idle RTT and link
+// utilisation; Jain's index between flows sharing a bottleneck direction.
+import type { FlowTopology, PathTopology, Spec } from '@lfnlab/emulator';
+import { jainIndex, meanAndSd, metricValue, type MetricValue } from '../metrics/index.js';
+import type { IntervalSample, IperfJson } from './iperf.js';
+import type { PingSummary } from './probes.js';
+
+export interface FlowResult {
+  flow: FlowTopology;
+  client: IperfJson | null;
+  server: IperfJson | null;
+  intervals: IntervalSample[];
+  /** Stack names the kernel reported for this flow's data sockets (`ss -ti`). */
+  observedStacks: string[];
+  startedAtS: number | null;
+  error: string | null;
+}
+
+export interface FlowSummary {
+  name: string;
+  stack: string;
+  observedStacks: string[];
+  path: string;
+  direction: 'forward' | 'reverse';
+  streams: number;
+  startS: number;
+  durationS: number;
+  status: 'ok' | 'failed';
+  error: string | null;
+  goodputMbps: { mean: number | null; sd: number | null; wholeRun: number | null };
+  stability: number | null;
+  retransmits: number | null;
+  rttMs: { mean: number | null; min: number | null; max: number | null };
+  maxCwndBytes: number | null;
+  cpuPercent: { sender: number | null; receiver: number | null };
+  metrics: MetricValue[];
+}
+
+export interface PathSummary {
+  name: string;
+  configured: { rttMs: number; rateMbps: number; reverseRateMbps: number; bufferPackets: { forward: number; reverse: number }; ber: number };
+  idleRtt: PingSummary | null;
+  utilisation: { forward: number | null; reverse: number | null };
+  jain: { forward: number | null; reverse: number | null };
+}
+
+export interface RunSummary {
+  name: string;
+  status: 'completed' | 'failed' | 'aborted';
+  error: string | null;
+  seed: number;
+  flows: FlowSummary[];
+  paths: PathSummary[];
+}
+
+const mbps = (bps: number | null | undefined) => (bps === null || bps === undefined ? null : bps / 1e6);
+const finite = (x: number) => (Number.isFinite(x) ? x : null);
+
+export function summariseFlow(r: FlowResult): FlowSummary {
+  const { flow } = r;
+  const goodput = r.intervals.map((s) => s.goodputBps).filter((x): x is number => x !== null);
+  const stats = goodput.length ? meanAndSd(goodput) : null;
+  const sender = r.client?.end?.streams?.map((s) => s.sender).filter((s) => s !== undefined) ?? [];
+  const rtts = sender.map((s) => s?.mean_rtt).filter((x): x is number => x !== undefined);
+  const cwnds = r.intervals.map((s) => s.cwndBytes).filter((x): x is number => x !== null);
+  const wholeRun = r.client?.end?.sum_received?.bits_per_second ?? null;
+  const stability = stats && stats.mean > 0 ? stats.sd / stats.mean : null;
+  const retransmitted = r.client?.end?.sum_sent?.retransmits ?? null;
+  const metrics: MetricValue[] = [];
+  if (stats) {
+    metrics.push(metricValue('throughput.mean', stats.mean), metricValue('throughput.sd', stats.sd));
+    if (stability !== null) metrics.push(metricValue('stability.sigma_over_mu', stability));
+  }
+  return {
+    name: flow.name,
+    stack: flow.stack,
+    observedStacks: r.observedStacks,
+    path: flow.path,
+    direction: flow.direction,
+    streams: flow.streams,
+    startS: flow.startMs / 1000,
+    durationS: flow.durationMs / 1000,
+    status: r.error || !r.client || r.client.error ? 'failed' : 'ok',
+    error: r.error ?? r.client?.error ?? null,
+    goodputMbps: { mean: mbps(stats?.mean), sd: mbps(stats?.sd), wholeRun: mbps(wholeRun) },
+    stability,
+    retransmits: retransmitted,
+    rttMs: {
+      mean: rtts.length ? rtts.reduce((a, b) => a + b, 0) / rtts.length / 1000 : null,
+      min: sender.length ? Math.min(...sender.map((s) => s?.min_rtt ?? Number.POSITIVE_INFINITY)) / 1000 : null,
+      max: sender.length ? Math.max(...sender.map((s) => s?.max_rtt ?? 0)) / 1000 : null,
+    },
+    maxCwndBytes: cwnds.length ? Math.max(...cwnds) : null,
+    cpuPercent: {
+      sender: r.client?.end?.cpu_utilization_percent?.host_total ?? null,
+      receiver: r.client?.end?.cpu_utilization_percent?.remote_total ?? null,
+    },
+    metrics,
+  };
+}
+
+/**
+ * Utilisation of one bottleneck direction: bytes its flows delivered over the time any of them was
+ * sending, against what the configured rate could carry in that time.
+ */
+export function utilisation(flows: FlowResult[], rateBps: number): number | null {
+  const active = flows.filter((f) => f.client?.end?.sum_received);
+  if (active.length === 0) return null;
+  const bytes = active.reduce((a, f) => a + (f.client?.end?.sum_received?.bytes ?? 0), 0);
+  const start = Math.min(...active.map((f) => f.flow.startMs / 1000));
+  const end = Math.max(...active.map((f) => f.flow.startMs / 1000 + (f.client?.end?.sum_received?.seconds ?? 0)));
+  return end > start ? (bytes * 8) / (rateBps * (end - start)) : null;
+}
+
+export function summarise(args: {
+  spec: Spec;
+  paths: PathTopology[];
+  results: FlowResult[];
+  idleRtt: Record<string, PingSummary | null>;
+  status: RunSummary['status'];
+  error: string | null;
+}): RunSummary {
+  const flows = args.results.map(summariseFlow);
+  const paths = args.paths.map((p): PathSummary => {
+    const path = args.spec.paths[p.name];
+    if (!path) throw new Error(`path ${p.name} missing from the spec`);
+    const group = (d: 'forward' | 'reverse') => args.results.filter((r) => r.flow.path === p.name && r.flow.direction === d);
+    const jain = (d: 'forward' | 'reverse') => {
+      const xs = flows.filter((f) => f.path === p.name && f.direction === d).map((f) => f.goodputMbps.wholeRun);
+      return xs.length >= 2 && xs.every((x) => x !== null) ? finite(jainIndex(xs as number[])) : null;
+    };
+    return {
+      name: p.name,
+      configured: {
+        rttMs: path.rtt,
+        rateMbps: path.rate / 1e6,
+        reverseRateMbps: path.reverse.rate / 1e6,
+        bufferPackets: p.bufferPackets,
+        ber: path.ber,
+      },
+      idleRtt: args.idleRtt[p.name] ?? null,
+      utilisation: { forward: utilisation(group('forward'), path.rate), reverse: utilisation(group('reverse'), path.reverse.rate) },
+      jain: { forward: jain('forward'), reverse: jain('reverse') },
+    };
+  });
+  return { name: args.spec.name, status: args.status, error: args.error, seed: args.spec.seed, flows, paths };
+}
