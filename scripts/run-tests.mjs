@@ -1,0 +1,31 @@
+// Runs both vitest projects (unit, then the real lab) and ends with one plain line:
+// "tests: N passed, N failed, N skipped". Exit code is non-zero when anything failed.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const projects = process.argv.slice(2).length ? process.argv.slice(2) : ['unit', 'lab'];
+const dir = mkdtempSync(join(tmpdir(), 'lfnlab-tests-'));
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+let broken = false;
+for (const project of projects) {
+  const out = join(dir, `${project}.json`);
+  const r = spawnSync('npx', ['vitest', 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`], {
+    stdio: 'inherit',
+  });
+  try {
+    const report = JSON.parse(readFileSync(out, 'utf8'));
+    passed += report.numPassedTests;
+    failed += report.numFailedTests;
+    skipped += report.numPendingTests + (report.numTodoTests ?? 0);
+    if (r.status !== 0 && report.numFailedTests === 0) broken = true; // e.g. a file that failed to load
+  } catch {
+    broken = true;
+  }
+}
+if (broken) failed = Math.max(failed, 1);
+console.log(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+process.exit(failed > 0 ? 1 : 0);

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# lfnlab set-up for a fresh Debian 12 machine, as root: Debian packages, Node packages, the build,
+# the lab image (kernel from Debian's packages, cached), then a demo experiment in the lab.
+#   bash scripts/setup.sh            everything, ending with the demo run
+#   bash scripts/setup.sh --no-demo  everything but the demo (what the tests use)
+# Idempotent: a second run installs nothing and finds the image in the cache.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+demo=1
+[ "${1:-}" = "--no-demo" ] && demo=0
+
+say() { printf '\n== %s\n' "$*"; }
+[ "$(id -u)" = 0 ] || { echo "setup.sh: run as root (the lab needs qemu, and apt-get installs packages)" >&2; exit 1; }
+
+# Debian packages: qemu and the tools the image carries (copied from this host's Debian packages).
+PKGS=(qemu-system-x86 iperf3 iproute2 ethtool iputils-ping busybox-static kmod cpio ca-certificates git)
+command -v go >/dev/null || PKGS+=(golang-go)
+missing=()
+for p in "${PKGS[@]}"; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p"); done
+node_ok() { command -v node >/dev/null && node -e 'const [a,b]=process.versions.node.split(".").map(Number);process.exit(a>20||(a===20&&b>=19)?0:1)'; }
+node_ok || { command -v npm >/dev/null || missing+=(nodejs npm); }
+if [ ${#missing[@]} -gt 0 ]; then
+  say "installing Debian packages: ${missing[*]}"
+  apt-get update
+  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+fi
+if ! node_ok; then
+  # Debian 12's nodejs is 18; the npm registry's node package ships a real Node 22 binary.
+  say "installing Node 22 from the npm registry (Debian's Node $(node --version 2>/dev/null) is too old)"
+  npm install -g node@22
+  hash -r
+fi
+
+say "Node packages"
+npm ci --no-audit --no-fund
+
+say "build"
+npm run build
+
+say "lab image (kernel $(node -p 'require("./kernels/manifest.json").abi'))"
+node backend/bin/lfnlab.js image build
+
+if [ "$demo" = 1 ]; then
+  say "booting the lab"
+  node backend/bin/lfnlab.js lab up
+  say "demo experiment: examples/demo.yaml"
+  node backend/bin/lfnlab.js run examples/demo.yaml
+  cat <<'MSG'
+
+Done. The lab is still running ('npx lfnlab lab status'; 'npx lfnlab lab down' to stop it).
+Try: npx lfnlab run examples/reno-vs-cubic.yaml      (see examples/, and --dry-run)
+MSG
+fi
