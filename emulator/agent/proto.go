@@ -53,33 +53,68 @@ func decodeFrame(key []byte, line []byte) (*frame, error) {
 	return &f, nil
 }
 
-// writer serialises frames from many goroutines onto the one port.
+// writer serialises frames from many goroutines onto the one port. Writes happen in one
+// goroutine: on virtio-serial a write blocks while no host is connected, and that must never
+// hold up the request loop (which is what notices the disconnect and cleans up).
 type writer struct {
-	mu  sync.Mutex
-	w   *bufio.Writer
-	key []byte
-	sid string
-	seq uint64
-	// When the host is not connected, frames are dropped: nobody would read them, and a new
-	// session must not receive the old one's output.
-	connected bool
-	dropped   uint64
+	mu      sync.Mutex
+	key     []byte
+	sid     string
+	seq     uint64
+	dropped uint64
+	out     chan outFrame
+}
+
+type outFrame struct {
+	sid  string
+	line []byte
 }
 
 func newWriter(w io.Writer, key []byte) *writer {
-	return &writer{w: bufio.NewWriterSize(w, 64<<10), key: key}
+	wr := &writer{key: key, out: make(chan outFrame, 4096)}
+	go wr.loop(bufio.NewWriterSize(w, 64<<10))
+	return wr
+}
+
+func (w *writer) current(sid string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return sid != "" && sid == w.sid
+}
+
+func (w *writer) loop(bw *bufio.Writer) {
+	for f := range w.out {
+		// Frames of a session that ended have nobody to read them, and a new session must not
+		// receive them.
+		if !w.current(f.sid) {
+			w.mu.Lock()
+			w.dropped++
+			w.mu.Unlock()
+			continue
+		}
+		bw.Write(f.line)
+		if len(w.out) == 0 {
+			bw.Flush()
+		}
+	}
 }
 
 func (w *writer) startSession(sid string) {
 	w.mu.Lock()
-	w.sid, w.seq, w.connected = sid, 0, true
+	w.sid, w.seq = sid, 0
 	w.mu.Unlock()
 }
 
 func (w *writer) disconnect() {
 	w.mu.Lock()
-	w.connected, w.sid = false, ""
+	w.sid = ""
 	w.mu.Unlock()
+}
+
+func (w *writer) droppedFrames() uint64 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.dropped
 }
 
 func (w *writer) send(typ string, id uint64, body interface{}) error {
@@ -88,19 +123,23 @@ func (w *writer) send(typ string, id uint64, body interface{}) error {
 		return err
 	}
 	w.mu.Lock()
-	defer w.mu.Unlock()
-	if !w.connected {
+	if w.sid == "" {
 		w.dropped++
+		w.mu.Unlock()
 		return nil
 	}
 	w.seq++
-	payload, err := json.Marshal(frame{V: protoVersion, Sid: w.sid, Seq: w.seq, Type: typ, ID: id, Body: raw})
+	sid := w.sid
+	payload, err := json.Marshal(frame{V: protoVersion, Sid: sid, Seq: w.seq, Type: typ, ID: id, Body: raw})
+	w.mu.Unlock()
 	if err != nil {
 		return err
 	}
-	w.w.Write(payload)
-	w.w.WriteByte('\t')
-	w.w.WriteString(sign(w.key, payload))
-	w.w.WriteByte('\n')
-	return w.w.Flush()
+	line := make([]byte, 0, len(payload)+66)
+	line = append(line, payload...)
+	line = append(line, '\t')
+	line = append(line, sign(w.key, payload)...)
+	line = append(line, '\n')
+	w.out <- outFrame{sid: sid, line: line}
+	return nil
 }

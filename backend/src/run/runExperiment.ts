@@ -202,9 +202,16 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
     }, 5000);
     try {
       await raceAbort(Promise.all([...clientStarts, ...socketProbes]), o.signal);
-      const deadline = wait((end + 30) * 1000 - (Date.now() - t0), o.signal).then(() => {
-        throw new Error(`flows did not finish within 30 s of the planned end (${end} s)`);
-      });
+      // The deadline's timer is cancelled once the flows are done, or it would hold the process.
+      const finished = new AbortController();
+      const deadline = wait((end + 30) * 1000 - (Date.now() - t0), AbortSignal.any([finished.signal, ...(o.signal ? [o.signal] : [])])).then(
+        () => {
+          throw new Error(`flows did not finish within 30 s of the planned end (${end} s)`);
+        },
+        (err) => {
+          if (!finished.signal.aborted) throw err;
+        },
+      );
       const all = Promise.all(
         [...exits.entries()].map(async ([name, p]) => {
           const e = await p;
@@ -220,8 +227,11 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
           }
         }),
       );
-      await Promise.race([all, deadline]);
-      deadline.catch(() => undefined);
+      try {
+        await Promise.race([all, deadline]);
+      } finally {
+        finished.abort();
+      }
     } finally {
       clearInterval(ticker);
     }

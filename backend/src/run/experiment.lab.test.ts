@@ -1,0 +1,101 @@
+// Issue 2's acceptance tests, in the real lab: the pinned kernel under qemu, real netem, real
+// iperf3 and ping. Thresholds are the issue's; each could fail on a broken emulator.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { STACK_NAMES } from '@lfnlab/emulator';
+import { bootTestLab, type QdiscStat, rootQdisc, runSpec } from '../testing/lab.js';
+
+beforeAll(async () => {
+  await bootTestLab();
+});
+
+describe('emulated link', () => {
+  it('idle RTT: configured 50 ms → measured min within 50 ms + 1 % + 0.5 ms', async () => {
+    const r = await runSpec({
+      name: 'idle-rtt',
+      duration: '2s',
+      paths: { main: { rtt: '50ms', rate: '50Mbit' } },
+      flows: [{ stack: 'reno' }],
+    });
+    const ping = r.summary.paths[0]?.idleRtt;
+    console.log(`idle RTT min ${ping?.minMs} ms avg ${ping?.avgMs} ms`);
+    expect(ping?.received).toBe(10);
+    expect(ping?.minMs).toBeLessThanOrEqual(50 * 1.01 + 0.5);
+    // Calibration must not overshoot: packets cannot arrive before the configured delay.
+    expect(ping?.minMs).toBeGreaterThanOrEqual(49.5);
+  });
+
+  it('one CUBIC flow over 50 Mbit/s, 20 ms, 1 BDP buffer, 20 s: goodput >= 90 % of the rate', async () => {
+    const r = await runSpec({
+      name: 'cubic-goodput',
+      duration: '20s',
+      paths: { main: { rtt: '20ms', rate: '50Mbit', buffer: '1bdp' } },
+      flows: [{ stack: 'cubic' }],
+    });
+    const f = r.summary.flows[0];
+    console.log(`cubic goodput ${f?.goodputMbps.wholeRun} Mbit/s whole run, ${f?.goodputMbps.mean} ± ${f?.goodputMbps.sd} per interval`);
+    expect(f?.status).toBe('ok');
+    expect(f?.observedStacks).toEqual(['cubic']);
+    expect(f?.goodputMbps.wholeRun).toBeGreaterThanOrEqual(45);
+    // The bottleneck is what limited it: drops happened at the bottleneck stage only.
+    const after: QdiscStat[] = r.read('qdisc-after.json');
+    expect(rootQdisc(after, 'p0-rcv')?.drops).toBe(0);
+    expect(rootQdisc(after, 'p0-snd')?.drops).toBe(0);
+  });
+
+  it('two flows of one stack started together, 30 s: Jain index >= 0.9', async () => {
+    const r = await runSpec({
+      name: 'jain-two-cubic',
+      duration: '30s',
+      paths: { main: { rtt: '20ms', rate: '50Mbit', buffer: '1bdp' } },
+      flows: [{ stack: 'cubic' }, { stack: 'cubic' }],
+    });
+    const jain = r.summary.paths[0]?.jain.forward;
+    console.log(`Jain ${jain}; goodputs ${r.summary.flows.map((f) => f.goodputMbps.wholeRun?.toFixed(1)).join(' / ')} Mbit/s`);
+    expect(r.summary.flows.every((f) => f.status === 'ok')).toBe(true);
+    expect(jain).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it("reverse traffic: the forward flow's ACKs cross the reverse bottleneck with the reverse data", async () => {
+    const r = await runSpec({
+      name: 'reverse-acks',
+      duration: '12s',
+      paths: { main: { rtt: '40ms', rate: '30Mbit', buffer: '1bdp' } },
+      flows: [{ name: 'fwd', stack: 'reno' }, { name: 'rev', stack: 'reno', streams: 4, direction: 'reverse' }],
+    });
+    const before: QdiscStat[] = r.read('qdisc-before.json');
+    const after: QdiscStat[] = r.read('qdisc-after.json');
+    const delta = (dev: string) => {
+      const a = rootQdisc(after, dev);
+      const b = rootQdisc(before, dev);
+      return { packets: (a?.packets ?? 0) - (b?.packets ?? 0), bytes: (a?.bytes ?? 0) - (b?.bytes ?? 0) };
+    };
+    const reverseBottleneck = delta('p0-rev');
+    const fwd = r.summary.flows.find((f) => f.name === 'fwd');
+    const rev = r.summary.flows.find((f) => f.name === 'rev');
+    const fwdSegments = ((fwd?.goodputMbps.wholeRun ?? 0) * 1e6 * 12) / 8 / 1448;
+    const revBytes = ((rev?.goodputMbps.wholeRun ?? 0) * 1e6 * 12) / 8;
+    console.log(`reverse bottleneck p0-rev: +${reverseBottleneck.packets} packets, +${reverseBottleneck.bytes} bytes; forward ~${Math.round(fwdSegments)} segments, reverse ${Math.round(revBytes)} bytes`);
+    expect(fwd?.status).toBe('ok');
+    expect(rev?.status).toBe('ok');
+    // Reverse data went through the reverse bottleneck...
+    expect(reverseBottleneck.bytes).toBeGreaterThanOrEqual(revBytes * 0.95);
+    // ...and so did the forward flow's ACKs (at least one per two segments with delayed ACKs),
+    // on top of one full frame per reverse segment.
+    const revSegments = revBytes / 1448;
+    expect(reverseBottleneck.packets).toBeGreaterThanOrEqual(revSegments + 0.4 * fwdSegments);
+  });
+});
+
+describe('stacks', () => {
+  it('every mainline stack carries a flow and the socket reports it', async () => {
+    const r = await runSpec({
+      name: 'all-stacks',
+      duration: '8s',
+      paths: { main: { rtt: '20ms', rate: '100Mbit' } },
+      flows: STACK_NAMES.map((stack) => ({ stack })),
+    });
+    const seen = Object.fromEntries(r.summary.flows.map((f) => [f.stack, f.observedStacks]));
+    console.log(JSON.stringify(seen));
+    for (const stack of STACK_NAMES) expect(seen[stack], stack).toEqual([stack]);
+  });
+});

@@ -1,0 +1,46 @@
+// Shared set-up for tests against the real lab: the image built, the lab booted (KVM where it
+// works, TCG otherwise), and a helper to run a spec into a temporary run directory.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type SpecInput, validateSpec } from '@lfnlab/emulator';
+import { ensureImage, type LabRecord, labUp } from '@lfnlab/lab-images';
+import { runExperiment } from '../run/runExperiment.js';
+
+export const TEST_LAB = process.env.LFNLAB_TEST_LAB || 'default';
+
+export async function bootTestLab(): Promise<LabRecord> {
+  const image = await ensureImage({ log: () => undefined });
+  return labUp({ name: TEST_LAB, image, log: (s) => console.log(s) });
+}
+
+export async function runSpec(input: SpecInput) {
+  const v = validateSpec(input);
+  if (!v.ok) throw new Error(`test spec invalid: ${JSON.stringify(v.problems)}`);
+  const dir = mkdtempSync(join(tmpdir(), `lfnlab-${v.spec.name}-`));
+  const lines: string[] = [];
+  const outcome = await runExperiment({
+    spec: v.spec,
+    outDir: dir,
+    labName: TEST_LAB,
+    log: (l) => {
+      lines.push(l);
+      console.log(l);
+    },
+  });
+  return { ...outcome, log: lines, read: (f: string) => JSON.parse(readFileSync(join(dir, f), 'utf8')) };
+}
+
+export interface QdiscStat {
+  kind: string;
+  handle: string;
+  dev: string;
+  root?: boolean;
+  parent?: string;
+  bytes: number;
+  packets: number;
+  drops: number;
+}
+
+/** The root qdisc of a router device from a `tc -s -j qdisc show` snapshot. */
+export const rootQdisc = (stats: QdiscStat[], dev: string) => stats.find((q) => q.dev === dev && q.root);
