@@ -129,7 +129,7 @@ describe('parseSamplerLine', () => {
 
   it('parses the TSV end record', () => {
     const end = parseSamplerLine(
-      '#end\treason=signal\tticks=50\tlate=1\tskipped=2\trecords=800\terrors=0\tmax_work_ns=1500000\telapsed_ns=1000123456',
+      '#end\treason=signal\tticks=50\tlate=1\tskipped=2\trecords=800\terrors=0\tmax_work_ns=1500000\telapsed_ns=1000123456\tcpu_ns=2500000',
     );
     expect(end).toEqual<SamplerEnd>({
       type: 'end',
@@ -141,6 +141,7 @@ describe('parseSamplerLine', () => {
       errors: 0,
       maxWorkMs: 1.5,
       elapsedMs: 1000.123456,
+      cpuMs: 2.5,
     });
   });
 
@@ -167,7 +168,7 @@ describe('parseSamplerLine', () => {
     });
     expect(
       parseSamplerLine(
-        '{"type":"end","reason":"duration","ticks":3,"late":0,"skipped":0,"records":6,"errors":0,"max_work_ns":10,"elapsed_ns":20}',
+        '{"type":"end","reason":"duration","ticks":3,"late":0,"skipped":0,"records":6,"errors":0,"max_work_ns":10,"elapsed_ns":20,"cpu_ns":5}',
       ),
     ).toMatchObject({ type: 'end', reason: 'duration', ticks: 3, records: 6 });
   });
@@ -206,6 +207,7 @@ describe('tcpSamplerArgv', () => {
         durationS: 0.5,
         portRanges: [{ lo: 5201, hi: 5264 }],
         states: ['established', 'fin-wait-1'],
+        family: 'inet',
         format: 'jsonl',
         binary: '/opt/lfn/bin/lfn-tcpsampler',
       }),
@@ -219,6 +221,8 @@ describe('tcpSamplerArgv', () => {
       '5201-5264',
       '--state',
       'established,fin-wait-1',
+      '--family',
+      'inet',
       '--format',
       'jsonl',
     ]);
@@ -411,6 +415,46 @@ describe('lfn-tcpsampler on loopback', () => {
       expect(list.at(-1)?.bytesAcked).toBeGreaterThanOrEqual(PAYLOAD);
     }
   }, 30_000);
+
+  it('dumps only the requested socket family', async (ctx) => {
+    ctx.skip(!gccAvailable, NO_GCC);
+    const run = (family: 'inet' | 'inet6') =>
+      runSampler(tcpSamplerArgv({ hz: 10, durationS: 0.1, ports: [port], family, binary: SAMPLER_BIN }));
+    const [v4, v6] = await Promise.all([run('inet'), run('inet6')]);
+    expect(parseAll(v4.lines).samples).toHaveLength(2 * CONNECTIONS);
+    expect(parseAll(v6.lines).samples).toHaveLength(0);
+    expect(parseAll(v6.lines).ends[0]).toMatchObject({ reason: 'duration', ticks: 1, records: 0 });
+  });
+
+  it('formats IPv6 sockets', async (ctx) => {
+    ctx.skip(!gccAvailable, NO_GCC);
+    const srv6 = net.createServer((sock) => sock.pipe(sock));
+    // once() rejects on 'error', which is how a host without ::1 shows up.
+    const listening = once(srv6, 'listening').then(
+      () => true,
+      () => false,
+    );
+    srv6.listen(0, '::1');
+    if (!(await listening)) ctx.skip('IPv6 loopback (::1) is not available on this host');
+    const port6 = (srv6.address() as AddressInfo).port;
+    const accepted = once(srv6, 'connection');
+    const c = net.connect(port6, '::1');
+    try {
+      await Promise.all([once(c, 'connect'), accepted]);
+      const run = await runSampler(
+        tcpSamplerArgv({ hz: 10, durationS: 0.1, ports: [port6], family: 'inet6', binary: SAMPLER_BIN }),
+      );
+      const { samples } = parseAll(run.lines);
+      expect(samples).toHaveLength(2);
+      for (const s of samples) {
+        expect(s.localAddr).toBe('::1');
+        expect(s.remoteAddr).toBe('::1');
+      }
+    } finally {
+      c.destroy();
+      srv6.close();
+    }
+  });
 
   it('stops on SIGTERM with an end record (JSONL) that matches what was written', async (ctx) => {
     ctx.skip(!gccAvailable, NO_GCC);

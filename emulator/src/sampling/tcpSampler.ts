@@ -139,8 +139,11 @@ export interface SamplerEnd {
   records: number;
   /** Ticks whose netlink dump failed. */
   errors: number;
+  /** Longest tick (dump + output). */
   maxWorkMs: number;
   elapsedMs: number;
+  /** CPU time the sampler used, user + system (includes the kernel's work for its dumps). */
+  cpuMs: number;
 }
 
 export class SamplerParseError extends Error {
@@ -255,6 +258,7 @@ function buildEnd(get: (key: string) => Raw, line: string): SamplerEnd {
     errors: u('errors'),
     maxWorkMs: nsToMs(get('max_work_ns'), 'max_work_ns', line),
     elapsedMs: nsToMs(get('elapsed_ns'), 'elapsed_ns', line),
+    cpuMs: nsToMs(get('cpu_ns'), 'cpu_ns', line),
   };
 }
 
@@ -325,6 +329,12 @@ export interface TcpSamplerOptions {
   portRanges?: readonly { lo: number; hi: number }[];
   /** States to include; the sampler's default is established only. */
   states?: readonly TcpState[] | 'all' | 'connected';
+  /**
+   * Socket families to dump (sampler default: both). Each one costs a walk of the kernel's TCP hash per
+   * tick. It is the socket's family: IPv4 peers accepted by a dual-stack `::` listener (iperf3's default
+   * server) are inet6 sockets, while an iperf3 client connecting to an IPv4 address has an inet socket.
+   */
+  family?: 'inet' | 'inet6' | 'both';
   /** Defaults to tsv, the compact format. */
   format?: 'tsv' | 'jsonl';
   /** Program path or name, argv[0]; defaults to `lfn-tcpsampler` (looked up in PATH). */
@@ -342,7 +352,7 @@ function checkPort(p: number, what: string): void {
  * required so a run never samples every socket in the namespace by accident.
  */
 export function tcpSamplerArgv(opts: TcpSamplerOptions): string[] {
-  const { hz, durationS, ports = [], portRanges = [], states, format = 'tsv' } = opts;
+  const { hz, durationS, ports = [], portRanges = [], states, family, format = 'tsv' } = opts;
   if (!Number.isInteger(hz) || hz < 1 || hz > 100)
     throw new RangeError(`hz must be an integer 1..100 (got ${hz})`);
   if (!Number.isFinite(durationS) || durationS < 0 || durationS > 1e7) {
@@ -370,6 +380,7 @@ export function tcpSamplerArgv(opts: TcpSamplerOptions): string[] {
     }
     argv.push('--state', list.join(','));
   }
+  if (family !== undefined) argv.push('--family', family);
   argv.push('--format', format);
   return argv;
 }
