@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { parseOffloads, parseSysctl, toolVersions } from './environment.js';
+import { flowIntervals, type IperfJson } from './iperf.js';
+import { parsePing, parseSs } from './probes.js';
+
+describe('parsePing', () => {
+  it('reads counts and min/avg/max/mdev', () => {
+    const text = `PING 10.1.2.2 (10.1.2.2) 56(84) bytes of data.\n\n--- 10.1.2.2 ping statistics ---\n10 packets transmitted, 10 received, 0% packet loss, time 1808ms\nrtt min/avg/max/mdev = 50.012/50.344/51.020/0.301 ms\n`;
+    expect(parsePing(text)).toEqual({ sent: 10, received: 10, minMs: 50.012, avgMs: 50.344, maxMs: 51.02, mdevMs: 0.301 });
+  });
+  it('returns null when nothing came back', () => {
+    expect(parsePing('10 packets transmitted, 0 received, 100% packet loss, time 9000ms\n')).toBeNull();
+  });
+});
+
+describe('parseSs', () => {
+  it('finds the stack name after the option flags', () => {
+    const text = [
+      '0      0      10.1.1.2:41234      10.1.2.2:5201',
+      '\t cubic wscale:7,7 rto:204 rtt:0.05/0.025 mss:32768 cwnd:10 bytes_sent:150',
+      '0      0      10.1.1.2:41236      10.1.2.2:5201',
+      '\t ts sack htcp wscale:9,9 rto:256 rtt:52.1/1.2 ato:40 mss:1448 cwnd:87 ssthresh:40',
+      '0      0      10.1.1.2:41238      10.1.2.2:5202',
+      '\t ts sack ecn dctcp wscale:9,9 rtt:20.5/0.1 cwnd:12 dctcp:(ce_state:0,alpha:1024)',
+    ].join('\n');
+    const s = parseSs(text);
+    expect(s.map((x) => x.stack)).toEqual(['cubic', 'htcp', 'dctcp']);
+    expect(s[1]).toMatchObject({ localPort: 41236, peerPort: 5201, cwnd: 87, rttMs: 52.1 });
+  });
+});
+
+describe('flowIntervals', () => {
+  const client: IperfJson = {
+    intervals: [
+      {
+        streams: [
+          { socket: 5, start: 0, end: 1, bytes: 1e6, bits_per_second: 8e6, retransmits: 2, snd_cwnd: 100000, rtt: 50000 },
+          { socket: 7, start: 0, end: 1, bytes: 1e6, bits_per_second: 8e6, retransmits: 0, snd_cwnd: 50000, rtt: 52000 },
+        ],
+        sum: { start: 0, end: 1, bytes: 2e6, bits_per_second: 16e6, retransmits: 2 },
+      },
+    ],
+  };
+  const server: IperfJson = { intervals: [{ streams: [], sum: { start: 0, end: 1, bytes: 1.9e6, bits_per_second: 15.2e6 } }] };
+  it('merges the sender (cwnd, RTT, retransmits) with the receiver (goodput), shifted to run time', () => {
+    const [s] = flowIntervals('f', 5, client, server);
+    expect(s).toMatchObject({ flow: 'f', t: 6, goodputBps: 15.2e6, sendBps: 16e6, retransmits: 2, cwndBytes: 150000, rttMs: 51 });
+    expect(s?.streams).toHaveLength(2);
+  });
+  it('keeps what one side has when the other is missing', () => {
+    expect(flowIntervals('f', 0, null, server)[0]).toMatchObject({ goodputBps: 15.2e6, sendBps: null, cwndBytes: null });
+  });
+});
+
+describe('environment parsers', () => {
+  it('reads sysctl -a and ethtool -k', () => {
+    expect(parseSysctl('net.ipv4.tcp_rmem = 4096\t131072\t6291456\nnet.ipv4.ip_forward = 1\n')).toEqual({
+      'net.ipv4.tcp_rmem': '4096\t131072\t6291456',
+      'net.ipv4.ip_forward': '1',
+    });
+    expect(parseOffloads('Features for eth0:\nrx-checksumming: on\ntcp-segmentation-offload: off\n\ttx-tcp-segmentation: off\nrx-vlan-filter: off [fixed]\n')).toEqual({
+      'rx-checksumming': 'on',
+      'tcp-segmentation-offload': 'off',
+      'tx-tcp-segmentation': 'off',
+      'rx-vlan-filter': 'off [fixed]',
+    });
+    expect(toolVersions([{ argv: ['iperf3', '--version'], stdout: 'iperf 3.12 (cJSON 1.7.15)\nLinux...', stderr: '' }])).toEqual({
+      iperf3: 'iperf 3.12 (cJSON 1.7.15)',
+    });
+  });
+});

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { signFrame, verifyFrame } from './channel.js';
+import { parseLdd } from './ldd.js';
+import { bootModules, moduleClosure, moduleName, parseModulesDep } from './modules.js';
+import { qemuArgv } from './qemu.js';
+import { canonical } from './stage.js';
+
+const key = Buffer.from('k'.repeat(64));
+
+describe('control channel frames', () => {
+  it('round-trips a signed frame and rejects any change to it', () => {
+    const line = signFrame(key, { v: 1, sid: 's', seq: 3, type: 'exec', id: 9, body: { steps: [] } });
+    expect(verifyFrame(key, line)).toMatchObject({ type: 'exec', id: 9, seq: 3 });
+    expect(verifyFrame(key, line.replace('"seq":3', '"seq":4'))).toBeNull();
+    expect(verifyFrame(Buffer.from('x'.repeat(64)), line)).toBeNull();
+    expect(verifyFrame(key, '{"v":1}')).toBeNull();
+  });
+});
+
+describe('image contents', () => {
+  const dep = parseModulesDep(
+    [
+      'kernel/net/ipv4/tcp_bic.ko:',
+      'kernel/net/sched/sch_netem.ko:',
+      'kernel/net/sched/act_ct.ko: kernel/net/netfilter/nf_conntrack.ko',
+      'kernel/net/netfilter/nf_conntrack.ko: kernel/lib/libcrc32c.ko',
+      'kernel/net/sched/sch_cake.ko: kernel/lib/foo.ko',
+      'kernel/lib/foo.ko:',
+      'kernel/drivers/gpu/drm/i915/i915.ko: kernel/lib/foo.ko',
+    ].join('\n'),
+  );
+  it('keeps the lab modules and their dependencies, not drivers or conntrack', () => {
+    expect(moduleClosure(dep)).toEqual([
+      'kernel/lib/foo.ko',
+      'kernel/net/ipv4/tcp_bic.ko',
+      'kernel/net/sched/sch_cake.ko',
+      'kernel/net/sched/sch_netem.ko',
+    ]);
+  });
+  it('loads stacks and dumbbell parts at boot, only those the image has', () => {
+    const avail = new Set(['tcp_bic', 'veth', 'sch_netem', 'ifb']);
+    expect(bootModules(['tcp_bic', 'tcp_missing'], avail)).toEqual(['tcp_bic', 'veth', 'ifb', 'sch_netem']);
+    expect(moduleName('kernel/net/ipv4/tcp-x.ko.xz')).toBe('tcp_x');
+  });
+  it('reads ldd output and maps paths into the merged /usr layout', () => {
+    const ldd = '\tlinux-vdso.so.1 (0x00007ffd)\n\tlibiperf.so.0 => /lib/x86_64-linux-gnu/libiperf.so.0 (0x1)\n\t/lib64/ld-linux-x86-64.so.2 (0x2)\n';
+    expect(parseLdd(ldd)).toEqual(['/lib/x86_64-linux-gnu/libiperf.so.0', '/lib64/ld-linux-x86-64.so.2']);
+    expect(canonical('/lib64/ld-linux-x86-64.so.2')).toBe('usr/lib64/ld-linux-x86-64.so.2');
+    expect(canonical('/usr/sbin/tc')).toBe('usr/sbin/tc');
+  });
+});
+
+describe('qemu command line', () => {
+  const argv = qemuArgv({
+    name: 'default', accel: 'tcg', cpus: 2, memMb: 2048, vmlinuz: '/c/vmlinuz', initrd: '/c/initrd.cpio',
+    socket: '/run/lfnlab/labs/default/ctl.sock', keyFile: '/run/lfnlab/labs/default/key',
+    consoleLog: '/run/lfnlab/labs/default/console.log', pidFile: '/run/lfnlab/labs/default/qemu.pid',
+  });
+  it('has no network device and talks only over a Unix socket', () => {
+    expect(argv).toContain('none');
+    expect(argv[argv.indexOf('-nic') + 1]).toBe('none');
+    expect(argv.join(' ')).not.toMatch(/hostfwd|tcp:|-netdev/);
+    expect(argv[argv.indexOf('-chardev') + 1]).toBe('socket,id=ctl,path=/run/lfnlab/labs/default/ctl.sock,server=on,wait=off');
+  });
+  it('passes the key by fw_cfg from a file, never on the command line', () => {
+    expect(argv[argv.indexOf('-fw_cfg') + 1]).toBe('name=opt/lfnlab/key,file=/run/lfnlab/labs/default/key');
+    expect(argv[argv.indexOf('-accel') + 1]).toBe('tcg');
+  });
+});
