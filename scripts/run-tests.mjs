@@ -13,9 +13,21 @@ let skipped = 0;
 let broken = false;
 for (const project of projects) {
   const out = join(dir, `${project}.json`);
-  const r = spawnSync('npx', ['vitest', 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`], {
-    stdio: 'inherit',
-  });
+  const r = spawnSync(
+    'npx',
+    [
+      'vitest',
+      'run',
+      '--project',
+      project,
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${out}`,
+    ],
+    {
+      stdio: 'inherit',
+    },
+  );
   try {
     const report = JSON.parse(readFileSync(out, 'utf8'));
     passed += report.numPassedTests;

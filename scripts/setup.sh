@@ -37,6 +37,9 @@ npm ci --no-audit --no-fund
 say "build"
 npm run build
 
+say "lab kernel and its headers"
+node backend/bin/lfnlab.js kernel fetch --headers
+
 say "lab image (kernel $(node -p 'require("./kernels/manifest.json").abi'))"
 node backend/bin/lfnlab.js image build
 

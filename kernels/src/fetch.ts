@@ -1,7 +1,15 @@
 // Fetch the pinned lab kernel from Debian's packages into the cache, verified by sha256. When the
 // pin has left Debian's index and is not cached, take the newest ABI of the same series, loudly.
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  createReadStream,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { cacheDir } from './cache.js';
 import { type KernelManifest, readManifest } from './manifest.js';
@@ -41,7 +49,12 @@ export function parseAptShow(text: string): AptCandidate[] {
     .split(/\n\s*\n/)
     .map((stanza) => {
       const field = (k: string) => new RegExp(`^${k}: (.+)$`, 'm').exec(stanza)?.[1]?.trim() ?? '';
-      return { package: field('Package'), version: field('Version'), sha256: field('SHA256'), filename: field('Filename') };
+      return {
+        package: field('Package'),
+        version: field('Version'),
+        sha256: field('SHA256'),
+        filename: field('Filename'),
+      };
     })
     .filter((c) => c.package && c.version && c.sha256);
 }
@@ -96,7 +109,12 @@ export async function fetchKernel(
   }
 
   // The pin is gone: newest ABI of the series that the index still has.
-  const search = await runOk(['apt-cache', 'search', '--names-only', `^linux-image-${m.series.replace('.', '\\.')}\\.0-[0-9]+-amd64$`]);
+  const search = await runOk([
+    'apt-cache',
+    'search',
+    '--names-only',
+    `^linux-image-${m.series.replace('.', '\\.')}\\.0-[0-9]+-amd64$`,
+  ]);
   const names = search
     .split('\n')
     .map((l) => l.split(' ')[0] ?? '')
@@ -108,7 +126,15 @@ export async function fetchKernel(
     const abi = name.replace(/^linux-image-/, '');
     const warning = `WARNING: the pinned kernel ${m.image.package} ${m.image.version} is no longer in Debian's index and not cached; using ${name} ${c.version} instead. Runs record the kernel they used; update kernels/manifest.json to pin it.`;
     log(`\n${'!'.repeat(78)}\n${warning}\n${'!'.repeat(78)}\n`);
-    return { abi, package: name, version: c.version, sha256: c.sha256, debPath: await download(c, dir, log), pinned: false, warning };
+    return {
+      abi,
+      package: name,
+      version: c.version,
+      sha256: c.sha256,
+      debPath: await download(c, dir, log),
+      pinned: false,
+      warning,
+    };
   }
   throw new Error(
     `no linux-image-${m.series}.0-*-amd64 in Debian's index and ${m.image.package} is not cached: run 'apt-get update' and try again`,
@@ -146,4 +172,28 @@ export async function extractKernel(sel: KernelSelection): Promise<KernelTree> {
     modulesDir: join(root, 'lib', 'modules', sel.abi),
     configPath: join(root, 'boot', `config-${sel.abi}`),
   };
+}
+
+/**
+ * Headers for building out-of-tree modules against exactly the lab kernel. They install into
+ * /usr/src like any Debian package; the ABI follows the kernel actually selected, so a fallback
+ * kernel gets its own headers.
+ */
+export async function ensureHeaders(
+  sel: KernelSelection,
+  log: (s: string) => void = (s) => console.error(s),
+): Promise<string> {
+  const dir = `/lib/modules/${sel.abi}/build`;
+  if (existsSync(dir)) return dir;
+  const pkg = `linux-headers-${sel.abi}`;
+  log(`installing ${pkg} from Debian's packages`);
+  const r = await run(['apt-get', 'install', '-y', '--no-install-recommends', pkg], {
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
+  if (r.code !== 0 || !existsSync(dir)) {
+    throw new Error(
+      `could not install ${pkg} (needed to build modules for ${sel.abi}): ${r.stderr.trim().split('\n').pop()}`,
+    );
+  }
+  return dir;
 }

@@ -23,7 +23,9 @@ export function readConfig(text: string): Map<string, string> {
 export function inventoryFrom(release: string, configText: string, moduleFiles: string[]): KernelInventory {
   const cfg = readConfig(configText);
   const builtin = (prefix: string) =>
-    [...cfg.entries()].filter(([k, v]) => k.startsWith(prefix) && v === 'y').map(([k]) => k.slice(prefix.length).toLowerCase());
+    [...cfg.entries()]
+      .filter(([k, v]) => k.startsWith(prefix) && v === 'y')
+      .map(([k]) => k.slice(prefix.length).toLowerCase());
   const mods = (dir: string, prefix: string) =>
     moduleFiles
       .filter((f) => f.startsWith(dir) && /\.ko(\.(xz|zst|gz))?$/.test(f))
@@ -31,7 +33,9 @@ export function inventoryFrom(release: string, configText: string, moduleFiles: 
       .filter((n) => n.startsWith(prefix) && !NOT_STACKS.has(n));
   const stacks = [
     { name: 'reno', module: null },
-    ...builtin('CONFIG_TCP_CONG_').filter((n) => n !== 'advanced').map((name) => ({ name, module: null })),
+    ...builtin('CONFIG_TCP_CONG_')
+      .filter((n) => n !== 'advanced')
+      .map((name) => ({ name, module: null })),
     ...mods('kernel/net/ipv4/', 'tcp_').map((m) => ({ name: m.replace(/^tcp_/, ''), module: m })),
   ];
   const qdiscs = [
@@ -42,7 +46,8 @@ export function inventoryFrom(release: string, configText: string, moduleFiles: 
   return { release, hz: hz ? Number(hz) : null, stacks: dedupe(stacks), qdiscs: dedupe(qdiscs) };
 }
 
-const dedupe = <T extends { name: string }>(xs: T[]) => [...new Map(xs.map((x) => [x.name, x])).values()].sort((a, b) => a.name.localeCompare(b.name));
+const dedupe = <T extends { name: string }>(xs: T[]) =>
+  [...new Map(xs.map((x) => [x.name, x])).values()].sort((a, b) => a.name.localeCompare(b.name));
 
 function walk(dir: string, base = dir): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {

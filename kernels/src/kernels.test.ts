@@ -11,7 +11,8 @@ describe('kernel manifest and fetch', () => {
     expect(m.abi).toMatch(/^6\.1\.0-\d+-amd64$/);
   });
   it('reads every stanza apt-cache show prints', () => {
-    const text = 'Package: linux-image-6.1.0-56-amd64\nVersion: 6.1.192-2\nSHA256: aa\nFilename: pool/a.deb\n\nPackage: linux-image-6.1.0-56-amd64\nVersion: 6.1.190-1\nSHA256: bb\n';
+    const text =
+      'Package: linux-image-6.1.0-56-amd64\nVersion: 6.1.192-2\nSHA256: aa\nFilename: pool/a.deb\n\nPackage: linux-image-6.1.0-56-amd64\nVersion: 6.1.190-1\nSHA256: bb\n';
     expect(parseAptShow(text).map((c) => [c.version, c.sha256])).toEqual([
       ['6.1.192-2', 'aa'],
       ['6.1.190-1', 'bb'],
@@ -24,7 +25,12 @@ describe('kernel inventory', () => {
     const inv = inventoryFrom(
       '6.1.0-56-amd64',
       'CONFIG_HZ=250\nCONFIG_TCP_CONG_ADVANCED=y\nCONFIG_TCP_CONG_CUBIC=y\nCONFIG_TCP_CONG_BIC=m\nCONFIG_NET_SCH_FQ_CODEL=y\n',
-      ['kernel/net/ipv4/tcp_bic.ko', 'kernel/net/ipv4/tcp_diag.ko', 'kernel/net/sched/sch_netem.ko', 'kernel/net/sched/cls_u32.ko'],
+      [
+        'kernel/net/ipv4/tcp_bic.ko',
+        'kernel/net/ipv4/tcp_diag.ko',
+        'kernel/net/sched/sch_netem.ko',
+        'kernel/net/sched/cls_u32.ko',
+      ],
     );
     expect(inv.hz).toBe(250);
     expect(inv.stacks).toEqual([

@@ -7,18 +7,29 @@ export interface RunResult {
 }
 
 /** Run argv (never a shell string) and collect its output. */
-export function run(argv: readonly string[], opts: { cwd?: string; input?: string; env?: NodeJS.ProcessEnv } = {}): Promise<RunResult> {
+export function run(
+  argv: readonly string[],
+  opts: { cwd?: string; input?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const [cmd, ...args] = argv;
     if (!cmd) return reject(new Error('empty argv'));
-    const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, {
+      cwd: opts.cwd,
+      env: opts.env ?? process.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (b: Buffer) => out.push(b));
     child.stderr.on('data', (b: Buffer) => err.push(b));
     child.on('error', reject);
     child.on('close', (code) =>
-      resolve({ code: code ?? -1, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString() }),
+      resolve({
+        code: code ?? -1,
+        stdout: Buffer.concat(out).toString(),
+        stderr: Buffer.concat(err).toString(),
+      }),
     );
     child.stdin.end(opts.input ?? '');
   });
@@ -27,6 +38,7 @@ export function run(argv: readonly string[], opts: { cwd?: string; input?: strin
 /** Run argv and fail with its stderr when it exits non-zero. */
 export async function runOk(argv: readonly string[], opts: Parameters<typeof run>[1] = {}): Promise<string> {
   const r = await run(argv, opts);
-  if (r.code !== 0) throw new Error(`${argv.join(' ')} exited ${r.code}: ${r.stderr.trim() || r.stdout.trim()}`);
+  if (r.code !== 0)
+    throw new Error(`${argv.join(' ')} exited ${r.code}: ${r.stderr.trim() || r.stdout.trim()}`);
   return r.stdout;
 }

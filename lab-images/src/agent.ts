@@ -9,8 +9,13 @@ export const AGENT_SRC = fileURLToPath(new URL('../../emulator/agent/', import.m
 
 export function agentSourceHash(dir = AGENT_SRC): string {
   const h = createHash('sha256');
-  for (const f of readdirSync(dir).filter((f) => f.endsWith('.go') || f === 'go.mod').sort()) {
-    h.update(f).update('\0').update(readFileSync(join(dir, f))).update('\0');
+  for (const f of readdirSync(dir)
+    .filter((f) => f.endsWith('.go') || f === 'go.mod')
+    .sort()) {
+    h.update(f)
+      .update('\0')
+      .update(readFileSync(join(dir, f)))
+      .update('\0');
   }
   return h.digest('hex');
 }

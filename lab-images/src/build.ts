@@ -1,9 +1,20 @@
 // The lab image: the pinned kernel plus an initramfs holding the agent (as /init), Debian's
 // iproute2, ethtool, iperf3, ping and kmod with their libraries, busybox, and the kernel modules
 // the lab uses. Keyed by a hash of every input, so a rebuild with nothing changed is a lookup.
-import { createHash } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import {
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stackModules } from '@lfnlab/emulator';
@@ -21,14 +32,24 @@ import {
 import { buildAgent } from './agent.js';
 import { sharedLibs } from './ldd.js';
 import { bootModules, moduleName, readModuleClosure } from './modules.js';
-import { copyIn, copyTree, installBusybox, link, listTree, makeSkeleton, normaliseTimes, writeFile } from './stage.js';
+import {
+  copyIn,
+  copyTree,
+  installBusybox,
+  link,
+  listTree,
+  makeSkeleton,
+  normaliseTimes,
+  writeFile,
+} from './stage.js';
 
 /** Debian tools the lab runs, by the name the plan uses. `ip` must keep its name (it dispatches on it). */
 export const TOOLS = ['ip', 'tc', 'ss', 'ethtool', 'iperf3', 'ping', 'kmod'] as const;
 const KMOD_LINKS = ['modprobe', 'lsmod', 'insmod', 'rmmod', 'modinfo', 'depmod'];
 const TC_LIB = '/usr/lib/x86_64-linux-gnu/tc';
 const HOST_ETC = ['/etc/protocols', '/etc/services'];
-const RECIPE_DIR = fileURLToPath(new URL('.', import.meta.url));
+// The sources, whether this runs from src/ (tests) or dist/ (the CLI): one recipe, one image id.
+const RECIPE_DIR = fileURLToPath(new URL('../src/', import.meta.url));
 
 export interface ToolRecord {
   name: string;
@@ -41,7 +62,11 @@ export interface ToolRecord {
 export interface ImageManifest {
   id: string;
   builtAt: string;
-  kernel: KernelSelection & { hz: number | null; stacks: KernelInventory['stacks']; qdiscs: KernelInventory['qdiscs'] };
+  kernel: KernelSelection & {
+    hz: number | null;
+    stacks: KernelInventory['stacks'];
+    qdiscs: KernelInventory['qdiscs'];
+  };
   agent: { sourceHash: string; goVersion: string };
   tools: ToolRecord[];
   modules: { count: number; boot: string[] };
@@ -63,7 +88,9 @@ function which(name: string): string {
     const p = join(d, name);
     if (d && existsSync(p)) return p;
   }
-  throw new Error(`${name} is not installed on this host (the image copies Debian's own); run the set-up script`);
+  throw new Error(
+    `${name} is not installed on this host (the image copies Debian's own); run the set-up script`,
+  );
 }
 
 async function debianPackage(path: string): Promise<{ package: string | null; version: string | null }> {
@@ -71,6 +98,7 @@ async function debianPackage(path: string): Promise<{ package: string | null; ve
     const r = await run(['dpkg', '-S', p]);
     const pkg = r.code === 0 ? r.stdout.split(':')[0]?.trim() : undefined;
     if (pkg) {
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: dpkg-query's own format syntax
       const v = await run(['dpkg-query', '-W', '-f=${Version}', pkg]);
       return { package: pkg, version: v.code === 0 ? v.stdout.trim() : null };
     }
@@ -80,7 +108,9 @@ async function debianPackage(path: string): Promise<{ package: string | null; ve
 
 function recipeHash(): string {
   const h = createHash('sha256');
-  for (const f of readdirSync(RECIPE_DIR).filter((f) => /\.(ts|js)$/.test(f) && !f.includes('.test.')).sort()) {
+  for (const f of readdirSync(RECIPE_DIR)
+    .filter((f) => f.endsWith('.ts') && !f.includes('.test.'))
+    .sort()) {
     h.update(f).update(readFileSync(join(RECIPE_DIR, f)));
   }
   return h.digest('hex');
@@ -100,7 +130,9 @@ function writeCpio(stage: string, paths: string[], out: string): Promise<void> {
     cpio.stdout.pipe(file);
     cpio.on('error', reject);
     file.on('finish', () => (cpio.exitCode === 0 ? resolve() : undefined));
-    cpio.on('close', (code) => (code === 0 ? file.on('close', resolve) : reject(new Error(`cpio exited ${code}: ${err}`))));
+    cpio.on('close', (code) =>
+      code === 0 ? file.on('close', resolve) : reject(new Error(`cpio exited ${code}: ${err}`)),
+    );
     cpio.stdin.end(`${paths.join('\n')}\n`);
   });
 }
@@ -113,7 +145,8 @@ export interface BuildOptions {
 export async function ensureImage(opts: BuildOptions = {}): Promise<LabImage> {
   const log = opts.log ?? ((s: string) => console.error(s));
   const t0 = Date.now();
-  const step = (n: number, what: string) => log(`[image ${n}/5] ${what} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+  const step = (n: number, what: string) =>
+    log(`[image ${n}/5] ${what} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
 
   step(1, 'kernel');
   const sel = await fetchKernel({ log });
@@ -171,7 +204,8 @@ export async function ensureImage(opts: BuildOptions = {}): Promise<LabImage> {
 
   for (const m of closure) copyIn(stage, join(tree.modulesDir, m), join('usr/lib/modules', sel.abi, m));
   for (const f of ['modules.builtin', 'modules.builtin.modinfo', 'modules.order']) {
-    if (existsSync(join(tree.modulesDir, f))) copyIn(stage, join(tree.modulesDir, f), join('usr/lib/modules', sel.abi, f));
+    if (existsSync(join(tree.modulesDir, f)))
+      copyIn(stage, join(tree.modulesDir, f), join('usr/lib/modules', sel.abi, f));
   }
   await runOk(['depmod', '-b', stage, sel.abi]);
   const available = new Set(closure.map(moduleName));

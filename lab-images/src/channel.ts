@@ -100,11 +100,18 @@ export class Channel extends EventEmitter {
     ch.helloNonce = nonce;
     const timeout = opts.timeoutMs ?? 5000;
     try {
-      ch.hello = (await ch.call('hello', { proto: PROTO_VERSION, client: 'lfnlab', nonce, watchdogMs: opts.watchdogMs ?? 10_000 }, timeout, nonce)) as Hello;
+      ch.hello = (await ch.call(
+        'hello',
+        { proto: PROTO_VERSION, client: 'lfnlab', nonce, watchdogMs: opts.watchdogMs ?? 10_000 },
+        timeout,
+        nonce,
+      )) as Hello;
     } catch (err) {
       ch.close();
       if (err instanceof ChannelError && /timed out/.test(err.message)) {
-        throw new LabBusyError(`the lab did not answer within ${timeout / 1000} s: another lfnlab process may hold its control channel, or it is still booting`);
+        throw new LabBusyError(
+          `the lab did not answer within ${timeout / 1000} s: another lfnlab process may hold its control channel, or it is still booting`,
+        );
       }
       throw err;
     }
@@ -150,7 +157,9 @@ export class Channel extends EventEmitter {
       this.buf = this.buf.slice(nl + 1);
       const f = verifyFrame(this.key, line);
       // Frames of an earlier session (buffered in the port while nobody listened) are not ours.
-      const ours = this.sid ? f?.sid === this.sid : f?.sid.startsWith(`${this.helloNonce}.`) || f?.sid === this.helloNonce;
+      const ours = this.sid
+        ? f?.sid === this.sid
+        : f?.sid.startsWith(`${this.helloNonce}.`) || f?.sid === this.helloNonce;
       if (!f || !ours) continue;
       this.onFrame(f);
     }

@@ -43,7 +43,8 @@ describe('image contents', () => {
     expect(moduleName('kernel/net/ipv4/tcp-x.ko.xz')).toBe('tcp_x');
   });
   it('reads ldd output and maps paths into the merged /usr layout', () => {
-    const ldd = '\tlinux-vdso.so.1 (0x00007ffd)\n\tlibiperf.so.0 => /lib/x86_64-linux-gnu/libiperf.so.0 (0x1)\n\t/lib64/ld-linux-x86-64.so.2 (0x2)\n';
+    const ldd =
+      '\tlinux-vdso.so.1 (0x00007ffd)\n\tlibiperf.so.0 => /lib/x86_64-linux-gnu/libiperf.so.0 (0x1)\n\t/lib64/ld-linux-x86-64.so.2 (0x2)\n';
     expect(parseLdd(ldd)).toEqual(['/lib/x86_64-linux-gnu/libiperf.so.0', '/lib64/ld-linux-x86-64.so.2']);
     expect(canonical('/lib64/ld-linux-x86-64.so.2')).toBe('usr/lib64/ld-linux-x86-64.so.2');
     expect(canonical('/usr/sbin/tc')).toBe('usr/sbin/tc');
@@ -52,15 +53,24 @@ describe('image contents', () => {
 
 describe('qemu command line', () => {
   const argv = qemuArgv({
-    name: 'default', accel: 'tcg', cpus: 2, memMb: 2048, vmlinuz: '/c/vmlinuz', initrd: '/c/initrd.cpio',
-    socket: '/run/lfnlab/labs/default/ctl.sock', keyFile: '/run/lfnlab/labs/default/key',
-    consoleLog: '/run/lfnlab/labs/default/console.log', pidFile: '/run/lfnlab/labs/default/qemu.pid',
+    name: 'default',
+    accel: 'tcg',
+    cpus: 2,
+    memMb: 2048,
+    vmlinuz: '/c/vmlinuz',
+    initrd: '/c/initrd.cpio',
+    socket: '/run/lfnlab/labs/default/ctl.sock',
+    keyFile: '/run/lfnlab/labs/default/key',
+    consoleLog: '/run/lfnlab/labs/default/console.log',
+    pidFile: '/run/lfnlab/labs/default/qemu.pid',
   });
   it('has no network device and talks only over a Unix socket', () => {
     expect(argv).toContain('none');
     expect(argv[argv.indexOf('-nic') + 1]).toBe('none');
     expect(argv.join(' ')).not.toMatch(/hostfwd|tcp:|-netdev/);
-    expect(argv[argv.indexOf('-chardev') + 1]).toBe('socket,id=ctl,path=/run/lfnlab/labs/default/ctl.sock,server=on,wait=off');
+    expect(argv[argv.indexOf('-chardev') + 1]).toBe(
+      'socket,id=ctl,path=/run/lfnlab/labs/default/ctl.sock,server=on,wait=off',
+    );
   });
   it('passes the key by fw_cfg from a file, never on the command line', () => {
     expect(argv[argv.indexOf('-fw_cfg') + 1]).toBe('name=opt/lfnlab/key,file=/run/lfnlab/labs/default/key');

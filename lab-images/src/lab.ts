@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } 
 import { cpus, release } from 'node:os';
 import { join } from 'node:path';
 import { cacheDir, run } from '@lfnlab/kernels';
-import { type LabImage } from './build.js';
+import type { LabImage } from './build.js';
 import { Channel, LabBusyError } from './channel.js';
 import { type Accel, qemuArgv } from './qemu.js';
 
@@ -66,7 +66,10 @@ export function labKey(name: string): Buffer {
   return Buffer.from(readFileSync(labPaths(name).keyFile, 'utf8').trim(), 'utf8');
 }
 
-export async function connectLab(name: string, opts: { timeoutMs?: number; watchdogMs?: number } = {}): Promise<Channel> {
+export async function connectLab(
+  name: string,
+  opts: { timeoutMs?: number; watchdogMs?: number } = {},
+): Promise<Channel> {
   const rec = readLab(name);
   if (!rec) throw new Error(`lab '${name}' is not running: start it with 'lfnlab lab up'`);
   return Channel.open(labPaths(name).socket, labKey(name), opts);
@@ -101,7 +104,9 @@ export interface UpOptions {
   log?: (s: string) => void;
 }
 
-async function boot(o: Required<Omit<UpOptions, 'accel'>> & { accel: Accel; timeoutMs: number }): Promise<LabRecord> {
+async function boot(
+  o: Required<Omit<UpOptions, 'accel'>> & { accel: Accel; timeoutMs: number },
+): Promise<LabRecord> {
   const p = labPaths(o.name);
   rmSync(p.dir, { recursive: true, force: true });
   mkdirSync(p.dir, { recursive: true, mode: 0o700 });
@@ -138,7 +143,9 @@ async function boot(o: Required<Omit<UpOptions, 'accel'>> & { accel: Accel; time
   }
   if (!ch) {
     if (!exited) process.kill(pid, 'SIGKILL');
-    const qlog = existsSync(p.qemuLog) ? readFileSync(p.qemuLog, 'utf8').trim().split('\n').slice(-5).join('\n') : '';
+    const qlog = existsSync(p.qemuLog)
+      ? readFileSync(p.qemuLog, 'utf8').trim().split('\n').slice(-5).join('\n')
+      : '';
     throw new Error(
       `lab did not come up under ${o.accel} within ${o.timeoutMs / 1000} s${exited ? ' (qemu exited)' : ''}${qlog ? `:\n${qlog}` : ''}${lastErr ? `\n${String(lastErr)}` : ''}`,
     );
@@ -182,13 +189,19 @@ export async function labUp(o: UpOptions): Promise<LabRecord> {
     if (verdict === false || !existsSync('/dev/kvm')) {
       accel = 'tcg';
     } else {
-      log(verdict ? 'booting under KVM' : 'trying KVM (a stock kernel hangs on some hosts; falling back to TCG after 20 s)');
+      log(
+        verdict
+          ? 'booting under KVM'
+          : 'trying KVM (a stock kernel hangs on some hosts; falling back to TCG after 20 s)',
+      );
       try {
         const rec = await boot({ ...base, accel: 'kvm', timeoutMs: 20_000 });
         saveKvmVerdict(true);
         return rec;
       } catch (err) {
-        log(`KVM did not boot the lab (${(err as Error).message.split('\n')[0]}); using TCG from now on on this host`);
+        log(
+          `KVM did not boot the lab (${(err as Error).message.split('\n')[0]}); using TCG from now on on this host`,
+        );
         saveKvmVerdict(false);
         accel = 'tcg';
       }

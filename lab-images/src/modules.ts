@@ -16,7 +16,10 @@ export const WANTED: RegExp[] = [
 ];
 
 /** Connection tracking pulls in all of netfilter; only act_ct and act_ctinfo need it. */
-export const UNWANTED: RegExp[] = [/^kernel\/net\/sched\/act_ct(info)?\.ko/, /^kernel\/net\/sched\/act_ipt\.ko/];
+export const UNWANTED: RegExp[] = [
+  /^kernel\/net\/sched\/act_ct(info)?\.ko/,
+  /^kernel\/net\/sched\/act_ipt\.ko/,
+];
 
 export function parseModulesDep(text: string): Map<string, string[]> {
   const deps = new Map<string, string[]>();
@@ -46,7 +49,8 @@ export function readModuleClosure(modulesDir: string): string[] {
 }
 
 /** Module base name as modprobe and /proc/modules spell it. */
-export const moduleName = (path: string) => (path.split('/').pop() ?? '').replace(/\.ko.*$/, '').replace(/-/g, '_');
+export const moduleName = (path: string) =>
+  (path.split('/').pop() ?? '').replace(/\.ko.*$/, '').replace(/-/g, '_');
 
 /**
  * Loaded at boot, in this order, so a missing one shows in the boot report instead of as a
@@ -54,8 +58,21 @@ export const moduleName = (path: string) => (path.split('/').pop() ?? '').replac
  */
 export function bootModules(stackModules: string[], available: Set<string>): string[] {
   const base = [
-    'veth', 'ifb', 'sch_ingress', 'sch_netem', 'sch_prio', 'sch_htb', 'sch_tbf', 'sch_fq', 'sch_fq_codel',
-    'cls_matchall', 'cls_u32', 'act_mirred', 'inet_diag', 'tcp_diag', 'udp_diag',
+    'veth',
+    'ifb',
+    'sch_ingress',
+    'sch_netem',
+    'sch_prio',
+    'sch_htb',
+    'sch_tbf',
+    'sch_fq',
+    'sch_fq_codel',
+    'cls_matchall',
+    'cls_u32',
+    'act_mirred',
+    'inet_diag',
+    'tcp_diag',
+    'udp_diag',
   ];
   return [...new Set([...stackModules, ...base])].filter((m) => available.has(m));
 }

@@ -16,7 +16,12 @@ import { dirname, join } from 'node:path';
 import { runOk } from '@lfnlab/kernels';
 
 /** Merged-/usr layout, as Debian 12 has it: /bin, /sbin, /lib, /lib64 point into /usr. */
-const MERGED: Record<string, string> = { bin: 'usr/bin', sbin: 'usr/sbin', lib: 'usr/lib', lib64: 'usr/lib64' };
+const MERGED: Record<string, string> = {
+  bin: 'usr/bin',
+  sbin: 'usr/sbin',
+  lib: 'usr/lib',
+  lib64: 'usr/lib64',
+};
 
 export function canonical(path: string): string {
   const rel = path.replace(/^\/+/, '');
@@ -25,7 +30,21 @@ export function canonical(path: string): string {
 }
 
 export function makeSkeleton(stage: string): void {
-  for (const d of ['usr/bin', 'usr/sbin', 'usr/lib', 'usr/lib64', 'dev', 'proc', 'sys', 'run', 'tmp', 'root', 'var', 'etc/lfnlab', 'etc/modprobe.d']) {
+  for (const d of [
+    'usr/bin',
+    'usr/sbin',
+    'usr/lib',
+    'usr/lib64',
+    'dev',
+    'proc',
+    'sys',
+    'run',
+    'tmp',
+    'root',
+    'var',
+    'etc/lfnlab',
+    'etc/modprobe.d',
+  ]) {
     mkdirSync(join(stage, d), { recursive: true });
   }
   for (const [link, target] of Object.entries(MERGED)) symlinkSync(target, join(stage, link));
@@ -51,7 +70,8 @@ export async function installBusybox(stage: string, busybox: string): Promise<vo
   copyIn(stage, busybox, 'usr/bin/busybox');
   const applets = (await runOk([busybox, '--list'])).split('\n').filter(Boolean);
   for (const a of applets) {
-    if (a === 'busybox' || existsSync(join(stage, 'usr/bin', a)) || existsSync(join(stage, 'usr/sbin', a))) continue;
+    if (a === 'busybox' || existsSync(join(stage, 'usr/bin', a)) || existsSync(join(stage, 'usr/sbin', a)))
+      continue;
     symlinkSync('busybox', join(stage, 'usr/bin', a));
   }
 }
@@ -70,7 +90,9 @@ export function writeFile(stage: string, rel: string, text: string, mode = 0o644
 /** Every path below the stage, sorted, relative (what cpio reads). */
 export function listTree(stage: string, rel = ''): string[] {
   const out: string[] = [];
-  for (const e of readdirSync(join(stage, rel), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+  for (const e of readdirSync(join(stage, rel), { withFileTypes: true }).sort((a, b) =>
+    a.name < b.name ? -1 : 1,
+  )) {
     const p = rel ? `${rel}/${e.name}` : e.name;
     out.push(p);
     if (e.isDirectory()) out.push(...listTree(stage, p));

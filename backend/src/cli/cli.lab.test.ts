@@ -18,7 +18,8 @@ function specFile(name: string, text: string): string {
   return p;
 }
 
-const lfnlab = (...args: string[]) => spawnSync('node', [CLI, ...args, '--lab', TEST_LAB], { encoding: 'utf8', timeout: 600_000 });
+const lfnlab = (...args: string[]) =>
+  spawnSync('node', [CLI, ...args, '--lab', TEST_LAB], { encoding: 'utf8', timeout: 600_000 });
 
 /** What the lab holds right now; waits while another client (a dying run) still has the channel. */
 async function labContents(): Promise<{ namespaces: string[]; processes: unknown[] }> {
@@ -53,10 +54,26 @@ beforeAll(async () => {
 
 describe('bad specs', () => {
   const cases: [string, string, RegExp][] = [
-    ['wrong-unit', 'name: x\nduration: 10s\npaths: {main: {rtt: 50ms, rate: 100MB}}\nflows: [{stack: cubic}]\n', /paths\.main\.rate: .*bytes; write bits/],
-    ['negative-rtt', 'name: x\nduration: 10s\npaths: {main: {rtt: -5ms, rate: 10Mbit}}\nflows: [{stack: cubic}]\n', /paths\.main\.rtt: must be/],
-    ['unknown-stack', 'name: x\nduration: 10s\npaths: {main: {rtt: 5ms, rate: 10Mbit}}\nflows: [{stack: tahoe}]\n', /flows\[0\]\.stack: unknown stack "tahoe"; available: reno, cubic/],
-    ['missing-field', 'name: x\npaths: {main: {rtt: 5ms, rate: 10Mbit}}\nflows: [{stack: cubic}]\n', /duration: is required/],
+    [
+      'wrong-unit',
+      'name: x\nduration: 10s\npaths: {main: {rtt: 50ms, rate: 100MB}}\nflows: [{stack: cubic}]\n',
+      /paths\.main\.rate: .*bytes; write bits/,
+    ],
+    [
+      'negative-rtt',
+      'name: x\nduration: 10s\npaths: {main: {rtt: -5ms, rate: 10Mbit}}\nflows: [{stack: cubic}]\n',
+      /paths\.main\.rtt: must be/,
+    ],
+    [
+      'unknown-stack',
+      'name: x\nduration: 10s\npaths: {main: {rtt: 5ms, rate: 10Mbit}}\nflows: [{stack: tahoe}]\n',
+      /flows\[0\]\.stack: unknown stack "tahoe"; available: reno, cubic/,
+    ],
+    [
+      'missing-field',
+      'name: x\npaths: {main: {rtt: 5ms, rate: 10Mbit}}\nflows: [{stack: cubic}]\n',
+      /duration: is required/,
+    ],
   ];
   for (const [name, text, message] of cases) {
     it(`${name}: non-zero exit, the field and what is allowed named, nothing left behind`, async () => {
@@ -71,11 +88,19 @@ describe('bad specs', () => {
 });
 
 describe('interrupted runs', () => {
-  const long = specFile('long', 'name: long\nduration: 60s\npaths: {main: {rtt: 20ms, rate: 20Mbit}}\nflows: [{stack: cubic}, {stack: reno, direction: reverse}]\n');
-  const short = specFile('short', 'name: short\nduration: 3s\npaths: {main: {rtt: 20ms, rate: 20Mbit}}\nflows: [{stack: reno}]\n');
+  const long = specFile(
+    'long',
+    'name: long\nduration: 60s\npaths: {main: {rtt: 20ms, rate: 20Mbit}}\nflows: [{stack: cubic}, {stack: reno, direction: reverse}]\n',
+  );
+  const short = specFile(
+    'short',
+    'name: short\nduration: 3s\npaths: {main: {rtt: 20ms, rate: 20Mbit}}\nflows: [{stack: reno}]\n',
+  );
 
   it('SIGKILL mid-experiment: the lab removes its namespaces and processes; the next run starts clean', async () => {
-    const child = spawn('node', [CLI, 'run', long, '--out', join(tmp, 'killed'), '--lab', TEST_LAB], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('node', [CLI, 'run', long, '--out', join(tmp, 'killed'), '--lab', TEST_LAB], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     await waitForLine(child, /started reno-2/);
     const during = await new Promise<number | null>((resolve) => {
       child.on('exit', (code) => resolve(code));
@@ -84,7 +109,8 @@ describe('interrupted runs', () => {
     expect(during).toBeNull();
     // The agent sees the channel close and tears the run down; poll until it has.
     let contents = await labContents();
-    for (let i = 0; i < 50 && (contents.namespaces.length || contents.processes.length); i++) contents = await labContents();
+    for (let i = 0; i < 50 && (contents.namespaces.length || contents.processes.length); i++)
+      contents = await labContents();
     expect(contents).toMatchObject({ namespaces: [], processes: [] });
 
     const next = lfnlab('run', short, '--out', join(tmp, 'after-kill'));
@@ -94,7 +120,9 @@ describe('interrupted runs', () => {
 
   it('SIGINT mid-experiment: exits 130, keeps the partial record as aborted, cleans the lab', async () => {
     const out = join(tmp, 'interrupted');
-    const child = spawn('node', [CLI, 'run', long, '--out', out, '--lab', TEST_LAB], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('node', [CLI, 'run', long, '--out', out, '--lab', TEST_LAB], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     await waitForLine(child, /started reno-2/);
     const code = await new Promise<number | null>((resolve) => {
       child.on('exit', (c) => resolve(c));

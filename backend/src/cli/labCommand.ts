@@ -39,7 +39,8 @@ export const labCommand: Command = {
     const name = typeof values.name === 'string' ? values.name : 'default';
     if (action === 'up') {
       const accel = (values.accel as string | undefined) ?? undefined;
-      if (accel && !['auto', 'kvm', 'tcg'].includes(accel)) throw new UsageError(`--accel must be auto, kvm or tcg (got ${accel})`);
+      if (accel && !['auto', 'kvm', 'tcg'].includes(accel))
+        throw new UsageError(`--accel must be auto, kvm or tcg (got ${accel})`);
       const image = await ensureImage();
       const rec = await labUp({
         name,
@@ -48,7 +49,9 @@ export const labCommand: Command = {
         cpus: values.cpus ? Number(values.cpus) : undefined,
         memMb: values.mem ? Number(values.mem) : undefined,
       });
-      console.log(`lab '${name}' up: ${rec.accel.toUpperCase()}, ${rec.cpus} vCPU, ${rec.memMb} MiB, image ${rec.imageId}, ready in ${(rec.bootMs / 1000).toFixed(1)} s (started ${rec.startedAt})`);
+      console.log(
+        `lab '${name}' up: ${rec.accel.toUpperCase()}, ${rec.cpus} vCPU, ${rec.memMb} MiB, image ${rec.imageId}, ready in ${(rec.bootMs / 1000).toFixed(1)} s (started ${rec.startedAt})`,
+      );
       return 0;
     }
     if (action === 'status') {
@@ -70,13 +73,17 @@ export const labCommand: Command = {
         console.log(JSON.stringify({ name, state, lab: rec, info }, null, 2));
         return 0;
       }
-      console.log(`lab '${name}': ${state}, ${rec.accel.toUpperCase()}, ${rec.cpus} vCPU, ${rec.memMb} MiB, pid ${rec.pid}, image ${rec.imageId}, up since ${rec.startedAt} (booted in ${(rec.bootMs / 1000).toFixed(1)} s)`);
+      console.log(
+        `lab '${name}': ${state}, ${rec.accel.toUpperCase()}, ${rec.cpus} vCPU, ${rec.memMb} MiB, pid ${rec.pid}, image ${rec.imageId}, up since ${rec.startedAt} (booted in ${(rec.bootMs / 1000).toFixed(1)} s)`,
+      );
       if (info) {
         const failed = info.boot.modules.filter((m) => !m.ok);
         console.log(`  kernel ${info.kernel}, clocksource ${info.clocksource}`);
         console.log(`  stacks: ${info.stacksAvailable.join(' ')}`);
         if (failed.length) for (const m of failed) console.log(`  FAILED to load ${m.name}: ${m.error}`);
-        console.log(`  namespaces: ${info.namespaces.join(' ') || 'none'}; processes: ${info.processes.map((p) => p.name).join(' ') || 'none'}`);
+        console.log(
+          `  namespaces: ${info.namespaces.join(' ') || 'none'}; processes: ${info.processes.map((p) => p.name).join(' ') || 'none'}`,
+        );
       } else if (state === 'busy') {
         console.log('  another lfnlab process holds the control channel (a run is probably in progress)');
       }

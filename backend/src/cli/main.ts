@@ -3,7 +3,14 @@ import { labCommand } from './labCommand.js';
 import { imageCommand, kernelCommand, schemaCommand, validateCommand } from './miscCommands.js';
 import { runCommand } from './runCommand.js';
 
-const COMMANDS: Command[] = [runCommand, labCommand, validateCommand, imageCommand, kernelCommand, schemaCommand];
+const COMMANDS: Command[] = [
+  runCommand,
+  labCommand,
+  validateCommand,
+  imageCommand,
+  kernelCommand,
+  schemaCommand,
+];
 
 const HELP = `lfnlab — a lab for comparing TCP stacks over long fat networks
 

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseSpecText, SpecError, specJsonSchema } from '@lfnlab/emulator';
-import { extractKernel, fetchKernel, kernelInventory } from '@lfnlab/kernels';
+import { ensureHeaders, extractKernel, fetchKernel, kernelInventory } from '@lfnlab/kernels';
 import { ensureImage } from '@lfnlab/lab-images';
 import { type Command, UsageError } from './args.js';
 
@@ -18,7 +18,9 @@ Exit 0 when every file is valid; 2 with one line per problem (field: what is all
     for (const f of positionals) {
       try {
         const spec = parseSpecText(readFileSync(f, 'utf8'), f);
-        console.log(`${f}: ok (${spec.flows.length} flows, ${Object.keys(spec.paths).length} paths, ${spec.duration / 1000} s)`);
+        console.log(
+          `${f}: ok (${spec.flows.length} flows, ${Object.keys(spec.paths).length} paths, ${spec.duration / 1000} s)`,
+        );
       } catch (err) {
         if (!(err instanceof SpecError)) throw err;
         console.error(err.message);
@@ -69,25 +71,30 @@ modules the lab uses into an initramfs. A rebuild with nothing changed is a look
 export const kernelCommand: Command = {
   name: 'kernel',
   summary: 'fetch the pinned lab kernel and list its stacks and qdiscs',
-  usage: `usage: lfnlab kernel fetch [--json]
+  usage: `usage: lfnlab kernel fetch [--headers] [--json]
 
 Downloads the kernel pinned in kernels/manifest.json from Debian's packages into the
 cache, verifies its sha256, and lists the congestion-control stacks and qdiscs it has.
-When the pin has left Debian's index, the newest ABI of the series is used, loudly.`,
-  options: { json: { type: 'boolean' } },
+When the pin has left Debian's index, the newest ABI of the series is used, loudly.
+
+  --headers   also install the matching linux-headers package (for out-of-tree stacks)
+  --json      print the selection and inventory as JSON`,
+  options: { json: { type: 'boolean' }, headers: { type: 'boolean' } },
   async run(values, positionals) {
     if (positionals[0] !== 'fetch') throw new UsageError(this.usage);
     const sel = await fetchKernel();
     const tree = await extractKernel(sel);
     const inv = kernelInventory(sel.abi, tree.modulesDir, tree.configPath);
+    const headers = values.headers ? await ensureHeaders(sel) : null;
     if (values.json) {
-      console.log(JSON.stringify({ selection: sel, inventory: inv }, null, 2));
+      console.log(JSON.stringify({ selection: sel, inventory: inv, headers }, null, 2));
       return 0;
     }
     console.log(`${sel.package} ${sel.version} (${sel.pinned ? 'pinned' : 'FALLBACK'}) sha256 ${sel.sha256}`);
     console.log(`  HZ ${inv.hz}`);
     console.log(`  stacks: ${inv.stacks.map((s) => s.name).join(' ')}`);
     console.log(`  qdiscs: ${inv.qdiscs.map((s) => s.name).join(' ')}`);
+    if (headers) console.log(`  headers: ${headers}`);
     return 0;
   },
 };

@@ -5,11 +5,25 @@ import { runExperiment } from '../run/runExperiment.js';
 import type { RunSummary } from '../run/summary.js';
 import { type Command, table, UsageError } from './args.js';
 
-const n = (x: number | null | undefined, digits = 1) => (x === null || x === undefined ? '-' : x.toFixed(digits));
+const n = (x: number | null | undefined, digits = 1) =>
+  x === null || x === undefined ? '-' : x.toFixed(digits);
 
 export function formatSummary(s: RunSummary): string {
   const flows = table(
-    ['flow', 'stack', 'seen', 'path', 'dir', 'streams', 'goodput Mbit/s', 'σ', 'whole run', 'retrans', 'RTT ms', 'status'],
+    [
+      'flow',
+      'stack',
+      'seen',
+      'path',
+      'dir',
+      'streams',
+      'goodput Mbit/s',
+      'σ',
+      'whole run',
+      'retrans',
+      'RTT ms',
+      'status',
+    ],
     s.flows.map((f) => [
       f.name,
       f.stack,
@@ -26,7 +40,17 @@ export function formatSummary(s: RunSummary): string {
     ]),
   );
   const paths = table(
-    ['path', 'RTT ms', 'idle RTT min ms', 'rate Mbit/s', 'buffer pkts', 'util fwd', 'util rev', 'Jain fwd', 'Jain rev'],
+    [
+      'path',
+      'RTT ms',
+      'idle RTT min ms',
+      'rate Mbit/s',
+      'buffer pkts',
+      'util fwd',
+      'util rev',
+      'Jain fwd',
+      'Jain rev',
+    ],
     s.paths.map((p) => [
       p.name,
       p.configured.rttMs,
@@ -81,7 +105,9 @@ partial record kept with status "aborted".`,
       return 0;
     }
     const started = new Date();
-    const dir = resolve(typeof values.out === 'string' ? values.out : join('runs', `${stamp(started)}-${spec.name}`));
+    const dir = resolve(
+      typeof values.out === 'string' ? values.out : join('runs', `${stamp(started)}-${spec.name}`),
+    );
     console.log(`lfnlab run ${spec.name} → ${dir}`);
     const abort = new AbortController();
     const stop = (sig: string) => {

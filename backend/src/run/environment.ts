@@ -13,8 +13,12 @@ export const TOOL_VERSION_CMDS: Cmd[] = [
   { argv: ['busybox'] },
 ];
 
-export function toolVersions(results: { argv: string[]; stdout: string; stderr: string }[]): Record<string, string> {
-  return Object.fromEntries(results.map((r) => [r.argv[0] ?? '', (r.stdout || r.stderr).split('\n')[0]?.trim() ?? '']));
+export function toolVersions(
+  results: { argv: string[]; stdout: string; stderr: string }[],
+): Record<string, string> {
+  return Object.fromEntries(
+    results.map((r) => [r.argv[0] ?? '', (r.stdout || r.stderr).split('\n')[0]?.trim() ?? '']),
+  );
 }
 
 /** `sysctl -a` → key/value pairs. */

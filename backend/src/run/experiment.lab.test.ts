@@ -1,7 +1,8 @@
 // Issue 2's acceptance tests, in the real lab: the pinned kernel under qemu, real netem, real
 // iperf3 and ping. Thresholds are the issue's; each could fail on a broken emulator.
-import { beforeAll, describe, expect, it } from 'vitest';
+
 import { STACK_NAMES } from '@lfnlab/emulator';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { bootTestLab, type QdiscStat, rootQdisc, runSpec } from '../testing/lab.js';
 
 beforeAll(async () => {
@@ -32,7 +33,9 @@ describe('emulated link', () => {
       flows: [{ stack: 'cubic' }],
     });
     const f = r.summary.flows[0];
-    console.log(`cubic goodput ${f?.goodputMbps.wholeRun} Mbit/s whole run, ${f?.goodputMbps.mean} ± ${f?.goodputMbps.sd} per interval`);
+    console.log(
+      `cubic goodput ${f?.goodputMbps.wholeRun} Mbit/s whole run, ${f?.goodputMbps.mean} ± ${f?.goodputMbps.sd} per interval`,
+    );
     expect(f?.status).toBe('ok');
     expect(f?.observedStacks).toEqual(['cubic']);
     expect(f?.goodputMbps.wholeRun).toBeGreaterThanOrEqual(45);
@@ -50,7 +53,9 @@ describe('emulated link', () => {
       flows: [{ stack: 'cubic' }, { stack: 'cubic' }],
     });
     const jain = r.summary.paths[0]?.jain.forward;
-    console.log(`Jain ${jain}; goodputs ${r.summary.flows.map((f) => f.goodputMbps.wholeRun?.toFixed(1)).join(' / ')} Mbit/s`);
+    console.log(
+      `Jain ${jain}; goodputs ${r.summary.flows.map((f) => f.goodputMbps.wholeRun?.toFixed(1)).join(' / ')} Mbit/s`,
+    );
     expect(r.summary.flows.every((f) => f.status === 'ok')).toBe(true);
     expect(jain).toBeGreaterThanOrEqual(0.9);
   });
@@ -60,7 +65,10 @@ describe('emulated link', () => {
       name: 'reverse-acks',
       duration: '12s',
       paths: { main: { rtt: '40ms', rate: '30Mbit', buffer: '1bdp' } },
-      flows: [{ name: 'fwd', stack: 'reno' }, { name: 'rev', stack: 'reno', streams: 4, direction: 'reverse' }],
+      flows: [
+        { name: 'fwd', stack: 'reno' },
+        { name: 'rev', stack: 'reno', streams: 4, direction: 'reverse' },
+      ],
     });
     const before: QdiscStat[] = r.read('qdisc-before.json');
     const after: QdiscStat[] = r.read('qdisc-after.json');
@@ -74,7 +82,9 @@ describe('emulated link', () => {
     const rev = r.summary.flows.find((f) => f.name === 'rev');
     const fwdSegments = ((fwd?.goodputMbps.wholeRun ?? 0) * 1e6 * 12) / 8 / 1448;
     const revBytes = ((rev?.goodputMbps.wholeRun ?? 0) * 1e6 * 12) / 8;
-    console.log(`reverse bottleneck p0-rev: +${reverseBottleneck.packets} packets, +${reverseBottleneck.bytes} bytes; forward ~${Math.round(fwdSegments)} segments, reverse ${Math.round(revBytes)} bytes`);
+    console.log(
+      `reverse bottleneck p0-rev: +${reverseBottleneck.packets} packets, +${reverseBottleneck.bytes} bytes; forward ~${Math.round(fwdSegments)} segments, reverse ${Math.round(revBytes)} bytes`,
+    );
     expect(fwd?.status).toBe('ok');
     expect(rev?.status).toBe('ok');
     // Reverse data went through the reverse bottleneck...

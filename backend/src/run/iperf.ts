@@ -16,10 +16,30 @@ export interface IperfStreamInterval {
 }
 
 export interface IperfJson {
-  start?: { connected?: { socket: number; local_port: number; remote_port: number }[]; sock_bufsize?: number; sndbuf_actual?: number; rcvbuf_actual?: number; tcp_mss_default?: number };
-  intervals?: { streams: IperfStreamInterval[]; sum: { start: number; end: number; bytes: number; bits_per_second: number; retransmits?: number } }[];
+  start?: {
+    connected?: { socket: number; local_port: number; remote_port: number }[];
+    sock_bufsize?: number;
+    sndbuf_actual?: number;
+    rcvbuf_actual?: number;
+    tcp_mss_default?: number;
+  };
+  intervals?: {
+    streams: IperfStreamInterval[];
+    sum: { start: number; end: number; bytes: number; bits_per_second: number; retransmits?: number };
+  }[];
   end?: {
-    streams?: { sender?: { bytes: number; seconds: number; retransmits?: number; max_snd_cwnd?: number; min_rtt?: number; mean_rtt?: number; max_rtt?: number; socket: number } }[];
+    streams?: {
+      sender?: {
+        bytes: number;
+        seconds: number;
+        retransmits?: number;
+        max_snd_cwnd?: number;
+        min_rtt?: number;
+        mean_rtt?: number;
+        max_rtt?: number;
+        socket: number;
+      };
+    }[];
     sum_sent?: { bytes: number; seconds: number; bits_per_second: number; retransmits?: number };
     sum_received?: { bytes: number; seconds: number; bits_per_second: number };
     cpu_utilization_percent?: { host_total: number; remote_total: number };
@@ -45,7 +65,13 @@ export interface IntervalSample {
   cwndBytes: number | null;
   /** Mean smoothed RTT over the streams, ms. */
   rttMs: number | null;
-  streams: { socket: number; cwndBytes: number | null; rttMs: number | null; retransmits: number | null; sendBps: number }[];
+  streams: {
+    socket: number;
+    cwndBytes: number | null;
+    rttMs: number | null;
+    retransmits: number | null;
+    sendBps: number;
+  }[];
 }
 
 export function parseIperf(text: string | undefined): IperfJson | null {
@@ -57,13 +83,19 @@ export function parseIperf(text: string | undefined): IperfJson | null {
   }
 }
 
-const sum = (xs: (number | undefined)[]) => (xs.some((x) => x === undefined) ? null : xs.reduce<number>((a, b) => a + (b ?? 0), 0));
+const sum = (xs: (number | undefined)[]) =>
+  xs.some((x) => x === undefined) ? null : xs.reduce<number>((a, b) => a + (b ?? 0), 0);
 
 /**
  * Merge a flow's client and server reports. The sender side gives cwnd, RTT and retransmits; the
  * receiver side gives goodput. Reverse flows are the same: the client is always the sender.
  */
-export function flowIntervals(flow: string, offsetS: number, client: IperfJson | null, server: IperfJson | null): IntervalSample[] {
+export function flowIntervals(
+  flow: string,
+  offsetS: number,
+  client: IperfJson | null,
+  server: IperfJson | null,
+): IntervalSample[] {
   const sent = client?.intervals ?? [];
   const received = server?.intervals ?? [];
   const n = Math.max(sent.length, received.length);

@@ -6,7 +6,14 @@ import { parsePing, parseSs } from './probes.js';
 describe('parsePing', () => {
   it('reads counts and min/avg/max/mdev', () => {
     const text = `PING 10.1.2.2 (10.1.2.2) 56(84) bytes of data.\n\n--- 10.1.2.2 ping statistics ---\n10 packets transmitted, 10 received, 0% packet loss, time 1808ms\nrtt min/avg/max/mdev = 50.012/50.344/51.020/0.301 ms\n`;
-    expect(parsePing(text)).toEqual({ sent: 10, received: 10, minMs: 50.012, avgMs: 50.344, maxMs: 51.02, mdevMs: 0.301 });
+    expect(parsePing(text)).toEqual({
+      sent: 10,
+      received: 10,
+      minMs: 50.012,
+      avgMs: 50.344,
+      maxMs: 51.02,
+      mdevMs: 0.301,
+    });
   });
   it('returns null when nothing came back', () => {
     expect(parsePing('10 packets transmitted, 0 received, 100% packet loss, time 9000ms\n')).toBeNull();
@@ -34,21 +41,53 @@ describe('flowIntervals', () => {
     intervals: [
       {
         streams: [
-          { socket: 5, start: 0, end: 1, bytes: 1e6, bits_per_second: 8e6, retransmits: 2, snd_cwnd: 100000, rtt: 50000 },
-          { socket: 7, start: 0, end: 1, bytes: 1e6, bits_per_second: 8e6, retransmits: 0, snd_cwnd: 50000, rtt: 52000 },
+          {
+            socket: 5,
+            start: 0,
+            end: 1,
+            bytes: 1e6,
+            bits_per_second: 8e6,
+            retransmits: 2,
+            snd_cwnd: 100000,
+            rtt: 50000,
+          },
+          {
+            socket: 7,
+            start: 0,
+            end: 1,
+            bytes: 1e6,
+            bits_per_second: 8e6,
+            retransmits: 0,
+            snd_cwnd: 50000,
+            rtt: 52000,
+          },
         ],
         sum: { start: 0, end: 1, bytes: 2e6, bits_per_second: 16e6, retransmits: 2 },
       },
     ],
   };
-  const server: IperfJson = { intervals: [{ streams: [], sum: { start: 0, end: 1, bytes: 1.9e6, bits_per_second: 15.2e6 } }] };
+  const server: IperfJson = {
+    intervals: [{ streams: [], sum: { start: 0, end: 1, bytes: 1.9e6, bits_per_second: 15.2e6 } }],
+  };
   it('merges the sender (cwnd, RTT, retransmits) with the receiver (goodput), shifted to run time', () => {
     const [s] = flowIntervals('f', 5, client, server);
-    expect(s).toMatchObject({ flow: 'f', t: 6, goodputBps: 15.2e6, sendBps: 16e6, retransmits: 2, cwndBytes: 150000, rttMs: 51 });
+    expect(s).toMatchObject({
+      flow: 'f',
+      t: 6,
+      goodputBps: 15.2e6,
+      sendBps: 16e6,
+      retransmits: 2,
+      cwndBytes: 150000,
+      rttMs: 51,
+    });
     expect(s?.streams).toHaveLength(2);
   });
   it('keeps what one side has when the other is missing', () => {
-    expect(flowIntervals('f', 0, null, server)[0]).toMatchObject({ goodputBps: 15.2e6, sendBps: null, cwndBytes: null });
+    expect(flowIntervals('f', 0, null, server)[0]).toMatchObject({
+      goodputBps: 15.2e6,
+      sendBps: null,
+      cwndBytes: null,
+    });
   });
 });
 
@@ -58,13 +97,21 @@ describe('environment parsers', () => {
       'net.ipv4.tcp_rmem': '4096\t131072\t6291456',
       'net.ipv4.ip_forward': '1',
     });
-    expect(parseOffloads('Features for eth0:\nrx-checksumming: on\ntcp-segmentation-offload: off\n\ttx-tcp-segmentation: off\nrx-vlan-filter: off [fixed]\n')).toEqual({
+    expect(
+      parseOffloads(
+        'Features for eth0:\nrx-checksumming: on\ntcp-segmentation-offload: off\n\ttx-tcp-segmentation: off\nrx-vlan-filter: off [fixed]\n',
+      ),
+    ).toEqual({
       'rx-checksumming': 'on',
       'tcp-segmentation-offload': 'off',
       'tx-tcp-segmentation': 'off',
       'rx-vlan-filter': 'off [fixed]',
     });
-    expect(toolVersions([{ argv: ['iperf3', '--version'], stdout: 'iperf 3.12 (cJSON 1.7.15)\nLinux...', stderr: '' }])).toEqual({
+    expect(
+      toolVersions([
+        { argv: ['iperf3', '--version'], stdout: 'iperf 3.12 (cJSON 1.7.15)\nLinux...', stderr: '' },
+      ]),
+    ).toEqual({
       iperf3: 'iperf 3.12 (cJSON 1.7.15)',
     });
   });

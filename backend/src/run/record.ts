@@ -25,7 +25,10 @@ export class RunRecorder {
   }
 
   event(type: string, detail: Record<string, unknown> = {}): void {
-    appendFileSync(join(this.dir, 'events.jsonl'), `${JSON.stringify({ at: new Date().toISOString(), type, ...detail })}\n`);
+    appendFileSync(
+      join(this.dir, 'events.jsonl'),
+      `${JSON.stringify({ at: new Date().toISOString(), type, ...detail })}\n`,
+    );
   }
 
   get sampleCount(): number {

@@ -1,11 +1,19 @@
 // One experiment from spec to record: boot the lab if needed, start clean, build the dumbbell,
 // measure idle RTT, run the flows on their schedule, read the stacks back from the sockets,
 // snapshot counters, tear down (always), summarise.
-import { buildPlan, calibrateDelay, type Cmd, formatPlan, type Plan, type Spec, STACK_NAMES } from '@lfnlab/emulator';
-import { type ExitEvent, ensureImage, type LabRecord, connectLab, labUp } from '@lfnlab/lab-images';
+import {
+  buildPlan,
+  type Cmd,
+  calibrateDelay,
+  formatPlan,
+  type Plan,
+  type Spec,
+  STACK_NAMES,
+} from '@lfnlab/emulator';
+import { connectLab, type ExitEvent, ensureImage, type LabRecord, labUp } from '@lfnlab/lab-images';
 import { KEY_SYSCTLS, parseOffloads, parseSysctl, TOOL_VERSION_CMDS, toolVersions } from './environment.js';
 import { flowIntervals, parseIperf } from './iperf.js';
-import { parsePing, parseSs, type PingSummary, type SocketState } from './probes.js';
+import { type PingSummary, parsePing, parseSs, type SocketState } from './probes.js';
 import { RunRecorder } from './record.js';
 import { LabSession, type StepResult } from './session.js';
 import { type FlowResult, type RunSummary, summarise } from './summary.js';
@@ -49,7 +57,10 @@ const wait = (ms: number, signal?: AbortSignal) =>
 
 function raceAbort<T>(p: Promise<T>, signal?: AbortSignal): Promise<T> {
   if (!signal) return p;
-  return Promise.race([p, new Promise<T>((_, reject) => signal.addEventListener('abort', () => reject(new Aborted('aborted'))))]);
+  return Promise.race([
+    p,
+    new Promise<T>((_, reject) => signal.addEventListener('abort', () => reject(new Aborted('aborted')))),
+  ]);
 }
 
 async function snapshot(session: LabSession, plan: Plan) {
@@ -58,20 +69,31 @@ async function snapshot(session: LabSession, plan: Plan) {
   return out;
 }
 
-function recordSnapshot(rec: RunRecorder, plan: Plan, snap: Record<string, StepResult[]>, when: 'before' | 'after') {
+function recordSnapshot(
+  rec: RunRecorder,
+  plan: Plan,
+  snap: Record<string, StepResult[]>,
+  when: 'before' | 'after',
+) {
   const qdisc = snap.qdiscs?.[0];
   rec.text(`qdisc-${when}.json`, qdisc?.stdout ?? '');
   if (when === 'after') return;
   const sysctlText = (snap.sysctls ?? []).slice(1).map((r) => r.stdout);
-  const perNs = Object.fromEntries(plan.topology.namespaces.map((ns, i) => [ns, parseSysctl(sysctlText[i] ?? '')]));
+  const perNs = Object.fromEntries(
+    plan.topology.namespaces.map((ns, i) => [ns, parseSysctl(sysctlText[i] ?? '')]),
+  );
   rec.json('sysctls.json', {
     lab: parseSysctl(snap.sysctls?.[0]?.stdout ?? ''),
-    keys: Object.fromEntries(Object.entries(perNs).map(([ns, kv]) => [ns, Object.fromEntries(KEY_SYSCTLS.map((k) => [k, kv[k]]))])),
+    keys: Object.fromEntries(
+      Object.entries(perNs).map(([ns, kv]) => [ns, Object.fromEntries(KEY_SYSCTLS.map((k) => [k, kv[k]]))]),
+    ),
     all: perNs,
   });
   rec.json(
     'offloads.json',
-    Object.fromEntries((snap.offloads ?? []).map((r) => [r.argv.slice(3).join(' '), parseOffloads(r.stdout)])),
+    Object.fromEntries(
+      (snap.offloads ?? []).map((r) => [r.argv.slice(3).join(' '), parseOffloads(r.stdout)]),
+    ),
   );
   rec.text('links.txt', (snap.links ?? []).map((r) => `$ ${r.argv.join(' ')}\n${r.stdout}`).join('\n'));
 }
@@ -90,12 +112,25 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
 
   const image = await ensureImage({ log: (s) => log(`  ${s}`) });
   const lab: LabRecord = await labUp({ name: o.labName, image, log: (s) => log(`  ${s}`) });
-  log(`  lab: ${lab.accel.toUpperCase()}, ${lab.cpus} vCPU, image ${lab.imageId}, kernel ${image.manifest.kernel.abi} (booted in ${(lab.bootMs / 1000).toFixed(1)} s)`);
+  log(
+    `  lab: ${lab.accel.toUpperCase()}, ${lab.cpus} vCPU, image ${lab.imageId}, kernel ${image.manifest.kernel.abi} (booted in ${(lab.bootMs / 1000).toFixed(1)} s)`,
+  );
   const channel = await connectLab(lab.name, { watchdogMs: 10_000 });
   const session = new LabSession(channel);
 
   const results = new Map<string, FlowResult>(
-    plan.topology.flows.map((f) => [f.name, { flow: f, client: null, server: null, intervals: [], observedStacks: [], startedAtS: null, error: null }]),
+    plan.topology.flows.map((f) => [
+      f.name,
+      {
+        flow: f,
+        client: null,
+        server: null,
+        intervals: [],
+        observedStacks: [],
+        startedAtS: null,
+        error: null,
+      },
+    ]),
   );
   const idleRtt: Record<string, PingSummary | null> = {};
   const probes: { t: number; ns: string; sockets: SocketState[] }[] = [];
@@ -113,15 +148,25 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
     rec.event('reset', stale);
 
     const info = await session.info<AgentInfo>();
-    const missing = [...new Set(spec.flows.map((f) => f.stack))].filter((s) => !info.stacksAvailable.includes(s));
+    const missing = [...new Set(spec.flows.map((f) => f.stack))].filter(
+      (s) => !info.stacksAvailable.includes(s),
+    );
     if (missing.length) {
-      throw new Error(`the lab kernel has no ${missing.join(', ')}; it offers ${info.stacksAvailable.join(', ')}`);
+      throw new Error(
+        `the lab kernel has no ${missing.join(', ')}; it offers ${info.stacksAvailable.join(', ')}`,
+      );
     }
     const versions = toolVersions(await session.exec(TOOL_VERSION_CMDS, { stopOnError: false }));
     rec.json('environment.json', {
       seed: spec.seed,
       lab,
-      image: { id: image.id, kernel: image.manifest.kernel, tools: image.manifest.tools, agent: image.manifest.agent, modules: image.manifest.modules },
+      image: {
+        id: image.id,
+        kernel: image.manifest.kernel,
+        tools: image.manifest.tools,
+        agent: image.manifest.agent,
+        modules: image.manifest.modules,
+      },
       agent: info,
       toolVersions: versions,
       host: { node: process.version, platform: process.platform, qemu: lab.qemuVersion },
@@ -132,7 +177,9 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
     setUp = true;
     for (const section of plan.setup) await session.exec(section.cmds);
     const nCmds = plan.setup.reduce((n, s) => n + s.cmds.length, 0);
-    log(`  setup: ${plan.topology.namespaces.length} namespaces, ${nCmds} commands, ${((Date.now() - t0setup) / 1000).toFixed(1)} s`);
+    log(
+      `  setup: ${plan.topology.namespaces.length} namespaces, ${nCmds} commands, ${((Date.now() - t0setup) / 1000).toFixed(1)} s`,
+    );
     rec.event('setup', { commands: nCmds, ms: Date.now() - t0setup });
     recordSnapshot(rec, plan, await snapshot(session, plan), 'before');
 
@@ -145,11 +192,18 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
       if (ping && topo && r.calibrate) {
         const excessMs = ping.minMs - configured;
         const { oneWayMs, cmds } = calibrateDelay(spec, topo, excessMs);
-        calibration[r.path] = { measuredMinMs: ping.minMs, excessMs, oneWayDelayMs: oneWayMs, commands: cmds.map((c) => c.argv) };
+        calibration[r.path] = {
+          measuredMinMs: ping.minMs,
+          excessMs,
+          oneWayDelayMs: oneWayMs,
+          commands: cmds.map((c) => c.argv),
+        };
         if (cmds.length) {
           await session.exec(cmds);
           ping = parsePing((await session.run(r.probe)).stdout);
-          log(`  calibration ${r.path}: the emulator adds ${excessMs.toFixed(2)} ms; delay stages set to ${oneWayMs} ms each way`);
+          log(
+            `  calibration ${r.path}: the emulator adds ${excessMs.toFixed(2)} ms; delay stages set to ${oneWayMs} ms each way`,
+          );
         }
       }
       idleRtt[r.path] = ping;
@@ -178,7 +232,9 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
       await session.spawn(c);
       const r = results.get(c.flow);
       if (r) r.startedAtS = elapsed();
-      log(`  t=${elapsed().toFixed(1).padStart(6)} s  started ${c.flow} (${r?.flow.stack}, ${r?.flow.direction}, ${r?.flow.streams} stream${r?.flow.streams === 1 ? '' : 's'})`);
+      log(
+        `  t=${elapsed().toFixed(1).padStart(6)} s  started ${c.flow} (${r?.flow.stack}, ${r?.flow.direction}, ${r?.flow.streams} stream${r?.flow.streams === 1 ? '' : 's'})`,
+      );
       rec.event('flow-started', { flow: c.flow, t: elapsed() });
     });
     const probeTimes = new Map<string, { ns: string; at: number }>();
@@ -198,13 +254,18 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
         const r = results.get(f.name);
         return r?.startedAtS !== null && elapsed() < f.startMs / 1000 + f.durationMs / 1000;
       }).length;
-      log(`  t=${elapsed().toFixed(1).padStart(6)} s  of ${end} s, ${running} flow${running === 1 ? '' : 's'} running`);
+      log(
+        `  t=${elapsed().toFixed(1).padStart(6)} s  of ${end} s, ${running} flow${running === 1 ? '' : 's'} running`,
+      );
     }, 5000);
     try {
       await raceAbort(Promise.all([...clientStarts, ...socketProbes]), o.signal);
       // The deadline's timer is cancelled once the flows are done, or it would hold the process.
       const finished = new AbortController();
-      const deadline = wait((end + 30) * 1000 - (Date.now() - t0), AbortSignal.any([finished.signal, ...(o.signal ? [o.signal] : [])])).then(
+      const deadline = wait(
+        (end + 30) * 1000 - (Date.now() - t0),
+        AbortSignal.any([finished.signal, ...(o.signal ? [o.signal] : [])]),
+      ).then(
         () => {
           throw new Error(`flows did not finish within 30 s of the planned end (${end} s)`);
         },
@@ -222,7 +283,8 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
           if (proc.role === 'client') r.client = json;
           else r.server = json;
           if (e.code !== 0) {
-            const why = json?.error ?? (e.stderr.trim() || `exit ${e.code}${e.signal ? ` (${e.signal})` : ''}`);
+            const why =
+              json?.error ?? (e.stderr.trim() || `exit ${e.code}${e.signal ? ` (${e.signal})` : ''}`);
             r.error = r.error ?? `${proc.role}: ${why}`;
           }
         }),
@@ -251,7 +313,7 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
   }
 
   for (const r of results.values()) {
-    const offset = (r.startedAtS ?? r.flow.startMs / 1000);
+    const offset = r.startedAtS ?? r.flow.startMs / 1000;
     r.intervals = flowIntervals(r.flow.name, offset, r.client, r.server);
     // The data sockets are the ones iperf3 reports as connected; its control socket uses the default stack.
     const dataPorts = new Set((r.client?.start?.connected ?? []).map((c) => c.local_port));
@@ -271,7 +333,14 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
     if (r.server) rec.json(`flows/${r.flow.name}.server.json`, r.server);
   }
   rec.json('sockets.json', probes);
-  const summary = summarise({ spec, paths: plan.topology.paths, results: [...results.values()], idleRtt, status, error });
+  const summary = summarise({
+    spec,
+    paths: plan.topology.paths,
+    results: [...results.values()],
+    idleRtt,
+    status,
+    error,
+  });
   rec.json('summary.json', {
     ...summary,
     startedAt: startedAt.toISOString(),

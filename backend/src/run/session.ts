@@ -15,7 +15,9 @@ export interface StepResult {
 
 export class PlanStepError extends Error {
   constructor(readonly result: StepResult) {
-    super(`lab command failed (exit ${result.code}${result.error ? `, ${result.error}` : ''}): ${formatArgv(result.argv)}\n${result.stderr.trim()}`);
+    super(
+      `lab command failed (exit ${result.code}${result.error ? `, ${result.error}` : ''}): ${formatArgv(result.argv)}\n${result.stderr.trim()}`,
+    );
   }
 }
 
@@ -42,9 +44,18 @@ export class LabSession {
   /** Run commands in order; the first failure of a command that must succeed throws. */
   async exec(cmds: Cmd[], opts: { stopOnError?: boolean } = {}): Promise<StepResult[]> {
     if (cmds.length === 0) return [];
-    const steps = cmds.map((c) => ({ argv: c.argv, allowFail: c.allowFail, until: c.until, timeoutMs: c.timeoutMs }));
+    const steps = cmds.map((c) => ({
+      argv: c.argv,
+      allowFail: c.allowFail,
+      until: c.until,
+      timeoutMs: c.timeoutMs,
+    }));
     const stopOnError = opts.stopOnError ?? true;
-    const res = await this.channel.call<{ ok: boolean; results: StepResult[] }>('exec', { steps, stopOnError }, 600_000);
+    const res = await this.channel.call<{ ok: boolean; results: StepResult[] }>(
+      'exec',
+      { steps, stopOnError },
+      600_000,
+    );
     if (stopOnError && !res.ok) {
       const bad = res.results.find((r, i) => (r.code !== 0 || r.error) && !cmds[i]?.allowFail);
       if (bad) throw new PlanStepError(bad);
@@ -60,7 +71,11 @@ export class LabSession {
   /** Start a supervised process; its exit is awaited with `exited(name)`. */
   async spawn(proc: Pick<Proc, 'name' | 'argv'>, opts: { stream?: boolean } = {}): Promise<number> {
     this.waiter(proc.name); // registered first: a process may exit before spawn's reply arrives
-    const r = await this.channel.call<{ pid: number }>('spawn', { name: proc.name, argv: proc.argv, stream: opts.stream ?? false });
+    const r = await this.channel.call<{ pid: number }>('spawn', {
+      name: proc.name,
+      argv: proc.argv,
+      stream: opts.stream ?? false,
+    });
     return r.pid;
   }
 

@@ -1,7 +1,7 @@
 // summary.json: per flow mean and σ of goodput, retransmits, RTT; per path idle RTT and link
 // utilisation; Jain's index between flows sharing a bottleneck direction.
 import type { FlowTopology, PathTopology, Spec } from '@lfnlab/emulator';
-import { jainIndex, meanAndSd, metricValue, type MetricValue } from '../metrics/index.js';
+import { jainIndex, type MetricValue, meanAndSd, metricValue } from '../metrics/index.js';
 import type { IntervalSample, IperfJson } from './iperf.js';
 import type { PingSummary } from './probes.js';
 
@@ -38,7 +38,13 @@ export interface FlowSummary {
 
 export interface PathSummary {
   name: string;
-  configured: { rttMs: number; rateMbps: number; reverseRateMbps: number; bufferPackets: { forward: number; reverse: number }; ber: number };
+  configured: {
+    rttMs: number;
+    rateMbps: number;
+    reverseRateMbps: number;
+    bufferPackets: { forward: number; reverse: number };
+    ber: number;
+  };
   idleRtt: PingSummary | null;
   utilisation: { forward: number | null; reverse: number | null };
   jain: { forward: number | null; reverse: number | null };
@@ -87,7 +93,9 @@ export function summariseFlow(r: FlowResult): FlowSummary {
     retransmits: retransmitted,
     rttMs: {
       mean: rtts.length ? rtts.reduce((a, b) => a + b, 0) / rtts.length / 1000 : null,
-      min: sender.length ? Math.min(...sender.map((s) => s?.min_rtt ?? Number.POSITIVE_INFINITY)) / 1000 : null,
+      min: sender.length
+        ? Math.min(...sender.map((s) => s?.min_rtt ?? Number.POSITIVE_INFINITY)) / 1000
+        : null,
       max: sender.length ? Math.max(...sender.map((s) => s?.max_rtt ?? 0)) / 1000 : null,
     },
     maxCwndBytes: cwnds.length ? Math.max(...cwnds) : null,
@@ -108,7 +116,9 @@ export function utilisation(flows: FlowResult[], rateBps: number): number | null
   if (active.length === 0) return null;
   const bytes = active.reduce((a, f) => a + (f.client?.end?.sum_received?.bytes ?? 0), 0);
   const start = Math.min(...active.map((f) => f.flow.startMs / 1000));
-  const end = Math.max(...active.map((f) => f.flow.startMs / 1000 + (f.client?.end?.sum_received?.seconds ?? 0)));
+  const end = Math.max(
+    ...active.map((f) => f.flow.startMs / 1000 + (f.client?.end?.sum_received?.seconds ?? 0)),
+  );
   return end > start ? (bytes * 8) / (rateBps * (end - start)) : null;
 }
 
@@ -124,9 +134,12 @@ export function summarise(args: {
   const paths = args.paths.map((p): PathSummary => {
     const path = args.spec.paths[p.name];
     if (!path) throw new Error(`path ${p.name} missing from the spec`);
-    const group = (d: 'forward' | 'reverse') => args.results.filter((r) => r.flow.path === p.name && r.flow.direction === d);
+    const group = (d: 'forward' | 'reverse') =>
+      args.results.filter((r) => r.flow.path === p.name && r.flow.direction === d);
     const jain = (d: 'forward' | 'reverse') => {
-      const xs = flows.filter((f) => f.path === p.name && f.direction === d).map((f) => f.goodputMbps.wholeRun);
+      const xs = flows
+        .filter((f) => f.path === p.name && f.direction === d)
+        .map((f) => f.goodputMbps.wholeRun);
       return xs.length >= 2 && xs.every((x) => x !== null) ? finite(jainIndex(xs as number[])) : null;
     };
     return {
@@ -139,7 +152,10 @@ export function summarise(args: {
         ber: path.ber,
       },
       idleRtt: args.idleRtt[p.name] ?? null,
-      utilisation: { forward: utilisation(group('forward'), path.rate), reverse: utilisation(group('reverse'), path.reverse.rate) },
+      utilisation: {
+        forward: utilisation(group('forward'), path.rate),
+        reverse: utilisation(group('reverse'), path.reverse.rate),
+      },
       jain: { forward: jain('forward'), reverse: jain('reverse') },
     };
   });

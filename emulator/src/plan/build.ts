@@ -26,7 +26,10 @@ export function buildPlan(spec: Spec): Plan {
       // With jitter the minimum RTT sits below the configured one by design: nothing to correct.
       calibrate: (spec.paths[p.name]?.rtt ?? 0) > 0 && spec.paths[p.name]?.jitter === 0,
       // The first packet pays for ARP; it is not part of the path's RTT.
-      warmup: { argv: inNs(p.senderNs, ['ping', '-n', '-c', '1', '-W', '5', p.receiverAddr]), allowFail: true },
+      warmup: {
+        argv: inNs(p.senderNs, ['ping', '-n', '-c', '1', '-W', '5', p.receiverAddr]),
+        allowFail: true,
+      },
       probe: { argv: inNs(p.senderNs, ['ping', '-n', '-q', '-c', '10', '-i', '0.2', p.receiverAddr]) },
     })),
     snapshot: net.snapshot,

@@ -71,13 +71,39 @@ function bottleneckStage(ingressDev: string, ifb: string, rateBps: number, limit
     { argv: tc('qdisc', 'add', 'dev', ingressDev, 'handle', 'ffff:', 'ingress') },
     {
       argv: tc(
-        'filter', 'add', 'dev', ingressDev, 'parent', 'ffff:', 'protocol', 'all',
-        'matchall', 'action', 'mirred', 'egress', 'redirect', 'dev', ifb,
+        'filter',
+        'add',
+        'dev',
+        ingressDev,
+        'parent',
+        'ffff:',
+        'protocol',
+        'all',
+        'matchall',
+        'action',
+        'mirred',
+        'egress',
+        'redirect',
+        'dev',
+        ifb,
       ),
     },
     {
       comment: `bottleneck: ${tcRate(rateBps)}, buffer ${limit} packets (tail drop)`,
-      argv: tc('qdisc', 'add', 'dev', ifb, 'root', 'handle', '1:', 'netem', 'rate', tcRate(rateBps), 'limit', String(limit)),
+      argv: tc(
+        'qdisc',
+        'add',
+        'dev',
+        ifb,
+        'root',
+        'handle',
+        '1:',
+        'netem',
+        'rate',
+        tcRate(rateBps),
+        'limit',
+        String(limit),
+      ),
     },
   ];
 }
@@ -100,12 +126,16 @@ export function delayStage(
     delay.push(tcTime(path.jitter));
     if (path.jitterDistribution !== 'uniform') delay.push('distribution', path.jitterDistribution);
   }
-  const jitterNote = path.jitter > 0 ? `, jitter ±${tcTime(path.jitter)} ${path.jitterDistribution} (reorders packets)` : '';
+  const jitterNote =
+    path.jitter > 0 ? `, jitter ±${tcTime(path.jitter)} ${path.jitterDistribution} (reorders packets)` : '';
   if (path.ber === 0) {
     if (path.rtt === 0 && path.jitter === 0) return [];
     return [
       {
-        comment: op === 'add' ? `delay ${tcTime(oneWayMs)} one way${jitterNote}; limit holds 1.5x what is in flight` : undefined,
+        comment:
+          op === 'add'
+            ? `delay ${tcTime(oneWayMs)} one way${jitterNote}; limit holds 1.5x what is in flight`
+            : undefined,
         argv: tc('qdisc', op, 'dev', dev, 'root', 'handle', '1:', 'netem', ...delay, 'limit', String(limit)),
       },
     ];
@@ -114,25 +144,87 @@ export function delayStage(
   const large = topo.per.fullFrame;
   const netems: Cmd[] = [
     {
-      argv: tc('qdisc', op, 'dev', dev, 'parent', '1:1', 'handle', '10:', 'netem', ...delay,
-        'loss', 'random', tcPercent(small), 'limit', String(limit)),
+      argv: tc(
+        'qdisc',
+        op,
+        'dev',
+        dev,
+        'parent',
+        '1:1',
+        'handle',
+        '10:',
+        'netem',
+        ...delay,
+        'loss',
+        'random',
+        tcPercent(small),
+        'limit',
+        String(limit),
+      ),
     },
     {
-      argv: tc('qdisc', op, 'dev', dev, 'parent', '1:2', 'handle', '20:', 'netem', ...delay,
-        'loss', 'random', tcPercent(large), 'limit', String(limit)),
+      argv: tc(
+        'qdisc',
+        op,
+        'dev',
+        dev,
+        'parent',
+        '1:2',
+        'handle',
+        '20:',
+        'netem',
+        ...delay,
+        'loss',
+        'random',
+        tcPercent(large),
+        'limit',
+        String(limit),
+      ),
     },
   ];
   if (op === 'change') return netems;
   return [
     {
       comment: `delay ${tcTime(oneWayMs)} one way${jitterNote}; BER ${path.ber} → PER ${small.toPrecision(3)} for ${topo.per.ackFrameBytes} B frames, ${large.toPrecision(3)} for ${topo.frameBytes} B`,
-      argv: tc('qdisc', 'add', 'dev', dev, 'root', 'handle', '1:', 'prio', 'bands', '2', 'priomap', ...Array(16).fill('1')),
+      argv: tc(
+        'qdisc',
+        'add',
+        'dev',
+        dev,
+        'root',
+        'handle',
+        '1:',
+        'prio',
+        'bands',
+        '2',
+        'priomap',
+        ...Array(16).fill('1'),
+      ),
     },
     ...netems,
     {
       comment: 'IP total length below 128 bytes: ACK-sized frames',
-      argv: tc('filter', 'add', 'dev', dev, 'parent', '1:', 'protocol', 'ip', 'prio', '1',
-        'u32', 'match', 'u16', '0x0000', '0xff80', 'at', '2', 'flowid', '1:1'),
+      argv: tc(
+        'filter',
+        'add',
+        'dev',
+        dev,
+        'parent',
+        '1:',
+        'protocol',
+        'ip',
+        'prio',
+        '1',
+        'u32',
+        'match',
+        'u16',
+        '0x0000',
+        '0xff80',
+        'at',
+        '2',
+        'flowid',
+        '1:1',
+      ),
     },
   ];
 }
@@ -143,7 +235,11 @@ export function delayStage(
  * the configured one, take half of it off each direction's delay stage. Returns no commands when
  * there is nothing to correct or no delay stage to correct it in.
  */
-export function calibrateDelay(spec: Spec, topo: PathTopology, excessMs: number): { oneWayMs: number; cmds: Cmd[] } {
+export function calibrateDelay(
+  spec: Spec,
+  topo: PathTopology,
+  excessMs: number,
+): { oneWayMs: number; cmds: Cmd[] } {
   const path = spec.paths[topo.name] as Path;
   const oneWayMs = Math.max(0, Math.round((path.rtt / 2 - excessMs / 2) * 1000) / 1000);
   if (excessMs <= 0 || path.rtt === 0) return { oneWayMs: path.rtt / 2, cmds: [] };
@@ -157,15 +253,26 @@ export function calibrateDelay(spec: Spec, topo: PathTopology, excessMs: number)
   };
 }
 
-export function buildDumbbell(spec: Spec): { paths: PathTopology[]; setup: Section[]; snapshot: Section[]; teardown: Section } {
+export function buildDumbbell(spec: Spec): {
+  paths: PathTopology[];
+  setup: Section[];
+  snapshot: Section[];
+  teardown: Section;
+} {
   const paths = Object.keys(spec.paths).map((name, i) => pathTopology(spec, name, i));
   const hostNs = paths.flatMap((p) => [p.senderNs, p.receiverNs]);
   const allNs = [ROUTER_NS, ...hostNs];
   const bufMax = Math.max(...paths.map((p) => p.socketBufferMax));
 
   const globals: Cmd[] = [
-    { comment: 'no hidden queue before the router: raise the per-CPU backlog', ...sysctl(null, 'net.core.netdev_max_backlog', 10000) },
-    { comment: 'let iperf3 -w ask for windows up to the namespaces\' ceiling', ...sysctl(null, 'net.core.rmem_max', bufMax) },
+    {
+      comment: 'no hidden queue before the router: raise the per-CPU backlog',
+      ...sysctl(null, 'net.core.netdev_max_backlog', 10000),
+    },
+    {
+      comment: "let iperf3 -w ask for windows up to the namespaces' ceiling",
+      ...sysctl(null, 'net.core.rmem_max', bufMax),
+    },
     sysctl(null, 'net.core.wmem_max', bufMax),
   ];
 
@@ -176,16 +283,35 @@ export function buildDumbbell(spec: Spec): { paths: PathTopology[]; setup: Secti
 
   const nsSysctls: Cmd[] = [];
   for (const ns of allNs) {
-    nsSysctls.push(sysctl(ns, 'net.ipv6.conf.all.disable_ipv6', 1), sysctl(ns, 'net.ipv6.conf.default.disable_ipv6', 1));
+    nsSysctls.push(
+      sysctl(ns, 'net.ipv6.conf.all.disable_ipv6', 1),
+      sysctl(ns, 'net.ipv6.conf.default.disable_ipv6', 1),
+    );
   }
   nsSysctls.push({ comment: 'the router forwards', ...sysctl(ROUTER_NS, 'net.ipv4.ip_forward', 1) });
   for (const p of paths) {
     for (const ns of [p.senderNs, p.receiverNs]) {
+      // DCTCP falls back to Reno ("dctcp-reno") unless the connection negotiates ECN.
+      const dctcpHere = spec.flows.some(
+        (f) =>
+          f.stack === 'dctcp' && f.path === p.name && (f.direction === 'forward') === (ns === p.senderNs),
+      );
+      if (dctcpHere)
+        nsSysctls.push({
+          comment: 'DCTCP flows start here: request ECN',
+          ...sysctl(ns, 'net.ipv4.tcp_ecn', 1),
+        });
       const max = p.socketBufferMax;
       nsSysctls.push(
-        { comment: `${ns}: TCP buffers up to ${max} B (>= 2 x (BDP + buffer))`, ...sysctl(ns, 'net.ipv4.tcp_rmem', `4096 131072 ${max}`) },
+        {
+          comment: `${ns}: TCP buffers up to ${max} B (>= 2 x (BDP + buffer))`,
+          ...sysctl(ns, 'net.ipv4.tcp_rmem', `4096 131072 ${max}`),
+        },
         sysctl(ns, 'net.ipv4.tcp_wmem', `4096 16384 ${max}`),
-        { comment: 'no cached ssthresh/RTT from an earlier connection', ...sysctl(ns, 'net.ipv4.tcp_no_metrics_save', 1) },
+        {
+          comment: 'no cached ssthresh/RTT from an earlier connection',
+          ...sysctl(ns, 'net.ipv4.tcp_no_metrics_save', 1),
+        },
       );
     }
   }
@@ -197,7 +323,10 @@ export function buildDumbbell(spec: Spec): { paths: PathTopology[]; setup: Secti
     const { toSender, toReceiver, forwardIfb, reverseIfb } = p.routerIfs;
     const net = p.index + 1;
     links.push(
-      { comment: `path ${p.name}: ${p.senderNs} <-> router <-> ${p.receiverNs}`, argv: rtrLink('add', toSender, 'type', 'veth', 'peer', 'name', HOST_IF, 'netns', p.senderNs) },
+      {
+        comment: `path ${p.name}: ${p.senderNs} <-> router <-> ${p.receiverNs}`,
+        argv: rtrLink('add', toSender, 'type', 'veth', 'peer', 'name', HOST_IF, 'netns', p.senderNs),
+      },
       { argv: rtrLink('add', toReceiver, 'type', 'veth', 'peer', 'name', HOST_IF, 'netns', p.receiverNs) },
       { argv: rtrLink('add', forwardIfb, 'type', 'ifb') },
       { argv: rtrLink('add', reverseIfb, 'type', 'ifb') },
@@ -218,7 +347,10 @@ export function buildDumbbell(spec: Spec): { paths: PathTopology[]; setup: Secti
     );
     const off = ['tso', 'off', 'gso', 'off', 'gro', 'off'];
     offloads.push(
-      { comment: 'wire-sized packets: netem times and drops per skb', argv: inNs(p.senderNs, ['ethtool', '-K', HOST_IF, ...off]) },
+      {
+        comment: 'wire-sized packets: netem times and drops per skb',
+        argv: inNs(p.senderNs, ['ethtool', '-K', HOST_IF, ...off]),
+      },
       { argv: inNs(p.receiverNs, ['ethtool', '-K', HOST_IF, ...off]) },
       { argv: inNs(ROUTER_NS, ['ethtool', '-K', toSender, ...off]) },
       { argv: inNs(ROUTER_NS, ['ethtool', '-K', toReceiver, ...off]) },

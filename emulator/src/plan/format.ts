@@ -27,7 +27,7 @@ export function formatPlan(plan: Plan): string {
     if (r.calibrate) {
       out.push(
         `# calibration (${r.path}): the min RTT's excess over the configured RTT is the emulator's own delay;`,
-        '# each direction\'s delay stage is changed to (RTT − excess)/2 with `tc qdisc change ... netem delay`,',
+        "# each direction's delay stage is changed to (RTT − excess)/2 with `tc qdisc change ... netem delay`,",
         '# then the probe runs again. Both measurements and the applied delay go in idle-rtt.json.',
       );
     }
@@ -40,9 +40,13 @@ export function formatPlan(plan: Plan): string {
   for (const p of [...plan.clients].sort((a, b) => a.at - b.at)) {
     out.push(`# t=${(p.at / 1000).toFixed(3)} ${p.name}`, `${formatArgv(p.argv)} &`);
   }
-  out.push('', '# === while flows run: each socket\'s stack and state');
+  out.push('', "# === while flows run: each socket's stack and state");
   for (const c of Object.values(plan.socketProbes)) out.push(...formatCmd(c));
   for (const s of plan.snapshot) out.push('', `# === record: ${s.title}`, ...s.cmds.flatMap(formatCmd));
-  out.push('', `# === ${plan.teardown.title} (always, also after a failure or a kill)`, ...plan.teardown.cmds.flatMap(formatCmd));
+  out.push(
+    '',
+    `# === ${plan.teardown.title} (always, also after a failure or a kill)`,
+    ...plan.teardown.cmds.flatMap(formatCmd),
+  );
   return `${out.join('\n')}\n`;
 }

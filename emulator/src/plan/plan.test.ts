@@ -17,7 +17,7 @@ describe('sizing', () => {
     expect(perFromBer(1e-9, 66)).toBeCloseTo(5.28e-7, 9);
     expect(perFromBer(0, 1500)).toBe(0);
   });
-  it('sizes the delay stage for what is in flight, not netem\'s default 1000', () => {
+  it("sizes the delay stage for what is in flight, not netem's default 1000", () => {
     // 1 Gbit/s each way, 100 ms one way: (2e9 / (8*1514)) * 0.1 * 1.5 ≈ 24769 + 1000 slack
     expect(delayLimitPackets(1e9, 1e9, 100, 1514)).toBe(25769);
   });
@@ -79,9 +79,11 @@ describe('buildPlan', () => {
   it('splits loss by frame size when there is a BER', () => {
     const p = buildPlan(spec({ paths: { main: { rtt: '20ms', rate: '10Mbit', ber: 1e-8 } } }));
     const argv = allArgv(p).map((a) => a.join(' '));
-    expect(argv.some((a) => /dev p0-rcv parent 1:2 handle 20: netem delay 10ms loss random 0\.0121\d*% limit/.test(a))).toBe(
-      true,
-    );
+    expect(
+      argv.some((a) =>
+        /dev p0-rcv parent 1:2 handle 20: netem delay 10ms loss random 0\.0121\d*% limit/.test(a),
+      ),
+    ).toBe(true);
     expect(argv).toContain(
       'tc -n lfn-rtr filter add dev p0-rcv parent 1: protocol ip prio 1 u32 match u16 0x0000 0xff80 at 2 flowid 1:1',
     );
@@ -93,5 +95,20 @@ describe('buildPlan', () => {
     expect(text).toMatch(/^# lfnlab plan for 't' \(seed 1\)/);
     expect(text).toContain("ip netns exec lfn-p0-snd sysctl -q -w 'net.ipv4.tcp_rmem=4096 131072 4194304'");
     expect(text).toContain('ip netns del lfn-rtr    # best effort');
+  });
+});
+
+describe('stack-specific set-up', () => {
+  it('asks for ECN where a DCTCP flow starts, and nowhere else', () => {
+    const p = buildPlan(
+      spec({
+        paths: { main: { rtt: '20ms', rate: '10Mbit' } },
+        flows: [{ stack: 'cubic' }, { stack: 'dctcp', direction: 'reverse' }],
+      }),
+    );
+    const ecn = allArgv(p)
+      .map((a) => a.join(' '))
+      .filter((a) => a.includes('tcp_ecn'));
+    expect(ecn).toEqual(['ip netns exec lfn-p0-rcv sysctl -q -w net.ipv4.tcp_ecn=1']);
   });
 });

@@ -33,7 +33,12 @@ export function windowBytes(amount: Amount, bdp: number, mtu: number): number {
  * data segment of the other direction; hold 1.5× that for the one-way delay, plus slack for
  * bursts of small packets.
  */
-export function delayLimitPackets(rateHereBps: number, rateOtherBps: number, oneWayMs: number, frame: number) {
+export function delayLimitPackets(
+  rateHereBps: number,
+  rateOtherBps: number,
+  oneWayMs: number,
+  frame: number,
+) {
   const pps = (rateHereBps + rateOtherBps) / (8 * frame);
   return Math.ceil((1.5 * pps * oneWayMs) / 1000) + 1000;
 }

@@ -51,10 +51,30 @@ export function buildTraffic(spec: Spec, flows: FlowTopology[]): { servers: Proc
     }),
   );
   const clients = flows.map((f): Proc => {
-    const argv = ['iperf3', '-c', f.serverAddr, '-p', String(f.port), '-C', f.stack, '-t', seconds(f.durationMs),
-      '-i', interval, '-P', String(f.streams), '-J'];
+    const argv = [
+      'iperf3',
+      '-c',
+      f.serverAddr,
+      '-p',
+      String(f.port),
+      '-C',
+      f.stack,
+      '-t',
+      seconds(f.durationMs),
+      '-i',
+      interval,
+      '-P',
+      String(f.streams),
+      '-J',
+    ];
     if (f.windowBytes !== null) argv.push('-w', String(f.windowBytes));
-    return { name: `client:${f.name}`, role: 'client', flow: f.name, at: f.startMs, argv: inNs(f.clientNs, argv) };
+    return {
+      name: `client:${f.name}`,
+      role: 'client',
+      flow: f.name,
+      at: f.startMs,
+      argv: inNs(f.clientNs, argv),
+    };
   });
   return { servers, clients };
 }

@@ -25,14 +25,22 @@ describe('spec schema', () => {
     expect(spec.mtu).toBe(1500);
     expect(spec.paths.main).toMatchObject({ rtt: 50, rate: 100e6, buffer: { bdp: 0.2 }, ber: 0, jitter: 0 });
     expect(spec.paths.main?.reverse).toEqual({ rate: 100e6, buffer: { bdp: 0.2 } });
-    expect(spec.flows[0]).toMatchObject({ name: 'cubic-1', path: 'main', duration: 30_000, direction: 'forward' });
+    expect(spec.flows[0]).toMatchObject({
+      name: 'cubic-1',
+      path: 'main',
+      duration: 30_000,
+      direction: 'forward',
+    });
     expect(spec.flows[1]).toMatchObject({ name: 'reno-2', streams: 16, start: 5000, duration: 25_000 });
   });
 
   it('names the field and the allowed form for a wrong unit', () => {
     const p = problems({ ...base, paths: { main: { rtt: '50', rate: '100MB' } } });
     expect(p).toContainEqual({ field: 'paths.main.rtt', message: expect.stringMatching(/needs a unit.*ms/) });
-    expect(p).toContainEqual({ field: 'paths.main.rate', message: expect.stringMatching(/bytes; write bits.*800Mbit/) });
+    expect(p).toContainEqual({
+      field: 'paths.main.rate',
+      message: expect.stringMatching(/bytes; write bits.*800Mbit/),
+    });
   });
 
   it('rejects a negative RTT with the allowed range', () => {
@@ -43,7 +51,9 @@ describe('spec schema', () => {
 
   it('rejects an out-of-range rate naming the range', () => {
     const p = problems({ ...base, paths: { main: { rtt: '5ms', rate: '20Gbit' } } });
-    expect(p).toEqual([{ field: 'paths.main.rate', message: "must be between 10kbit and 10Gbit (got '20Gbit')" }]);
+    expect(p).toEqual([
+      { field: 'paths.main.rate', message: "must be between 10kbit and 10Gbit (got '20Gbit')" },
+    ]);
   });
 
   it('rejects an unknown stack listing the available ones', () => {
@@ -54,7 +64,10 @@ describe('spec schema', () => {
 
   it('reports a missing field as required', () => {
     const { duration: _, ...noDuration } = base;
-    expect(problems(noDuration)).toContainEqual({ field: 'duration', message: expect.stringMatching(/^is required/) });
+    expect(problems(noDuration)).toContainEqual({
+      field: 'duration',
+      message: expect.stringMatching(/^is required/),
+    });
   });
 
   it('flags unknown keys, unknown paths and flows that outlast the run', () => {
@@ -64,12 +77,17 @@ describe('spec schema', () => {
       flows: [{ stack: 'reno', path: 'c', start: '10s', duration: '25s' }, { stack: 'reno' }],
     });
     const fields = p.map((x) => x.field);
-    expect(fields).toEqual(expect.arrayContaining(['paths.a', 'flows[0].path', 'flows[0].duration', 'flows[1].path']));
+    expect(fields).toEqual(
+      expect.arrayContaining(['paths.a', 'flows[0].path', 'flows[0].duration', 'flows[1].path']),
+    );
     expect(p.find((x) => x.field === 'paths.a')?.message).toMatch(/unknown field 'rtT'; allowed: rtt, rate/);
   });
 
   it('accepts buffers in packets, bytes and BDP and checks their range', () => {
-    const with_ = (buffer: unknown) => ({ ...base, paths: { main: { rtt: '10ms', rate: '10Mbit', buffer } } });
+    const with_ = (buffer: unknown) => ({
+      ...base,
+      paths: { main: { rtt: '10ms', rate: '10Mbit', buffer } },
+    });
     expect(validateSpec(with_(100)).ok).toBe(true);
     expect(validateSpec(with_('64KiB')).ok).toBe(true);
     expect(problems(with_('1000bdp'))[0]?.message).toMatch(/bdp must be between 0.01bdp and 100bdp/);
@@ -77,11 +95,13 @@ describe('spec schema', () => {
   });
 
   it('parses YAML and throws a SpecError naming every problem', () => {
-    const spec = parseSpecText('name: y\nduration: 10s\npaths: {p: {rtt: 20ms, rate: 50Mbit}}\nflows: [{stack: htcp}]\n');
-    expect(spec.flows[0]?.path).toBe('p');
-    expect(() => parseSpecText('name: y\nduration: 10 parsecs\npaths: {}\nflows: []\n', 'x.yaml')).toThrowError(
-      SpecError,
+    const spec = parseSpecText(
+      'name: y\nduration: 10s\npaths: {p: {rtt: 20ms, rate: 50Mbit}}\nflows: [{stack: htcp}]\n',
     );
+    expect(spec.flows[0]?.path).toBe('p');
+    expect(() =>
+      parseSpecText('name: y\nduration: 10 parsecs\npaths: {}\nflows: []\n', 'x.yaml'),
+    ).toThrowError(SpecError);
     try {
       parseSpecText('name: y\nduration: 10 parsecs\npaths: {}\nflows: []\n', 'x.yaml');
     } catch (err) {
@@ -96,5 +116,13 @@ describe('spec schema', () => {
       expect.arrayContaining(['name', 'duration', 'paths', 'flows', 'seed', 'mtu', 'sampleInterval']),
     );
     expect(js.required).toEqual(expect.arrayContaining(['name', 'duration', 'paths', 'flows']));
+  });
+});
+
+describe('committed JSON Schema', () => {
+  it('equals what the zod schema generates (run `npx lfnlab schema --out emulator/schema/spec.schema.json`)', async () => {
+    const { readFileSync } = await import('node:fs');
+    const committed = readFileSync(new URL('../../schema/spec.schema.json', import.meta.url), 'utf8');
+    expect(JSON.parse(committed)).toEqual(JSON.parse(JSON.stringify(specJsonSchema())));
   });
 });

@@ -18,9 +18,15 @@ import {
 
 type Range = { min: number; max: number };
 
-function unitField(form: string, parse: (s: string) => Parsed<number>, range: Range, show: (n: number) => string) {
+function unitField(
+  form: string,
+  parse: (s: string) => Parsed<number>,
+  range: Range,
+  show: (n: number) => string,
+) {
   return z
     .string({ error: (iss) => (iss.input === undefined ? `is required: ${form}` : `must be ${form}`) })
+    .meta({ description: `${form}; from ${show(range.min)} to ${show(range.max)}` })
     .transform((text, ctx) => {
       const r = parse(text);
       if (!r.ok) {
@@ -40,7 +46,8 @@ function unitField(form: string, parse: (s: string) => Parsed<number>, range: Ra
 }
 
 /** A duration field; output in milliseconds. */
-export const duration = (min: number, max: number) => unitField(TIME_FORM, parseDuration, { min, max }, formatMs);
+export const duration = (min: number, max: number) =>
+  unitField(TIME_FORM, parseDuration, { min, max }, formatMs);
 /** A rate field; output in bit/s. */
 export const rate = (min: number, max: number) => unitField(RATE_FORM, parseRate, { min, max }, formatRate);
 
@@ -49,6 +56,9 @@ export const amount = (limits: { packets: Range; bytes: Range; bdp: Range }) =>
   z
     .union([z.string(), z.number()], {
       error: (iss) => (iss.input === undefined ? `is required: ${AMOUNT_FORM}` : `must be ${AMOUNT_FORM}`),
+    })
+    .meta({
+      description: `${AMOUNT_FORM}; packets ${limits.packets.min}-${limits.packets.max}, bdp ${limits.bdp.min}-${limits.bdp.max}`,
     })
     .transform((input, ctx): Amount => {
       const r = parseAmount(input);
@@ -163,7 +173,10 @@ export const FlowSchema = strict({
 
 const SpecObject = strict({
   name: name('an experiment name'),
-  description: z.string({ error: 'must be text' }).max(2000, { error: 'must be at most 2000 characters' }).optional(),
+  description: z
+    .string({ error: 'must be text' })
+    .max(2000, { error: 'must be at most 2000 characters' })
+    .optional(),
   /** Run length, ms. */
   duration: duration(LIMITS.runMs.min, LIMITS.runMs.max),
   /** Interval of per-flow samples, ms. */
@@ -249,7 +262,8 @@ function checkSpec(spec: SpecOut, ctx: z.core.$RefinementCtx<SpecOut>): void {
   }
 }
 
-const flowName = (flow: { name?: string | undefined; stack: string }, i: number) => flow.name ?? `${flow.stack}-${i + 1}`;
+const flowName = (flow: { name?: string | undefined; stack: string }, i: number) =>
+  flow.name ?? `${flow.stack}-${i + 1}`;
 
 /** Fill defaults that depend on other fields, so every later stage sees a complete spec. */
 function resolveSpec(spec: SpecOut) {

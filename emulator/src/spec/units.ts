@@ -79,11 +79,14 @@ export function parseSize(text: string): Parsed<number> {
 
 /** A buffer or window given in packets, bytes, or as a multiple of the path's bandwidth-delay product. */
 export type Amount = { packets: number } | { bytes: number } | { bdp: number };
-export const AMOUNT_FORM = "packets (e.g. 100 or '100pkt'), a size (e.g. '256KiB') or a BDP multiple (e.g. '0.2bdp')";
+export const AMOUNT_FORM =
+  "packets (e.g. 100 or '100pkt'), a size (e.g. '256KiB') or a BDP multiple (e.g. '0.2bdp')";
 
 export function parseAmount(input: string | number): Parsed<Amount> {
   if (typeof input === 'number') {
-    return Number.isInteger(input) ? ok({ packets: input }) : fail(`packets must be a whole number (got ${input})`);
+    return Number.isInteger(input)
+      ? ok({ packets: input })
+      : fail(`packets must be a whole number (got ${input})`);
   }
   const s = split(input);
   if (!s) return fail(`must be ${AMOUNT_FORM}`);
@@ -105,7 +108,7 @@ export function formatRate(bps: number): string {
 
 export function formatMs(ms: number): string {
   if (ms !== 0 && ms < 1) return `${trim(ms * 1000)}us`;
-  if (ms >= 60e3 && ms % 1000 === 0) return `${trim(ms / 1000)}s`;
+  if (ms >= 1000 && ms % 1000 === 0) return `${trim(ms / 1000)}s`;
   return `${trim(ms)}ms`;
 }
 
