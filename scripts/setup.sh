@@ -32,7 +32,9 @@ if ! node_ok; then
 fi
 
 say "Node packages"
-npm ci --no-audit --no-fund
+# npm install, not npm ci: with this lock file npm ci insists on optional platform binaries of
+# biome that npm never records for other platforms; install still takes the locked versions.
+npm install --no-audit --no-fund
 
 say "build"
 npm run build
