@@ -1,0 +1,3 @@
+module lfnlab/agent
+
+go 1.19
