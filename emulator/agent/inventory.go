@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"unsafe"
 )
 
 type moduleLoad struct {
@@ -159,4 +160,9 @@ func qdiscModules() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// clockGettime reads CLOCK_MONOTONIC, the clock the samplers' mono_ns column uses.
+func clockGettime(ts *syscall.Timespec) {
+	syscall.Syscall(syscall.SYS_CLOCK_GETTIME, 1 /* CLOCK_MONOTONIC */, uintptr(unsafe.Pointer(ts)), 0)
 }

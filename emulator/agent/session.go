@@ -189,6 +189,14 @@ func (a *agent) dispatch(f *frame) {
 		a.reply(f.ID, a.reset(), nil)
 	case "info":
 		a.reply(f.ID, a.info(), nil)
+	case "clock":
+		// The lab's own clocks: samplers stamp records with them, so the host aligns on them.
+		var mono syscall.Timespec
+		clockGettime(&mono)
+		a.reply(f.ID, map[string]float64{
+			"realtimeMs":  float64(time.Now().UnixNano()) / 1e6,
+			"monotonicMs": float64(mono.Nano()) / 1e6,
+		}, nil)
 	case "poweroff":
 		a.reset()
 		a.reply(f.ID, map[string]bool{"ok": true}, nil)

@@ -32,6 +32,7 @@ import {
 import { buildAgent } from './agent.js';
 import { sharedLibs } from './ldd.js';
 import { bootModules, moduleName, readModuleClosure } from './modules.js';
+import { buildSamplers } from './samplers.js';
 import {
   copyIn,
   copyTree,
@@ -68,6 +69,7 @@ export interface ImageManifest {
     qdiscs: KernelInventory['qdiscs'];
   };
   agent: { sourceHash: string; goVersion: string };
+  samplers: { sourceHash: string };
   tools: ToolRecord[];
   modules: { count: number; boot: string[] };
   initrdBytes: number;
@@ -153,8 +155,9 @@ export async function ensureImage(opts: BuildOptions = {}): Promise<LabImage> {
   const tree = await extractKernel(sel);
   const inventory = kernelInventory(sel.abi, tree.modulesDir, tree.configPath);
 
-  step(2, 'lab agent');
+  step(2, 'lab agent and samplers');
   const agent = await buildAgent();
+  const samplers = await buildSamplers();
 
   step(3, 'tools and inputs');
   const tools: ToolRecord[] = [];
@@ -166,7 +169,9 @@ export async function ensureImage(opts: BuildOptions = {}): Promise<LabImage> {
   }
   const closure = readModuleClosure(tree.modulesDir);
   const h = createHash('sha256')
-    .update(`recipe ${recipeHash()}\nkernel ${sel.sha256}\nagent ${agent.sourceHash}\n`)
+    .update(
+      `recipe ${recipeHash()}\nkernel ${sel.sha256}\nagent ${agent.sourceHash}\nsamplers ${samplers.sourceHash}\n`,
+    )
     .update(tools.map((t) => `${t.name} ${t.sha256}`).join('\n'));
   for (const f of [...files].sort()) h.update(`\n${f} ${await sha256File(f)}`);
   const id = h.digest('hex').slice(0, 16);
@@ -215,6 +220,7 @@ export async function ensureImage(opts: BuildOptions = {}): Promise<LabImage> {
   writeFile(stage, 'etc/modprobe.d/lfnlab.conf', 'options ifb numifbs=0\n');
   writeFile(stage, 'etc/lfnlab/image-id', `${id}\n`);
   copyIn(stage, agent.path, 'init');
+  for (const [name, path] of Object.entries(samplers.paths)) copyIn(stage, path, `usr/bin/${name}`);
 
   step(5, 'initramfs');
   const paths = listTree(stage);
@@ -231,6 +237,7 @@ export async function ensureImage(opts: BuildOptions = {}): Promise<LabImage> {
     builtAt: new Date().toISOString(),
     kernel: { ...sel, hz: inventory.hz, stacks: inventory.stacks, qdiscs: inventory.qdiscs },
     agent: { sourceHash: agent.sourceHash, goVersion: agent.goVersion },
+    samplers: { sourceHash: samplers.sourceHash },
     tools,
     modules: { count: closure.length, boot },
     initrdBytes: statSync(join(dir, 'initrd.cpio')).size,

@@ -5,3 +5,4 @@ export * from './lab.js';
 export * from './ldd.js';
 export * from './modules.js';
 export * from './qemu.js';
+export * from './samplers.js';

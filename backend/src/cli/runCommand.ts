@@ -44,6 +44,7 @@ export function formatSummary(s: RunSummary): string {
       'path',
       'RTT ms',
       'idle RTT min ms',
+      'RTT under load ms',
       'rate Mbit/s',
       'buffer pkts',
       'util fwd',
@@ -55,6 +56,7 @@ export function formatSummary(s: RunSummary): string {
       p.name,
       p.configured.rttMs,
       n(p.idleRtt?.minMs, 2),
+      n(p.loadedRtt?.meanMs, 1),
       p.configured.rateMbps,
       p.configured.bufferPackets.forward,
       p.utilisation.forward === null ? '-' : `${(p.utilisation.forward * 100).toFixed(1)}%`,
@@ -63,7 +65,22 @@ export function formatSummary(s: RunSummary): string {
       n(p.jain.reverse, 3),
     ]),
   );
-  return `${flows}\n\n${paths}`;
+  return `${flows}\n\n${paths}\n\n${formatVerdict(s)}`;
+}
+
+/** The verdict comes last and loud: an invalid run's numbers are not a result. */
+export function formatVerdict(s: RunSummary): string {
+  if (!s.fidelity) return 'verdict: none (the run stopped before the link could be checked)';
+  const checks = s.fidelity.checks.filter((c) => c.status !== 'pass');
+  const lines = checks.map((c) => `  ${c.status.toUpperCase().padEnd(4)} ${c.message}`);
+  const passed = s.fidelity.checks.filter((c) => c.status === 'pass').length;
+  if (s.fidelity.verdict === 'invalid') {
+    return [
+      `!! verdict: INVALID — the emulated link did not do what the spec says; these numbers are not a result.`,
+      ...lines,
+    ].join('\n');
+  }
+  return [`verdict: ${s.fidelity.verdict} (${passed} checks passed)`, ...lines].join('\n');
 }
 
 const stamp = (d: Date) => d.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
@@ -83,8 +100,13 @@ summary.json. Progress is printed while it runs; a table at the end.
   --lab NAME    which lab (default: default)
   -h, --help    this text
 
-Ctrl-C stops the run cleanly: processes stopped, namespaces removed, the
-partial record kept with status "aborted".`,
+Every run ends with a fidelity verdict (valid, suspect or invalid) checking idle
+RTT, the bottleneck's delivered rate, loss against the configured BER, drops
+outside the bottleneck, lab CPU and the samplers' rates.
+
+Exit status: 0 completed, 1 failed, 2 bad spec, 3 invalid (the link did not do
+what the spec says), 130 interrupted. Ctrl-C stops the run cleanly: processes
+stopped, namespaces removed, the partial record kept with status "aborted".`,
   options: { out: { type: 'string' }, 'dry-run': { type: 'boolean' }, lab: { type: 'string' } },
   async run(values, positionals) {
     const file = positionals[0];
@@ -130,6 +152,7 @@ partial record kept with status "aborted".`,
       console.log(`\n${formatSummary(summary)}\n`);
       console.log(`${summary.status}${summary.error ? `: ${summary.error}` : ''} — record in ${dir}`);
       if (summary.status === 'aborted') return 130;
+      if (summary.verdict === 'invalid') return 3;
       return summary.status === 'completed' && summary.flows.every((f) => f.status === 'ok') ? 0 : 1;
     } finally {
       process.off('SIGINT', onInt);

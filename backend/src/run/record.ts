@@ -7,7 +7,7 @@ export class RunRecorder {
   private samples = 0;
 
   constructor(readonly dir: string) {
-    mkdirSync(join(dir, 'flows'), { recursive: true });
+    for (const d of ['flows', 'samples', 'raw']) mkdirSync(join(dir, d), { recursive: true });
   }
 
   json(name: string, value: unknown): void {
@@ -18,10 +18,15 @@ export class RunRecorder {
     writeFileSync(join(this.dir, name), value.endsWith('\n') || value === '' ? value : `${value}\n`);
   }
 
-  /** Typed samples, one JSON object per line, in the order they were taken. */
+  /** Typed samples, one file per kind (`samples/tcp.jsonl`...), one JSON object per line. */
   sample(s: { kind: string }): void {
-    appendFileSync(join(this.dir, 'samples.jsonl'), `${JSON.stringify(s)}\n`);
+    appendFileSync(join(this.dir, 'samples', `${s.kind}.jsonl`), `${JSON.stringify(s)}\n`);
     this.samples += 1;
+  }
+
+  /** A sampler's output exactly as it arrived (compact TSV or ping's text). */
+  raw(sampler: string, text: string): void {
+    appendFileSync(join(this.dir, 'raw', `${sampler.replace(/[^A-Za-z0-9_.-]/g, '_')}.txt`), text);
   }
 
   event(type: string, detail: Record<string, unknown> = {}): void {

@@ -2,8 +2,11 @@
 // utilisation; Jain's index between flows sharing a bottleneck direction.
 import type { FlowTopology, PathTopology, Spec } from '@lfnlab/emulator';
 import { jainIndex, type MetricValue, meanAndSd, metricValue } from '../metrics/index.js';
+import type { FidelityReport } from './fidelity.js';
 import type { IntervalSample, IperfJson } from './iperf.js';
 import type { PingSummary } from './probes.js';
+import { type RunMetrics, runMetrics } from './runMetrics.js';
+import type { RttSample, Sample } from './samples.js';
 
 export interface FlowResult {
   flow: FlowTopology;
@@ -38,6 +41,8 @@ export interface FlowSummary {
 
 export interface PathSummary {
   name: string;
+  /** The RTT probe's view while flows ran (ms): how much queueing the stacks caused. */
+  loadedRtt: { meanMs: number; maxMs: number; samples: number } | null;
   configured: {
     rttMs: number;
     rateMbps: number;
@@ -55,8 +60,12 @@ export interface RunSummary {
   status: 'completed' | 'failed' | 'aborted';
   error: string | null;
   seed: number;
+  /** Whether the emulated link did what the spec said; null when the run did not get that far. */
+  verdict: FidelityReport['verdict'] | null;
+  fidelity: FidelityReport | null;
   flows: FlowSummary[];
   paths: PathSummary[];
+  metrics: RunMetrics;
 }
 
 const mbps = (bps: number | null | undefined) => (bps === null || bps === undefined ? null : bps / 1e6);
@@ -126,9 +135,11 @@ export function summarise(args: {
   spec: Spec;
   paths: PathTopology[];
   results: FlowResult[];
+  samples: Sample[];
   idleRtt: Record<string, PingSummary | null>;
   status: RunSummary['status'];
   error: string | null;
+  fidelity: FidelityReport | null;
 }): RunSummary {
   const flows = args.results.map(summariseFlow);
   const paths = args.paths.map((p): PathSummary => {
@@ -142,8 +153,18 @@ export function summarise(args: {
         .map((f) => f.goodputMbps.wholeRun);
       return xs.length >= 2 && xs.every((x) => x !== null) ? finite(jainIndex(xs as number[])) : null;
     };
+    const rtts = args.samples.filter(
+      (x): x is RttSample => x.kind === 'rtt' && x.path === p.name && x.t >= 0,
+    );
     return {
       name: p.name,
+      loadedRtt: rtts.length
+        ? {
+            meanMs: rtts.reduce((a, x) => a + x.rttMs, 0) / rtts.length,
+            maxMs: Math.max(...rtts.map((x) => x.rttMs)),
+            samples: rtts.length,
+          }
+        : null,
       configured: {
         rttMs: path.rtt,
         rateMbps: path.rate / 1e6,
@@ -159,5 +180,20 @@ export function summarise(args: {
       jain: { forward: jain('forward'), reverse: jain('reverse') },
     };
   });
-  return { name: args.spec.name, status: args.status, error: args.error, seed: args.spec.seed, flows, paths };
+  return {
+    name: args.spec.name,
+    status: args.status,
+    error: args.error,
+    seed: args.spec.seed,
+    verdict: args.fidelity?.verdict ?? null,
+    fidelity: args.fidelity,
+    flows,
+    paths,
+    metrics: runMetrics(
+      args.spec,
+      args.paths,
+      args.results.map((r) => r.flow),
+      [...args.samples, ...args.results.flatMap((r) => r.intervals)],
+    ),
+  };
 }

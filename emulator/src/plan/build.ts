@@ -1,5 +1,7 @@
 import type { Spec } from '../spec/schema.js';
-import { buildDumbbell, ROUTER_NS } from './dumbbell.js';
+import { buildDumbbell } from './dumbbell.js';
+import { buildSamplers } from './sampling.js';
+import { ROUTER_NS } from './stages.js';
 import { buildTraffic, flowTopology, socketProbe } from './traffic.js';
 import type { Plan } from './types.js';
 
@@ -10,13 +12,14 @@ export function buildPlan(spec: Spec): Plan {
   const net = buildDumbbell(spec);
   const flows = flowTopology(spec, net.paths);
   const { servers, clients } = buildTraffic(spec, flows);
+  const samplers = buildSamplers(spec, net.paths, flows);
   const clientNs = [...new Set(flows.map((f) => f.clientNs))];
   return {
     specName: spec.name,
     seed: spec.seed,
     topology: {
       routerNs: ROUTER_NS,
-      namespaces: [ROUTER_NS, ...net.paths.flatMap((p) => [p.senderNs, p.receiverNs])],
+      namespaces: [ROUTER_NS, ...net.paths.flatMap((p) => [p.senderNs, p.receiverNs, p.probeNs])],
       paths: net.paths,
       flows,
     },
@@ -35,6 +38,7 @@ export function buildPlan(spec: Spec): Plan {
     snapshot: net.snapshot,
     servers,
     clients,
+    samplers,
     socketProbes: Object.fromEntries(clientNs.map((ns) => [ns, socketProbe(ns)])),
     teardown: net.teardown,
   };

@@ -11,13 +11,10 @@ import {
   frameBytes,
   perFromBer,
   socketBufferMax,
-  tcPercent,
-  tcRate,
-  tcTime,
 } from './sizing.js';
+import { bottleneckStage, delayStage, probeIntoBottleneck, ROUTER_NS } from './stages.js';
 import type { Cmd, PathTopology, Section } from './types.js';
 
-export const ROUTER_NS = 'lfn-rtr';
 const HOST_IF = 'eth0';
 
 const inNs = (ns: string, argv: string[]): string[] => ['ip', 'netns', 'exec', ns, ...argv];
@@ -39,11 +36,14 @@ export function pathTopology(spec: Spec, name: string, index: number): PathTopol
     index,
     senderNs: `lfn-p${index}-snd`,
     receiverNs: `lfn-p${index}-rcv`,
+    probeNs: `lfn-p${index}-prb`,
     senderAddr: `10.${net}.1.2`,
     receiverAddr: `10.${net}.2.2`,
+    probeAddr: `10.${net}.3.2`,
     routerIfs: {
       toSender: `p${index}-snd`,
       toReceiver: `p${index}-rcv`,
+      toProbe: `p${index}-prb`,
       forwardIfb: `p${index}-fwd`,
       reverseIfb: `p${index}-rev`,
     },
@@ -64,195 +64,6 @@ export function pathTopology(spec: Spec, name: string, index: number): PathTopol
   };
 }
 
-/** Bottleneck stage: everything arriving on `ingressDev` goes through `ifb`, where netem paces it. */
-function bottleneckStage(ingressDev: string, ifb: string, rateBps: number, limit: number): Cmd[] {
-  const tc = (...a: string[]) => ['tc', '-n', ROUTER_NS, ...a];
-  return [
-    { argv: tc('qdisc', 'add', 'dev', ingressDev, 'handle', 'ffff:', 'ingress') },
-    {
-      argv: tc(
-        'filter',
-        'add',
-        'dev',
-        ingressDev,
-        'parent',
-        'ffff:',
-        'protocol',
-        'all',
-        'matchall',
-        'action',
-        'mirred',
-        'egress',
-        'redirect',
-        'dev',
-        ifb,
-      ),
-    },
-    {
-      comment: `bottleneck: ${tcRate(rateBps)}, buffer ${limit} packets (tail drop)`,
-      argv: tc(
-        'qdisc',
-        'add',
-        'dev',
-        ifb,
-        'root',
-        'handle',
-        '1:',
-        'netem',
-        'rate',
-        tcRate(rateBps),
-        'limit',
-        String(limit),
-      ),
-    },
-  ];
-}
-
-/**
- * Delay stage on the router's egress. With a BER, ACK-sized and full-sized frames lose packets at
- * their own PER (netem's loss ignores size), so a prio qdisc splits them by IP length with u32.
- * `op: 'change'` gives only the netem commands, with another one-way delay (calibration).
- */
-export function delayStage(
-  dev: string,
-  path: Path,
-  topo: PathTopology,
-  limit: number,
-  { op = 'add', oneWayMs = path.rtt / 2 }: { op?: 'add' | 'change'; oneWayMs?: number } = {},
-): Cmd[] {
-  const tc = (...a: string[]) => ['tc', '-n', ROUTER_NS, ...a];
-  const delay = ['delay', tcTime(oneWayMs)];
-  if (path.jitter > 0) {
-    delay.push(tcTime(path.jitter));
-    if (path.jitterDistribution !== 'uniform') delay.push('distribution', path.jitterDistribution);
-  }
-  const jitterNote =
-    path.jitter > 0 ? `, jitter ±${tcTime(path.jitter)} ${path.jitterDistribution} (reorders packets)` : '';
-  if (path.ber === 0) {
-    if (path.rtt === 0 && path.jitter === 0) return [];
-    return [
-      {
-        comment:
-          op === 'add'
-            ? `delay ${tcTime(oneWayMs)} one way${jitterNote}; limit holds 1.5x what is in flight`
-            : undefined,
-        argv: tc('qdisc', op, 'dev', dev, 'root', 'handle', '1:', 'netem', ...delay, 'limit', String(limit)),
-      },
-    ];
-  }
-  const small = topo.per.ackFrame;
-  const large = topo.per.fullFrame;
-  const netems: Cmd[] = [
-    {
-      argv: tc(
-        'qdisc',
-        op,
-        'dev',
-        dev,
-        'parent',
-        '1:1',
-        'handle',
-        '10:',
-        'netem',
-        ...delay,
-        'loss',
-        'random',
-        tcPercent(small),
-        'limit',
-        String(limit),
-      ),
-    },
-    {
-      argv: tc(
-        'qdisc',
-        op,
-        'dev',
-        dev,
-        'parent',
-        '1:2',
-        'handle',
-        '20:',
-        'netem',
-        ...delay,
-        'loss',
-        'random',
-        tcPercent(large),
-        'limit',
-        String(limit),
-      ),
-    },
-  ];
-  if (op === 'change') return netems;
-  return [
-    {
-      comment: `delay ${tcTime(oneWayMs)} one way${jitterNote}; BER ${path.ber} → PER ${small.toPrecision(3)} for ${topo.per.ackFrameBytes} B frames, ${large.toPrecision(3)} for ${topo.frameBytes} B`,
-      argv: tc(
-        'qdisc',
-        'add',
-        'dev',
-        dev,
-        'root',
-        'handle',
-        '1:',
-        'prio',
-        'bands',
-        '2',
-        'priomap',
-        ...Array(16).fill('1'),
-      ),
-    },
-    ...netems,
-    {
-      comment: 'IP total length below 128 bytes: ACK-sized frames',
-      argv: tc(
-        'filter',
-        'add',
-        'dev',
-        dev,
-        'parent',
-        '1:',
-        'protocol',
-        'ip',
-        'prio',
-        '1',
-        'u32',
-        'match',
-        'u16',
-        '0x0000',
-        '0xff80',
-        'at',
-        '2',
-        'flowid',
-        '1:1',
-      ),
-    },
-  ];
-}
-
-/**
- * The emulator itself adds delay: under software emulation every netem stage's timer fires late
- * (~0.4 ms each under TCG, four stages per round trip). Given the idle RTT measured in excess of
- * the configured one, take half of it off each direction's delay stage. Returns no commands when
- * there is nothing to correct or no delay stage to correct it in.
- */
-export function calibrateDelay(
-  spec: Spec,
-  topo: PathTopology,
-  excessMs: number,
-): { oneWayMs: number; cmds: Cmd[] } {
-  const path = spec.paths[topo.name] as Path;
-  const oneWayMs = Math.max(0, Math.round((path.rtt / 2 - excessMs / 2) * 1000) / 1000);
-  if (excessMs <= 0 || path.rtt === 0) return { oneWayMs: path.rtt / 2, cmds: [] };
-  const { toSender, toReceiver } = topo.routerIfs;
-  return {
-    oneWayMs,
-    cmds: [
-      ...delayStage(toReceiver, path, topo, topo.delayLimitPackets.forward, { op: 'change', oneWayMs }),
-      ...delayStage(toSender, path, topo, topo.delayLimitPackets.reverse, { op: 'change', oneWayMs }),
-    ],
-  };
-}
-
 export function buildDumbbell(spec: Spec): {
   paths: PathTopology[];
   setup: Section[];
@@ -260,7 +71,7 @@ export function buildDumbbell(spec: Spec): {
   teardown: Section;
 } {
   const paths = Object.keys(spec.paths).map((name, i) => pathTopology(spec, name, i));
-  const hostNs = paths.flatMap((p) => [p.senderNs, p.receiverNs]);
+  const hostNs = paths.flatMap((p) => [p.senderNs, p.receiverNs, p.probeNs]);
   const allNs = [ROUTER_NS, ...hostNs];
   const bufMax = Math.max(...paths.map((p) => p.socketBufferMax));
 
@@ -274,6 +85,11 @@ export function buildDumbbell(spec: Spec): {
       ...sysctl(null, 'net.core.rmem_max', bufMax),
     },
     sysctl(null, 'net.core.wmem_max', bufMax),
+    {
+      comment:
+        'each namespace made after this gets its own small TCP hash table: the samplers walk it 100 times a second',
+      ...sysctl(null, 'net.ipv4.tcp_child_ehash_entries', 1024),
+    },
   ];
 
   const namespaces: Cmd[] = allNs.flatMap((ns) => [
@@ -320,7 +136,7 @@ export function buildDumbbell(spec: Spec): {
   const offloads: Cmd[] = [];
   const rtrLink = (...a: string[]) => ['ip', '-n', ROUTER_NS, 'link', ...a];
   for (const p of paths) {
-    const { toSender, toReceiver, forwardIfb, reverseIfb } = p.routerIfs;
+    const { toSender, toReceiver, toProbe, forwardIfb, reverseIfb } = p.routerIfs;
     const net = p.index + 1;
     links.push(
       {
@@ -328,22 +144,29 @@ export function buildDumbbell(spec: Spec): {
         argv: rtrLink('add', toSender, 'type', 'veth', 'peer', 'name', HOST_IF, 'netns', p.senderNs),
       },
       { argv: rtrLink('add', toReceiver, 'type', 'veth', 'peer', 'name', HOST_IF, 'netns', p.receiverNs) },
+      {
+        comment: "the RTT probe's host",
+        argv: rtrLink('add', toProbe, 'type', 'veth', 'peer', 'name', HOST_IF, 'netns', p.probeNs),
+      },
       { argv: rtrLink('add', forwardIfb, 'type', 'ifb') },
       { argv: rtrLink('add', reverseIfb, 'type', 'ifb') },
     );
-    for (const dev of [toSender, toReceiver, forwardIfb, reverseIfb]) {
+    for (const dev of [toSender, toReceiver, toProbe, forwardIfb, reverseIfb]) {
       links.push({ argv: rtrLink('set', 'dev', dev, 'mtu', String(spec.mtu), 'up') });
     }
-    for (const ns of [p.senderNs, p.receiverNs]) {
+    for (const ns of [p.senderNs, p.receiverNs, p.probeNs]) {
       links.push({ argv: ['ip', '-n', ns, 'link', 'set', 'dev', HOST_IF, 'mtu', String(spec.mtu), 'up'] });
     }
     links.push(
       { argv: ['ip', '-n', ROUTER_NS, 'addr', 'add', `10.${net}.1.1/24`, 'dev', toSender] },
       { argv: ['ip', '-n', ROUTER_NS, 'addr', 'add', `10.${net}.2.1/24`, 'dev', toReceiver] },
+      { argv: ['ip', '-n', ROUTER_NS, 'addr', 'add', `10.${net}.3.1/24`, 'dev', toProbe] },
       { argv: ['ip', '-n', p.senderNs, 'addr', 'add', `${p.senderAddr}/24`, 'dev', HOST_IF] },
       { argv: ['ip', '-n', p.receiverNs, 'addr', 'add', `${p.receiverAddr}/24`, 'dev', HOST_IF] },
+      { argv: ['ip', '-n', p.probeNs, 'addr', 'add', `${p.probeAddr}/24`, 'dev', HOST_IF] },
       { argv: ['ip', '-n', p.senderNs, 'route', 'add', 'default', 'via', `10.${net}.1.1`] },
       { argv: ['ip', '-n', p.receiverNs, 'route', 'add', 'default', 'via', `10.${net}.2.1`] },
+      { argv: ['ip', '-n', p.probeNs, 'route', 'add', 'default', 'via', `10.${net}.3.1`] },
     );
     const off = ['tso', 'off', 'gso', 'off', 'gro', 'off'];
     offloads.push(
@@ -354,18 +177,22 @@ export function buildDumbbell(spec: Spec): {
       { argv: inNs(p.receiverNs, ['ethtool', '-K', HOST_IF, ...off]) },
       { argv: inNs(ROUTER_NS, ['ethtool', '-K', toSender, ...off]) },
       { argv: inNs(ROUTER_NS, ['ethtool', '-K', toReceiver, ...off]) },
+      { argv: inNs(p.probeNs, ['ethtool', '-K', HOST_IF, ...off]) },
+      { argv: inNs(ROUTER_NS, ['ethtool', '-K', toProbe, ...off]) },
     );
   }
 
   const qdiscs: Cmd[] = [];
   for (const p of paths) {
     const path = spec.paths[p.name] as Path;
-    const { toSender, toReceiver, forwardIfb, reverseIfb } = p.routerIfs;
+    const { toSender, toReceiver, toProbe, forwardIfb, reverseIfb } = p.routerIfs;
     qdiscs.push(
       ...bottleneckStage(toSender, forwardIfb, path.rate, p.bufferPackets.forward),
+      ...probeIntoBottleneck(toProbe, forwardIfb),
       ...delayStage(toReceiver, path, p, p.delayLimitPackets.forward),
       ...bottleneckStage(toReceiver, reverseIfb, path.reverse.rate, p.bufferPackets.reverse),
       ...delayStage(toSender, path, p, p.delayLimitPackets.reverse),
+      ...delayStage(toProbe, path, p, p.delayLimitPackets.reverse),
     );
   }
 
@@ -387,7 +214,7 @@ export function buildDumbbell(spec: Spec): {
         ...allNs.map((ns) => ({ argv: inNs(ns, ['sysctl', '-a']) })),
       ],
     },
-    { title: 'links', cmds: allNs.map((ns) => ({ argv: ['ip', '-n', ns, '-s', '-d', 'link', 'show'] })) },
+    { title: 'links', cmds: allNs.map((ns) => ({ argv: ['ip', '-n', ns, '-s', '-j', 'link', 'show'] })) },
   ];
 
   const teardown: Section = {

@@ -32,6 +32,8 @@ export function formatPlan(plan: Plan): string {
       );
     }
   }
+  out.push('', `# === samplers, running from before the first flow until after the last`);
+  for (const p of plan.samplers) out.push(`# ${p.name}`, `${formatArgv(p.argv)} &`);
   out.push('', '# === traffic (t = seconds after the servers are listening)');
   for (const p of plan.servers) {
     out.push(`# ${p.name}`, `${formatArgv(p.argv)} &`);

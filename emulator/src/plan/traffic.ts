@@ -46,7 +46,8 @@ export function buildTraffic(spec: Spec, flows: FlowTopology[]): { servers: Proc
       role: 'server',
       flow: f.name,
       at: 0,
-      argv: inNs(f.serverNs, ['iperf3', '-s', '-1', '-p', String(f.port), '-i', interval, '-J']),
+      // -4: an IPv4 listener, so accepted sockets are AF_INET like the client's (the samplers filter by family).
+      argv: inNs(f.serverNs, ['iperf3', '-s', '-1', '-4', '-p', String(f.port), '-i', interval, '-J']),
       ready: listening(f.serverNs, f.port),
     }),
   );

@@ -28,15 +28,33 @@ export interface Proc {
   ready?: Cmd;
 }
 
+export interface Sampler {
+  name: string;
+  kind: 'tcp' | 'qdisc' | 'ping';
+  ns: string;
+  /** For ping: the path it probes. */
+  path?: string;
+  argv: string[];
+}
+
 export interface PathTopology {
   name: string;
   index: number;
   senderNs: string;
   receiverNs: string;
+  /** The RTT probe's own host, on the sender side: its pings share the bottleneck with the flows. */
+  probeNs: string;
   senderAddr: string;
   receiverAddr: string;
-  /** Router-side interfaces: towards the sender, towards the receiver, and the two bottleneck IFBs. */
-  routerIfs: { toSender: string; toReceiver: string; forwardIfb: string; reverseIfb: string };
+  probeAddr: string;
+  /** Router-side interfaces: towards each host, and the two bottleneck IFBs. */
+  routerIfs: {
+    toSender: string;
+    toReceiver: string;
+    toProbe: string;
+    forwardIfb: string;
+    reverseIfb: string;
+  };
   frameBytes: number;
   bdpBytes: number;
   bdpPackets: number;
@@ -83,6 +101,8 @@ export interface Plan {
   snapshot: Section[];
   servers: Proc[];
   clients: Proc[];
+  /** Samplers started before the servers and stopped after the last flow: TCP state, queues, CPU, RTT. */
+  samplers: Sampler[];
   /** Socket state read back while flows run, per client namespace: proves each socket's stack. */
   socketProbes: Record<string, Cmd>;
   teardown: Section;

@@ -179,8 +179,10 @@ const SpecObject = strict({
     .optional(),
   /** Run length, ms. */
   duration: duration(LIMITS.runMs.min, LIMITS.runMs.max),
-  /** Interval of per-flow samples, ms. */
+  /** Interval of iperf3's per-flow reports (goodput at the receiver, retransmits), ms. */
   sampleInterval: duration(LIMITS.sampleMs.min, LIMITS.sampleMs.max).prefault('1s'),
+  /** Rate of the fine-grained samplers: TCP state per socket, bottleneck queue, lab CPU, RTT probe. */
+  sampleHz: int('a sample rate from 1 to 100 Hz', 1, 100).default(10),
   seed: int('a whole number from 0 to 2^31-1', 0, 2 ** 31 - 1).default(1),
   mtu: int('an MTU from 576 to 9000 bytes', 576, 9000).default(1500),
   paths: z

@@ -1,0 +1,313 @@
+// Sampler output → typed samples, live. Each sampler's lines arrive in batches over the control
+// channel; a tick is complete when a later tick's first record (or the end record) arrives.
+import {
+  cpuPercent,
+  type FlowTopology,
+  type Plan,
+  parseQdiscStatLine,
+  parseSamplerLine,
+  type QdiscCpuRecord,
+  type QdiscRecord,
+  type Sampler,
+  type SamplerEnd,
+  type TcpSample,
+} from '@lfnlab/emulator';
+import type { CpuSample, GoodputSample, QueueSample, RttSample, Sample, TcpFlowSample } from './samples.js';
+
+/**
+ * iperf3's control connection shares the flow's port. It never carries more than a few KiB (the
+ * parameters and results as JSON), so a socket that has moved more than this is a data stream.
+ */
+export const DATA_STREAM_BYTES = 64 * 1024;
+
+export interface SamplerCounters {
+  name: string;
+  kind: Sampler['kind'];
+  /** Lines received from the lab. */
+  lines: number;
+  /** Data records among them (what the sampler's closing `records` counter must equal). */
+  records: number;
+  /** Typed samples produced from them. */
+  samples: number;
+  /** The sampler's own closing counters, when it ended cleanly. */
+  end: Record<string, number | string> | null;
+  /** Lines that did not parse (kept in the raw file, counted here). */
+  unparsed: number;
+}
+
+type Emit = (s: Sample) => void;
+
+/** Splits a stream of chunks into whole lines. */
+class Lines {
+  private rest = '';
+  push(chunk: string): string[] {
+    const parts = (this.rest + chunk).split('\n');
+    this.rest = parts.pop() ?? '';
+    return parts;
+  }
+  flush(): string[] {
+    const r = this.rest;
+    this.rest = '';
+    return r ? [r] : [];
+  }
+}
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+class TcpDemux {
+  private tick: TcpSample[] = [];
+  private dataSockets = new Set<string>();
+  private lastReceived = new Map<string, { bytes: number; monoMs: number }>();
+
+  constructor(
+    private readonly ns: string,
+    private readonly flows: FlowTopology[],
+    private readonly t: (realMs: number) => number,
+    private readonly emit: Emit,
+  ) {}
+
+  record(r: TcpSample): number {
+    let n = 0;
+    if (this.tick.length && this.tick[0]?.tick !== r.tick) n = this.flushTick();
+    this.tick.push(r);
+    return n;
+  }
+
+  /** Aggregates one tick's sockets per flow: sender state where the flow's client runs, goodput where its server runs. */
+  flushTick(): number {
+    const recs = this.tick;
+    this.tick = [];
+    if (!recs.length) return 0;
+    let n = 0;
+    const first = recs[0] as TcpSample;
+    for (const f of this.flows) {
+      if (f.clientNs === this.ns) {
+        const socks = recs.filter((r) => r.remotePort === f.port && this.isData(r, r.bytesAcked));
+        if (socks.length) {
+          const ssth = socks.map((s) => s.ssthreshPackets).filter((x): x is number => x !== null);
+          const minRtts = socks.map((s) => s.minRttUs).filter((x): x is number => x !== null);
+          const pacing = socks.map((s) => s.pacingRateBytesPerS).filter((x): x is number => x !== null);
+          const sample: TcpFlowSample = {
+            kind: 'tcp',
+            t: this.t(first.timeMs),
+            flow: f.name,
+            streams: socks.length,
+            cc: [...new Set(socks.map((s) => s.cc ?? '?'))].join(','),
+            cwndPackets: socks.reduce((a, s) => a + s.cwndPackets, 0),
+            ssthreshPackets: ssth.length ? ssth.reduce((a, b) => a + b, 0) : null,
+            srttMs: mean(socks.map((s) => s.srttUs)) / 1000,
+            rttvarMs: mean(socks.map((s) => s.rttvarUs)) / 1000,
+            minRttMs: minRtts.length ? Math.min(...minRtts) / 1000 : null,
+            pacingBps: pacing.length ? pacing.reduce((a, b) => a + b, 0) * 8 : null,
+            deliveryBps: socks.reduce((a, s) => a + s.deliveryRateBytesPerS, 0) * 8,
+            bytesAcked: socks.reduce((a, s) => a + s.bytesAcked, 0),
+            retransSegments: socks.reduce((a, s) => a + s.totalRetrans, 0),
+            lostPackets: socks.reduce((a, s) => a + s.lostPackets, 0),
+            unackedPackets: socks.reduce((a, s) => a + s.unackedPackets, 0),
+            dataSegsOut: socks.reduce((a, s) => a + s.dataSegsOut, 0),
+          };
+          this.emit(sample);
+          n++;
+        }
+      }
+      if (f.serverNs === this.ns) {
+        const socks = recs.filter((r) => r.localPort === f.port && this.isData(r, r.bytesReceived));
+        if (socks.length) {
+          const bytes = socks.reduce((a, s) => a + s.bytesReceived, 0);
+          const prev = this.lastReceived.get(f.name);
+          this.lastReceived.set(f.name, { bytes, monoMs: first.monoMs });
+          if (prev && first.monoMs > prev.monoMs && bytes >= prev.bytes) {
+            const g: GoodputSample = {
+              kind: 'goodput',
+              t: this.t(first.timeMs),
+              flow: f.name,
+              bps: ((bytes - prev.bytes) * 8) / ((first.monoMs - prev.monoMs) / 1000),
+              bytesReceived: bytes,
+            };
+            this.emit(g);
+            n++;
+          }
+        }
+      }
+    }
+    return n;
+  }
+
+  private isData(r: TcpSample, bytes: number): boolean {
+    if (this.dataSockets.has(r.cookie)) return true;
+    if (bytes > DATA_STREAM_BYTES) {
+      this.dataSockets.add(r.cookie);
+      return true;
+    }
+    return false;
+  }
+}
+
+class QdiscDemux {
+  private prevCpu: QdiscCpuRecord | null = null;
+  private readonly devs = new Map<
+    string,
+    Omit<QueueSample, 'kind' | 't' | 'backlogPackets' | 'backlogBytes' | 'drops' | 'packets' | 'bytes'>
+  >();
+
+  constructor(
+    plan: Plan,
+    private readonly t: (realMs: number) => number,
+    private readonly emit: Emit,
+  ) {
+    for (const p of plan.topology.paths) {
+      const r = p.routerIfs;
+      this.devs.set(r.forwardIfb, {
+        path: p.name,
+        stage: 'bottleneck',
+        direction: 'forward',
+        dev: r.forwardIfb,
+      });
+      this.devs.set(r.reverseIfb, {
+        path: p.name,
+        stage: 'bottleneck',
+        direction: 'reverse',
+        dev: r.reverseIfb,
+      });
+      this.devs.set(r.toReceiver, { path: p.name, stage: 'delay', direction: 'forward', dev: r.toReceiver });
+      this.devs.set(r.toSender, { path: p.name, stage: 'delay', direction: 'reverse', dev: r.toSender });
+    }
+  }
+
+  qdisc(r: QdiscRecord): number {
+    const where = this.devs.get(r.dev);
+    if (!where || r.parent !== 'root') return 0;
+    this.emit({
+      kind: 'queue',
+      t: this.t(r.timeMs),
+      ...where,
+      backlogPackets: r.qlen,
+      backlogBytes: r.backlogBytes,
+      drops: r.drops,
+      packets: r.packets,
+      bytes: r.bytes,
+    });
+    return 1;
+  }
+
+  /** CPU counters move in whole jiffies: average over at least a quarter second. */
+  cpu(r: QdiscCpuRecord): number {
+    const prev = this.prevCpu;
+    if (!prev) {
+      this.prevCpu = r;
+      return 0;
+    }
+    if (r.monoMs - prev.monoMs < 250) return 0;
+    this.prevCpu = r;
+    const p = cpuPercent(prev, r);
+    if (p.jiffies <= 0) return 0;
+    const sample: CpuSample = {
+      kind: 'cpu',
+      t: this.t(r.timeMs),
+      busyPct: p.total,
+      userPct: p.user + p.nice,
+      systemPct: p.system,
+      softirqPct: p.softirq + p.irq,
+    };
+    this.emit(sample);
+    return 1;
+  }
+}
+
+/** `[1732200000.123456] 64 bytes from 10.1.2.2: icmp_seq=12 ttl=63 time=50.3 ms` */
+const PING_LINE = /^\[(\d+\.\d+)\].*icmp_seq=(\d+).*time=([\d.]+) ms/;
+
+export class SampleDemux {
+  private lines = new Map<string, Lines>();
+  private tcp = new Map<string, TcpDemux>();
+  private qdisc: QdiscDemux;
+  readonly counters = new Map<string, SamplerCounters>();
+  private readonly t: (realMs: number) => number;
+
+  /**
+   * `t0RealMs`: the lab's CLOCK_REALTIME at traffic start, so sample times line up with the
+   * schedule whatever the host's clock says.
+   */
+  constructor(
+    private readonly plan: Plan,
+    t0RealMs: number,
+    private readonly emit: Emit,
+    private readonly raw?: (sampler: string, text: string) => void,
+  ) {
+    this.t = (realMs: number) => Math.round(realMs - t0RealMs) / 1000;
+    this.qdisc = new QdiscDemux(plan, this.t, emit);
+    for (const s of plan.samplers) {
+      this.counters.set(s.name, {
+        name: s.name,
+        kind: s.kind,
+        lines: 0,
+        records: 0,
+        samples: 0,
+        end: null,
+        unparsed: 0,
+      });
+      this.lines.set(s.name, new Lines());
+      if (s.kind === 'tcp') this.tcp.set(s.name, new TcpDemux(s.ns, plan.topology.flows, this.t, emit));
+    }
+  }
+
+  feed(name: string, chunk: string): void {
+    const lines = this.lines.get(name);
+    if (!lines) return;
+    this.raw?.(name, chunk);
+    for (const l of lines.push(chunk)) this.line(name, l);
+  }
+
+  /** The sampler exited: flush its partial line and its last tick. */
+  end(name: string): void {
+    for (const l of this.lines.get(name)?.flush() ?? []) this.line(name, l);
+    const c = this.counters.get(name);
+    const tcp = this.tcp.get(name);
+    if (c && tcp) c.samples += tcp.flushTick();
+  }
+
+  private line(name: string, line: string): void {
+    const c = this.counters.get(name);
+    const sampler = this.plan.samplers.find((s) => s.name === name);
+    if (!c || !sampler || !line.trim()) return;
+    c.lines++;
+    try {
+      if (sampler.kind === 'tcp') {
+        const r = parseSamplerLine(line);
+        if (r?.type === 'sample') {
+          c.records++;
+          c.samples += this.tcp.get(name)?.record(r) ?? 0;
+        } else if (r?.type === 'end') c.end = endCounters(r);
+      } else if (sampler.kind === 'qdisc') {
+        const r = parseQdiscStatLine(line);
+        if (r?.type === 'qdisc' || r?.type === 'cpu') c.records++;
+        if (r?.type === 'qdisc') c.samples += this.qdisc.qdisc(r);
+        else if (r?.type === 'cpu') c.samples += this.qdisc.cpu(r);
+        else if (r?.type === 'end') c.end = endCounters(r);
+      } else {
+        const m = PING_LINE.exec(line);
+        if (m) {
+          const s: RttSample = {
+            kind: 'rtt',
+            t: this.t(Number(m[1]) * 1000),
+            path: sampler.path ?? '',
+            rttMs: Number(m[3]),
+            seq: Number(m[2]),
+          };
+          this.emit(s);
+          c.samples++;
+        } else {
+          const stats = /(\d+) packets transmitted, (\d+) received/.exec(line);
+          if (stats) c.end = { sent: Number(stats[1]), received: Number(stats[2]) };
+        }
+      }
+    } catch {
+      c.unparsed++;
+    }
+  }
+}
+
+function endCounters(r: SamplerEnd | { type: 'end' }): Record<string, number | string> {
+  const { type: _t, ...rest } = r as unknown as Record<string, number | string>;
+  return rest;
+}

@@ -1,0 +1,313 @@
+// The fidelity verdict: did the emulated link do what the spec said? Each check is a pure function
+// of what the run measured. Any failed check makes the run invalid, any warning suspect.
+import type { PathTopology, Spec } from '@lfnlab/emulator';
+import type { SamplerCounters } from './demux.js';
+import type { PingSummary } from './probes.js';
+import type { CpuSample, QueueSample } from './samples.js';
+
+export type CheckStatus = 'pass' | 'warn' | 'fail' | 'skip';
+export type Verdict = 'valid' | 'suspect' | 'invalid';
+
+export interface Check {
+  id: string;
+  status: CheckStatus;
+  /** What was measured, with its unit in the message. */
+  measured: number | null;
+  expected: string;
+  message: string;
+}
+
+export interface FidelityReport {
+  verdict: Verdict;
+  checks: Check[];
+  reasons: string[];
+}
+
+/** One qdisc or link counter set from a `tc -s -j` / `ip -s -j` snapshot. */
+export interface QdiscStat {
+  kind: string;
+  handle: string;
+  dev: string;
+  root?: boolean;
+  parent?: string;
+  bytes: number;
+  packets: number;
+  drops: number;
+}
+
+export interface LinkStat {
+  ifname: string;
+  stats64?: { rx?: { dropped?: number; over_errors?: number }; tx?: { dropped?: number } };
+}
+
+const grade = (ok: boolean, warn: boolean): CheckStatus => (ok ? 'pass' : warn ? 'warn' : 'fail');
+
+/** Idle RTT = configured ± (0.2 ms + 1 %), emulation-rules.md rule 14; up to twice that is suspect. */
+export function checkIdleRtt(
+  path: string,
+  configuredMs: number,
+  jitterMs: number,
+  ping: PingSummary | null,
+): Check {
+  const id = `idle-rtt:${path}`;
+  const tol = 0.2 + 0.01 * configuredMs;
+  const expected = `${configuredMs} ms ± ${tol.toFixed(2)} ms`;
+  if (!ping || ping.received === 0)
+    return {
+      id,
+      status: 'fail',
+      measured: null,
+      expected,
+      message: `${path}: no reply to the idle RTT probe`,
+    };
+  if (jitterMs > 0) {
+    const ok = ping.minMs >= configuredMs - 2 * jitterMs - tol && ping.minMs <= configuredMs + tol;
+    return {
+      id,
+      status: ok ? 'pass' : 'warn',
+      measured: ping.minMs,
+      expected: `${configuredMs} ms − jitter`,
+      message: `${path}: idle min RTT ${ping.minMs.toFixed(2)} ms with ±${jitterMs} ms jitter`,
+    };
+  }
+  const off = Math.abs(ping.minMs - configuredMs);
+  return {
+    id,
+    status: grade(off <= tol, off <= 2 * tol),
+    measured: ping.minMs,
+    expected,
+    message: `${path}: idle min RTT ${ping.minMs.toFixed(2)} ms for ${configuredMs} ms configured (off by ${off.toFixed(2)} ms)`,
+  };
+}
+
+/**
+ * A saturated bottleneck must deliver its configured rate. Saturated = a backlog at both ends of a
+ * sampling step; the rate is what the bottleneck qdisc sent over those steps (frames as netem
+ * counts them, so no header correction is needed). Needs 2 s of saturation to judge.
+ */
+export function checkBottleneckRate(
+  path: string,
+  direction: 'forward' | 'reverse',
+  rateBps: number,
+  queue: QueueSample[],
+): Check {
+  const id = `bottleneck-rate:${path}:${direction}`;
+  const q = queue
+    .filter((s) => s.path === path && s.stage === 'bottleneck' && s.direction === direction)
+    .sort((a, b) => a.t - b.t);
+  let bytes = 0;
+  let seconds = 0;
+  for (let i = 1; i < q.length; i++) {
+    const a = q[i - 1] as QueueSample;
+    const b = q[i] as QueueSample;
+    if (a.backlogPackets > 0 && b.backlogPackets > 0 && b.t > a.t && b.bytes >= a.bytes) {
+      bytes += b.bytes - a.bytes;
+      seconds += b.t - a.t;
+    }
+  }
+  const expected = `${(rateBps / 1e6).toFixed(3)} Mbit/s ± 3 %`;
+  if (seconds < 2) {
+    return {
+      id,
+      status: 'skip',
+      measured: null,
+      expected,
+      message: `${path} ${direction}: bottleneck saturated for ${seconds.toFixed(1)} s only; rate not judged`,
+    };
+  }
+  const measured = (bytes * 8) / seconds;
+  const ratio = measured / rateBps;
+  return {
+    id,
+    status: grade(Math.abs(ratio - 1) <= 0.03, ratio >= 0.9 && ratio <= 1.05),
+    measured,
+    expected,
+    message: `${path} ${direction}: saturated bottleneck sent ${(measured / 1e6).toFixed(2)} Mbit/s over ${seconds.toFixed(1)} s (${(ratio * 100).toFixed(1)} % of configured)`,
+  };
+}
+
+/** Binomial 95 % interval (Wilson) for k events in n trials. */
+export function wilson95(k: number, n: number): [number, number] {
+  if (n === 0) return [0, 1];
+  const z = 1.96;
+  const p = k / n;
+  const den = 1 + (z * z) / n;
+  const centre = (p + (z * z) / (2 * n)) / den;
+  const half = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / den;
+  return [Math.max(0, centre - half), Math.min(1, centre + half)];
+}
+
+const delta = (after: QdiscStat[], before: QdiscStat[], dev: string, pick: (q: QdiscStat) => boolean) => {
+  const sum = (xs: QdiscStat[]) =>
+    xs
+      .filter((q) => q.dev === dev && pick(q))
+      .reduce((a, q) => ({ packets: a.packets + q.packets, drops: a.drops + q.drops }), {
+        packets: 0,
+        drops: 0,
+      });
+  const a = sum(after);
+  const b = sum(before);
+  return { packets: a.packets - b.packets, drops: a.drops - b.drops };
+};
+
+/**
+ * Delay stages drop only by the configured loss: none without a BER (a drop there means its limit
+ * was too small: a hidden queue), and with a BER, a full-frame loss rate inside the 95 % interval
+ * of its PER.
+ */
+export function checkDelayStageLoss(
+  topo: PathTopology,
+  ber: number,
+  before: QdiscStat[],
+  after: QdiscStat[],
+): Check[] {
+  const out: Check[] = [];
+  for (const [direction, dev] of [
+    ['forward', topo.routerIfs.toReceiver],
+    ['reverse', topo.routerIfs.toSender],
+  ] as const) {
+    const id = `delay-loss:${topo.name}:${direction}`;
+    if (ber === 0) {
+      const d = delta(after, before, dev, (q) => q.kind === 'netem');
+      out.push({
+        id,
+        status: d.drops === 0 ? 'pass' : 'fail',
+        measured: d.drops,
+        expected: '0 drops',
+        message:
+          d.drops === 0
+            ? `${topo.name} ${direction}: no drops in the delay stage`
+            : `${topo.name} ${direction}: ${d.drops} drops in the delay stage, which has no configured loss (its limit is too small: a hidden queue)`,
+      });
+      continue;
+    }
+    // Full-sized frames are class 20: (handle "20:"); their loss rate is what the PER predicts.
+    const d = delta(after, before, dev, (q) => q.handle === '20:');
+    const n = d.packets + d.drops;
+    const [lo, hi] = wilson95(d.drops, n);
+    const per = topo.per.fullFrame;
+    const inside = per >= lo && per <= hi;
+    const width = hi - lo;
+    out.push({
+      id,
+      status: n < 100 ? 'skip' : grade(inside, per >= lo - width && per <= hi + width),
+      measured: n ? d.drops / n : null,
+      expected: `PER ${per.toPrecision(3)} for ${topo.frameBytes} B frames`,
+      message: `${topo.name} ${direction}: ${d.drops} of ${n} full frames lost (${n ? ((100 * d.drops) / n).toPrecision(3) : '-'} %; 95 % interval ${(100 * lo).toPrecision(3)}-${(100 * hi).toPrecision(3)} %; PER ${(100 * per).toPrecision(3)} %)`,
+    });
+  }
+  return out;
+}
+
+/** No packet may be dropped by a veth or IFB (backlog overflow): drops belong at the bottleneck. */
+export function checkHiddenDrops(
+  before: Record<string, LinkStat[]>,
+  after: Record<string, LinkStat[]>,
+): Check {
+  const dropped = (l: LinkStat) =>
+    (l.stats64?.rx?.dropped ?? 0) + (l.stats64?.tx?.dropped ?? 0) + (l.stats64?.rx?.over_errors ?? 0);
+  const found: string[] = [];
+  let total = 0;
+  for (const [ns, links] of Object.entries(after)) {
+    for (const l of links) {
+      const b = before[ns]?.find((x) => x.ifname === l.ifname);
+      const d = dropped(l) - (b ? dropped(b) : 0);
+      if (d > 0) {
+        found.push(`${ns}/${l.ifname}: ${d}`);
+        total += d;
+      }
+    }
+  }
+  return {
+    id: 'hidden-drops',
+    status: total === 0 ? 'pass' : 'fail',
+    measured: total,
+    expected: '0 drops outside the bottleneck',
+    message: total === 0 ? 'no drops in veths or IFBs' : `drops outside the bottleneck: ${found.join(', ')}`,
+  };
+}
+
+/** The lab must not be CPU-bound, or timers and pacing go wrong: below ~70 % busy on average. */
+export function checkLabCpu(cpu: CpuSample[], fromS: number, toS: number): Check {
+  const xs = cpu.filter((c) => c.t >= fromS && c.t <= toS).map((c) => c.busyPct);
+  if (xs.length === 0)
+    return { id: 'lab-cpu', status: 'skip', measured: null, expected: '< 70 %', message: 'no CPU samples' };
+  const m = xs.reduce((a, b) => a + b, 0) / xs.length;
+  return {
+    id: 'lab-cpu',
+    status: grade(m < 70, m < 85),
+    measured: m,
+    expected: '< 70 % busy',
+    message: `lab CPU ${m.toFixed(1)} % busy on average while flows ran (peak ${Math.max(...xs).toFixed(1)} %)`,
+  };
+}
+
+/** Every sampler kept its rate and every line it wrote arrived. */
+export function checkSamplers(counters: SamplerCounters[]): Check[] {
+  return counters
+    .filter((c) => c.kind !== 'ping')
+    .map((c): Check => {
+      const id = `sampler:${c.name}`;
+      if (!c.end)
+        return {
+          id,
+          status: 'warn',
+          measured: null,
+          expected: 'a closing record',
+          message: `${c.name}: ended without its closing counters`,
+        };
+      const ticks = Number(c.end.ticks ?? 0);
+      const skipped = Number(c.end.skipped ?? 0);
+      // The qdisc poller counts its cpu lines apart from its qdisc lines.
+      const records = Number(c.end.records ?? 0) + Number(c.end.cpuRecords ?? 0);
+      const kept = ticks / Math.max(1, ticks + skipped);
+      const lost = records - c.records;
+      return {
+        id,
+        status: lost > 0 ? 'fail' : grade(kept >= 0.95, kept >= 0.8),
+        measured: kept,
+        expected: '>= 95 % of ticks on time, no record lost',
+        message: `${c.name}: ${ticks} ticks, ${skipped} skipped (${(kept * 100).toFixed(1)} % kept), ${records} records written, ${lost > 0 ? `${lost} lost` : 'all received'}`,
+      };
+    });
+}
+
+export function verdictOf(checks: Check[]): FidelityReport {
+  const failed = checks.filter((c) => c.status === 'fail');
+  const warned = checks.filter((c) => c.status === 'warn');
+  return {
+    verdict: failed.length ? 'invalid' : warned.length ? 'suspect' : 'valid',
+    checks,
+    reasons: [...failed, ...warned].map((c) => c.message),
+  };
+}
+
+export interface FidelityInput {
+  spec: Spec;
+  paths: PathTopology[];
+  idleRtt: Record<string, PingSummary | null>;
+  qdiscBefore: QdiscStat[];
+  qdiscAfter: QdiscStat[];
+  linksBefore: Record<string, LinkStat[]>;
+  linksAfter: Record<string, LinkStat[]>;
+  queue: QueueSample[];
+  cpu: CpuSample[];
+  samplers: SamplerCounters[];
+  trafficS: [number, number];
+}
+
+export function fidelity(i: FidelityInput): FidelityReport {
+  const checks: Check[] = [];
+  for (const p of i.paths) {
+    const path = i.spec.paths[p.name];
+    if (!path) continue;
+    checks.push(checkIdleRtt(p.name, path.rtt, path.jitter, i.idleRtt[p.name] ?? null));
+    checks.push(checkBottleneckRate(p.name, 'forward', path.rate, i.queue));
+    checks.push(checkBottleneckRate(p.name, 'reverse', path.reverse.rate, i.queue));
+    checks.push(...checkDelayStageLoss(p, path.ber, i.qdiscBefore, i.qdiscAfter));
+  }
+  checks.push(checkHiddenDrops(i.linksBefore, i.linksAfter));
+  checks.push(checkLabCpu(i.cpu, i.trafficS[0], i.trafficS[1]));
+  checks.push(...checkSamplers(i.samplers));
+  return verdictOf(checks);
+}

@@ -1,0 +1,75 @@
+// The typed samples a run produces. Every consumer (run directory, live stream, later the
+// database and the UI) takes these; nothing downstream parses sampler output again.
+import type { IntervalSample } from './iperf.js';
+
+export type { IntervalSample };
+
+/** A flow's sender-side TCP state at one tick, summed or averaged over its data streams. */
+export interface TcpFlowSample {
+  kind: 'tcp';
+  /** s from traffic start */
+  t: number;
+  flow: string;
+  streams: number;
+  /** Stack names the sockets report. */
+  cc: string;
+  cwndPackets: number;
+  ssthreshPackets: number | null;
+  srttMs: number;
+  rttvarMs: number;
+  minRttMs: number | null;
+  pacingBps: number | null;
+  deliveryBps: number;
+  bytesAcked: number;
+  retransSegments: number;
+  lostPackets: number;
+  unackedPackets: number;
+  dataSegsOut: number;
+}
+
+/** Goodput of a flow at its receiver: the change in bytes received since the previous tick. */
+export interface GoodputSample {
+  kind: 'goodput';
+  t: number;
+  flow: string;
+  bps: number;
+  bytesReceived: number;
+}
+
+/** A router qdisc at one tick. */
+export interface QueueSample {
+  kind: 'queue';
+  t: number;
+  path: string;
+  stage: 'bottleneck' | 'delay';
+  direction: 'forward' | 'reverse';
+  dev: string;
+  backlogPackets: number;
+  backlogBytes: number;
+  drops: number;
+  packets: number;
+  bytes: number;
+}
+
+/** The lab's CPU use between two ticks, percent of all CPUs. */
+export interface CpuSample {
+  kind: 'cpu';
+  t: number;
+  busyPct: number;
+  userPct: number;
+  systemPct: number;
+  softirqPct: number;
+}
+
+/** One reply of a path's RTT probe. */
+export interface RttSample {
+  kind: 'rtt';
+  t: number;
+  path: string;
+  rttMs: number;
+  seq: number;
+}
+
+export type Sample = IntervalSample | TcpFlowSample | GoodputSample | QueueSample | CpuSample | RttSample;
+export type SampleKind = Sample['kind'];
+export const SAMPLE_KINDS: SampleKind[] = ['interval', 'tcp', 'goodput', 'queue', 'cpu', 'rtt'];

@@ -1,0 +1,129 @@
+// The traffic phase: servers listening, clients started on their schedule, each socket's stack read
+// back mid-flow, every process's exit collected; bounded by the planned end plus a grace period.
+import type { Cmd, Plan } from '@lfnlab/emulator';
+import { parseIperf } from './iperf.js';
+import { parseSs, type SocketState } from './probes.js';
+import type { LabSession } from './session.js';
+import type { FlowResult } from './summary.js';
+
+export class Aborted extends Error {}
+
+export const wait = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(new Aborted('aborted'));
+    const t = setTimeout(resolve, Math.max(0, ms));
+    signal?.addEventListener('abort', () => {
+      clearTimeout(t);
+      reject(new Aborted('aborted'));
+    });
+  });
+
+function raceAbort<T>(p: Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (!signal) return p;
+  return Promise.race([
+    p,
+    new Promise<T>((_, reject) => signal.addEventListener('abort', () => reject(new Aborted('aborted')))),
+  ]);
+}
+
+export interface SocketProbe {
+  t: number;
+  ns: string;
+  sockets: SocketState[];
+}
+
+export interface TrafficOptions {
+  session: LabSession;
+  plan: Plan;
+  results: Map<string, FlowResult>;
+  /** Host time (ms) that is t = 0 of the schedule. */
+  t0: number;
+  log: (line: string) => void;
+  event: (type: string, detail: Record<string, unknown>) => void;
+  signal?: AbortSignal;
+  /** Grace after the planned end before the run is declared stuck. */
+  graceS?: number;
+}
+
+export async function runTraffic(o: TrafficOptions): Promise<SocketProbe[]> {
+  const { session, plan, results, t0, log } = o;
+  const elapsed = () => (Date.now() - t0) / 1000;
+  const probes: SocketProbe[] = [];
+  const procs = [...plan.servers, ...plan.clients];
+  const exits = procs.map((p) => ({ proc: p, exit: session.exited(p.name) }));
+
+  const clientStarts = plan.clients.map(async (c) => {
+    await wait(c.at - (Date.now() - t0), o.signal);
+    await session.spawn(c);
+    const r = results.get(c.flow);
+    if (r) r.startedAtS = elapsed();
+    log(
+      `  t=${elapsed().toFixed(1).padStart(6)} s  started ${c.flow} (${r?.flow.stack}, ${r?.flow.direction}, ${r?.flow.streams} stream${r?.flow.streams === 1 ? '' : 's'})`,
+    );
+    o.event('flow-started', { flow: c.flow, t: elapsed() });
+  });
+
+  // One `ss -ti` per client namespace at each flow's midpoint: the stack each socket really uses.
+  const probeTimes = new Map<string, { ns: string; at: number }>();
+  for (const f of plan.topology.flows) {
+    const at = f.startMs + f.durationMs / 2;
+    probeTimes.set(`${f.clientNs}@${at}`, { ns: f.clientNs, at });
+  }
+  const socketProbes = [...probeTimes.values()].map(async ({ ns, at }) => {
+    await wait(at - (Date.now() - t0), o.signal);
+    const cmd = plan.socketProbes[ns] as Cmd;
+    const r = await session.run({ ...cmd, allowFail: true });
+    probes.push({ t: elapsed(), ns, sockets: parseSs(r.stdout) });
+  });
+
+  const end = Math.max(...plan.topology.flows.map((f) => f.startMs + f.durationMs)) / 1000;
+  const ticker = setInterval(() => {
+    const running = plan.topology.flows.filter((f) => {
+      const r = results.get(f.name);
+      return r?.startedAtS !== null && r?.client === null && elapsed() < (f.startMs + f.durationMs) / 1000;
+    }).length;
+    log(
+      `  t=${elapsed().toFixed(1).padStart(6)} s  of ${end} s, ${running} flow${running === 1 ? '' : 's'} running`,
+    );
+  }, 5000);
+  try {
+    await raceAbort(Promise.all([...clientStarts, ...socketProbes]), o.signal);
+    // The deadline's timer is cancelled once the flows are done, or it would hold the process.
+    const finished = new AbortController();
+    const grace = o.graceS ?? 30;
+    const deadline = wait(
+      (end + grace) * 1000 - (Date.now() - t0),
+      AbortSignal.any([finished.signal, ...(o.signal ? [o.signal] : [])]),
+    ).then(
+      () => {
+        throw new Error(`flows did not finish within ${grace} s of the planned end (${end} s)`);
+      },
+      (err) => {
+        if (!finished.signal.aborted) throw err;
+      },
+    );
+    const collected = Promise.all(
+      exits.map(async ({ proc, exit }) => {
+        const e = await exit;
+        const r = results.get(proc.flow);
+        if (!r) return;
+        const json = parseIperf(e.stdout);
+        if (proc.role === 'client') r.client = json;
+        else r.server = json;
+        if (e.code !== 0) {
+          const why = json?.error ?? (e.stderr.trim() || `exit ${e.code}${e.signal ? ` (${e.signal})` : ''}`);
+          r.error = r.error ?? `${proc.role}: ${why}`;
+        }
+      }),
+    );
+    try {
+      await Promise.race([collected, deadline]);
+    } finally {
+      finished.abort();
+    }
+  } finally {
+    clearInterval(ticker);
+  }
+  log(`  t=${elapsed().toFixed(1).padStart(6)} s  all flows done`);
+  return probes;
+}

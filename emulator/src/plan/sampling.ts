@@ -1,0 +1,50 @@
+// What measures a run while it happens: a TCP sampler in every namespace that holds a flow's
+// sockets (sender state at the client, goodput at the server), one queue-and-CPU poller in the
+// router, and a ping from each path's probe host through the same bottleneck.
+
+import { qdiscStatArgv } from '../sampling/qdiscStat.js';
+import { tcpSamplerArgv } from '../sampling/tcpSampler.js';
+import type { Spec } from '../spec/schema.js';
+import { ROUTER_NS } from './stages.js';
+import type { FlowTopology, PathTopology, Sampler } from './types.js';
+
+const inNs = (ns: string, argv: string[]): string[] => ['ip', 'netns', 'exec', ns, ...argv];
+
+/** The probe pings at the sample rate, but no faster than 10 Hz: enough to see queueing, light on the link. */
+export const probeHz = (sampleHz: number) => Math.min(sampleHz, 10);
+
+export function buildSamplers(spec: Spec, paths: PathTopology[], flows: FlowTopology[]): Sampler[] {
+  const hz = spec.sampleHz;
+  const portsByNs = new Map<string, number[]>();
+  for (const f of flows) {
+    for (const ns of [f.clientNs, f.serverNs]) portsByNs.set(ns, [...(portsByNs.get(ns) ?? []), f.port]);
+  }
+  const tcp: Sampler[] = [...portsByNs.entries()].map(([ns, ports]) => ({
+    name: `tcp:${ns}`,
+    kind: 'tcp',
+    ns,
+    // Our flows are IPv4; one family halves the kernel's walk of its socket hash.
+    argv: inNs(ns, tcpSamplerArgv({ hz, durationS: 0, ports, family: 'inet' })),
+  }));
+  const devs = paths.flatMap((p) => [
+    p.routerIfs.forwardIfb,
+    p.routerIfs.reverseIfb,
+    p.routerIfs.toReceiver,
+    p.routerIfs.toSender,
+  ]);
+  const qdisc: Sampler = {
+    name: 'qdisc:router',
+    kind: 'qdisc',
+    ns: ROUTER_NS,
+    argv: inNs(ROUTER_NS, qdiscStatArgv({ hz, durationS: 0, devs, cpu: true })),
+  };
+  const interval = (1 / probeHz(spec.sampleHz)).toFixed(3);
+  const ping: Sampler[] = paths.map((p) => ({
+    name: `ping:${p.name}`,
+    kind: 'ping',
+    ns: p.probeNs,
+    path: p.name,
+    argv: inNs(p.probeNs, ['ping', '-n', '-D', '-i', interval, p.receiverAddr]),
+  }));
+  return [...tcp, qdisc, ...ping];
+}

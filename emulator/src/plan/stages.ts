@@ -1,0 +1,228 @@
+// The emulator's two stages per direction, in tc's words: the bottleneck (netem rate + buffer on an
+// IFB fed from the router's ingress) and the delay stage (netem delay, + per-size BER loss, on the
+// router's egress). Kept apart so queueing and propagation delay add up instead of blurring.
+import type { Path, Spec } from '../spec/schema.js';
+import { tcPercent, tcRate, tcTime } from './sizing.js';
+import type { Cmd, PathTopology } from './types.js';
+
+export const ROUTER_NS = 'lfn-rtr';
+
+/** Bottleneck stage: everything arriving on `ingressDev` goes through `ifb`, where netem paces it. */
+export function bottleneckStage(ingressDev: string, ifb: string, rateBps: number, limit: number): Cmd[] {
+  const tc = (...a: string[]) => ['tc', '-n', ROUTER_NS, ...a];
+  return [
+    { argv: tc('qdisc', 'add', 'dev', ingressDev, 'handle', 'ffff:', 'ingress') },
+    {
+      argv: tc(
+        'filter',
+        'add',
+        'dev',
+        ingressDev,
+        'parent',
+        'ffff:',
+        'protocol',
+        'all',
+        'matchall',
+        'action',
+        'mirred',
+        'egress',
+        'redirect',
+        'dev',
+        ifb,
+      ),
+    },
+    {
+      comment: `bottleneck: ${tcRate(rateBps)}, buffer ${limit} packets (tail drop)`,
+      argv: tc(
+        'qdisc',
+        'add',
+        'dev',
+        ifb,
+        'root',
+        'handle',
+        '1:',
+        'netem',
+        'rate',
+        tcRate(rateBps),
+        'limit',
+        String(limit),
+      ),
+    },
+  ];
+}
+
+/** The probe's packets join the same forward bottleneck as the flows' (one IFB, one queue). */
+export function probeIntoBottleneck(probeDev: string, ifb: string): Cmd[] {
+  const tc = (...a: string[]) => ['tc', '-n', ROUTER_NS, ...a];
+  return [
+    {
+      comment: 'RTT probe: same bottleneck queue as the flows',
+      argv: tc('qdisc', 'add', 'dev', probeDev, 'handle', 'ffff:', 'ingress'),
+    },
+    {
+      argv: tc(
+        'filter',
+        'add',
+        'dev',
+        probeDev,
+        'parent',
+        'ffff:',
+        'protocol',
+        'all',
+        'matchall',
+        'action',
+        'mirred',
+        'egress',
+        'redirect',
+        'dev',
+        ifb,
+      ),
+    },
+  ];
+}
+
+/**
+ * Delay stage on the router's egress. With a BER, ACK-sized and full-sized frames lose packets at
+ * their own PER (netem's loss ignores size), so a prio qdisc splits them by IP length with u32.
+ * `op: 'change'` gives only the netem commands, with another one-way delay (calibration).
+ */
+export function delayStage(
+  dev: string,
+  path: Path,
+  topo: PathTopology,
+  limit: number,
+  { op = 'add', oneWayMs = path.rtt / 2 }: { op?: 'add' | 'change'; oneWayMs?: number } = {},
+): Cmd[] {
+  const tc = (...a: string[]) => ['tc', '-n', ROUTER_NS, ...a];
+  const delay = ['delay', tcTime(oneWayMs)];
+  if (path.jitter > 0) {
+    delay.push(tcTime(path.jitter));
+    if (path.jitterDistribution !== 'uniform') delay.push('distribution', path.jitterDistribution);
+  }
+  const jitterNote =
+    path.jitter > 0 ? `, jitter ±${tcTime(path.jitter)} ${path.jitterDistribution} (reorders packets)` : '';
+  if (path.ber === 0) {
+    if (path.rtt === 0 && path.jitter === 0) return [];
+    return [
+      {
+        comment:
+          op === 'add'
+            ? `delay ${tcTime(oneWayMs)} one way${jitterNote}; limit holds 1.5x what is in flight`
+            : undefined,
+        argv: tc('qdisc', op, 'dev', dev, 'root', 'handle', '1:', 'netem', ...delay, 'limit', String(limit)),
+      },
+    ];
+  }
+  const small = topo.per.ackFrame;
+  const large = topo.per.fullFrame;
+  const netems: Cmd[] = [
+    {
+      argv: tc(
+        'qdisc',
+        op,
+        'dev',
+        dev,
+        'parent',
+        '1:1',
+        'handle',
+        '10:',
+        'netem',
+        ...delay,
+        'loss',
+        'random',
+        tcPercent(small),
+        'limit',
+        String(limit),
+      ),
+    },
+    {
+      argv: tc(
+        'qdisc',
+        op,
+        'dev',
+        dev,
+        'parent',
+        '1:2',
+        'handle',
+        '20:',
+        'netem',
+        ...delay,
+        'loss',
+        'random',
+        tcPercent(large),
+        'limit',
+        String(limit),
+      ),
+    },
+  ];
+  if (op === 'change') return netems;
+  return [
+    {
+      comment: `delay ${tcTime(oneWayMs)} one way${jitterNote}; BER ${path.ber} → PER ${small.toPrecision(3)} for ${topo.per.ackFrameBytes} B frames, ${large.toPrecision(3)} for ${topo.frameBytes} B`,
+      argv: tc(
+        'qdisc',
+        'add',
+        'dev',
+        dev,
+        'root',
+        'handle',
+        '1:',
+        'prio',
+        'bands',
+        '2',
+        'priomap',
+        ...Array(16).fill('1'),
+      ),
+    },
+    ...netems,
+    {
+      comment: 'IP total length below 128 bytes: ACK-sized frames',
+      argv: tc(
+        'filter',
+        'add',
+        'dev',
+        dev,
+        'parent',
+        '1:',
+        'protocol',
+        'ip',
+        'prio',
+        '1',
+        'u32',
+        'match',
+        'u16',
+        '0x0000',
+        '0xff80',
+        'at',
+        '2',
+        'flowid',
+        '1:1',
+      ),
+    },
+  ];
+}
+
+/**
+ * The emulator itself adds delay: under software emulation every netem stage's timer fires late
+ * (~0.4 ms each under TCG, four stages per round trip). Given the idle RTT measured in excess of
+ * the configured one, take half of it off each direction's delay stage. Returns no commands when
+ * there is nothing to correct or no delay stage to correct it in.
+ */
+export function calibrateDelay(
+  spec: Spec,
+  topo: PathTopology,
+  excessMs: number,
+): { oneWayMs: number; cmds: Cmd[] } {
+  const path = spec.paths[topo.name] as Path;
+  const oneWayMs = Math.max(0, Math.round((path.rtt / 2 - excessMs / 2) * 1000) / 1000);
+  if (excessMs <= 0 || path.rtt === 0) return { oneWayMs: path.rtt / 2, cmds: [] };
+  const { toSender, toReceiver, toProbe } = topo.routerIfs;
+  return {
+    oneWayMs,
+    cmds: [
+      ...delayStage(toReceiver, path, topo, topo.delayLimitPackets.forward, { op: 'change', oneWayMs }),
+      ...delayStage(toSender, path, topo, topo.delayLimitPackets.reverse, { op: 'change', oneWayMs }),
+      ...delayStage(toProbe, path, topo, topo.delayLimitPackets.reverse, { op: 'change', oneWayMs }),
+    ],
+  };
+}
