@@ -51,8 +51,12 @@
 #define LINK_CACHE_SIZE 64
 
 /*
- * Netlink dumps fill datagrams of at most about 32 KiB, so 64 KiB holds any
- * of them; MSG_TRUNC is still checked in case that ever changes.
+ * The kernel sizes dump datagrams by the reader's last receive length (at
+ * least NLMSG_GOODSIZE, which is under 8 KiB on any page size, at most about
+ * 32 KiB). Under TCG a page-sized datagram is measurably cheaper than the
+ * 32 KiB one a big receive length invites, and ten qdiscs take under 2 KiB,
+ * so rx_len starts small and only grows to the whole buffer after a
+ * truncated datagram.
  */
 #define RX_BUF_SIZE (64 * 1024)
 #define LINE_BUF_SIZE 4096
@@ -145,9 +149,13 @@ static char stat_buf[PROC_STAT_BUF_SIZE];
 static struct counters cnt;
 static struct options opt;
 static long user_hz;
+/* CPU time spent before main(): `ip netns exec` runs in this process before it execs us. */
+static uint64_t startup_cpu_ns;
 
 static int nl_fd = -1;
-static int notify_fd = -1;
+static size_t rx_len;
+/* Link notifications arrive on nl_fd; without them the name cache lives one tick. */
+static int links_subscribed;
 static int ioctl_fd = -1;
 static int stat_fd = -1;
 
@@ -270,31 +278,6 @@ static const char *link_name(int ifindex)
 	return links[n_links++].name;
 }
 
-/*
- * Any link notification (new, renamed, deleted device) or an overrun of the
- * notification queue drops the whole cache: rare, and the next tick
- * re-resolves the few names it needs. Without the notification socket the
- * cache is dropped every tick.
- */
-static void refresh_links(void)
-{
-	int changed = notify_fd < 0;
-
-	while (notify_fd >= 0) {
-		ssize_t n = recv(notify_fd, rx.b, sizeof(rx.b), MSG_DONTWAIT);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-			break;
-		changed = 1;
-		if (n < 0 && errno != ENOBUFS)
-			break;
-	}
-	if (changed)
-		n_links = 0;
-}
-
 static int dev_wanted(const char *name)
 {
 	size_t i;
@@ -360,23 +343,24 @@ static void print_end(FILE *f, const char *reason, uint64_t elapsed_ns)
 		fprintf(f,
 			"{\"type\":\"end\",\"reason\":\"%s\",\"ticks\":%llu,\"late\":%llu,\"skipped\":%llu,"
 			"\"records\":%llu,\"cpu_records\":%llu,\"vanished\":%llu,\"errors\":%llu,"
-			"\"max_work_ns\":%llu,\"elapsed_ns\":%llu,\"cpu_ns\":%llu}\n",
+			"\"max_work_ns\":%llu,\"elapsed_ns\":%llu,\"cpu_ns\":%llu,\"startup_cpu_ns\":%llu}\n",
 			reason, (unsigned long long)cnt.ticks, (unsigned long long)cnt.late,
 			(unsigned long long)cnt.skipped, (unsigned long long)cnt.records,
 			(unsigned long long)cnt.cpu_records, (unsigned long long)cnt.vanished,
 			(unsigned long long)cnt.errors,
 			(unsigned long long)cnt.max_work_ns, (unsigned long long)elapsed_ns,
-			(unsigned long long)cpu_ns);
+			(unsigned long long)cpu_ns, (unsigned long long)startup_cpu_ns);
 	else
 		fprintf(f,
 			"#end\treason=%s\tticks=%llu\tlate=%llu\tskipped=%llu\trecords=%llu\tcpu_records=%llu"
-			"\tvanished=%llu\terrors=%llu\tmax_work_ns=%llu\telapsed_ns=%llu\tcpu_ns=%llu\n",
+			"\tvanished=%llu\terrors=%llu\tmax_work_ns=%llu\telapsed_ns=%llu\tcpu_ns=%llu"
+			"\tstartup_cpu_ns=%llu\n",
 			reason, (unsigned long long)cnt.ticks, (unsigned long long)cnt.late,
 			(unsigned long long)cnt.skipped, (unsigned long long)cnt.records,
 			(unsigned long long)cnt.cpu_records, (unsigned long long)cnt.vanished,
 			(unsigned long long)cnt.errors,
 			(unsigned long long)cnt.max_work_ns, (unsigned long long)elapsed_ns,
-			(unsigned long long)cpu_ns);
+			(unsigned long long)cpu_ns, (unsigned long long)startup_cpu_ns);
 }
 
 static char *put_tick_prefix(char *p, const struct tick_ctx *t, const char *type)
@@ -588,10 +572,21 @@ static int handle_qdisc_msg(const struct tick_ctx *t, const struct nlmsghdr *nlh
 
 #define ERR_STDOUT (-1000)
 
+/*
+ * The dump socket also listens to link notifications: they queue up between
+ * ticks and are read with the next dump, ahead of its replies, so a rename
+ * is seen before the records that carry the new name, at no extra syscall.
+ */
 static int open_dump_socket(void)
 {
+	struct sockaddr_nl groups = { .nl_family = AF_NETLINK, .nl_groups = RTMGRP_LINK };
+
 	nl_fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_ROUTE);
-	return nl_fd < 0 ? -errno : 0;
+	if (nl_fd < 0)
+		return -errno;
+	links_subscribed = bind(nl_fd, (struct sockaddr *)&groups, sizeof(groups)) == 0;
+	n_links = 0;
+	return 0;
 }
 
 /*
@@ -618,7 +613,7 @@ static int dump_qdiscs(uint32_t seq, const struct tick_ctx *t)
 		return -errno;
 
 	for (;;) {
-		struct iovec iov = { rx.b, sizeof(rx.b) };
+		struct iovec iov = { rx.b, rx_len };
 		struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
 		const struct nlmsghdr *nlh;
 		size_t len;
@@ -627,11 +622,27 @@ static int dump_qdiscs(uint32_t seq, const struct tick_ctx *t)
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
+			/* Notifications overran the socket: names may be stale, the dump is intact. */
+			if (errno == ENOBUFS) {
+				n_links = 0;
+				continue;
+			}
 			return -errno;
 		}
-		if (mh.msg_flags & MSG_TRUNC)
-			return -EMSGSIZE;
 		len = (size_t)n;
+		/*
+		 * A link notification is a datagram of its own. Its seq and pid are
+		 * those of whoever changed the link, so the type is what tells it
+		 * apart; its body is not needed, so truncation does not matter.
+		 */
+		if (len >= NLMSG_HDRLEN && (rx.h.nlmsg_type == RTM_NEWLINK || rx.h.nlmsg_type == RTM_DELLINK)) {
+			n_links = 0;
+			continue;
+		}
+		if (mh.msg_flags & MSG_TRUNC) {
+			rx_len = sizeof(rx.b);
+			return -EMSGSIZE;
+		}
 		for (nlh = &rx.h; NLMSG_OK(nlh, len); nlh = NLMSG_NEXT(nlh, len)) {
 			if (nlh->nlmsg_seq != seq)
 				continue;
@@ -864,12 +875,15 @@ static void usage(FILE *f)
 		"\n"
 		"The last line is the summary:\n"
 		"  #end reason=duration|signal|error ticks=N late=N skipped=N records=N cpu_records=N\n"
-		"       vanished=N errors=N max_work_ns=N elapsed_ns=N cpu_ns=N   (tab-separated key=value)\n"
+		"       vanished=N errors=N max_work_ns=N elapsed_ns=N cpu_ns=N startup_cpu_ns=N\n"
+		"       (tab-separated key=value)\n"
 		"ticks = ticks run, records = qdisc lines written, cpu_records = cpu lines written,\n"
 		"vanished = qdiscs not reported because their device was deleted before it could be named,\n"
 		"errors = failed qdisc dumps plus failed /proc/stat reads, max_work_ns = longest tick,\n"
-		"elapsed_ns = run time, cpu_ns = CPU time used by the poller (user + system, incl. the\n"
-		"kernel's dump work).\n"
+		"elapsed_ns = run time, cpu_ns = CPU time of the process (user + system, incl. the kernel's\n"
+		"dump work), startup_cpu_ns = the part of it spent before the poller started (e.g. by\n"
+		"`ip netns exec`, which execs the poller in its own process); the polling cost is\n"
+		"(cpu_ns - startup_cpu_ns) / elapsed_ns.\n"
 		"\n"
 		"JSONL output: one object per line with the same names: {\"type\":\"start\",...},\n"
 		"{\"type\":\"qdisc\",...}, {\"type\":\"cpu\",...,\"cpus\":[{\"cpu\":0,...}]},\n"
@@ -1025,8 +1039,10 @@ static struct timespec to_timespec(uint64_t ns)
 
 static int open_sockets(void)
 {
-	struct sockaddr_nl groups = { .nl_family = AF_NETLINK, .nl_groups = RTMGRP_LINK };
-	int err = open_dump_socket();
+	int err;
+
+	rx_len = sysconf(_SC_PAGESIZE) <= 4096 ? 4096 : 8192;
+	err = open_dump_socket();
 
 	if (err) {
 		fprintf(stderr, PROG ": netlink socket: %s\n", strerror(-err));
@@ -1037,12 +1053,6 @@ static int open_sockets(void)
 	if (ioctl_fd < 0) {
 		fprintf(stderr, PROG ": socket: %s\n", strerror(errno));
 		return -1;
-	}
-	/* Without link notifications names are still right, just looked up every tick. */
-	notify_fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_ROUTE);
-	if (notify_fd >= 0 && bind(notify_fd, (struct sockaddr *)&groups, sizeof(groups)) < 0) {
-		close(notify_fd);
-		notify_fd = -1;
 	}
 	if (opt.cpu) {
 		stat_fd = open("/proc/stat", O_RDONLY | O_CLOEXEC);
@@ -1062,6 +1072,7 @@ int main(int argc, char **argv)
 	int fl, status = 0, out_errno = 0;
 	size_t i;
 
+	startup_cpu_ns = now_ns(CLOCK_PROCESS_CPUTIME_ID);
 	if (parse_args(argc, argv, &opt))
 		return 2;
 	user_hz = sysconf(_SC_CLK_TCK);
@@ -1115,8 +1126,12 @@ int main(int argc, char **argv)
 		t.tick = k;
 		t.real_ns = now_ns(CLOCK_REALTIME);
 		t.mono_ns = now_ns(CLOCK_MONOTONIC);
-		refresh_links();
-		err = dump_qdiscs(++seq, &t);
+		if (!links_subscribed)
+			n_links = 0;
+		/* 0 is never a dump's sequence number. */
+		if (!++seq)
+			seq = 1;
+		err = dump_qdiscs(seq, &t);
 		if (err != ERR_STDOUT && opt.cpu)
 			cpu_err = write_cpu(&t);
 		cnt.ticks++;

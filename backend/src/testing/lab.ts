@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type SpecInput, validateSpec } from '@lfnlab/emulator';
 import { ensureImage, type LabRecord, labUp } from '@lfnlab/lab-images';
-import { runExperiment } from '../run/runExperiment.js';
+import { type RunOptions, runExperiment } from '../run/runExperiment.js';
 
 export const TEST_LAB = process.env.LFNLAB_TEST_LAB || 'default';
 
@@ -14,7 +14,7 @@ export async function bootTestLab(): Promise<LabRecord> {
   return labUp({ name: TEST_LAB, image, log: (s) => console.log(s) });
 }
 
-export async function runSpec(input: SpecInput) {
+export async function runSpec(input: SpecInput, extra: Pick<RunOptions, 'alterPlan' | 'onSample'> = {}) {
   const v = validateSpec(input);
   if (!v.ok) throw new Error(`test spec invalid: ${JSON.stringify(v.problems)}`);
   const dir = mkdtempSync(join(tmpdir(), `lfnlab-${v.spec.name}-`));
@@ -23,6 +23,7 @@ export async function runSpec(input: SpecInput) {
     spec: v.spec,
     outDir: dir,
     labName: TEST_LAB,
+    ...extra,
     log: (l) => {
       lines.push(l);
       console.log(l);

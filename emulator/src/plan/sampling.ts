@@ -10,6 +10,13 @@ import type { FlowTopology, PathTopology, Sampler } from './types.js';
 
 const inNs = (ns: string, argv: string[]): string[] => ['ip', 'netns', 'exec', ns, ...argv];
 
+/**
+ * Samplers run at real-time priority: a tick is short and must start on time, and under load (a
+ * software-emulated lab is CPU-bound well before its links are) a normal-priority sampler loses
+ * ticks to the very traffic it measures.
+ */
+const realtime = (argv: string[]): string[] => ['chrt', '--fifo', '20', ...argv];
+
 /** The probe pings at the sample rate, but no faster than 10 Hz: enough to see queueing, light on the link. */
 export const probeHz = (sampleHz: number) => Math.min(sampleHz, 10);
 
@@ -24,7 +31,7 @@ export function buildSamplers(spec: Spec, paths: PathTopology[], flows: FlowTopo
     kind: 'tcp',
     ns,
     // Our flows are IPv4; one family halves the kernel's walk of its socket hash.
-    argv: inNs(ns, tcpSamplerArgv({ hz, durationS: 0, ports, family: 'inet' })),
+    argv: inNs(ns, realtime(tcpSamplerArgv({ hz, durationS: 0, ports, family: 'inet' }))),
   }));
   const devs = paths.flatMap((p) => [
     p.routerIfs.forwardIfb,
@@ -36,7 +43,7 @@ export function buildSamplers(spec: Spec, paths: PathTopology[], flows: FlowTopo
     name: 'qdisc:router',
     kind: 'qdisc',
     ns: ROUTER_NS,
-    argv: inNs(ROUTER_NS, qdiscStatArgv({ hz, durationS: 0, devs, cpu: true })),
+    argv: inNs(ROUTER_NS, realtime(qdiscStatArgv({ hz, durationS: 0, devs, cpu: true }))),
   };
   const interval = (1 / probeHz(spec.sampleHz)).toFixed(3);
   const ping: Sampler[] = paths.map((p) => ({

@@ -64,7 +64,7 @@ const cLine = [
 ].join('\t');
 
 const endTsv =
-  '#end\treason=signal\tticks=50\tlate=1\tskipped=2\trecords=400\tcpu_records=50\tvanished=3\terrors=0\tmax_work_ns=1500000\telapsed_ns=1000123456\tcpu_ns=2500000';
+  '#end\treason=signal\tticks=50\tlate=1\tskipped=2\trecords=400\tcpu_records=50\tvanished=3\terrors=0\tmax_work_ns=1500000\telapsed_ns=1000123456\tcpu_ns=2500000\tstartup_cpu_ns=700000';
 
 describe('parseQdiscStatLine', () => {
   it('parses a TSV qdisc record, including counters beyond 32 bits', () => {
@@ -138,6 +138,7 @@ describe('parseQdiscStatLine', () => {
       maxWorkMs: 1.5,
       elapsedMs: 1000.123456,
       cpuMs: 2.5,
+      startupCpuMs: 0.7,
     });
   });
 
@@ -185,7 +186,7 @@ describe('parseQdiscStatLine', () => {
 
     expect(
       parseQdiscStatLine(
-        '{"type":"end","reason":"duration","ticks":3,"late":0,"skipped":0,"records":6,"cpu_records":3,"vanished":0,"errors":0,"max_work_ns":10,"elapsed_ns":20,"cpu_ns":5}',
+        '{"type":"end","reason":"duration","ticks":3,"late":0,"skipped":0,"records":6,"cpu_records":3,"vanished":0,"errors":0,"max_work_ns":10,"elapsed_ns":20,"cpu_ns":5,"startup_cpu_ns":1}',
       ),
     ).toMatchObject({ type: 'end', reason: 'duration', ticks: 3, records: 6, cpuRecords: 3 });
   });
@@ -590,7 +591,8 @@ describe('lfn-qdiscstat on a tbf bottleneck between two namespaces', () => {
     expect(end.cpuRecords).toBe(cpus.length);
     // Every one of the 50 slots is either polled or counted as skipped.
     expect(end.ticks + end.skipped).toBe(50);
-    expect(end.cpuMs).toBeGreaterThan(0);
+    expect(end.cpuMs).toBeGreaterThan(end.startupCpuMs);
+    expect(end.startupCpuMs).toBeGreaterThan(0);
 
     // Only the one device asked for, and on it only the tbf root.
     const tbf = qdiscs.filter((q) => q.kind === 'tbf');

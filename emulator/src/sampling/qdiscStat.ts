@@ -124,8 +124,13 @@ export interface QdiscStatEnd {
   /** Longest tick (dump + /proc/stat + output). */
   maxWorkMs: number;
   elapsedMs: number;
-  /** CPU time the poller used, user + system (includes the kernel's work for its dumps). */
+  /** CPU time of the poller's process, user + system (includes the kernel's work for its dumps). */
   cpuMs: number;
+  /**
+   * The part of cpuMs spent before the poller started: `ip netns exec` runs in the same process before it
+   * execs the poller. The polling cost is (cpuMs − startupCpuMs) / elapsedMs.
+   */
+  startupCpuMs: number;
 }
 
 export type QdiscStatLine = QdiscRecord | QdiscCpuRecord | QdiscStatEnd;
@@ -213,6 +218,7 @@ function buildEnd(get: (key: string) => Raw, line: string): QdiscStatEnd {
     maxWorkMs: nsToMs(get('max_work_ns'), 'max_work_ns', line),
     elapsedMs: nsToMs(get('elapsed_ns'), 'elapsed_ns', line),
     cpuMs: nsToMs(get('cpu_ns'), 'cpu_ns', line),
+    startupCpuMs: nsToMs(get('startup_cpu_ns'), 'startup_cpu_ns', line),
   };
 }
 
