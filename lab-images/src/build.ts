@@ -45,7 +45,7 @@ import {
 } from './stage.js';
 
 /** Debian tools the lab runs, by the name the plan uses. `ip` must keep its name (it dispatches on it). */
-export const TOOLS = ['ip', 'tc', 'ss', 'ethtool', 'iperf3', 'ping', 'kmod', 'chrt'] as const;
+export const TOOLS = ['ip', 'tc', 'ss', 'ethtool', 'iperf3', 'ping', 'kmod', 'chrt', 'tcpdump'] as const;
 const KMOD_LINKS = ['modprobe', 'lsmod', 'insmod', 'rmmod', 'modinfo', 'depmod'];
 const TC_LIB = '/usr/lib/x86_64-linux-gnu/tc';
 const HOST_ETC = ['/etc/protocols', '/etc/services'];

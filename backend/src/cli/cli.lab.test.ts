@@ -137,7 +137,7 @@ describe('interrupted runs', () => {
 
 describe('--help', () => {
   it('every sub-command has help', () => {
-    for (const cmd of ['run', 'lab', 'validate', 'image', 'kernel', 'schema']) {
+    for (const cmd of ['run', 'lab', 'validate', 'metrics', 'image', 'kernel', 'schema']) {
       const r = spawnSync('node', [CLI, cmd, '--help'], { encoding: 'utf8' });
       expect(r.status, cmd).toBe(0);
       expect(r.stdout, cmd).toMatch(new RegExp(`^usage: lfnlab ${cmd}`));

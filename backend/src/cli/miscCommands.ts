@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { parseSpecText, SpecError, specJsonSchema } from '@lfnlab/emulator';
 import { ensureHeaders, extractKernel, fetchKernel, kernelInventory } from '@lfnlab/kernels';
 import { ensureImage } from '@lfnlab/lab-images';
+import { METRICS } from '../metrics/index.js';
 import { type Command, UsageError } from './args.js';
 
 export const validateCommand: Command = {
@@ -95,6 +96,26 @@ When the pin has left Debian's index, the newest ABI of the series is used, loud
     console.log(`  stacks: ${inv.stacks.map((s) => s.name).join(' ')}`);
     console.log(`  qdiscs: ${inv.qdiscs.map((s) => s.name).join(' ')}`);
     if (headers) console.log(`  headers: ${headers}`);
+    return 0;
+  },
+};
+
+export const metricsCommand: Command = {
+  name: 'metrics',
+  summary: 'list every metric summary.json can hold: id, unit, definition, source',
+  usage: `usage: lfnlab metrics [--json]
+
+The metric registry: summary.json stores { id, value, unit } under these ids.`,
+  options: { json: { type: 'boolean' } },
+  async run(values) {
+    const defs = Object.values(METRICS);
+    if (values.json) {
+      console.log(JSON.stringify(defs, null, 2));
+      return 0;
+    }
+    for (const d of defs) {
+      console.log(`${d.id.padEnd(26)} ${d.unit.padEnd(8)} ${d.title}${'source' in d && d.source ? ` (${d.source})` : ''}\n${' '.repeat(36)}${d.definition}`);
+    }
     return 0;
   },
 };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { METRICS, type MetricId, metricValue } from './registry.js';
 
-const UNITS = ['bit/s', 'bytes', 'packets', 's', 'ms', 'ratio', 'flows', 'errors/s'];
+const UNITS = ['bit/s', 'bytes', 'packets', 's', 'ms', 'ratio', 'flows', 'errors/s', 'MHz/(Mbit/s)'];
 
 describe('METRICS registry', () => {
   const defs = Object.entries(METRICS);

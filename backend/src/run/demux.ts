@@ -284,7 +284,7 @@ export class SampleDemux {
         if (r?.type === 'qdisc') c.samples += this.qdisc.qdisc(r);
         else if (r?.type === 'cpu') c.samples += this.qdisc.cpu(r);
         else if (r?.type === 'end') c.end = endCounters(r);
-      } else {
+      } else if (sampler.kind === 'ping') {
         const m = PING_LINE.exec(line);
         if (m) {
           const s: RttSample = {

@@ -53,14 +53,17 @@ describe('bottleneck rate check', () => {
       q(4, 9, 2_575_000),
       q(5, 3, 3_812_500),
     ];
-    const c = checkBottleneckRate('p', 'forward', 10e6, samples);
+    const c = checkBottleneckRate('p', 'forward', 10e6, 8, samples);
     expect(c.status).toBe('pass');
     expect(c.measured).toBeCloseTo(9.9e6, -3);
   });
   it('fails a bottleneck that delivers far less than configured, skips one never saturated', () => {
     const slow = [q(0, 5, 0), q(1, 5, 1_000_000), q(2, 5, 2_000_000), q(3, 5, 3_000_000)];
-    expect(checkBottleneckRate('p', 'forward', 10e6, slow).status).toBe('fail'); // 8 of 10 Mbit/s
-    expect(checkBottleneckRate('p', 'forward', 10e6, [q(0, 0, 0), q(5, 0, 1e6)]).status).toBe('skip');
+    expect(checkBottleneckRate('p', 'forward', 10e6, 8, slow).status).toBe('fail'); // 8 of 10 Mbit/s
+    expect(checkBottleneckRate('p', 'forward', 10e6, 8, [q(0, 0, 0), q(5, 0, 1e6)]).status).toBe('skip');
+    // A queue that only ever holds a packet or two is not saturated enough to judge.
+    const thin = [q(0, 1, 0), q(1, 1, 1_000_000), q(2, 1, 2_000_000), q(3, 1, 3_000_000)];
+    expect(checkBottleneckRate('p', 'forward', 10e6, 8, thin).status).toBe('skip');
   });
 });
 

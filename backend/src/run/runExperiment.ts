@@ -175,6 +175,7 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
   let error: string | null = null;
   let setUp = false;
   let samplersOn = false;
+  let cpuMHz: number | null = null;
 
   try {
     const stale = await session.reset();
@@ -193,7 +194,10 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
       throw new Error(
         `the lab kernel has no ${missing.join(', ')}; it offers ${info.stacksAvailable.join(', ')}`,
       );
+    const cpuinfo = await session.run({ argv: ['cat', '/proc/cpuinfo'], allowFail: true });
+    cpuMHz = Number(/^cpu MHz\s*:\s*([\d.]+)/m.exec(cpuinfo.stdout)?.[1]) || null;
     rec.json('environment.json', {
+      cpu: { model: /^model name\s*:\s*(.+)$/m.exec(cpuinfo.stdout)?.[1] ?? null, mhz: cpuMHz },
       seed: spec.seed,
       lab,
       image: {

@@ -71,7 +71,8 @@ export interface RunSummary {
 const mbps = (bps: number | null | undefined) => (bps === null || bps === undefined ? null : bps / 1e6);
 const finite = (x: number) => (Number.isFinite(x) ? x : null);
 
-export function summariseFlow(r: FlowResult): FlowSummary {
+/** `cpuMHz`: the lab CPU's clock, for seed 000's MHz per Mbit/s. */
+export function summariseFlow(r: FlowResult, cpuMHz: number | null = null): FlowSummary {
   const { flow } = r;
   const goodput = r.intervals.map((s) => s.goodputBps).filter((x): x is number => x !== null);
   const stats = goodput.length ? meanAndSd(goodput) : null;
@@ -82,6 +83,10 @@ export function summariseFlow(r: FlowResult): FlowSummary {
   const stability = stats && stats.mean > 0 ? stats.sd / stats.mean : null;
   const retransmitted = r.client?.end?.sum_sent?.retransmits ?? null;
   const metrics: MetricValue[] = [];
+  const senderCpu = r.client?.end?.cpu_utilization_percent?.host_total;
+  if (cpuMHz && senderCpu !== undefined && wholeRun && wholeRun > 0) {
+    metrics.push(metricValue('cpu.mhz_per_mbps', ((senderCpu / 100) * cpuMHz) / (wholeRun / 1e6)));
+  }
   if (stats) {
     metrics.push(metricValue('throughput.mean', stats.mean), metricValue('throughput.sd', stats.sd));
     if (stability !== null) metrics.push(metricValue('stability.sigma_over_mu', stability));
@@ -140,8 +145,9 @@ export function summarise(args: {
   status: RunSummary['status'];
   error: string | null;
   fidelity: FidelityReport | null;
+  cpuMHz?: number | null;
 }): RunSummary {
-  const flows = args.results.map(summariseFlow);
+  const flows = args.results.map((r) => summariseFlow(r, args.cpuMHz ?? null));
   const paths = args.paths.map((p): PathSummary => {
     const path = args.spec.paths[p.name];
     if (!path) throw new Error(`path ${p.name} missing from the spec`);

@@ -30,7 +30,8 @@ export interface Proc {
 
 export interface Sampler {
   name: string;
-  kind: 'tcp' | 'qdisc' | 'ping';
+  /** 'capture' keeps its output raw (a packet trace); the others become typed samples. */
+  kind: 'tcp' | 'qdisc' | 'ping' | 'capture';
   ns: string;
   /** For ping: the path it probes. */
   path?: string;

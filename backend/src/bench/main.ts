@@ -1,0 +1,182 @@
+// npm run bench: how faithful and how fast the lab is on this machine, in numbers.
+//   fidelity grid      rate {10, 100, 500, 1000} Mbit/s × RTT {10, 50, 200} ms: measured/configured
+//   highest valid rate the fastest grid point at 10 ms whose verdict is still valid
+//   sampler cost       CPU of the TCP sampler at 100 Hz with 1, 16, 64 flows
+//   packet spacing     share of bottleneck dequeue gaps within 10 % of one frame time
+// Results print as tables and are saved under bench/results/ with the machine's details.
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, hostname, release, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { type SpecInput, validateSpec } from '@lfnlab/emulator';
+import { ensureImage, labUp } from '@lfnlab/lab-images';
+import { table } from '../cli/args.js';
+import type { SamplerCounters } from '../run/demux.js';
+import { runExperiment } from '../run/runExperiment.js';
+import type { RunSummary } from '../run/summary.js';
+import { CAPTURE, packetSpacing, withBottleneckCapture } from './spacing.js';
+
+const RESULTS = fileURLToPath(new URL('../../../bench/results/', import.meta.url));
+const { values: opts } = parseArgs({ options: { quick: { type: 'boolean' }, only: { type: 'string' } } });
+const quick = opts.quick === true;
+const want = (part: string) => !opts.only || opts.only.split(',').includes(part);
+
+async function run(input: SpecInput, extra: Parameters<typeof runExperiment>[0]['alterPlan'] = undefined) {
+  const v = validateSpec(input);
+  if (!v.ok) throw new Error(JSON.stringify(v.problems));
+  const dir = mkdtempSync(join(tmpdir(), `lfnlab-bench-${v.spec.name}-`));
+  const t = Date.now();
+  const { summary } = await runExperiment({ spec: v.spec, outDir: dir, log: () => undefined, alterPlan: extra });
+  process.stderr.write(`  ${v.spec.name}: ${summary.status}, verdict ${summary.verdict} (${((Date.now() - t) / 1000).toFixed(0)} s)\n`);
+  return { summary, dir };
+}
+
+const pct = (x: number | null | undefined) => (x === null || x === undefined || !Number.isFinite(x) ? '-' : `${(100 * x).toFixed(1)}%`);
+
+async function grid(rates: number[], rtts: number[], seconds: number) {
+  const rows: Record<string, unknown>[] = [];
+  for (const rtt of rtts) {
+    for (const rate of rates) {
+      const { summary } = await run({
+        name: `grid-${rate}m-${rtt}ms`,
+        duration: `${seconds}s`,
+        sampleHz: 10,
+        paths: { main: { rtt: `${rtt}ms`, rate: `${rate}Mbit`, buffer: '1bdp' } },
+        // Several streams so one sender's window is not what limits a long fat path.
+        flows: [{ stack: 'cubic', streams: rate >= 500 ? 4 : 2 }],
+      });
+      const f = summary.flows[0];
+      const p = summary.paths[0];
+      const check = (id: string) => summary.fidelity?.checks.find((c) => c.id === id);
+      const bottleneck = check('bottleneck-rate:main:forward');
+      const cpu = check('lab-cpu');
+      rows.push({
+        rateMbps: rate,
+        rttMs: rtt,
+        goodputRatio: f?.goodputMbps.wholeRun ? (f.goodputMbps.wholeRun * 1e6) / (rate * 1e6) : null,
+        bottleneckRatio: bottleneck?.measured ? bottleneck.measured / (rate * 1e6) : null,
+        idleRttRatio: p?.idleRtt ? p.idleRtt.minMs / rtt : null,
+        labCpuPct: cpu?.measured ?? null,
+        verdict: summary.verdict,
+        reasons: summary.fidelity?.reasons ?? [],
+      });
+    }
+  }
+  return rows;
+}
+
+async function samplerCost(flowCounts: number[]) {
+  const rows: Record<string, unknown>[] = [];
+  for (const n of flowCounts) {
+    const { dir, summary } = await run({
+      name: `sampler-${n}`,
+      duration: '10s',
+      sampleHz: 100,
+      paths: { main: { rtt: '20ms', rate: '50Mbit' } },
+      flows: Array.from({ length: n }, () => ({ stack: 'reno' })),
+    });
+    const counters: SamplerCounters[] = JSON.parse(readFileSync(join(dir, 'sampling.json'), 'utf8'));
+    const tcp = counters.find((c) => c.name === 'tcp:lfn-p0-snd');
+    const end = tcp?.end;
+    const num = (k: string) => Number(end?.[k] ?? Number.NaN);
+    rows.push({
+      flows: n,
+      cpuPctOfCore: (100 * num('cpuMs')) / num('elapsedMs'),
+      ticksKept: num('ticks') / (num('ticks') + num('skipped')),
+      recordsPerS: num('records') / (num('elapsedMs') / 1000),
+      verdict: summary.verdict,
+      reasons: summary.fidelity?.reasons ?? [],
+    });
+  }
+  return rows;
+}
+
+async function spacing(rateMbit: number) {
+  const { dir, summary } = await run(
+    {
+      name: `spacing-${rateMbit}m`,
+      duration: '10s',
+      paths: { main: { rtt: '20ms', rate: `${rateMbit}Mbit`, buffer: '1bdp' } },
+      flows: [{ stack: 'cubic', streams: 2 }],
+    },
+    withBottleneckCapture(20_000),
+  );
+  const trace = readFileSync(join(dir, 'raw', `${CAPTURE.replace(/[^A-Za-z0-9_.-]/g, '_')}.txt`), 'utf8');
+  return { rateMbps: rateMbit, ...packetSpacing(trace, 1514, rateMbit * 1e6), verdict: summary.verdict };
+}
+
+async function main() {
+  const image = await ensureImage({ log: (s) => process.stderr.write(`${s}\n`) });
+  const lab = await labUp({ image, log: (s) => process.stderr.write(`${s}\n`) });
+  const machine = {
+    host: hostname(),
+    cpu: cpus()[0]?.model ?? '?',
+    cores: cpus().length,
+    memGiB: Math.round(totalmem() / 2 ** 30),
+    hostKernel: release(),
+    accel: lab.accel,
+    labCpus: lab.cpus,
+    labMemMb: lab.memMb,
+    qemu: lab.qemuVersion,
+    labKernel: image.manifest.kernel.abi,
+    imageId: image.id,
+    date: new Date().toISOString(),
+  };
+  console.log(`lfnlab bench on ${machine.host}: ${machine.cpu}, ${machine.cores} cores; lab ${lab.accel.toUpperCase()} ${lab.cpus} vCPU, kernel ${machine.labKernel}\n`);
+  const results: Record<string, unknown> = { machine };
+  const md: string[] = [`# lfnlab bench ${machine.date}`, '', '```', JSON.stringify(machine, null, 2), '```', ''];
+  const section = (title: string, text: string) => {
+    console.log(`${title}\n${text}\n`);
+    md.push(`## ${title}`, '', '```', text, '```', '');
+  };
+
+  if (want('grid')) {
+    const rows = await grid(quick ? [10, 100] : [10, 100, 500, 1000], quick ? [10, 50] : [10, 50, 200], quick ? 8 : 15);
+    results.grid = rows;
+    section(
+      'Fidelity grid (measured / configured)',
+      table(
+        ['rate Mbit/s', 'RTT ms', 'goodput', 'bottleneck', 'idle RTT', 'lab CPU', 'verdict'],
+        rows.map((r) => [r.rateMbps as number, r.rttMs as number, pct(r.goodputRatio as number), pct(r.bottleneckRatio as number), pct(r.idleRttRatio as number), `${Math.round((r.labCpuPct as number) ?? 0)}%`, String(r.verdict)]),
+      ),
+    );
+    const valid = rows.filter((r) => r.rttMs === 10 && r.verdict !== 'invalid').map((r) => r.rateMbps as number);
+    const firstInvalid = rows.find((r) => r.rttMs === 10 && r.verdict === 'invalid');
+    const highest = { rateMbps: valid.length ? Math.max(...valid) : null, limitedBy: (firstInvalid?.reasons ?? []) as string[] };
+    results.highestValid = highest;
+    section('Highest rate still valid (10 ms)', `${highest.rateMbps ?? 'none'} Mbit/s${highest.limitedBy.length ? `\nnext step up failed: ${highest.limitedBy.join('; ')}` : ''}`);
+  }
+  if (want('sampler')) {
+    const rows = await samplerCost(quick ? [1, 16] : [1, 16, 64]);
+    results.sampler = rows;
+    section(
+      'TCP sampler at 100 Hz (sender namespace)',
+      table(
+        ['flows', 'CPU % of one core', 'ticks kept', 'records/s', 'verdict'],
+        rows.map((r) => [r.flows as number, ((r.cpuPctOfCore as number) ?? 0).toFixed(1), pct(r.ticksKept as number), Math.round((r.recordsPerS as number) ?? 0), String(r.verdict)]),
+      ),
+    );
+  }
+  if (want('spacing')) {
+    const rows = [await spacing(50), ...(quick ? [] : [await spacing(200)])];
+    results.spacing = rows;
+    section(
+      'Packet spacing at the saturated bottleneck (Mininet-HiFi bar: >= 92 % within 10 %)',
+      table(
+        ['rate Mbit/s', 'gaps', 'ideal µs', 'median µs', 'within 10 %', 'verdict'],
+        rows.map((r) => [r.rateMbps, r.gaps, r.idealUs.toFixed(1), r.medianUs.toFixed(1), pct(r.within10pct), String(r.verdict)]),
+      ),
+    );
+  }
+  mkdirSync(RESULTS, { recursive: true });
+  const base = join(RESULTS, `${machine.date.replace(/[:.]/g, '-')}-${machine.host}`);
+  writeFileSync(`${base}.json`, `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(`${base}.md`, `${md.join('\n')}\n`);
+  console.log(`saved ${base}.json and .md`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});
