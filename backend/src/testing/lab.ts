@@ -5,7 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type SpecInput, validateSpec } from '@lfnlab/emulator';
 import { ensureImage, type LabRecord, labUp } from '@lfnlab/lab-images';
+import type { QdiscStat } from '../run/fidelity.js';
 import { type RunOptions, runExperiment } from '../run/runExperiment.js';
+
+export type { QdiscStat };
 
 export const TEST_LAB = process.env.LFNLAB_TEST_LAB || 'default';
 
@@ -30,17 +33,6 @@ export async function runSpec(input: SpecInput, extra: Pick<RunOptions, 'alterPl
     },
   });
   return { ...outcome, log: lines, read: (f: string) => JSON.parse(readFileSync(join(dir, f), 'utf8')) };
-}
-
-export interface QdiscStat {
-  kind: string;
-  handle: string;
-  dev: string;
-  root?: boolean;
-  parent?: string;
-  bytes: number;
-  packets: number;
-  drops: number;
 }
 
 /** The root qdisc of a router device from a `tc -s -j qdisc show` snapshot. */

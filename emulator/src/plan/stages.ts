@@ -7,17 +7,18 @@ import type { Cmd, PathTopology } from './types.js';
 
 export const ROUTER_NS = 'lfn-rtr';
 
-/** Bottleneck stage: everything arriving on `ingressDev` goes through `ifb`, where netem paces it. */
-export function bottleneckStage(ingressDev: string, ifb: string, rateBps: number, limit: number): Cmd[] {
-  const tc = (...a: string[]) => ['tc', '-n', ROUTER_NS, ...a];
+const tc = (...a: string[]) => ['tc', '-n', ROUTER_NS, ...a];
+
+/** Everything arriving on `dev` is sent through `ifb` first: the IFB's qdisc is the bottleneck. */
+function redirectIngress(dev: string, ifb: string, comment?: string): Cmd[] {
   return [
-    { argv: tc('qdisc', 'add', 'dev', ingressDev, 'handle', 'ffff:', 'ingress') },
+    { comment, argv: tc('qdisc', 'add', 'dev', dev, 'handle', 'ffff:', 'ingress') },
     {
       argv: tc(
         'filter',
         'add',
         'dev',
-        ingressDev,
+        dev,
         'parent',
         'ffff:',
         'protocol',
@@ -31,6 +32,13 @@ export function bottleneckStage(ingressDev: string, ifb: string, rateBps: number
         ifb,
       ),
     },
+  ];
+}
+
+/** Bottleneck stage: everything arriving on `ingressDev` goes through `ifb`, where netem paces it. */
+export function bottleneckStage(ingressDev: string, ifb: string, rateBps: number, limit: number): Cmd[] {
+  return [
+    ...redirectIngress(ingressDev, ifb),
     {
       comment: `bottleneck: ${tcRate(rateBps)}, buffer ${limit} packets (tail drop)`,
       argv: tc(
@@ -53,32 +61,7 @@ export function bottleneckStage(ingressDev: string, ifb: string, rateBps: number
 
 /** The probe's packets join the same forward bottleneck as the flows' (one IFB, one queue). */
 export function probeIntoBottleneck(probeDev: string, ifb: string): Cmd[] {
-  const tc = (...a: string[]) => ['tc', '-n', ROUTER_NS, ...a];
-  return [
-    {
-      comment: 'RTT probe: same bottleneck queue as the flows',
-      argv: tc('qdisc', 'add', 'dev', probeDev, 'handle', 'ffff:', 'ingress'),
-    },
-    {
-      argv: tc(
-        'filter',
-        'add',
-        'dev',
-        probeDev,
-        'parent',
-        'ffff:',
-        'protocol',
-        'all',
-        'matchall',
-        'action',
-        'mirred',
-        'egress',
-        'redirect',
-        'dev',
-        ifb,
-      ),
-    },
-  ];
+  return redirectIngress(probeDev, ifb, 'RTT probe: same bottleneck queue as the flows');
 }
 
 /**
@@ -93,7 +76,6 @@ export function delayStage(
   limit: number,
   { op = 'add', oneWayMs = path.rtt / 2 }: { op?: 'add' | 'change'; oneWayMs?: number } = {},
 ): Cmd[] {
-  const tc = (...a: string[]) => ['tc', '-n', ROUTER_NS, ...a];
   const delay = ['delay', tcTime(oneWayMs)];
   if (path.jitter > 0) {
     delay.push(tcTime(path.jitter));
