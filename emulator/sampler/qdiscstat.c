@@ -71,12 +71,12 @@
  * ifindex kind handle parent). One table drives the TSV header, both record
  * writers and --help, so they cannot drift apart.
  */
-#define QDISC_COLUMNS(X)                                                                       \
-	X(bytes, s->bytes, "bytes dequeued (sent on) by the qdisc, lifetime")                   \
-	X(packets, s->packets, "packets dequeued, lifetime")                                    \
-	X(qlen, s->qlen, "packets queued now")                                                  \
-	X(backlog_bytes, s->backlog, "bytes queued now")                                        \
-	X(drops, s->drops, "packets dropped, lifetime")                                         \
+#define QDISC_COLUMNS(X)                                                                           \
+	X(bytes, s->bytes, "bytes passed on (dequeued; ingress: seen), lifetime")                  \
+	X(packets, s->packets, "packets passed on, lifetime")                                      \
+	X(qlen, s->qlen, "packets queued now")                                                     \
+	X(backlog_bytes, s->backlog, "bytes queued now")                                           \
+	X(drops, s->drops, "packets dropped, lifetime")                                            \
 	X(requeues, s->requeues, "packets handed back by the driver, lifetime (0 without STATS2)") \
 	X(overlimits, s->overlimits, "times the qdisc was over its limit/rate, lifetime")
 
@@ -84,13 +84,13 @@
  * CPU time columns, in this order in the output; idx is the field's position
  * on a /proc/stat cpu line (user nice system idle iowait irq softirq steal).
  */
-#define CPU_COLUMNS(X)                                            \
-	X(user, 0, "normal processes in user mode")                   \
-	X(nice, 1, "niced processes in user mode")                    \
-	X(system, 2, "kernel mode, excluding irq and softirq")        \
-	X(irq, 5, "hard interrupts")                                  \
-	X(softirq, 6, "softirqs (most packet processing, qdisc runs)") \
-	X(idle, 3, "idle")                                            \
+#define CPU_COLUMNS(X)                                                       \
+	X(user, 0, "normal processes in user mode")                          \
+	X(nice, 1, "niced processes in user mode")                           \
+	X(system, 2, "kernel mode, excluding irq and softirq")               \
+	X(irq, 5, "hard interrupts")                                         \
+	X(softirq, 6, "softirqs (most packet processing, qdisc runs)")       \
+	X(idle, 3, "idle")                                                   \
 	X(iowait, 4, "idle with I/O outstanding (can go backwards per CPU)") \
 	X(steal, 7, "stolen by the hypervisor")
 

@@ -33,6 +33,7 @@ import { buildAgent } from './agent.js';
 import { sharedLibs } from './ldd.js';
 import { bootModules, moduleName, readModuleClosure } from './modules.js';
 import { buildSamplers } from './samplers.js';
+import { buildStackModules } from './stacks.js';
 import {
   copyIn,
   copyTree,
@@ -70,6 +71,7 @@ export interface ImageManifest {
   };
   agent: { sourceHash: string; goVersion: string };
   samplers: { sourceHash: string };
+  stacks: { sourceHash: string; modules: string[] };
   tools: ToolRecord[];
   modules: { count: number; boot: string[] };
   initrdBytes: number;
@@ -150,10 +152,11 @@ export async function ensureImage(opts: BuildOptions = {}): Promise<LabImage> {
   const step = (n: number, what: string) =>
     log(`[image ${n}/5] ${what} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
 
-  step(1, 'kernel');
+  step(1, 'kernel and out-of-tree stacks');
   const sel = await fetchKernel({ log });
   const tree = await extractKernel(sel);
   const inventory = kernelInventory(sel.abi, tree.modulesDir, tree.configPath);
+  const stacks = await buildStackModules(sel, log);
 
   step(2, 'lab agent and samplers');
   const agent = await buildAgent();
@@ -212,8 +215,10 @@ export async function ensureImage(opts: BuildOptions = {}): Promise<LabImage> {
     if (existsSync(join(tree.modulesDir, f)))
       copyIn(stage, join(tree.modulesDir, f), join('usr/lib/modules', sel.abi, f));
   }
+  for (const ko of stacks.modules)
+    copyIn(stage, ko, join('usr/lib/modules', sel.abi, 'extra', ko.split('/').pop() as string));
   await runOk(['depmod', '-b', stage, sel.abi]);
-  const available = new Set(closure.map(moduleName));
+  const available = new Set([...closure.map(moduleName), ...stacks.modules.map(moduleName)]);
   const boot = bootModules(stackModules(), available);
   writeFile(stage, 'etc/lfnlab/modules.list', `${boot.join('\n')}\n`);
   // Without this the ifb module makes ifb0 and ifb1 in the lab's root namespace.
@@ -238,6 +243,10 @@ export async function ensureImage(opts: BuildOptions = {}): Promise<LabImage> {
     kernel: { ...sel, hz: inventory.hz, stacks: inventory.stacks, qdiscs: inventory.qdiscs },
     agent: { sourceHash: agent.sourceHash, goVersion: agent.goVersion },
     samplers: { sourceHash: samplers.sourceHash },
+    stacks: {
+      sourceHash: stacks.sourceHash,
+      modules: stacks.modules.map((m) => m.split('/').pop() as string),
+    },
     tools,
     modules: { count: closure.length, boot },
     initrdBytes: statSync(join(dir, 'initrd.cpio')).size,

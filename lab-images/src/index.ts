@@ -6,3 +6,4 @@ export * from './ldd.js';
 export * from './modules.js';
 export * from './qemu.js';
 export * from './samplers.js';
+export * from './stacks.js';

@@ -27,12 +27,20 @@ async function run(input: SpecInput, extra: Parameters<typeof runExperiment>[0][
   if (!v.ok) throw new Error(JSON.stringify(v.problems));
   const dir = mkdtempSync(join(tmpdir(), `lfnlab-bench-${v.spec.name}-`));
   const t = Date.now();
-  const { summary } = await runExperiment({ spec: v.spec, outDir: dir, log: () => undefined, alterPlan: extra });
-  process.stderr.write(`  ${v.spec.name}: ${summary.status}, verdict ${summary.verdict} (${((Date.now() - t) / 1000).toFixed(0)} s)\n`);
+  const { summary } = await runExperiment({
+    spec: v.spec,
+    outDir: dir,
+    log: () => undefined,
+    alterPlan: extra,
+  });
+  process.stderr.write(
+    `  ${v.spec.name}: ${summary.status}, verdict ${summary.verdict} (${((Date.now() - t) / 1000).toFixed(0)} s)\n`,
+  );
   return { summary, dir };
 }
 
-const pct = (x: number | null | undefined) => (x === null || x === undefined || !Number.isFinite(x) ? '-' : `${(100 * x).toFixed(1)}%`);
+const pct = (x: number | null | undefined) =>
+  x === null || x === undefined || !Number.isFinite(x) ? '-' : `${(100 * x).toFixed(1)}%`;
 
 async function grid(rates: number[], rtts: number[], seconds: number) {
   const rows: Record<string, unknown>[] = [];
@@ -123,29 +131,58 @@ async function main() {
     imageId: image.id,
     date: new Date().toISOString(),
   };
-  console.log(`lfnlab bench on ${machine.host}: ${machine.cpu}, ${machine.cores} cores; lab ${lab.accel.toUpperCase()} ${lab.cpus} vCPU, kernel ${machine.labKernel}\n`);
+  console.log(
+    `lfnlab bench on ${machine.host}: ${machine.cpu}, ${machine.cores} cores; lab ${lab.accel.toUpperCase()} ${lab.cpus} vCPU, kernel ${machine.labKernel}\n`,
+  );
   const results: Record<string, unknown> = { machine };
-  const md: string[] = [`# lfnlab bench ${machine.date}`, '', '```', JSON.stringify(machine, null, 2), '```', ''];
+  const md: string[] = [
+    `# lfnlab bench ${machine.date}`,
+    '',
+    '```',
+    JSON.stringify(machine, null, 2),
+    '```',
+    '',
+  ];
   const section = (title: string, text: string) => {
     console.log(`${title}\n${text}\n`);
     md.push(`## ${title}`, '', '```', text, '```', '');
   };
 
   if (want('grid')) {
-    const rows = await grid(quick ? [10, 100] : [10, 100, 500, 1000], quick ? [10, 50] : [10, 50, 200], quick ? 8 : 15);
+    const rows = await grid(
+      quick ? [10, 100] : [10, 100, 500, 1000],
+      quick ? [10, 50] : [10, 50, 200],
+      quick ? 8 : 15,
+    );
     results.grid = rows;
     section(
       'Fidelity grid (measured / configured)',
       table(
         ['rate Mbit/s', 'RTT ms', 'goodput', 'bottleneck', 'idle RTT', 'lab CPU', 'verdict'],
-        rows.map((r) => [r.rateMbps as number, r.rttMs as number, pct(r.goodputRatio as number), pct(r.bottleneckRatio as number), pct(r.idleRttRatio as number), `${Math.round((r.labCpuPct as number) ?? 0)}%`, String(r.verdict)]),
+        rows.map((r) => [
+          r.rateMbps as number,
+          r.rttMs as number,
+          pct(r.goodputRatio as number),
+          pct(r.bottleneckRatio as number),
+          pct(r.idleRttRatio as number),
+          `${Math.round((r.labCpuPct as number) ?? 0)}%`,
+          String(r.verdict),
+        ]),
       ),
     );
-    const valid = rows.filter((r) => r.rttMs === 10 && r.verdict !== 'invalid').map((r) => r.rateMbps as number);
+    const valid = rows
+      .filter((r) => r.rttMs === 10 && r.verdict !== 'invalid')
+      .map((r) => r.rateMbps as number);
     const firstInvalid = rows.find((r) => r.rttMs === 10 && r.verdict === 'invalid');
-    const highest = { rateMbps: valid.length ? Math.max(...valid) : null, limitedBy: (firstInvalid?.reasons ?? []) as string[] };
+    const highest = {
+      rateMbps: valid.length ? Math.max(...valid) : null,
+      limitedBy: (firstInvalid?.reasons ?? []) as string[],
+    };
     results.highestValid = highest;
-    section('Highest rate still valid (10 ms)', `${highest.rateMbps ?? 'none'} Mbit/s${highest.limitedBy.length ? `\nnext step up failed: ${highest.limitedBy.join('; ')}` : ''}`);
+    section(
+      'Highest rate still valid (10 ms)',
+      `${highest.rateMbps ?? 'none'} Mbit/s${highest.limitedBy.length ? `\nnext step up failed: ${highest.limitedBy.join('; ')}` : ''}`,
+    );
   }
   if (want('sampler')) {
     const rows = await samplerCost(quick ? [1, 16] : [1, 16, 64]);
@@ -154,7 +191,13 @@ async function main() {
       'TCP sampler at 100 Hz (sender namespace)',
       table(
         ['flows', 'CPU % of one core', 'ticks kept', 'records/s', 'verdict'],
-        rows.map((r) => [r.flows as number, ((r.cpuPctOfCore as number) ?? 0).toFixed(1), pct(r.ticksKept as number), Math.round((r.recordsPerS as number) ?? 0), String(r.verdict)]),
+        rows.map((r) => [
+          r.flows as number,
+          ((r.cpuPctOfCore as number) ?? 0).toFixed(1),
+          pct(r.ticksKept as number),
+          Math.round((r.recordsPerS as number) ?? 0),
+          String(r.verdict),
+        ]),
       ),
     );
   }
@@ -165,7 +208,14 @@ async function main() {
       'Packet spacing at the saturated bottleneck (Mininet-HiFi bar: >= 92 % within 10 %)',
       table(
         ['rate Mbit/s', 'gaps', 'ideal µs', 'median µs', 'within 10 %', 'verdict'],
-        rows.map((r) => [r.rateMbps, r.gaps, r.idealUs.toFixed(1), r.medianUs.toFixed(1), pct(r.within10pct), String(r.verdict)]),
+        rows.map((r) => [
+          r.rateMbps,
+          r.gaps,
+          r.idealUs.toFixed(1),
+          r.medianUs.toFixed(1),
+          pct(r.within10pct),
+          String(r.verdict),
+        ]),
       ),
     );
   }

@@ -14,8 +14,28 @@ export function withBottleneckCapture(packets: number) {
       name: CAPTURE,
       kind: 'capture',
       ns: plan.topology.routerNs,
-      argv: ['ip', 'netns', 'exec', plan.topology.routerNs, 'tcpdump', '-i', p.routerIfs.forwardIfb, '-Z', 'root', '-l', '-nn', '-q',
-        '-tt', '--time-stamp-precision=nano', '-c', String(packets), 'tcp', 'and', 'greater', '1000'],
+      argv: [
+        'ip',
+        'netns',
+        'exec',
+        plan.topology.routerNs,
+        'tcpdump',
+        '-i',
+        p.routerIfs.forwardIfb,
+        '-Z',
+        'root',
+        '-l',
+        '-nn',
+        '-q',
+        '-tt',
+        '--time-stamp-precision=nano',
+        '-c',
+        String(packets),
+        'tcp',
+        'and',
+        'greater',
+        '1000',
+      ],
     });
     return plan;
   };
@@ -47,5 +67,10 @@ export function packetSpacing(traceText: string, frameBytes: number, rateBps: nu
   }
   const ok = gaps.filter((g) => Math.abs(g - idealUs) <= 0.1 * idealUs).length;
   const sorted = [...gaps].sort((a, b) => a - b);
-  return { gaps: gaps.length, idealUs, within10pct: gaps.length ? ok / gaps.length : 0, medianUs: sorted[Math.floor(sorted.length / 2)] ?? 0 };
+  return {
+    gaps: gaps.length,
+    idealUs,
+    within10pct: gaps.length ? ok / gaps.length : 0,
+    medianUs: sorted[Math.floor(sorted.length / 2)] ?? 0,
+  };
 }

@@ -1,6 +1,12 @@
 import { type Command, parseFor, UsageError } from './args.js';
 import { labCommand } from './labCommand.js';
-import { imageCommand, kernelCommand, metricsCommand, schemaCommand, validateCommand } from './miscCommands.js';
+import {
+  imageCommand,
+  kernelCommand,
+  metricsCommand,
+  schemaCommand,
+  validateCommand,
+} from './miscCommands.js';
 import { runCommand } from './runCommand.js';
 
 const COMMANDS: Command[] = [

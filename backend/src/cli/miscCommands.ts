@@ -114,7 +114,9 @@ The metric registry: summary.json stores { id, value, unit } under these ids.`,
       return 0;
     }
     for (const d of defs) {
-      console.log(`${d.id.padEnd(26)} ${d.unit.padEnd(8)} ${d.title}${'source' in d && d.source ? ` (${d.source})` : ''}\n${' '.repeat(36)}${d.definition}`);
+      console.log(
+        `${d.id.padEnd(26)} ${d.unit.padEnd(8)} ${d.title}${'source' in d && d.source ? ` (${d.source})` : ''}\n${' '.repeat(36)}${d.definition}`,
+      );
     }
     return 0;
   },

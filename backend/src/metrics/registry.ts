@@ -2,7 +2,16 @@
 // UI looks the id up here for a title and a definition, so ids must never be renamed; add new
 // ones instead.
 
-export type MetricUnit = 'bit/s' | 'bytes' | 'packets' | 's' | 'ms' | 'ratio' | 'flows' | 'errors/s' | 'MHz/(Mbit/s)';
+export type MetricUnit =
+  | 'bit/s'
+  | 'bytes'
+  | 'packets'
+  | 's'
+  | 'ms'
+  | 'ratio'
+  | 'flows'
+  | 'errors/s'
+  | 'MHz/(Mbit/s)';
 
 export interface MetricDefinition {
   id: string;
@@ -50,7 +59,8 @@ export const METRICS = define([
     id: 'cpu.mhz_per_mbps',
     title: 'Sender CPU per unit of throughput',
     unit: 'MHz/(Mbit/s)',
-    definition: 'CPU the sending process used, as a share of one core times the core clock, per Mbit/s it moved.',
+    definition:
+      'CPU the sending process used, as a share of one core times the core clock, per Mbit/s it moved.',
     source: 'seed 000 §4.5',
   },
   { id: 'rtt.mean', title: 'Mean RTT', unit: 'ms', definition: 'Average of the round-trip time samples.' },

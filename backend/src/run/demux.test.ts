@@ -14,45 +14,126 @@ const plan = buildPlan(v.spec);
 const T0 = 1_700_000_000_000; // lab CLOCK_REALTIME at traffic start, ms
 
 /** One TSV line as lfn-tcpsampler writes it. */
-function tcpLine(o: { tick: number; ms: number; lport: number; rport: number; cwnd: number; acked: number; received: number; cookie: string; cc?: string }) {
+function tcpLine(o: {
+  tick: number;
+  ms: number;
+  lport: number;
+  rport: number;
+  cwnd: number;
+  acked: number;
+  received: number;
+  cookie: string;
+  cc?: string;
+}) {
   const row: Record<string, string | number> = Object.fromEntries(TCP_SAMPLER_COLUMNS.map((c) => [c, 0]));
   Object.assign(row, {
-    tick: o.tick, ts_ns: `${(T0 + o.ms) * 1e6}`, mono_ns: `${o.ms * 1e6}`, laddr: '10.1.1.2', lport: o.lport, raddr: '10.1.2.2',
-    rport: o.rport, state: 'established', cc: o.cc ?? 'htcp', cwnd: o.cwnd, ssthresh: 2147483647, srtt_us: 21000, rttvar_us: 500,
-    min_rtt_us: 20000, mss: 1448, pacing_rate: '18446744073709551615', delivery_rate: 1_000_000, bytes_acked: o.acked,
-    bytes_sent: o.acked, bytes_received: o.received, data_segs_out: 100, info_len: 232, cookie: o.cookie,
+    tick: o.tick,
+    ts_ns: `${(T0 + o.ms) * 1e6}`,
+    mono_ns: `${o.ms * 1e6}`,
+    laddr: '10.1.1.2',
+    lport: o.lport,
+    raddr: '10.1.2.2',
+    rport: o.rport,
+    state: 'established',
+    cc: o.cc ?? 'htcp',
+    cwnd: o.cwnd,
+    ssthresh: 2147483647,
+    srtt_us: 21000,
+    rttvar_us: 500,
+    min_rtt_us: 20000,
+    mss: 1448,
+    pacing_rate: '18446744073709551615',
+    delivery_rate: 1_000_000,
+    bytes_acked: o.acked,
+    bytes_sent: o.acked,
+    bytes_received: o.received,
+    data_segs_out: 100,
+    info_len: 232,
+    cookie: o.cookie,
   });
   return `${TCP_SAMPLER_COLUMNS.map((c) => row[c]).join('\t')}\n`;
 }
 
 describe('SampleDemux', () => {
-  it('sums a flow\'s data streams per tick and leaves out iperf3\'s control connection', () => {
+  it("sums a flow's data streams per tick and leaves out iperf3's control connection", () => {
     const out: Sample[] = [];
     const d = new SampleDemux(plan, T0, (s) => out.push(s));
     const name = 'tcp:lfn-p0-snd';
     // tick 1: control socket (little data) and two data streams; tick 2 arrives split in two chunks.
     const tick1 =
-      tcpLine({ tick: 1, ms: 100, lport: 40000, rport: 5201, cwnd: 10, acked: 900, received: 0, cookie: '3' }) +
-      tcpLine({ tick: 1, ms: 100, lport: 40002, rport: 5201, cwnd: 50, acked: 100_000, received: 0, cookie: '1' }) +
-      tcpLine({ tick: 1, ms: 100, lport: 40004, rport: 5201, cwnd: 30, acked: 70_000, received: 0, cookie: '2' });
-    const tick2 = tcpLine({ tick: 2, ms: 200, lport: 40002, rport: 5201, cwnd: 60, acked: 200_000, received: 0, cookie: '1' });
-    d.feed(name, `# lfn-tcpsampler v1 hz=10\n#${TCP_SAMPLER_COLUMNS.join('\t')}\n${tick1}${tick2.slice(0, 20)}`);
+      tcpLine({
+        tick: 1,
+        ms: 100,
+        lport: 40000,
+        rport: 5201,
+        cwnd: 10,
+        acked: 900,
+        received: 0,
+        cookie: '3',
+      }) +
+      tcpLine({
+        tick: 1,
+        ms: 100,
+        lport: 40002,
+        rport: 5201,
+        cwnd: 50,
+        acked: 100_000,
+        received: 0,
+        cookie: '1',
+      }) +
+      tcpLine({
+        tick: 1,
+        ms: 100,
+        lport: 40004,
+        rport: 5201,
+        cwnd: 30,
+        acked: 70_000,
+        received: 0,
+        cookie: '2',
+      });
+    const tick2 = tcpLine({
+      tick: 2,
+      ms: 200,
+      lport: 40002,
+      rport: 5201,
+      cwnd: 60,
+      acked: 200_000,
+      received: 0,
+      cookie: '1',
+    });
+    d.feed(
+      name,
+      `# lfn-tcpsampler v1 hz=10\n#${TCP_SAMPLER_COLUMNS.join('\t')}\n${tick1}${tick2.slice(0, 20)}`,
+    );
     expect(out).toHaveLength(0); // tick 1 is complete only once tick 2 begins
     d.feed(name, tick2.slice(20));
     expect(out).toHaveLength(1);
-    expect(out[0]).toMatchObject({ kind: 'tcp', t: 0.1, flow: 'htcp-1', streams: 2, cc: 'htcp', cwndPackets: 80, bytesAcked: 170_000, pacingBps: null });
-    d.feed(name, '#end\treason=signal\tticks=2\tlate=0\tskipped=0\trecords=4\terrors=0\tmax_work_ns=1\telapsed_ns=2\tcpu_ns=3\n');
+    expect(out[0]).toMatchObject({
+      kind: 'tcp',
+      t: 0.1,
+      flow: 'htcp-1',
+      streams: 2,
+      cc: 'htcp',
+      cwndPackets: 80,
+      bytesAcked: 170_000,
+      pacingBps: null,
+    });
+    d.feed(
+      name,
+      '#end\treason=signal\tticks=2\tlate=0\tskipped=0\trecords=4\terrors=0\tmax_work_ns=1\telapsed_ns=2\tcpu_ns=3\n',
+    );
     d.end(name);
     expect(out).toHaveLength(2);
     expect(out[1]).toMatchObject({ t: 0.2, streams: 1, cwndPackets: 60 });
     expect(d.counters.get(name)).toMatchObject({ records: 4, samples: 2, end: { records: 4, ticks: 2 } });
   });
 
-  it('turns the receiver\'s byte counter into goodput', () => {
+  it("turns the receiver's byte counter into goodput", () => {
     const out: Sample[] = [];
     const d = new SampleDemux(plan, T0, (s) => out.push(s));
     const name = 'tcp:lfn-p0-rcv';
-    const rx = (tick: number, ms: number, received: number) => tcpLine({ tick, ms, lport: 5201, rport: 40002, cwnd: 10, acked: 0, received, cookie: '9' });
+    const rx = (tick: number, ms: number, received: number) =>
+      tcpLine({ tick, ms, lport: 5201, rport: 40002, cwnd: 10, acked: 0, received, cookie: '9' });
     d.feed(name, rx(1, 0, 100_000) + rx(2, 100, 225_000) + rx(3, 200, 350_000));
     d.end(name);
     const g = out.filter((s) => s.kind === 'goodput');
@@ -66,7 +147,10 @@ describe('SampleDemux', () => {
     const out: Sample[] = [];
     const d = new SampleDemux(plan, T0, (s) => out.push(s));
     d.feed('ping:main', `[${(T0 + 1500) / 1000}] 64 bytes from 10.1.2.2: icmp_seq=7 ttl=63 time=23.4 ms\n`);
-    d.feed('ping:main', '\n--- 10.1.2.2 ping statistics ---\n20 packets transmitted, 19 received, 5% packet loss, time 1900ms\n');
+    d.feed(
+      'ping:main',
+      '\n--- 10.1.2.2 ping statistics ---\n20 packets transmitted, 19 received, 5% packet loss, time 1900ms\n',
+    );
     d.end('ping:main');
     expect(out).toEqual([{ kind: 'rtt', t: 1.5, path: 'main', rttMs: 23.4, seq: 7 }]);
     expect(d.counters.get('ping:main')?.end).toEqual({ sent: 20, received: 19 });

@@ -1,7 +1,7 @@
 // Issue 2's acceptance tests, in the real lab: the pinned kernel under qemu, real netem, real
 // iperf3 and ping. Thresholds are the issue's; each could fail on a broken emulator.
 
-import { STACK_NAMES } from '@lfnlab/emulator';
+import { MAINLINE_STACKS } from '@lfnlab/emulator';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bootTestLab, type QdiscStat, rootQdisc, runSpec } from '../testing/lab.js';
 
@@ -102,10 +102,10 @@ describe('stacks', () => {
       name: 'all-stacks',
       duration: '8s',
       paths: { main: { rtt: '20ms', rate: '100Mbit' } },
-      flows: STACK_NAMES.map((stack) => ({ stack })),
+      flows: MAINLINE_STACKS.map((stack) => ({ stack })),
     });
     const seen = Object.fromEntries(r.summary.flows.map((f) => [f.stack, f.observedStacks]));
     console.log(JSON.stringify(seen));
-    for (const stack of STACK_NAMES) expect(seen[stack], stack).toEqual([stack]);
+    for (const stack of MAINLINE_STACKS) expect(seen[stack], stack).toEqual([stack]);
   });
 });

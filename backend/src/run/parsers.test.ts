@@ -116,3 +116,17 @@ describe('environment parsers', () => {
     });
   });
 });
+
+describe('missing stacks', () => {
+  it('names the module that failed at boot and why', async () => {
+    const { missingStacksMessage } = await import('./runExperiment.js');
+    const msg = missingStacksMessage(['fast', 'vegas'], {
+      kernel: '6.1.0-56-amd64',
+      stacksAvailable: ['reno', 'cubic'],
+      boot: { modules: [{ name: 'tcp_fast', ok: false, error: 'Key was rejected by service' }] },
+    });
+    expect(msg).toBe(
+      'the lab kernel has no fast (tcp_fast failed to load at boot: Key was rejected by service), vegas; it offers reno, cubic',
+    );
+  });
+});

@@ -1,7 +1,15 @@
 // One experiment from spec to record: boot the lab if needed, start clean, build the dumbbell,
 // calibrate and measure idle RTT, sample while the flows run on their schedule, snapshot
 // counters, tear down (always), then summarise with a fidelity verdict.
-import { buildPlan, calibrateDelay, formatPlan, type Plan, type Spec, STACK_NAMES } from '@lfnlab/emulator';
+import {
+  buildPlan,
+  calibrateDelay,
+  formatPlan,
+  type Plan,
+  type Spec,
+  STACK_NAMES,
+  STACKS,
+} from '@lfnlab/emulator';
 import { connectLab, ensureImage, type LabRecord, labUp } from '@lfnlab/lab-images';
 import type { SamplerCounters } from './demux.js';
 import { KEY_SYSCTLS, parseOffloads, parseSysctl, TOOL_VERSION_CMDS, toolVersions } from './environment.js';
@@ -36,6 +44,17 @@ export interface RunOutcome {
 interface AgentInfo {
   kernel: string;
   stacksAvailable: string[];
+  boot: { modules: { name: string; ok: boolean; error?: string }[] };
+}
+
+/** Why a stack is missing, from the boot report when its module failed to load. */
+export function missingStacksMessage(missing: string[], info: AgentInfo): string {
+  const why = missing.map((name) => {
+    const module = STACKS.find((s) => s.name === name)?.module;
+    const load = info.boot.modules.find((m) => m.name === module);
+    return load && !load.ok ? `${name} (${module} failed to load at boot: ${load.error})` : name;
+  });
+  return `the lab kernel has no ${why.join(', ')}; it offers ${info.stacksAvailable.join(', ')}`;
 }
 
 interface Snapshot {

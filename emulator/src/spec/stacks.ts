@@ -26,7 +26,13 @@ export const STACKS: readonly StackInfo[] = [
   { name: 'cdg', module: 'tcp_cdg', origin: 'mainline', family: 'delay' },
   { name: 'dctcp', module: 'tcp_dctcp', origin: 'mainline', family: 'loss' },
   { name: 'bbr', module: 'tcp_bbr', origin: 'mainline', family: 'model' },
+  // kernels/stacks: the seed papers' stacks that never reached mainline.
+  { name: 'fast', module: 'tcp_fast', origin: 'out-of-tree', family: 'delay' },
+  { name: 'hstcplp', module: 'tcp_hstcplp', origin: 'out-of-tree', family: 'hybrid' },
+  { name: 'grid', module: 'tcp_grid', origin: 'out-of-tree', family: 'loss' },
 ];
+
+export const MAINLINE_STACKS = STACKS.filter((s) => s.origin === 'mainline').map((s) => s.name);
 
 export const STACK_NAMES = STACKS.map((s) => s.name) as [string, ...string[]];
 
