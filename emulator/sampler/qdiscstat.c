@@ -396,6 +396,9 @@ static int write_qdisc(const struct tick_ctx *t, const struct tcmsg *tc, const c
 {
 	char *p = put_tick_prefix(line, t, "qdisc");
 
+	/* The kernel always names the kind; '-' only keeps a field from ever being empty. */
+	if (!*kind)
+		kind = "-";
 	if (opt.format == FMT_JSONL) {
 		p = PUT_LIT(p, ",\"dev\":\"");
 		p = put_name(p, dev);
@@ -420,7 +423,7 @@ static int write_qdisc(const struct tick_ctx *t, const struct tcmsg *tc, const c
 		*p++ = '\t';
 		p = put_u64(p, (uint32_t)tc->tcm_ifindex);
 		*p++ = '\t';
-		p = *kind ? put_name(p, kind) : PUT_LIT(p, "-");
+		p = put_name(p, kind);
 		*p++ = '\t';
 		p = put_handle(p, tc->tcm_handle);
 		*p++ = '\t';
