@@ -131,6 +131,22 @@ export function buildDumbbell(spec: Spec): {
       );
     }
   }
+  // The spec's own overrides come last, so they win over the defaults above.
+  const overrides = (ns: string[], role: 'sender' | 'receiver' | 'router') =>
+    Object.entries(spec.sysctls?.[role] ?? {}).flatMap(([k, v], i) =>
+      ns.map((n) => ({ comment: i === 0 ? `spec's ${role} sysctls` : undefined, ...sysctl(n, k, v) })),
+    );
+  nsSysctls.push(
+    ...overrides(
+      paths.map((p) => p.senderNs),
+      'sender',
+    ),
+    ...overrides(
+      paths.map((p) => p.receiverNs),
+      'receiver',
+    ),
+    ...overrides([ROUTER_NS], 'router'),
+  );
 
   const links: Cmd[] = [];
   const offloads: Cmd[] = [];
@@ -187,10 +203,17 @@ export function buildDumbbell(spec: Spec): {
     const path = spec.paths[p.name] as Path;
     const { toSender, toReceiver, toProbe, forwardIfb, reverseIfb } = p.routerIfs;
     qdiscs.push(
-      ...bottleneckStage(toSender, forwardIfb, path.rate, p.bufferPackets.forward),
+      ...bottleneckStage(toSender, forwardIfb, path.rate, p.bufferPackets.forward, path.aqm, p.frameBytes),
       ...probeIntoBottleneck(toProbe, forwardIfb),
       ...delayStage(toReceiver, path, p, p.delayLimitPackets.forward),
-      ...bottleneckStage(toReceiver, reverseIfb, path.reverse.rate, p.bufferPackets.reverse),
+      ...bottleneckStage(
+        toReceiver,
+        reverseIfb,
+        path.reverse.rate,
+        p.bufferPackets.reverse,
+        path.aqm,
+        p.frameBytes,
+      ),
       ...delayStage(toSender, path, p, p.delayLimitPackets.reverse),
       ...delayStage(toProbe, path, p, p.delayLimitPackets.reverse),
     );

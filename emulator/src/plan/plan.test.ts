@@ -112,3 +112,61 @@ describe('stack-specific set-up', () => {
     expect(ecn).toEqual(['ip netns exec lfn-p0-rcv sysctl -q -w net.ipv4.tcp_ecn=1']);
   });
 });
+
+describe('traffic patterns', () => {
+  it('expands a staggered flow into one flow every X seconds (seed 001 DST)', () => {
+    const p = buildPlan(
+      spec({
+        duration: '200s',
+        paths: { main: { rtt: '100ms', rate: '100Mbit' } },
+        flows: [{ name: 'hs', stack: 'highspeed', count: 4, every: '50s' }],
+      }),
+    );
+    expect(p.clients.map((c) => [c.flow, c.at])).toEqual([
+      ['hs-1', 0],
+      ['hs-2', 50_000],
+      ['hs-3', 100_000],
+      ['hs-4', 150_000],
+    ]);
+    expect(p.clients[3]?.argv.join(' ')).toContain('-t 50 ');
+    expect(new Set(p.clients.map((c) => c.argv[c.argv.indexOf('-p') + 1])).size).toBe(4);
+  });
+
+  it('sends a fixed number of bytes with -n', () => {
+    const p = buildPlan(spec({ paths: { main: { rtt: '10ms', rate: '10Mbit' } }, flows: [{ stack: 'reno', bytes: '100MB' }] }));
+    expect(p.clients[0]?.argv.join(' ')).toContain('-n 100000000 -i 1');
+    expect(p.clients[0]?.argv).not.toContain('-t');
+  });
+
+  it('builds an AQM bottleneck under an htb shaper, with ECN marking', () => {
+    const argv = (aqm: string) =>
+      allArgv(buildPlan(spec({ paths: { main: { rtt: '20ms', rate: '50Mbit', buffer: 100, aqm } } }))).map((a) => a.join(' '));
+    expect(argv('fq_codel')).toEqual(
+      expect.arrayContaining([
+        'tc -n lfn-rtr qdisc add dev p0-fwd root handle 1: htb default 1',
+        'tc -n lfn-rtr class add dev p0-fwd parent 1: classid 1:1 htb rate 50mbit ceil 50mbit',
+        'tc -n lfn-rtr qdisc add dev p0-fwd parent 1:1 handle 10: fq_codel limit 100 ecn',
+      ]),
+    );
+    expect(argv('red').find((a) => a.includes('handle 10: red'))).toBe(
+      'tc -n lfn-rtr qdisc add dev p0-fwd parent 1:1 handle 10: red limit 151400 min 30280 max 90840 avpkt 1514 burst 34 probability 0.1 bandwidth 50mbit ecn',
+    );
+    expect(argv('cake')).toContain('tc -n lfn-rtr qdisc add dev p0-fwd root handle 1: cake bandwidth 50mbit memlimit 151400');
+    expect(argv('fifo')).toContain('tc -n lfn-rtr qdisc add dev p0-fwd root handle 1: netem rate 50mbit limit 100');
+  });
+
+  it("applies the spec's sysctls after the lab's defaults", () => {
+    const p = buildPlan(
+      spec({
+        paths: { main: { rtt: '20ms', rate: '50Mbit' } },
+        sysctls: { sender: { 'net.ipv4.tcp_wmem': '4096 16384 65536', 'net.ipv4.tcp_sack': 0 } },
+      }),
+    );
+    const cmds = allArgv(p).map((a) => a.join(' '));
+    const dflt = cmds.indexOf('ip netns exec lfn-p0-snd sysctl -q -w net.ipv4.tcp_wmem=4096 16384 4194304');
+    const mine = cmds.indexOf('ip netns exec lfn-p0-snd sysctl -q -w net.ipv4.tcp_wmem=4096 16384 65536');
+    expect(dflt).toBeGreaterThanOrEqual(0);
+    expect(mine).toBeGreaterThan(dflt);
+    expect(cmds).toContain('ip netns exec lfn-p0-snd sysctl -q -w net.ipv4.tcp_sack=0');
+  });
+});

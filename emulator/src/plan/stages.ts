@@ -35,25 +35,142 @@ function redirectIngress(dev: string, ifb: string, comment?: string): Cmd[] {
   ];
 }
 
-/** Bottleneck stage: everything arriving on `ingressDev` goes through `ifb`, where netem paces it. */
-export function bottleneckStage(ingressDev: string, ifb: string, rateBps: number, limit: number): Cmd[] {
+export type Aqm = Path['aqm'];
+
+/** The AQM leaf under the htb shaper, sized by the buffer, ECN marking on (DCTCP needs marks). */
+function aqmLeaf(
+  aqm: Exclude<Aqm, 'fifo' | 'cake'>,
+  limit: number,
+  frame: number,
+  rateBps: number,
+): string[] {
+  switch (aqm) {
+    case 'codel':
+      return ['codel', 'limit', String(limit), 'ecn'];
+    case 'fq_codel':
+      return ['fq_codel', 'limit', String(limit), 'ecn'];
+    case 'pie':
+      return ['pie', 'limit', String(limit), 'ecn'];
+    case 'red': {
+      // Floyd's rules of thumb: mark from a fifth of the buffer, all by three fifths.
+      const bytes = limit * frame;
+      const min = Math.max(frame, Math.round(bytes / 5));
+      const max = Math.max(2 * min, Math.round((3 * bytes) / 5));
+      const burst = Math.max(1, Math.ceil((2 * min + max) / (3 * frame)));
+      return [
+        'red',
+        'limit',
+        String(bytes),
+        'min',
+        String(min),
+        'max',
+        String(max),
+        'avpkt',
+        String(frame),
+        'burst',
+        String(burst),
+        'probability',
+        '0.1',
+        'bandwidth',
+        tcRate(rateBps),
+        'ecn',
+      ];
+    }
+  }
+}
+
+/**
+ * Bottleneck stage: everything arriving on `ingressDev` goes through `ifb`. A fifo is netem's own
+ * paced queue (exact per-packet departure times); an AQM runs under an htb shaper at the same rate
+ * (cake shapes by itself).
+ */
+export function bottleneckStage(
+  ingressDev: string,
+  ifb: string,
+  rateBps: number,
+  limit: number,
+  aqm: Aqm = 'fifo',
+  frame = 1514,
+): Cmd[] {
+  const redirect = redirectIngress(ingressDev, ifb);
+  if (aqm === 'fifo') {
+    return [
+      ...redirect,
+      {
+        comment: `bottleneck: ${tcRate(rateBps)}, buffer ${limit} packets (tail drop)`,
+        argv: tc(
+          'qdisc',
+          'add',
+          'dev',
+          ifb,
+          'root',
+          'handle',
+          '1:',
+          'netem',
+          'rate',
+          tcRate(rateBps),
+          'limit',
+          String(limit),
+        ),
+      },
+    ];
+  }
+  if (aqm === 'cake') {
+    return [
+      ...redirect,
+      {
+        comment: `bottleneck: cake at ${tcRate(rateBps)} (its own shaper and AQM), ${limit * frame} bytes of memory`,
+        argv: tc(
+          'qdisc',
+          'add',
+          'dev',
+          ifb,
+          'root',
+          'handle',
+          '1:',
+          'cake',
+          'bandwidth',
+          tcRate(rateBps),
+          'memlimit',
+          String(limit * frame),
+        ),
+      },
+    ];
+  }
   return [
-    ...redirectIngress(ingressDev, ifb),
+    ...redirect,
     {
-      comment: `bottleneck: ${tcRate(rateBps)}, buffer ${limit} packets (tail drop)`,
+      comment: `bottleneck: htb at ${tcRate(rateBps)} with ${aqm} (limit ${limit} packets, ECN marking)`,
+      argv: tc('qdisc', 'add', 'dev', ifb, 'root', 'handle', '1:', 'htb', 'default', '1'),
+    },
+    {
+      argv: tc(
+        'class',
+        'add',
+        'dev',
+        ifb,
+        'parent',
+        '1:',
+        'classid',
+        '1:1',
+        'htb',
+        'rate',
+        tcRate(rateBps),
+        'ceil',
+        tcRate(rateBps),
+      ),
+    },
+    {
       argv: tc(
         'qdisc',
         'add',
         'dev',
         ifb,
-        'root',
+        'parent',
+        '1:1',
         'handle',
-        '1:',
-        'netem',
-        'rate',
-        tcRate(rateBps),
-        'limit',
-        String(limit),
+        '10:',
+        ...aqmLeaf(aqm, limit, frame, rateBps),
       ),
     },
   ];

@@ -26,6 +26,7 @@ export function flowTopology(spec: Spec, paths: PathTopology[]): FlowTopology[] 
       serverAddr: forward ? p.receiverAddr : p.senderAddr,
       startMs: f.start,
       durationMs: f.duration,
+      bytes: f.bytes ?? null,
       windowBytes: f.window ? windowBytes(f.window, p.bdpBytes, spec.mtu) : null,
     };
   });
@@ -52,6 +53,8 @@ export function buildTraffic(spec: Spec, flows: FlowTopology[]): { servers: Proc
     }),
   );
   const clients = flows.map((f): Proc => {
+    // A sized transfer (-n) ends when its bytes are through; otherwise the flow sends for -t seconds.
+    const amount = f.bytes !== null ? ['-n', String(f.bytes)] : ['-t', seconds(f.durationMs)];
     const argv = [
       'iperf3',
       '-c',
@@ -60,8 +63,7 @@ export function buildTraffic(spec: Spec, flows: FlowTopology[]): { servers: Proc
       String(f.port),
       '-C',
       f.stack,
-      '-t',
-      seconds(f.durationMs),
+      ...amount,
       '-i',
       interval,
       '-P',

@@ -77,7 +77,10 @@ export interface FlowTopology {
   serverNs: string;
   serverAddr: string;
   startMs: number;
+  /** How long it sends; for a sized transfer, the time it has to finish. */
   durationMs: number;
+  /** A sized transfer's bytes, or null for a timed flow. */
+  bytes: number | null;
   windowBytes: number | null;
 }
 

@@ -1,3 +1,4 @@
+export * from './fields.js';
 export * from './jsonSchema.js';
 export * from './schema.js';
 export * from './stacks.js';

@@ -2,104 +2,9 @@
 // Input is what a person writes (strings with units); output is normalised numbers:
 // durations in ms, rates in bit/s, sizes in bytes. Every message names what is allowed.
 import { z } from 'zod';
+import { amount, duration, int, name, rate, size, strict } from './fields.js';
 import { STACK_NAMES } from './stacks.js';
-import {
-  AMOUNT_FORM,
-  type Amount,
-  formatMs,
-  formatRate,
-  type Parsed,
-  parseAmount,
-  parseDuration,
-  parseRate,
-  RATE_FORM,
-  TIME_FORM,
-} from './units.js';
-
-type Range = { min: number; max: number };
-
-function unitField(
-  form: string,
-  parse: (s: string) => Parsed<number>,
-  range: Range,
-  show: (n: number) => string,
-) {
-  return z
-    .string({ error: (iss) => (iss.input === undefined ? `is required: ${form}` : `must be ${form}`) })
-    .meta({ description: `${form}; from ${show(range.min)} to ${show(range.max)}` })
-    .transform((text, ctx) => {
-      const r = parse(text);
-      if (!r.ok) {
-        ctx.addIssue({ code: 'custom', message: r.error, input: text });
-        return z.NEVER;
-      }
-      if (!(r.value >= range.min && r.value <= range.max)) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `must be between ${show(range.min)} and ${show(range.max)} (got '${text}')`,
-          input: text,
-        });
-        return z.NEVER;
-      }
-      return r.value;
-    });
-}
-
-/** A duration field; output in milliseconds. */
-export const duration = (min: number, max: number) =>
-  unitField(TIME_FORM, parseDuration, { min, max }, formatMs);
-/** A rate field; output in bit/s. */
-export const rate = (min: number, max: number) => unitField(RATE_FORM, parseRate, { min, max }, formatRate);
-
-/** A buffer or window: packets, bytes or a BDP multiple, each with its own range. */
-export const amount = (limits: { packets: Range; bytes: Range; bdp: Range }) =>
-  z
-    .union([z.string(), z.number()], {
-      error: (iss) => (iss.input === undefined ? `is required: ${AMOUNT_FORM}` : `must be ${AMOUNT_FORM}`),
-    })
-    .meta({
-      description: `${AMOUNT_FORM}; packets ${limits.packets.min}-${limits.packets.max}, bdp ${limits.bdp.min}-${limits.bdp.max}`,
-    })
-    .transform((input, ctx): Amount => {
-      const r = parseAmount(input);
-      if (!r.ok) {
-        ctx.addIssue({ code: 'custom', message: r.error, input });
-        return z.NEVER;
-      }
-      const [kind, value] = Object.entries(r.value)[0] as [keyof typeof limits, number];
-      const { min, max } = limits[kind];
-      if (!(value >= min && value <= max)) {
-        const unit = kind === 'bdp' ? 'bdp' : kind === 'bytes' ? ' bytes' : ' packets';
-        ctx.addIssue({
-          code: 'custom',
-          message: `${kind} must be between ${min}${unit} and ${max}${unit} (got ${JSON.stringify(input)})`,
-          input,
-        });
-        return z.NEVER;
-      }
-      return r.value;
-    });
-
-const int = (what: string, min: number, max: number) =>
-  z
-    .number({ error: (iss) => (iss.input === undefined ? `is required: ${what}` : `must be ${what}`) })
-    .int({ error: `must be a whole number (${what})` })
-    .min(min, { error: `must be ${what}` })
-    .max(max, { error: `must be ${what}` });
-
-const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$/;
-const name = (what: string) =>
-  z.string({ error: `must be ${what}: letters, digits, '_', '.', '-' (1-32 chars)` }).regex(NAME_RE, {
-    error: `must be ${what}: letters, digits, '_', '.', '-' (1-32 chars, starting with a letter or digit)`,
-  });
-
-const strict = <T extends z.core.$ZodLooseShape>(shape: T) =>
-  z.strictObject(shape, {
-    error: (iss) =>
-      iss.code === 'unrecognized_keys'
-        ? `unknown field${iss.keys.length > 1 ? 's' : ''} ${iss.keys.map((k) => `'${k}'`).join(', ')}; allowed: ${Object.keys(shape).join(', ')}`
-        : 'must be an object',
-  });
+import { formatMs } from './units.js';
 
 export const LIMITS = {
   rttMs: { min: 0, max: 5000 },
@@ -138,12 +43,30 @@ export const PathSchema = strict({
       error: 'must be one of uniform, normal, pareto, paretonormal',
     })
     .default('uniform'),
+  /**
+   * Queue discipline at the bottleneck. fifo: netem's tail-drop queue of `buffer` packets (exact
+   * packet spacing); the others run under an htb shaper (cake shapes itself), with `buffer` as
+   * their limit and ECN marking on, so ECN-capable stacks (DCTCP) see marks instead of drops.
+   */
+  aqm: z
+    .enum(['fifo', 'red', 'codel', 'fq_codel', 'pie', 'cake'], {
+      error: 'must be one of fifo, red, codel, fq_codel, pie, cake',
+    })
+    .default('fifo'),
   /** The reverse bottleneck (receiver → sender); the forward rate and buffer unless given. */
   reverse: strict({
     rate: rate(LIMITS.rateBps.min, LIMITS.rateBps.max).optional(),
     buffer: buffer.optional(),
   }).optional(),
 });
+
+const sysctlMap = z.record(
+  z.string().regex(/^net\.[a-z0-9_.-]+$/, { error: 'must be a net.* sysctl key, e.g. net.ipv4.tcp_ecn' }),
+  z.union([z.string().regex(/^[\w .:-]*$/, { error: 'must be a plain value' }), z.number()], {
+    error: 'must be a number or a plain string',
+  }),
+  { error: 'must map net.* sysctl keys (e.g. net.ipv4.tcp_ecn) to numbers or plain strings' },
+);
 
 export const FlowSchema = strict({
   name: name('a flow name').optional(),
@@ -163,6 +86,12 @@ export const FlowSchema = strict({
   duration: duration(1000, LIMITS.runMs.max).optional(),
   /** forward: sender side → receiver side; reverse: the other way over the reverse bottleneck. */
   direction: z.enum(['forward', 'reverse'], { error: 'must be forward or reverse' }).default('forward'),
+  /** Send this many bytes and stop (iperf3 -n), instead of sending for a duration. */
+  bytes: size(1e3, 1e12).optional(),
+  /** This flow `count` times: the staggered-start shorthand (seed 001's DST: one more every 50 s). */
+  count: int('a whole number from 1 to 64', 1, 64).default(1),
+  /** With `count`: flow k (from 0) starts at start + k × every. */
+  every: duration(0, LIMITS.runMs.max).prefault('0s'),
   /** Socket buffer (iperf3 -w), which caps the window; a size or a BDP multiple. */
   window: amount({
     packets: { min: 2, max: 1_000_000 },
@@ -190,6 +119,8 @@ const SpecObject = strict({
     .refine((p) => Object.keys(p).length >= 1 && Object.keys(p).length <= 8, {
       error: 'must define 1 to 8 paths',
     }),
+  /** sysctl overrides per role (net.* only: the ones that live in a namespace), after the lab's defaults. */
+  sysctls: strict({ sender: sysctlMap, receiver: sysctlMap, router: sysctlMap }).partial().optional(),
   flows: z
     .array(FlowSchema, { error: `must be a list of 1 to ${LIMITS.flows} flows` })
     .min(1, { error: `must be a list of 1 to ${LIMITS.flows} flows` })
@@ -201,47 +132,75 @@ type SpecOut = z.output<typeof SpecObject>;
 function checkSpec(spec: SpecOut, ctx: z.core.$RefinementCtx<SpecOut>): void {
   const pathNames = Object.keys(spec.paths);
   const seen = new Set<string>();
+  let expanded = 0;
   spec.flows.forEach((flow, i) => {
+    const at = (field: string) => ['flows', i, field];
     if (flow.path === undefined && pathNames.length > 1) {
       ctx.addIssue({
         code: 'custom',
-        path: ['flows', i, 'path'],
+        path: at('path'),
         message: `is required when there are several paths; one of ${pathNames.join(', ')}`,
       });
     } else if (flow.path !== undefined && !(flow.path in spec.paths)) {
       ctx.addIssue({
         code: 'custom',
-        path: ['flows', i, 'path'],
+        path: at('path'),
         message: `unknown path ${JSON.stringify(flow.path)}; defined: ${pathNames.join(', ')}`,
       });
     }
+    if (flow.bytes !== undefined && flow.duration !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: at('bytes'),
+        message: 'give either bytes (a transfer of that size) or duration, not both',
+      });
+    }
+    expanded += flow.count;
+    const lastStart = flow.start + (flow.count - 1) * flow.every;
     if (flow.start >= spec.duration) {
       ctx.addIssue({
         code: 'custom',
-        path: ['flows', i, 'start'],
+        path: at('start'),
         message: `must be before the run ends (${formatMs(spec.duration)})`,
       });
-    } else if (flow.duration !== undefined && flow.start + flow.duration > spec.duration) {
+    } else if (lastStart >= spec.duration) {
       ctx.addIssue({
         code: 'custom',
-        path: ['flows', i, 'duration'],
-        message: `start + duration must be at most the run's duration ${formatMs(spec.duration)} (at most ${formatMs(spec.duration - flow.start)} here)`,
+        path: at('every'),
+        message: `the last of ${flow.count} flows would start at ${formatMs(lastStart)}, after the run ends (${formatMs(spec.duration)})`,
       });
-    }
-    const runs = flow.duration ?? spec.duration - flow.start;
-    if (flow.start < spec.duration && runs % 1000 !== 0) {
+    } else if (flow.duration !== undefined && lastStart + flow.duration > spec.duration) {
       ctx.addIssue({
         code: 'custom',
-        path: ['flows', i, flow.duration === undefined ? 'start' : 'duration'],
-        message: `the flow must send for a whole number of seconds (iperf3's unit); it would send ${formatMs(runs)}`,
+        path: at('duration'),
+        message: `start + duration must be at most the run's duration ${formatMs(spec.duration)} (at most ${formatMs(spec.duration - lastStart)} here)`,
       });
+    } else if (flow.bytes === undefined) {
+      for (let k = 0; k < flow.count; k++) {
+        const runs = flow.duration ?? spec.duration - (flow.start + k * flow.every);
+        if (runs % 1000 !== 0) {
+          ctx.addIssue({
+            code: 'custom',
+            path: at(flow.duration === undefined ? (k ? 'every' : 'start') : 'duration'),
+            message: `the flow must send for a whole number of seconds (iperf3's unit); it would send ${formatMs(runs)}`,
+          });
+          break;
+        }
+      }
     }
-    const id = flowName(flow, i);
-    if (seen.has(id)) {
-      ctx.addIssue({ code: 'custom', path: ['flows', i, 'name'], message: `duplicate flow name '${id}'` });
+    for (const id of expandedNames(flow, i)) {
+      if (seen.has(id))
+        ctx.addIssue({ code: 'custom', path: at('name'), message: `duplicate flow name '${id}'` });
+      seen.add(id);
     }
-    seen.add(id);
   });
+  if (expanded > LIMITS.flows) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['flows'],
+      message: `at most ${LIMITS.flows} flows once counts are expanded (got ${expanded})`,
+    });
+  }
   for (const [pname, path] of Object.entries(spec.paths)) {
     if (path.jitter > path.rtt / 2) {
       ctx.addIssue({
@@ -258,7 +217,7 @@ function checkSpec(spec: SpecOut, ctx: z.core.$RefinementCtx<SpecOut>): void {
       });
     }
   }
-  const streams = spec.flows.reduce((n, f) => n + f.streams, 0);
+  const streams = spec.flows.reduce((n, f) => n + f.streams * f.count, 0);
   if (streams > 256) {
     ctx.addIssue({ code: 'custom', path: ['flows'], message: `at most 256 streams in all (got ${streams})` });
   }
@@ -266,6 +225,15 @@ function checkSpec(spec: SpecOut, ctx: z.core.$RefinementCtx<SpecOut>): void {
 
 const flowName = (flow: { name?: string | undefined; stack: string }, i: number) =>
   flow.name ?? `${flow.stack}-${i + 1}`;
+
+/** A flow with `count: n` becomes n flows, named name-1 ... name-n. */
+function expandedNames(
+  flow: { name?: string | undefined; stack: string; count: number },
+  i: number,
+): string[] {
+  const base = flowName(flow, i);
+  return flow.count === 1 ? [base] : Array.from({ length: flow.count }, (_, k) => `${base}-${k + 1}`);
+}
 
 /** Fill defaults that depend on other fields, so every later stage sees a complete spec. */
 function resolveSpec(spec: SpecOut) {
@@ -278,12 +246,19 @@ function resolveSpec(spec: SpecOut) {
         { ...p, reverse: { rate: p.reverse?.rate ?? p.rate, buffer: p.reverse?.buffer ?? p.buffer } },
       ]),
     ),
-    flows: spec.flows.map((f, i) => ({
-      ...f,
-      name: flowName(f, i),
-      path: f.path ?? (onlyPath as string),
-      duration: f.duration ?? spec.duration - f.start,
-    })),
+    flows: spec.flows.flatMap((f, i) =>
+      expandedNames(f, i).map((name, k) => {
+        const start = f.start + k * f.every;
+        return {
+          ...f,
+          name,
+          path: f.path ?? (onlyPath as string),
+          start,
+          // A sized transfer has until the run ends to finish.
+          duration: f.duration ?? spec.duration - start,
+        };
+      }),
+    ),
   };
 }
 
