@@ -90,10 +90,13 @@ export function checkIdleRtt(
 export function checkBottleneckRate(
   path: string,
   direction: 'forward' | 'reverse',
-  rateBps: number,
+  /** The configured rate, or the rate in force at time t (s) when it changes during the run. */
+  rate: number | ((t: number) => number),
   bufferPackets: number,
   queue: QueueSample[],
 ): Check {
+  const rateAt = typeof rate === 'number' ? () => rate : rate;
+  let expectedBits = 0;
   const id = `bottleneck-rate:${path}:${direction}`;
   const full = Math.max(2, Math.ceil(bufferPackets / 2));
   const q = queue
@@ -107,20 +110,22 @@ export function checkBottleneckRate(
     if (a.backlogPackets >= full && b.backlogPackets >= full && b.t > a.t && b.bytes >= a.bytes) {
       bytes += b.bytes - a.bytes;
       seconds += b.t - a.t;
+      expectedBits += rateAt((a.t + b.t) / 2) * (b.t - a.t);
     }
   }
-  const expected = `${(rateBps / 1e6).toFixed(3)} Mbit/s ± 3 %`;
+  const configured = seconds > 0 ? expectedBits / seconds : rateAt(0);
+  const expected = `${(configured / 1e6).toFixed(3)} Mbit/s ± 3 %`;
   if (seconds < 2) {
     return {
       id,
       status: 'skip',
       measured: null,
       expected,
-      message: `${path} ${direction}: bottleneck saturated for ${seconds.toFixed(1)} s only; rate not judged`,
+      message: `${path} ${direction}: bottleneck at least half full for ${seconds.toFixed(1)} s only; rate not judged`,
     };
   }
   const measured = (bytes * 8) / seconds;
-  const ratio = measured / rateBps;
+  const ratio = measured / configured;
   return {
     id,
     status: grade(Math.abs(ratio - 1) <= 0.03, ratio >= 0.9 && ratio <= 1.05),
@@ -306,7 +311,10 @@ export function fidelity(i: FidelityInput): FidelityReport {
     const path = i.spec.paths[p.name];
     if (!path) continue;
     checks.push(checkIdleRtt(p.name, path.rtt, path.jitter, i.idleRtt[p.name] ?? null));
-    checks.push(checkBottleneckRate(p.name, 'forward', path.rate, p.bufferPackets.forward, i.queue));
+    // The forward rate follows the path's schedule of changes, if it has one.
+    const forwardRate = (t: number) =>
+      [...path.changes].reverse().find((c) => c.rate !== undefined && c.at <= t * 1000)?.rate ?? path.rate;
+    checks.push(checkBottleneckRate(p.name, 'forward', forwardRate, p.bufferPackets.forward, i.queue));
     checks.push(checkBottleneckRate(p.name, 'reverse', path.reverse.rate, p.bufferPackets.reverse, i.queue));
     checks.push(...checkDelayStageLoss(p, path.ber, i.qdiscBefore, i.qdiscAfter));
   }

@@ -5,7 +5,9 @@ import {
   buildPlan,
   calibrateDelay,
   formatPlan,
+  type PathChange,
   type Plan,
+  rateChange,
   type Spec,
   STACK_NAMES,
   STACKS,
@@ -147,7 +149,10 @@ async function measureIdleRtt(
   }
   rec.json('idle-rtt.json', idleRtt);
   rec.json('calibration.json', calibration);
-  return idleRtt;
+  const excessMs = Object.fromEntries(
+    Object.entries(calibration).map(([p, c]) => [p, (c as { excessMs: number }).excessMs]),
+  ) as Record<string, number>;
+  return { idleRtt, excessMs };
 }
 
 export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
@@ -241,7 +246,21 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
       `  setup: ${plan.topology.namespaces.length} namespaces, ${nCmds} commands, ${((Date.now() - t0setup) / 1000).toFixed(1)} s`,
     );
     rec.event('setup', { commands: nCmds, ms: Date.now() - t0setup });
-    idleRtt = await measureIdleRtt(session, plan, spec, rec, log);
+    const measured = await measureIdleRtt(session, plan, spec, rec, log);
+    idleRtt = measured.idleRtt;
+    const changeCmds = (c: PathChange) => {
+      const topo = plan.topology.paths.find((p) => p.name === c.path);
+      const path = spec.paths[c.path];
+      if (!topo || !path) return c.cmds;
+      return [
+        ...(c.rateBps !== undefined
+          ? rateChange(topo.routerIfs.forwardIfb, c.rateBps, topo.bufferPackets.forward, path.aqm)
+          : []),
+        ...(c.rttMs !== undefined
+          ? calibrateDelay(spec, topo, measured.excessMs[c.path] ?? 0, c.rttMs).cmds
+          : []),
+      ];
+    };
     before = await snapshot(session, plan, rec, 'before');
 
     for (const s of plan.servers) await session.spawn(s);

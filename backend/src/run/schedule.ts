@@ -1,6 +1,6 @@
 // The traffic phase: servers listening, clients started on their schedule, each socket's stack read
 // back mid-flow, every process's exit collected; bounded by the planned end plus a grace period.
-import type { Cmd, Plan } from '@lfnlab/emulator';
+import type { Cmd, PathChange, Plan } from '@lfnlab/emulator';
 import { parseIperf } from './iperf.js';
 import { parseSs, type SocketState } from './probes.js';
 import type { LabSession } from './session.js';
@@ -43,6 +43,8 @@ export interface TrafficOptions {
   signal?: AbortSignal;
   /** Grace after the planned end before the run is declared stuck. */
   graceS?: number;
+  /** The commands that carry out a scheduled change now (calibration applied). */
+  changeCmds?: (c: PathChange) => Cmd[];
 }
 
 export async function runTraffic(o: TrafficOptions): Promise<SocketProbe[]> {
@@ -76,6 +78,24 @@ export async function runTraffic(o: TrafficOptions): Promise<SocketProbe[]> {
     probes.push({ t: elapsed(), ns, sockets: parseSs(r.stdout) });
   });
 
+  const changes = plan.changes.map(async (c) => {
+    await wait(c.at - (Date.now() - t0), o.signal);
+    await session.exec(o.changeCmds ? o.changeCmds(c) : c.cmds);
+    const what = [
+      c.rateBps !== undefined ? `rate ${c.rateBps / 1e6} Mbit/s` : '',
+      c.rttMs !== undefined ? `RTT ${c.rttMs} ms` : '',
+    ]
+      .filter(Boolean)
+      .join(', ');
+    log(`  t=${elapsed().toFixed(1).padStart(6)} s  path ${c.path}: ${what}`);
+    o.event('path-changed', {
+      path: c.path,
+      t: elapsed(),
+      rateBps: c.rateBps ?? null,
+      rttMs: c.rttMs ?? null,
+    });
+  });
+
   const end = Math.max(...plan.topology.flows.map((f) => f.startMs + f.durationMs)) / 1000;
   const ticker = setInterval(() => {
     const running = plan.topology.flows.filter((f) => {
@@ -87,7 +107,7 @@ export async function runTraffic(o: TrafficOptions): Promise<SocketProbe[]> {
     );
   }, 5000);
   try {
-    await raceAbort(Promise.all([...clientStarts, ...socketProbes]), o.signal);
+    await raceAbort(Promise.all([...clientStarts, ...socketProbes, ...changes]), o.signal);
     // The deadline's timer is cancelled once the flows are done, or it would hold the process.
     const finished = new AbortController();
     const grace = o.graceS ?? 30;

@@ -1,9 +1,9 @@
 import type { Spec } from '../spec/schema.js';
 import { buildDumbbell } from './dumbbell.js';
 import { buildSamplers } from './sampling.js';
-import { ROUTER_NS } from './stages.js';
+import { calibrateDelay, ROUTER_NS, rateChange } from './stages.js';
 import { buildTraffic, flowTopology, socketProbe } from './traffic.js';
-import type { Plan } from './types.js';
+import type { PathChange, Plan } from './types.js';
 
 const inNs = (ns: string, argv: string[]): string[] => ['ip', 'netns', 'exec', ns, ...argv];
 
@@ -39,6 +39,18 @@ export function buildPlan(spec: Spec): Plan {
     servers,
     clients,
     samplers,
+    changes: net.paths.flatMap((p) =>
+      (spec.paths[p.name]?.changes ?? []).map((c): PathChange => {
+        const path = spec.paths[p.name];
+        const cmds = [
+          ...(c.rate !== undefined && path
+            ? rateChange(p.routerIfs.forwardIfb, c.rate, p.bufferPackets.forward, path.aqm)
+            : []),
+          ...(c.rtt !== undefined ? calibrateDelay(spec, p, 0, c.rtt).cmds : []),
+        ];
+        return { at: c.at, path: p.name, rateBps: c.rate, rttMs: c.rtt, cmds };
+      }),
+    ),
     socketProbes: Object.fromEntries(clientNs.map((ns) => [ns, socketProbe(ns)])),
     teardown: net.teardown,
   };

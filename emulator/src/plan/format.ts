@@ -42,6 +42,11 @@ export function formatPlan(plan: Plan): string {
   for (const p of [...plan.clients].sort((a, b) => a.at - b.at)) {
     out.push(`# t=${(p.at / 1000).toFixed(3)} ${p.name}`, `${formatArgv(p.argv)} &`);
   }
+  if (plan.changes.length) {
+    out.push('', '# === scheduled changes (an RTT change is also corrected by the calibration at run time)');
+    for (const c of plan.changes)
+      out.push(`# t=${(c.at / 1000).toFixed(3)} path ${c.path}`, ...c.cmds.flatMap(formatCmd));
+  }
   out.push('', "# === while flows run: each socket's stack and state");
   for (const c of Object.values(plan.socketProbes)) out.push(...formatCmd(c));
   for (const s of plan.snapshot) out.push('', `# === record: ${s.title}`, ...s.cmds.flatMap(formatCmd));

@@ -133,14 +133,18 @@ describe('traffic patterns', () => {
   });
 
   it('sends a fixed number of bytes with -n', () => {
-    const p = buildPlan(spec({ paths: { main: { rtt: '10ms', rate: '10Mbit' } }, flows: [{ stack: 'reno', bytes: '100MB' }] }));
+    const p = buildPlan(
+      spec({ paths: { main: { rtt: '10ms', rate: '10Mbit' } }, flows: [{ stack: 'reno', bytes: '100MB' }] }),
+    );
     expect(p.clients[0]?.argv.join(' ')).toContain('-n 100000000 -i 1');
     expect(p.clients[0]?.argv).not.toContain('-t');
   });
 
   it('builds an AQM bottleneck under an htb shaper, with ECN marking', () => {
     const argv = (aqm: string) =>
-      allArgv(buildPlan(spec({ paths: { main: { rtt: '20ms', rate: '50Mbit', buffer: 100, aqm } } }))).map((a) => a.join(' '));
+      allArgv(buildPlan(spec({ paths: { main: { rtt: '20ms', rate: '50Mbit', buffer: 100, aqm } } }))).map(
+        (a) => a.join(' '),
+      );
     expect(argv('fq_codel')).toEqual(
       expect.arrayContaining([
         'tc -n lfn-rtr qdisc add dev p0-fwd root handle 1: htb default 1',
@@ -151,8 +155,12 @@ describe('traffic patterns', () => {
     expect(argv('red').find((a) => a.includes('handle 10: red'))).toBe(
       'tc -n lfn-rtr qdisc add dev p0-fwd parent 1:1 handle 10: red limit 151400 min 30280 max 90840 avpkt 1514 burst 34 probability 0.1 bandwidth 50mbit ecn',
     );
-    expect(argv('cake')).toContain('tc -n lfn-rtr qdisc add dev p0-fwd root handle 1: cake bandwidth 50mbit memlimit 151400');
-    expect(argv('fifo')).toContain('tc -n lfn-rtr qdisc add dev p0-fwd root handle 1: netem rate 50mbit limit 100');
+    expect(argv('cake')).toContain(
+      'tc -n lfn-rtr qdisc add dev p0-fwd root handle 1: cake bandwidth 50mbit memlimit 151400',
+    );
+    expect(argv('fifo')).toContain(
+      'tc -n lfn-rtr qdisc add dev p0-fwd root handle 1: netem rate 50mbit limit 100',
+    );
   });
 
   it("applies the spec's sysctls after the lab's defaults", () => {
@@ -168,5 +176,30 @@ describe('traffic patterns', () => {
     expect(dflt).toBeGreaterThanOrEqual(0);
     expect(mine).toBeGreaterThan(dflt);
     expect(cmds).toContain('ip netns exec lfn-p0-snd sysctl -q -w net.ipv4.tcp_sack=0');
+  });
+});
+
+describe('scheduled changes', () => {
+  it('plans a rate change on the bottleneck and an RTT change on every delay stage, in order', () => {
+    const p = buildPlan(
+      spec({
+        paths: {
+          main: { rtt: '40ms', rate: '50Mbit', changes: [{ at: '5s', rate: '20Mbit' }, { at: '10s', rtt: '100ms' }] },
+        },
+      }),
+    );
+    expect(p.changes.map((c) => [c.at, c.rateBps, c.rttMs])).toEqual([
+      [5000, 20e6, undefined],
+      [10_000, undefined, 100],
+    ]);
+    expect(p.changes[0]?.cmds.map((c) => c.argv.join(' '))).toEqual([
+      'tc -n lfn-rtr qdisc change dev p0-fwd root handle 1: netem rate 20mbit limit 166',
+    ]);
+    expect(p.changes[1]?.cmds.map((c) => c.argv.slice(5, 13).join(' '))).toEqual([
+      'dev p0-rcv root handle 1: netem delay 50ms',
+      'dev p0-snd root handle 1: netem delay 50ms',
+      'dev p0-prb root handle 1: netem delay 50ms',
+    ]);
+    expect(formatPlan(p)).toContain('# t=5.000 path main');
   });
 });

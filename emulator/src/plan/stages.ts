@@ -176,6 +176,55 @@ export function bottleneckStage(
   ];
 }
 
+/** A new bottleneck rate on a running stage, in the same qdisc the stage was built with. */
+export function rateChange(ifb: string, rateBps: number, limit: number, aqm: Aqm): Cmd[] {
+  if (aqm === 'fifo') {
+    return [
+      {
+        argv: tc(
+          'qdisc',
+          'change',
+          'dev',
+          ifb,
+          'root',
+          'handle',
+          '1:',
+          'netem',
+          'rate',
+          tcRate(rateBps),
+          'limit',
+          String(limit),
+        ),
+      },
+    ];
+  }
+  if (aqm === 'cake')
+    return [
+      {
+        argv: tc('qdisc', 'change', 'dev', ifb, 'root', 'handle', '1:', 'cake', 'bandwidth', tcRate(rateBps)),
+      },
+    ];
+  return [
+    {
+      argv: tc(
+        'class',
+        'change',
+        'dev',
+        ifb,
+        'parent',
+        '1:',
+        'classid',
+        '1:1',
+        'htb',
+        'rate',
+        tcRate(rateBps),
+        'ceil',
+        tcRate(rateBps),
+      ),
+    },
+  ];
+}
+
 /** The probe's packets join the same forward bottleneck as the flows' (one IFB, one queue). */
 export function probeIntoBottleneck(probeDev: string, ifb: string): Cmd[] {
   return redirectIngress(probeDev, ifb, 'RTT probe: same bottleneck queue as the flows');
@@ -304,17 +353,19 @@ export function delayStage(
 /**
  * The emulator itself adds delay: under software emulation every netem stage's timer fires late
  * (~0.4 ms each under TCG, four stages per round trip). Given the idle RTT measured in excess of
- * the configured one, take half of it off each direction's delay stage. Returns no commands when
- * there is nothing to correct or no delay stage to correct it in.
+ * the configured one, take half of it off each direction's delay stage. With `rttMs` (a scheduled
+ * change), set the delay stages to that RTT, corrected the same way. Returns no commands when
+ * there is nothing to change or no delay stage to change.
  */
 export function calibrateDelay(
   spec: Spec,
   topo: PathTopology,
   excessMs: number,
+  rttMs = (spec.paths[topo.name] as Path).rtt,
 ): { oneWayMs: number; cmds: Cmd[] } {
   const path = spec.paths[topo.name] as Path;
-  const oneWayMs = Math.max(0, Math.round((path.rtt / 2 - excessMs / 2) * 1000) / 1000);
-  if (excessMs <= 0 || path.rtt === 0) return { oneWayMs: path.rtt / 2, cmds: [] };
+  const oneWayMs = Math.max(0, Math.round((rttMs / 2 - Math.max(0, excessMs) / 2) * 1000) / 1000);
+  if ((excessMs <= 0 && rttMs === path.rtt) || path.rtt === 0) return { oneWayMs: rttMs / 2, cmds: [] };
   const { toSender, toReceiver, toProbe } = topo.routerIfs;
   return {
     oneWayMs,

@@ -28,6 +28,14 @@ export interface Proc {
   ready?: Cmd;
 }
 
+export interface PathChange {
+  at: number;
+  path: string;
+  rateBps?: number;
+  rttMs?: number;
+  cmds: Cmd[];
+}
+
 export interface Sampler {
   name: string;
   /** 'capture' keeps its output raw (a packet trace); the others become typed samples. */
@@ -107,6 +115,11 @@ export interface Plan {
   clients: Proc[];
   /** Samplers started before the servers and stopped after the last flow: TCP state, queues, CPU, RTT. */
   samplers: Sampler[];
+  /**
+   * Changes to a path during traffic, in time order. `cmds` are the nominal commands (what --dry-run
+   * prints); at run time an RTT change is also corrected by the calibration, like the initial delay.
+   */
+  changes: PathChange[];
   /** Socket state read back while flows run, per client namespace: proves each socket's stack. */
   socketProbes: Record<string, Cmd>;
   teardown: Section;

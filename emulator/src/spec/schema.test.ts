@@ -131,12 +131,23 @@ describe('traffic pattern fields', () => {
   it('refuses a stagger that starts flows after the run, bytes with duration, and non-namespaced sysctls', () => {
     const p = problems({
       ...base,
-      flows: [{ stack: 'reno', count: 3, every: '20s' }, { stack: 'cubic', bytes: '1MB', duration: '5s' }],
+      flows: [
+        { stack: 'reno', count: 3, every: '20s' },
+        { stack: 'cubic', bytes: '1MB', duration: '5s' },
+      ],
     });
-    expect(p).toContainEqual({ field: 'flows[0].every', message: expect.stringMatching(/last of 3 flows would start at 40s/) });
-    expect(p).toContainEqual({ field: 'flows[1].bytes', message: expect.stringMatching(/either bytes .* or duration/) });
+    expect(p).toContainEqual({
+      field: 'flows[0].every',
+      message: expect.stringMatching(/last of 3 flows would start at 40s/),
+    });
+    expect(p).toContainEqual({
+      field: 'flows[1].bytes',
+      message: expect.stringMatching(/either bytes .* or duration/),
+    });
     const q = problems({ ...base, sysctls: { sender: { 'kernel.pid_max': 1 } } });
-    expect(q.some((x) => x.field.startsWith('sysctls.sender') && /net\.\* sysctl key/.test(x.message))).toBe(true);
+    expect(q.some((x) => x.field.startsWith('sysctls.sender') && /net\.\* sysctl key/.test(x.message))).toBe(
+      true,
+    );
   });
   it('names expanded flows name-1..name-n and counts them against the limit', () => {
     const v = validateSpec({ ...base, flows: [{ name: 'p', stack: 'reno', count: 2, every: '10s' }] });
@@ -144,7 +155,15 @@ describe('traffic pattern fields', () => {
       ['p-1', 0, 30_000],
       ['p-2', 10_000, 20_000],
     ]);
-    expect(problems({ ...base, flows: [{ stack: 'reno', count: 40 }, { stack: 'cubic', count: 30 }] })).toContainEqual({
+    expect(
+      problems({
+        ...base,
+        flows: [
+          { stack: 'reno', count: 40 },
+          { stack: 'cubic', count: 30 },
+        ],
+      }),
+    ).toContainEqual({
       field: 'flows',
       message: 'at most 64 flows once counts are expanded (got 70)',
     });

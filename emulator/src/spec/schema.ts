@@ -53,6 +53,18 @@ export const PathSchema = strict({
       error: 'must be one of fifo, red, codel, fq_codel, pie, cake',
     })
     .default('fifo'),
+  /** Changes during the run: from `at` on, the bottleneck rate and/or the RTT take new values. */
+  changes: z
+    .array(
+      strict({
+        at: duration(0, LIMITS.runMs.max),
+        rate: rate(LIMITS.rateBps.min, LIMITS.rateBps.max).optional(),
+        rtt: duration(LIMITS.rttMs.min, LIMITS.rttMs.max).optional(),
+      }),
+      { error: 'must be a list of { at, rate?, rtt? }' },
+    )
+    .max(100, { error: 'must have at most 100 changes' })
+    .default([]),
   /** The reverse bottleneck (receiver → sender); the forward rate and buffer unless given. */
   reverse: strict({
     rate: rate(LIMITS.rateBps.min, LIMITS.rateBps.max).optional(),
@@ -202,6 +214,28 @@ function checkSpec(spec: SpecOut, ctx: z.core.$RefinementCtx<SpecOut>): void {
     });
   }
   for (const [pname, path] of Object.entries(spec.paths)) {
+    path.changes.forEach((c, i) => {
+      const at = (field: string) => ['paths', pname, 'changes', i, field];
+      if (c.rate === undefined && c.rtt === undefined) {
+        ctx.addIssue({ code: 'custom', path: at('at'), message: 'a change needs a new rate or rtt' });
+      }
+      if (c.at >= spec.duration)
+        ctx.addIssue({
+          code: 'custom',
+          path: at('at'),
+          message: `must be before the run ends (${formatMs(spec.duration)})`,
+        });
+      const prev = path.changes[i - 1];
+      if (prev && c.at <= prev.at)
+        ctx.addIssue({ code: 'custom', path: at('at'), message: 'changes must be in time order' });
+      if (c.rtt !== undefined && path.jitter > c.rtt / 2) {
+        ctx.addIssue({
+          code: 'custom',
+          path: at('rtt'),
+          message: `must be at least twice the jitter (${formatMs(path.jitter)})`,
+        });
+      }
+    });
     if (path.jitter > path.rtt / 2) {
       ctx.addIssue({
         code: 'custom',
