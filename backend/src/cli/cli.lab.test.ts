@@ -137,10 +137,34 @@ describe('interrupted runs', () => {
 
 describe('--help', () => {
   it('every sub-command has help', () => {
-    for (const cmd of ['run', 'lab', 'validate', 'metrics', 'image', 'kernel', 'schema']) {
+    for (const cmd of ['run', 'campaign', 'lab', 'validate', 'metrics', 'image', 'kernel', 'schema']) {
       const r = spawnSync('node', [CLI, cmd, '--help'], { encoding: 'utf8' });
       expect(r.status, cmd).toBe(0);
       expect(r.stdout, cmd).toMatch(new RegExp(`^usage: lfnlab ${cmd}`));
     }
+  });
+});
+
+describe('campaigns', () => {
+  it('a campaign killed after its first run resumes without redoing it, and collects one table', async () => {
+    const file = join(tmp, 'camp.yaml');
+    writeFileSync(
+      file,
+      'name: camp\nbase:\n  name: camp\n  duration: 3s\n  paths: { main: { rtt: 20ms, rate: 20Mbit } }\n  flows: [{ stack: reno }]\nvary:\n  flows[0].stack: [reno, htcp, bic]\norder: sequential\n',
+    );
+    const out = join(tmp, 'campaign');
+    const child = spawn('node', [CLI, 'campaign', 'run', file, '--out', out, '--lab', TEST_LAB], { stdio: ['ignore', 'pipe', 'pipe'] });
+    await waitForLine(child, /^\[1\/3\] 001-reno-r1: completed/);
+    await new Promise<void>((resolve) => {
+      child.on('exit', () => resolve());
+      child.kill('SIGKILL');
+    });
+    const again = lfnlab('campaign', 'run', file, '--out', out);
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/resuming: 1 of 3 runs already finished/);
+    expect(again.stdout).not.toMatch(/\[1\/3\] 001-reno-r1/);
+    const csv = readFileSync(join(out, 'results.csv'), 'utf8').trim().split('\n');
+    expect(csv).toHaveLength(4);
+    expect(csv.slice(1).every((l) => l.includes(',completed,'))).toBe(true);
   });
 });

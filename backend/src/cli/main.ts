@@ -1,4 +1,5 @@
 import { type Command, parseFor, UsageError } from './args.js';
+import { campaignCommand } from './campaignCommand.js';
 import { labCommand } from './labCommand.js';
 import {
   imageCommand,
@@ -11,8 +12,10 @@ import { runCommand } from './runCommand.js';
 
 const COMMANDS: Command[] = [
   runCommand,
+  campaignCommand,
   labCommand,
   validateCommand,
+  metricsCommand,
   imageCommand,
   kernelCommand,
   schemaCommand,

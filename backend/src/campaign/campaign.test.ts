@@ -1,0 +1,134 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { RunSummary } from '../run/summary.js';
+import { CampaignError, expandCampaign, parseCampaignText, setPath } from './expand.js';
+import { runCampaign, toCsv } from './runCampaign.js';
+
+const text = `
+name: sst
+base:
+  name: sst
+  duration: 10s
+  paths: { main: { rtt: 100ms, rate: 100Mbit, buffer: 0.2bdp } }
+  flows: [{ stack: reno, count: 2 }]
+vary:
+  flows[0].stack: [highspeed, htcp, scalable]
+  flows[0].count: [2, 4]
+repeat: 2
+seed: 7
+`;
+
+function fakeSummary(stack: string, status: RunSummary['status'] = 'completed'): RunSummary {
+  return {
+    name: 'sst',
+    status,
+    error: null,
+    seed: 1,
+    verdict: 'valid',
+    fidelity: null,
+    metrics: { flows: [], groups: [], theory: [] },
+    paths: [
+      {
+        name: 'main',
+        loadedRtt: null,
+        idleRtt: null,
+        configured: {
+          rttMs: 100,
+          rateMbps: 100,
+          reverseRateMbps: 100,
+          bufferPackets: { forward: 1, reverse: 1 },
+          ber: 0,
+        },
+        utilisation: { forward: 0.95, reverse: null },
+        jain: { forward: 0.99, reverse: null },
+      },
+    ],
+    flows: [
+      { name: `${stack}-1`, goodputMbps: { mean: 40, sd: 1, wholeRun: 41.5 } } as RunSummary['flows'][number],
+    ],
+  };
+}
+
+describe('campaign expansion', () => {
+  it('takes the cross product × repetitions in a seeded random order', () => {
+    const c = parseCampaignText(text);
+    const a = expandCampaign(c);
+    expect(a).toHaveLength(12);
+    expect(new Set(a.map((v) => v.id)).size).toBe(12);
+    expect(expandCampaign(c).map((v) => v.id)).toEqual(a.map((v) => v.id)); // same seed, same order
+    expect(expandCampaign({ ...c, seed: 8 }).map((v) => v.id)).not.toEqual(a.map((v) => v.id));
+    expect(expandCampaign({ ...c, order: 'sequential' })[0]?.id).toBe('001-highspeed-2-r1');
+    const v = a.find((x) => x.id === '004-htcp-4-r2');
+    expect(v?.spec.flows?.[0]).toMatchObject({ stack: 'htcp', count: 4 });
+  });
+  it('names the parameter combination that makes a spec invalid', () => {
+    const bad = parseCampaignText(text.replace('[2, 4]', '[2, 100]'));
+    expect(() => expandCampaign(bad)).toThrowError(CampaignError);
+    try {
+      expandCampaign(bad);
+    } catch (err) {
+      expect((err as CampaignError).problems[0]?.message).toMatch(
+        /with flows\[0\]\.stack="highspeed", flows\[0\]\.count=100/,
+      );
+    }
+  });
+  it('sets values at spec paths without touching the original', () => {
+    const base = { flows: [{ stack: 'reno' }], paths: { main: { rate: '1Mbit' } } };
+    expect(setPath(base, 'paths.main.rate', '2Mbit')).toEqual({
+      flows: [{ stack: 'reno' }],
+      paths: { main: { rate: '2Mbit' } },
+    });
+    expect(base.paths.main.rate).toBe('1Mbit');
+    expect(() => setPath(base, 'paths.other.rate', 1)).toThrow(/nothing at paths.other/);
+  });
+});
+
+describe('running a campaign', () => {
+  it('resumes without redoing finished runs, retries failed ones, and collects one table', async () => {
+    const c = parseCampaignText(text);
+    const dir = mkdtempSync(join(tmpdir(), 'lfnlab-campaign-'));
+    const { writeFileSync, mkdirSync } = await import('node:fs');
+    const calls: string[] = [];
+    let n = 0;
+    const runOne = async (spec: { flows: { stack: string }[] }, runDir: string) => {
+      calls.push(runDir);
+      n++;
+      // The fifth run "fails" (e.g. the lab was lost): it must be tried again on resume.
+      const s = fakeSummary(spec.flows[0]?.stack ?? '?', n === 5 ? 'failed' : 'completed');
+      mkdirSync(runDir, { recursive: true });
+      writeFileSync(join(runDir, 'summary.json'), JSON.stringify(s));
+      return s;
+    };
+    const abort = new AbortController();
+    let started = 0;
+    const first = await runCampaign({
+      campaign: c,
+      dir,
+      log: () => undefined,
+      signal: abort.signal,
+      runOne: async (spec, d) => {
+        if (++started === 6) abort.abort(); // "killed" after six runs
+        return runOne(spec as never, d);
+      },
+    });
+    expect(first.ran).toBe(6);
+    const second = await runCampaign({
+      campaign: c,
+      dir,
+      log: () => undefined,
+      runOne: (spec, d) => runOne(spec as never, d),
+    });
+    expect(second.skipped).toBe(5); // the failed one is not counted as finished
+    expect(second.ran).toBe(7);
+    expect(new Set(calls).size).toBe(12);
+    expect(second.rows.every((r) => r.status === 'completed')).toBe(true);
+    const csv = readFileSync(join(dir, 'results.csv'), 'utf8').split('\n');
+    expect(csv[0]).toMatch(
+      /^id,repetition,flows\[0\]\.stack,flows\[0\]\.count,status,verdict,jain_forward,utilisation_forward,goodput_mbps_/,
+    );
+    expect(csv).toHaveLength(14);
+    expect(toCsv([])).toBe('id,repetition,status,verdict,jain_forward,utilisation_forward\n');
+  });
+});

@@ -1,0 +1,160 @@
+// A campaign file: a base spec, parameters to vary (their cross product), repetitions, and an
+// order. Expansion is deterministic: the same file gives the same variants in the same order.
+import { fieldPath, type SpecInput, type SpecProblem, validateSpec } from '@lfnlab/emulator';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+
+const PARAM = /^(?:[A-Za-z_][\w-]*|\[\d+\])(?:\.[A-Za-z_][\w-]*|\[\d+\])*$/;
+
+export const CampaignSchema = z.strictObject(
+  {
+    name: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, {
+        error: 'must be a campaign name: letters, digits, _ . -',
+      }),
+    description: z.string().optional(),
+    /** The spec every run starts from. */
+    base: z.record(z.string(), z.unknown(), { error: 'must be a spec (an object)' }),
+    /** Spec fields to vary, as paths into the spec (`paths.main.rate`, `flows[0].stack`), each with its values. */
+    vary: z
+      .record(
+        z
+          .string()
+          .regex(PARAM, { error: 'must be a path into the spec, e.g. paths.main.rate or flows[0].stack' }),
+        z.array(z.unknown()).min(1, { error: 'needs at least one value' }),
+      )
+      .default({}),
+    /** Runs of every combination. */
+    repeat: z
+      .number()
+      .int()
+      .min(1, { error: 'must be 1 to 100' })
+      .max(100, { error: 'must be 1 to 100' })
+      .default(1),
+    /** random (default, seeded): no drift in the lab lines up with a parameter; sequential: file order. */
+    order: z.enum(['random', 'sequential'], { error: 'must be random or sequential' }).default('random'),
+    seed: z.number().int().min(0).default(1),
+  },
+  {
+    error: (iss) =>
+      iss.code === 'unrecognized_keys'
+        ? `unknown field(s) ${iss.keys.join(', ')}; allowed: name, description, base, vary, repeat, order, seed`
+        : 'must be a campaign object',
+  },
+);
+
+export type Campaign = z.output<typeof CampaignSchema>;
+
+export interface Variant {
+  /** Stable id, also the run directory's name: position in the file's order, parameters, repetition. */
+  id: string;
+  params: Record<string, unknown>;
+  repetition: number;
+  spec: SpecInput;
+}
+
+const tokens = (path: string) =>
+  [...path.matchAll(/([A-Za-z_][\w-]*)|\[(\d+)\]/g)].map((m) =>
+    m[2] !== undefined ? Number(m[2]) : (m[1] as string),
+  );
+
+/** Set `value` at a path like `flows[0].stack` in a deep copy of `obj`. */
+export function setPath<T>(obj: T, path: string, value: unknown): T {
+  const copy = structuredClone(obj) as Record<string | number, unknown>;
+  const keys = tokens(path);
+  let cur: Record<string | number, unknown> = copy;
+  keys.forEach((k, i) => {
+    if (i === keys.length - 1) {
+      cur[k] = value;
+      return;
+    }
+    const next = cur[k];
+    if (next === undefined || next === null || typeof next !== 'object') {
+      throw new Error(`${path}: the base spec has nothing at ${keys.slice(0, i + 1).join('.')}`);
+    }
+    cur = next as Record<string | number, unknown>;
+  });
+  return copy as T;
+}
+
+/** mulberry32: a small seeded PRNG, so a campaign's random order is reproducible. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const slug = (v: unknown) =>
+  String(typeof v === 'object' ? JSON.stringify(v) : v)
+    .replace(/[^A-Za-z0-9_.-]+/g, '_')
+    .slice(0, 24);
+
+export class CampaignError extends Error {
+  constructor(readonly problems: SpecProblem[]) {
+    super(
+      `invalid campaign\n${problems.map((p) => `  ${p.field || '(campaign)'}: ${p.message}`).join('\n')}`,
+    );
+  }
+}
+
+/** Every combination × repetition, each validated as a spec; problems name the campaign parameter. */
+export function expandCampaign(c: Campaign): Variant[] {
+  const names = Object.keys(c.vary);
+  let combos: Record<string, unknown>[] = [{}];
+  for (const n of names)
+    combos = combos.flatMap((combo) => (c.vary[n] ?? []).map((v) => ({ ...combo, [n]: v })));
+  const variants: Variant[] = [];
+  const problems: SpecProblem[] = [];
+  combos.forEach((params, ci) => {
+    let spec = structuredClone(c.base) as SpecInput;
+    try {
+      for (const [path, value] of Object.entries(params)) spec = setPath(spec, path, value);
+    } catch (err) {
+      problems.push({ field: 'vary', message: (err as Error).message });
+      return;
+    }
+    const v = validateSpec(spec);
+    if (!v.ok) {
+      const where = Object.entries(params)
+        .map(([k, val]) => `${k}=${JSON.stringify(val)}`)
+        .join(', ');
+      for (const p of v.problems)
+        problems.push({
+          field: `base.${p.field}`,
+          message: `${p.message} (with ${where || 'no variation'})`,
+        });
+      return;
+    }
+    for (let r = 1; r <= c.repeat; r++) {
+      const label = Object.values(params).map(slug).join('-');
+      variants.push({
+        id: `${String(ci + 1).padStart(3, '0')}${label ? `-${label}` : ''}-r${r}`,
+        params,
+        repetition: r,
+        spec,
+      });
+    }
+  });
+  if (problems.length) throw new CampaignError(problems);
+  if (c.order === 'random') {
+    const rnd = seededRandom(c.seed);
+    for (let i = variants.length - 1; i > 0; i--) {
+      const j = Math.floor(rnd() * (i + 1));
+      [variants[i], variants[j]] = [variants[j] as Variant, variants[i] as Variant];
+    }
+  }
+  return variants;
+}
+
+export function parseCampaignText(text: string): Campaign {
+  const r = CampaignSchema.safeParse(parseYaml(text));
+  if (!r.success)
+    throw new CampaignError(r.error.issues.map((i) => ({ field: fieldPath(i.path), message: i.message })));
+  return r.data;
+}

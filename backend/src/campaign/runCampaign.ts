@@ -1,0 +1,141 @@
+// Running a campaign: one run directory per variant under the campaign directory, in the
+// expanded order; a variant whose run finished is never run again, so a killed campaign resumes
+// where it stopped. Progress with an ETA; every summary collected into one table.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Spec, validateSpec } from '@lfnlab/emulator';
+import type { RunSummary } from '../run/summary.js';
+import { type Campaign, expandCampaign, type Variant } from './expand.js';
+
+export type RunOne = (spec: Spec, dir: string, signal?: AbortSignal) => Promise<RunSummary>;
+
+export interface CampaignRow {
+  id: string;
+  repetition: number;
+  params: Record<string, unknown>;
+  status: RunSummary['status'] | 'missing';
+  verdict: RunSummary['verdict'];
+  /** Per flow whole-run goodput, Mbit/s. */
+  goodputMbps: Record<string, number | null>;
+  jainForward: number | null;
+  utilisationForward: number | null;
+}
+
+/** A run counts as done once it completed; failed or aborted runs are tried again on resume. */
+function finished(dir: string): RunSummary | null {
+  const f = join(dir, 'summary.json');
+  if (!existsSync(f)) return null;
+  const s = JSON.parse(readFileSync(f, 'utf8')) as RunSummary;
+  return s.status === 'completed' ? s : null;
+}
+
+export function rowOf(v: Variant, s: RunSummary | null): CampaignRow {
+  return {
+    id: v.id,
+    repetition: v.repetition,
+    params: v.params,
+    status: s?.status ?? 'missing',
+    verdict: s?.verdict ?? null,
+    goodputMbps: Object.fromEntries((s?.flows ?? []).map((f) => [f.name, f.goodputMbps.wholeRun])),
+    jainForward: s?.paths[0]?.jain.forward ?? null,
+    utilisationForward: s?.paths[0]?.utilisation.forward ?? null,
+  };
+}
+
+/** One CSV row per run: parameters, verdict, Jain, utilisation, each flow's goodput. */
+export function toCsv(rows: CampaignRow[]): string {
+  const params = [...new Set(rows.flatMap((r) => Object.keys(r.params)))];
+  const flows = [...new Set(rows.flatMap((r) => Object.keys(r.goodputMbps)))];
+  const cell = (v: unknown) => {
+    const s = v === null || v === undefined ? '' : String(v);
+    return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  };
+  const head = [
+    'id',
+    'repetition',
+    ...params,
+    'status',
+    'verdict',
+    'jain_forward',
+    'utilisation_forward',
+    ...flows.map((f) => `goodput_mbps_${f}`),
+  ];
+  const lines = rows.map((r) =>
+    [
+      r.id,
+      r.repetition,
+      ...params.map((p) => r.params[p]),
+      r.status,
+      r.verdict,
+      r.jainForward,
+      r.utilisationForward,
+      ...flows.map((f) => r.goodputMbps[f]),
+    ]
+      .map(cell)
+      .join(','),
+  );
+  return `${[head.join(','), ...lines].join('\n')}\n`;
+}
+
+export interface CampaignOutcome {
+  rows: CampaignRow[];
+  ran: number;
+  skipped: number;
+}
+
+export async function runCampaign(o: {
+  campaign: Campaign;
+  dir: string;
+  runOne: RunOne;
+  log?: (line: string) => void;
+  signal?: AbortSignal;
+}): Promise<CampaignOutcome> {
+  const log = o.log ?? ((s: string) => console.log(s));
+  const variants = expandCampaign(o.campaign);
+  mkdirSync(join(o.dir, 'runs'), { recursive: true });
+  // The expanded order is written once; a resume follows it, even if the file has changed since.
+  const planFile = join(o.dir, 'campaign.json');
+  if (existsSync(planFile)) {
+    const before = JSON.parse(readFileSync(planFile, 'utf8')) as { variants: { id: string }[] };
+    const same = before.variants.map((v) => v.id).join('\n') === variants.map((v) => v.id).join('\n');
+    if (!same)
+      throw new Error(
+        `${o.dir} holds another campaign (its variants differ); resume it with its own file or use another directory`,
+      );
+  } else {
+    writeFileSync(planFile, `${JSON.stringify({ campaign: o.campaign, variants }, null, 2)}\n`);
+  }
+  const done = variants.filter((v) => finished(join(o.dir, 'runs', v.id)));
+  if (done.length) log(`resuming: ${done.length} of ${variants.length} runs already finished`);
+  let ran = 0;
+  const times: number[] = [];
+  for (const [i, v] of variants.entries()) {
+    const dir = join(o.dir, 'runs', v.id);
+    if (finished(dir)) continue;
+    if (o.signal?.aborted) break;
+    const v2 = validateSpec(v.spec);
+    if (!v2.ok) throw new Error(`${v.id}: spec became invalid`);
+    const t = Date.now();
+    log(`[${i + 1}/${variants.length}] ${v.id}`);
+    const s = await o.runOne(v2.spec, dir, o.signal);
+    ran++;
+    times.push(Date.now() - t);
+    const left = variants.slice(i + 1).filter((x) => !finished(join(o.dir, 'runs', x.id))).length;
+    const eta = (times.reduce((a, b) => a + b, 0) / times.length) * left;
+    log(
+      `[${i + 1}/${variants.length}] ${v.id}: ${s.status}, verdict ${s.verdict ?? '-'} in ${((Date.now() - t) / 1000).toFixed(0)} s; ${left} left, ETA ${Math.ceil(eta / 60_000)} min`,
+    );
+    if (s.status === 'aborted') break;
+  }
+  const rows = variants.map((v) =>
+    rowOf(v, finished(join(o.dir, 'runs', v.id)) ?? readSummary(join(o.dir, 'runs', v.id))),
+  );
+  writeFileSync(join(o.dir, 'results.json'), `${JSON.stringify(rows, null, 2)}\n`);
+  writeFileSync(join(o.dir, 'results.csv'), toCsv(rows));
+  return { rows, ran, skipped: done.length };
+}
+
+function readSummary(dir: string): RunSummary | null {
+  const f = join(dir, 'summary.json');
+  return existsSync(f) ? (JSON.parse(readFileSync(f, 'utf8')) as RunSummary) : null;
+}

@@ -1,0 +1,91 @@
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { CampaignError, expandCampaign, parseCampaignText } from '../campaign/expand.js';
+import { runCampaign } from '../campaign/runCampaign.js';
+import { runExperiment } from '../run/runExperiment.js';
+import { type Command, table, UsageError } from './args.js';
+
+export const campaignCommand: Command = {
+  name: 'campaign',
+  summary: 'run a sweep: a base spec × parameters × repetitions, resumable',
+  usage: `usage: lfnlab campaign run FILE.yaml [--out DIR] [--lab NAME]
+       lfnlab campaign plan FILE.yaml
+
+A campaign file holds a base spec, the spec fields to vary (cross product),
+repetitions, and the order (random with a seed by default). 'run' writes one run
+directory per variant under DIR/runs/ (default: campaigns/NAME/), prints progress
+and an ETA, and collects every summary into DIR/results.csv and results.json.
+Run it again on the same DIR to resume: finished runs are never redone.
+'plan' lists the variants in the order they will run.`,
+  options: { out: { type: 'string' }, lab: { type: 'string' } },
+  async run(values, positionals) {
+    const [action, file] = positionals;
+    if (!file || (action !== 'run' && action !== 'plan')) throw new UsageError(this.usage);
+    let campaign: ReturnType<typeof parseCampaignText>;
+    try {
+      campaign = parseCampaignText(readFileSync(file, 'utf8'));
+      expandCampaign(campaign);
+    } catch (err) {
+      if (err instanceof CampaignError) {
+        console.error(`${file}: ${err.message}`);
+        return 2;
+      }
+      throw err;
+    }
+    if (action === 'plan') {
+      const vs = expandCampaign(campaign);
+      console.log(
+        table(
+          ['#', 'run', 'repetition'],
+          vs.map((v, i) => [i + 1, v.id, v.repetition]),
+        ),
+      );
+      return 0;
+    }
+    const dir = resolve(typeof values.out === 'string' ? values.out : join('campaigns', campaign.name));
+    const abort = new AbortController();
+    const stop = () => {
+      if (!abort.signal.aborted)
+        console.error('\nstopping after cleaning up the current run; run the same command again to resume');
+      abort.abort();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+    try {
+      console.log(`lfnlab campaign ${campaign.name} → ${dir}`);
+      const out = await runCampaign({
+        campaign,
+        dir,
+        signal: abort.signal,
+        runOne: async (spec, runDir, signal) =>
+          (
+            await runExperiment({
+              spec,
+              outDir: runDir,
+              labName: typeof values.lab === 'string' ? values.lab : undefined,
+              signal,
+              log: () => undefined,
+            })
+          ).summary,
+      });
+      const rows = out.rows.map((r) => [
+        r.id,
+        r.status,
+        r.verdict ?? '-',
+        r.jainForward === null ? '-' : r.jainForward.toFixed(3),
+        r.utilisationForward === null ? '-' : `${(100 * r.utilisationForward).toFixed(1)}%`,
+        Object.values(r.goodputMbps)
+          .map((g) => (g === null ? '-' : g.toFixed(1)))
+          .join(' / '),
+      ]);
+      console.log(
+        `\n${table(['run', 'status', 'verdict', 'Jain fwd', 'util fwd', 'goodput Mbit/s per flow'], rows)}\n`,
+      );
+      console.log(`${out.ran} run now, ${out.skipped} already done; table in ${join(dir, 'results.csv')}`);
+      return abort.signal.aborted ? 130 : out.rows.every((r) => r.status === 'completed') ? 0 : 1;
+    } finally {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+    }
+  },
+};
