@@ -13,7 +13,8 @@ say() { printf '\n== %s\n' "$*"; }
 [ "$(id -u)" = 0 ] || { echo "setup.sh: run as root (the lab needs qemu, and apt-get installs packages)" >&2; exit 1; }
 
 # Debian packages: qemu and the tools the image carries (copied from this host's Debian packages).
-PKGS=(qemu-system-x86 iperf3 iproute2 ethtool iputils-ping busybox-static kmod cpio tcpdump util-linux make gcc libc6-dev ca-certificates git)
+PKGS=(qemu-system-x86 iperf3 iproute2 ethtool iputils-ping busybox-static kmod cpio tcpdump util-linux make gcc libc6-dev
+      influxdb influxdb-client ca-certificates git)
 command -v go >/dev/null || PKGS+=(golang-go)
 missing=()
 for p in "${PKGS[@]}"; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p"); done
@@ -22,7 +23,15 @@ node_ok || { command -v npm >/dev/null || missing+=(nodejs npm); }
 if [ ${#missing[@]} -gt 0 ]; then
   say "installing Debian packages: ${missing[*]}"
   apt-get update
+  # Packages must not start services: Debian's influxdb would listen on every interface. lfnlab
+  # starts its own influxd on loopback (scripts/influxd.sh) and tests start throwaway ones.
+  own_policy=0
+  if [ ! -e /usr/sbin/policy-rc.d ]; then
+    printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d && own_policy=1
+    trap 'rm -f /usr/sbin/policy-rc.d' EXIT
+  fi
   DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+  if [ "$own_policy" = 1 ]; then rm -f /usr/sbin/policy-rc.d; trap - EXIT; fi
 fi
 if ! node_ok; then
   # Debian 12's nodejs is 18; the npm registry's node package ships a real Node 22 binary.

@@ -1,0 +1,74 @@
+// The measurements the dashboards read. The six the backend writes today are defined in
+// backend/src/storage/points.ts (MEASUREMENTS, SCHEMA); the tests check every query against that
+// SCHEMA. The three below it are EXPECTATIONS: the dashboards need them, the backend does not write
+// them yet. Their tags and fields are the contract for the backend to implement in points.ts.
+
+/** Measurements written by backend/src/storage/points.ts today (its MEASUREMENTS values). */
+export const BACKEND_MEASUREMENTS = [
+  'lfn_tcp',
+  'lfn_goodput',
+  'lfn_queue',
+  'lfn_cpu',
+  'lfn_rtt',
+  'lfn_interval',
+] as const;
+
+export type FieldType = 'float' | 'string';
+
+export interface ExpectedMeasurement {
+  /** What one point is and when it is written. */
+  doc: string;
+  tags: readonly string[];
+  /** Tags that may be left out of a point (an empty tag value is not written). */
+  optionalTags: readonly string[];
+  fields: Readonly<Record<string, FieldType>>;
+}
+
+/**
+ * EXPECTATION, not yet written by the backend: measurements the dashboards need beyond points.ts.
+ * Numbers are floats (points.ts writes integers without the `i` suffix, so all numeric fields are
+ * floats); `lfn_event.text` is the only string field, which points.ts's Point type cannot carry yet.
+ */
+export const EXPECTED_SCHEMA = {
+  lfn_event: {
+    doc:
+      'One point per run event, at the time it happened: type "flow_start" at each flow\'s start ' +
+      '(tag flow set), "flow_end" at its end (tag flow set) and "verdict" when the fidelity verdict ' +
+      'is known (no flow tag). Field text is what the annotation shows, e.g. "cubic-1 starts (cubic, main)" ' +
+      'or "verdict: valid (12 checks passed)". Read by the Run dashboard annotations.',
+    tags: ['run', 'user', 'type', 'flow'],
+    optionalTags: ['flow'],
+    fields: { text: 'string' },
+  },
+  lfn_summary: {
+    doc:
+      'One point per (run, stack, path) when a run finishes, timestamped at the end of its traffic. ' +
+      "goodput_mbps: mean goodput of that stack's flows on that path over the run, Mbit/s (per flow); " +
+      "jain: Jain fairness index over all of the run's flows (the same on every point of a run); " +
+      "verdict_code: the run's fidelity verdict, 0 valid, 1 suspect, 2 invalid (see VERDICT_CODES). " +
+      'Tag campaign names the sweep the run belongs to and is left out for a single run. ' +
+      "Read by the Campaign and Compare dashboards and the Run dashboard's summary stats.",
+    tags: ['run', 'user', 'campaign', 'stack', 'path'],
+    optionalTags: ['campaign'],
+    fields: { goodput_mbps: 'float', jain: 'float', verdict_code: 'float' },
+  },
+  lfn_health: {
+    doc:
+      "The backend's own state, every 1 s to 10 s while it runs (not per run): spool_bytes, the size of " +
+      'the on-disk spool of points not yet accepted by InfluxDB; points_written, a counter of points ' +
+      'InfluxDB accepted since the backend started (the dashboard takes its non-negative rate, so a ' +
+      "restart is not a negative spike). Tag host is the backend's host name. Read by Lab health.",
+    tags: ['host'],
+    optionalTags: [],
+    fields: { spool_bytes: 'float', points_written: 'float' },
+  },
+} as const satisfies Record<string, ExpectedMeasurement>;
+
+export type ExpectedMeasurementName = keyof typeof EXPECTED_SCHEMA;
+export type Measurement = (typeof BACKEND_MEASUREMENTS)[number] | ExpectedMeasurementName;
+
+/** lfn_summary.verdict_code: the fidelity verdict as a number (InfluxQL cannot aggregate strings). */
+export const VERDICT_CODES = { valid: 0, suspect: 1, invalid: 2 } as const;
+
+/** lfn_event.type values the dashboards query. */
+export const EVENT_TYPES = { flowStart: 'flow_start', flowEnd: 'flow_end', verdict: 'verdict' } as const;

@@ -1,0 +1,300 @@
+// Run-shaped data for the dashboard tests: three runs of a campaign (plus one of another), each
+// 30 s of samples at 10 Hz from several flows and stacks, made into points by the backend's own
+// samplePoint() + lineProtocol(), and the expectation measurements (lfn_event, lfn_summary,
+// lfn_health) in the shape schema.ts documents.
+
+import type { Sample } from '../../../backend/src/run/samples.js';
+import { lineProtocol, type RunContext, samplePoint } from '../../../backend/src/storage/points.js';
+import { EVENT_TYPES, type EXPECTED_SCHEMA, type ExpectedMeasurementName, VERDICT_CODES } from '../schema.js';
+
+export const DB = 'lfnlab';
+export const USER = 'ada';
+export const HOST = 'lab-host';
+export const CAMPAIGN = 'sweep-1';
+const DURATION_S = 30;
+const HZ = 10;
+
+export interface FlowDef {
+  name: string;
+  stack: string;
+  path: string;
+  startS: number;
+}
+
+export interface RunDef {
+  id: string;
+  campaign: string;
+  t0Ms: number;
+  flows: FlowDef[];
+  verdict: keyof typeof VERDICT_CODES;
+  /** Only a summary, no samples (a run of another campaign). */
+  summaryOnly?: boolean;
+}
+
+export const runEndMs = (r: RunDef) => r.t0Ms + DURATION_S * 1000;
+
+/** Deterministic pseudo-random numbers (mulberry32). */
+function rng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The test's runs, starting baseMs (whole seconds), 40 s apart. */
+export function labRuns(baseMs: number): RunDef[] {
+  return [
+    {
+      id: '20251121-100000-other-sweep',
+      campaign: 'sweep-0',
+      t0Ms: baseMs - 60_000,
+      flows: [{ name: 'cubic-1', stack: 'cubic', path: 'main', startS: 0 }],
+      verdict: 'valid',
+      summaryOnly: true,
+    },
+    {
+      id: '20251121-101500-cubic-vs-bbr',
+      campaign: CAMPAIGN,
+      t0Ms: baseMs,
+      flows: [
+        { name: 'cubic-1', stack: 'cubic', path: 'main', startS: 0 },
+        { name: 'bbr-1', stack: 'bbr', path: 'main', startS: 5 },
+      ],
+      verdict: 'valid',
+    },
+    {
+      id: '20251121-102000-reno-vs-cubic',
+      campaign: CAMPAIGN,
+      t0Ms: baseMs + 40_000,
+      flows: [
+        { name: 'reno-1', stack: 'reno', path: 'main', startS: 0 },
+        { name: 'cubic-1', stack: 'cubic', path: 'main', startS: 5 },
+      ],
+      verdict: 'suspect',
+    },
+    {
+      id: '20251121-102500-bbr.two-paths',
+      campaign: CAMPAIGN,
+      t0Ms: baseMs + 80_000,
+      flows: [
+        { name: 'bbr-1', stack: 'bbr', path: 'main', startS: 0 },
+        { name: 'bbr-2', stack: 'bbr', path: 'alt', startS: 0 },
+      ],
+      verdict: 'invalid',
+    },
+  ];
+}
+
+/** The 10 Hz samples of one run (and the 1 Hz iperf3 intervals), as the samplers would give them. */
+export function runSamples(run: RunDef, seed: number): Sample[] {
+  const rand = rng(seed);
+  const out: Sample[] = [];
+  const capacityBps = 100e6;
+  const baseRttMs = 40;
+  const paths = [...new Set(run.flows.map((f) => f.path))];
+  const state = new Map(
+    run.flows.map((f) => [f.name, { cwnd: 10, bytes: 0, acked: 0, retrans: 0, segs: 0 }]),
+  );
+  const drops = new Map(paths.map((p) => [p, 0]));
+  const rttSeq = new Map(paths.map((p) => [p, 0]));
+  for (let i = 1; i <= DURATION_S * HZ; i++) {
+    const t = i / HZ;
+    for (const path of paths) {
+      const active = run.flows.filter((f) => f.path === path && t >= f.startS);
+      const backlog = Math.round(20 + 60 * rand() * Math.min(1, active.length));
+      if (rand() < 0.05) drops.set(path, (drops.get(path) ?? 0) + Math.ceil(rand() * 5));
+      const common = { kind: 'queue' as const, t, path, packets: i * 800, bytes: i * 800 * 1500 };
+      out.push({
+        ...common,
+        stage: 'bottleneck',
+        direction: 'forward',
+        dev: `b-${path}`,
+        backlogPackets: backlog,
+        backlogBytes: backlog * 1500,
+        drops: drops.get(path) ?? 0,
+      });
+      out.push({
+        ...common,
+        stage: 'delay',
+        direction: 'forward',
+        dev: `d-${path}`,
+        backlogPackets: 300,
+        backlogBytes: 300 * 1500,
+        drops: 0,
+      });
+      out.push({
+        ...common,
+        stage: 'bottleneck',
+        direction: 'reverse',
+        dev: `r-${path}`,
+        backlogPackets: 1,
+        backlogBytes: 66,
+        drops: 0,
+      });
+      const seq = (rttSeq.get(path) ?? 0) + 1;
+      rttSeq.set(path, seq);
+      out.push({ kind: 'rtt', t, path, rttMs: baseRttMs + backlog * 0.12 + rand(), seq });
+    }
+    out.push({
+      kind: 'cpu',
+      t,
+      busyPct: 30 + 20 * rand(),
+      userPct: 5 + rand(),
+      systemPct: 10 + rand(),
+      softirqPct: 15 + 10 * rand(),
+    });
+    for (const f of run.flows) {
+      if (t < f.startS) continue;
+      const s = state.get(f.name);
+      if (!s) continue;
+      const sharing = run.flows.filter((g) => g.path === f.path && t >= g.startS).length;
+      const bps = (capacityBps / sharing) * Math.min(1, (t - f.startS + 0.1) / 3) * (0.9 + 0.1 * rand());
+      s.bytes += Math.round(bps / 8 / HZ);
+      s.acked = s.bytes;
+      s.segs += Math.round(bps / 8 / HZ / 1448);
+      s.cwnd = s.cwnd > 400 ? Math.round(s.cwnd * 0.7) : s.cwnd + 8;
+      if (rand() < 0.03) s.retrans += 1 + Math.floor(rand() * 3);
+      const srtt = baseRttMs + 5 * rand();
+      out.push({ kind: 'goodput', t, flow: f.name, bps, bytesReceived: s.bytes });
+      out.push({
+        kind: 'tcp',
+        t,
+        flow: f.name,
+        streams: 1,
+        cc: f.stack,
+        cwndPackets: s.cwnd,
+        ssthreshPackets: f.stack === 'bbr' ? null : 300,
+        srttMs: srtt,
+        rttvarMs: 2 * rand(),
+        minRttMs: baseRttMs,
+        pacingBps: f.stack === 'bbr' ? bps * 1.25 : null,
+        deliveryBps: bps,
+        bytesAcked: s.acked,
+        retransSegments: s.retrans,
+        lostPackets: 0,
+        unackedPackets: Math.round(s.cwnd * 0.9),
+        dataSegsOut: s.segs,
+      });
+      if (i % HZ === 0) {
+        out.push({
+          kind: 'interval',
+          t,
+          flow: f.name,
+          seconds: 1,
+          goodputBps: bps,
+          sendBps: bps * 1.01,
+          retransmits: Math.floor(rand() * 3),
+          cwndBytes: s.cwnd * 1448,
+          rttMs: srtt,
+          streams: [{ socket: 5, cwndBytes: s.cwnd * 1448, rttMs: srtt, retransmits: 0, sendBps: bps }],
+        });
+      }
+    }
+  }
+  return out;
+}
+
+const escapeTag = (s: string) => s.replace(/[,= ]/g, (c) => `\\${c}`);
+const nsOf = (ms: number) => `${BigInt(Math.round(ms)) * 1_000_000n}`;
+
+/** Line protocol for an expectation measurement; a string field is quoted, as lfn_event.text must be. */
+export function expectedLine<M extends ExpectedMeasurementName>(
+  measurement: M,
+  tags: Partial<Record<(typeof EXPECTED_SCHEMA)[M]['tags'][number], string>>,
+  fields: Partial<Record<keyof (typeof EXPECTED_SCHEMA)[M]['fields'], string | number>>,
+  timeMs: number,
+): string {
+  const tagText = Object.entries(tags as Record<string, string | undefined>)
+    .filter((e): e is [string, string] => !!e[1])
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([k, v]) => `,${escapeTag(k)}=${escapeTag(v)}`)
+    .join('');
+  const fieldText = Object.entries(fields as Record<string, string | number>)
+    .map(
+      ([k, v]) =>
+        `${escapeTag(k)}=${typeof v === 'string' ? `"${v.replace(/[\\"]/g, (c) => `\\${c}`)}"` : String(v)}`,
+    )
+    .join(',');
+  return `${measurement}${tagText} ${fieldText} ${nsOf(timeMs)}`;
+}
+
+export function runContext(run: RunDef): RunContext {
+  return {
+    runId: run.id,
+    user: USER,
+    t0EpochMs: run.t0Ms,
+    flows: Object.fromEntries(
+      run.flows.map((f) => [f.name, { stack: f.stack, path: f.path, direction: 'forward' as const }]),
+    ),
+  };
+}
+
+/** Every line the test writes: samples through points.ts, then the expectation measurements. */
+export function labLines(runs: RunDef[], healthFromMs: number, healthToMs: number): string[] {
+  const lines: string[] = [];
+  runs.forEach((run, n) => {
+    if (!run.summaryOnly) {
+      const ctx = runContext(run);
+      for (const s of runSamples(run, 1000 + n)) {
+        const line = lineProtocol(samplePoint(ctx, s));
+        if (line) lines.push(line);
+      }
+      for (const f of run.flows) {
+        lines.push(
+          expectedLine(
+            'lfn_event',
+            { run: run.id, user: USER, type: EVENT_TYPES.flowStart, flow: f.name },
+            { text: `${f.name} starts (${f.stack}, ${f.path})` },
+            run.t0Ms + f.startS * 1000,
+          ),
+        );
+        lines.push(
+          expectedLine(
+            'lfn_event',
+            { run: run.id, user: USER, type: EVENT_TYPES.flowEnd, flow: f.name },
+            { text: `${f.name} ends` },
+            runEndMs(run),
+          ),
+        );
+      }
+      lines.push(
+        expectedLine(
+          'lfn_event',
+          { run: run.id, user: USER, type: EVENT_TYPES.verdict },
+          { text: `verdict: ${run.verdict} "quoted", back\\slash` },
+          runEndMs(run),
+        ),
+      );
+    }
+    const jain = 0.8 + 0.05 * n;
+    for (const stack of new Set(run.flows.map((f) => f.stack))) {
+      for (const path of new Set(run.flows.filter((f) => f.stack === stack).map((f) => f.path))) {
+        lines.push(
+          expectedLine(
+            'lfn_summary',
+            { run: run.id, user: USER, campaign: run.campaign, stack, path },
+            { goodput_mbps: 40 + 5 * n, jain, verdict_code: VERDICT_CODES[run.verdict] },
+            runEndMs(run),
+          ),
+        );
+      }
+    }
+  });
+  let written = 0;
+  for (let t = healthFromMs; t <= healthToMs; t += 1000) {
+    written += 300 + ((t / 1000) % 7);
+    lines.push(
+      expectedLine(
+        'lfn_health',
+        { host: HOST },
+        { spool_bytes: (t / 1000) % 5 === 0 ? 4096 : 0, points_written: written },
+        t,
+      ),
+    );
+  }
+  return lines;
+}
