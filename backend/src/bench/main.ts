@@ -143,9 +143,18 @@ async function main() {
     '```',
     '',
   ];
+  mkdirSync(RESULTS, { recursive: true });
+  const base = join(RESULTS, `${machine.date.replace(/[:.]/g, '-')}-${machine.host}`);
+  // Saved after every section: a long benchmark that fails late keeps what it measured.
+  const save = () => {
+    writeFileSync(`${base}.json`, `${JSON.stringify(results, null, 2)}\n`);
+    writeFileSync(`${base}.md`, `${md.join('\n')}\n`);
+    console.log(`saved ${base}.json and .md`);
+  };
   const section = (title: string, text: string) => {
     console.log(`${title}\n${text}\n`);
     md.push(`## ${title}`, '', '```', text, '```', '');
+    save();
   };
 
   if (want('grid')) {
@@ -219,11 +228,7 @@ async function main() {
       ),
     );
   }
-  mkdirSync(RESULTS, { recursive: true });
-  const base = join(RESULTS, `${machine.date.replace(/[:.]/g, '-')}-${machine.host}`);
-  writeFileSync(`${base}.json`, `${JSON.stringify(results, null, 2)}\n`);
-  writeFileSync(`${base}.md`, `${md.join('\n')}\n`);
-  console.log(`saved ${base}.json and .md`);
+  save();
 }
 
 main().catch((err) => {

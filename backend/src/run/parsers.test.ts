@@ -130,3 +130,13 @@ describe('missing stacks', () => {
     );
   });
 });
+
+describe('run metrics on messy samples', () => {
+  it('does not throw on duplicated or unordered sample times', async () => {
+    const { goodputSeries } = await import('./runMetrics.js');
+    const flow = { name: 'f' } as never;
+    const g = (t: number, bps: number) => ({ kind: 'goodput' as const, t, flow: 'f', bps, bytesReceived: 0 });
+    const s = goodputSeries(flow, [g(0.2, 2), g(0.1, 1), g(0.2, 3), g(0.3, Number.NaN), g(0.4, 4)]);
+    expect(s).toEqual({ t: [0.1, 0.2, 0.4], v: [1, 3, 4] });
+  });
+});

@@ -68,36 +68,36 @@ function tryMetric(out: MetricValue[], id: MetricId, f: () => number): void {
   }
 }
 
+/**
+ * A series from samples as they came: sorted by time, one value per instant (the last), finite
+ * values only. Samplers on two clocks, or a tick split across batches, must not make a metric throw.
+ */
+function cleanSeries(points: { t: number; v: number }[], endS?: number): Series | null {
+  const byT = new Map<number, number>();
+  for (const p of points) if (Number.isFinite(p.t) && Number.isFinite(p.v)) byT.set(p.t, p.v);
+  const ts = [...byT.keys()].sort((a, b) => a - b);
+  if (ts.length < 2) return null;
+  const last = ts[ts.length - 1] as number;
+  return series(ts, ts.map((t) => byT.get(t) as number), endS !== undefined && endS > last ? endS : undefined);
+}
+
 /** A flow's goodput series: the receiver-side sampler's when it has one, iperf3's intervals otherwise. */
 export function goodputSeries(flow: FlowTopology, samples: Sample[]): Series | null {
-  const fine = samples.filter(
-    (s): s is GoodputSample => s.kind === 'goodput' && s.flow === flow.name && s.t >= 0,
-  );
-  if (fine.length >= 2)
-    return series(
-      fine.map((s) => s.t),
-      fine.map((s) => s.bps),
-    );
+  const fine = samples.filter((s): s is GoodputSample => s.kind === 'goodput' && s.flow === flow.name && s.t >= 0);
+  if (fine.length >= 2) return cleanSeries(fine.map((s) => ({ t: s.t, v: s.bps })));
   const coarse = samples.filter(
     (s): s is IntervalSample => s.kind === 'interval' && s.flow === flow.name && s.goodputBps !== null,
   );
-  if (!coarse.length) return null;
   // iperf3 stamps an interval at its end; the series holds each value from the interval's start.
-  return series(
-    coarse.map((s) => Math.max(0, s.t - s.seconds)),
-    coarse.map((s) => s.goodputBps as number),
+  return cleanSeries(
+    coarse.map((s) => ({ t: Math.max(0, s.t - s.seconds), v: s.goodputBps as number })),
     coarse[coarse.length - 1]?.t,
   );
 }
 
 function tcpSeries(flow: string, samples: Sample[], pick: (s: TcpFlowSample) => number): Series | null {
   const xs = samples.filter((s): s is TcpFlowSample => s.kind === 'tcp' && s.flow === flow && s.t >= 0);
-  return xs.length >= 2
-    ? series(
-        xs.map((s) => s.t),
-        xs.map(pick),
-      )
-    : null;
+  return cleanSeries(xs.map((s) => ({ t: s.t, v: pick(s) })));
 }
 
 function flowMetrics(f: FlowTopology, samples: Sample[], intervalS: number): FlowMetrics {
