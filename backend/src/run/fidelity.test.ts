@@ -171,8 +171,17 @@ describe('lab and samplers', () => {
 describe('bottleneck rate with a schedule', () => {
   it('compares against the rate in force at each step', () => {
     const q = (t: number, bytes: number): QueueSample => ({
-      kind: 'queue', t, path: 'p', stage: 'bottleneck', direction: 'forward', dev: 'p0-fwd',
-      backlogPackets: 50, backlogBytes: 50 * 1514, drops: 0, packets: 0, bytes,
+      kind: 'queue',
+      t,
+      path: 'p',
+      stage: 'bottleneck',
+      direction: 'forward',
+      dev: 'p0-fwd',
+      backlogPackets: 50,
+      backlogBytes: 50 * 1514,
+      drops: 0,
+      packets: 0,
+      bytes,
     });
     // 10 Mbit/s for 2 s, then 5 Mbit/s for 2 s, delivered exactly.
     const samples = [q(0, 0), q(1, 1_250_000), q(2, 2_500_000), q(3, 3_125_000), q(4, 3_750_000)];

@@ -317,6 +317,19 @@ export function fidelity(i: FidelityInput): FidelityReport {
     checks.push(checkBottleneckRate(p.name, 'forward', forwardRate, p.bufferPackets.forward, i.queue));
     checks.push(checkBottleneckRate(p.name, 'reverse', path.reverse.rate, p.bufferPackets.reverse, i.queue));
     checks.push(...checkDelayStageLoss(p, path.ber, i.qdiscBefore, i.qdiscAfter));
+    // Host groups (flows with their own RTT): their idle RTT and their own delay stages.
+    for (const g of p.groups) {
+      const key = `${p.name}@${g.rttMs}ms`;
+      checks.push(checkIdleRtt(key, g.rttMs, path.jitter, i.idleRtt[key] ?? null));
+      checks.push(
+        ...checkDelayStageLoss(
+          { ...p, name: key, routerIfs: { ...p.routerIfs, ...g.routerIfs } },
+          path.ber,
+          i.qdiscBefore,
+          i.qdiscAfter,
+        ),
+      );
+    }
   }
   checks.push(checkHiddenDrops(i.linksBefore, i.linksAfter));
   checks.push(checkLabCpu(i.cpu, i.trafficS[0], i.trafficS[1]));

@@ -109,6 +109,10 @@ async function snapshot(
 }
 
 /** Idle RTT per path; where the plan says so, first take the emulator's own delay off the delay stages. */
+/** Idle RTT results are keyed by path, and by path@RTT for a host group of flows with their own RTT. */
+export const idleRttKey = (path: string, group: number, rttMs: number) =>
+  group === 0 ? path : `${path}@${rttMs}ms`;
+
 async function measureIdleRtt(
   session: LabSession,
   plan: Plan,
@@ -119,14 +123,16 @@ async function measureIdleRtt(
   const idleRtt: Record<string, PingSummary | null> = {};
   const calibration: Record<string, unknown> = {};
   for (const r of plan.idleRtt) {
-    const configured = spec.paths[r.path]?.rtt ?? 0;
+    const configured = r.rttMs;
+    const key = idleRttKey(r.path, r.group, r.rttMs);
     await session.run(r.warmup);
     let ping = parsePing((await session.run(r.probe)).stdout);
     const topo = plan.topology.paths.find((p) => p.name === r.path);
+    const group = topo?.groups.find((g) => g.index === r.group);
     if (ping && topo && r.calibrate) {
       const excessMs = ping.minMs - configured;
-      const { oneWayMs, cmds } = calibrateDelay(spec, topo, excessMs);
-      calibration[r.path] = {
+      const { oneWayMs, cmds } = calibrateDelay(spec, topo, excessMs, undefined, group);
+      calibration[key] = {
         measuredMinMs: ping.minMs,
         excessMs,
         oneWayDelayMs: oneWayMs,
@@ -136,15 +142,15 @@ async function measureIdleRtt(
         await session.exec(cmds);
         ping = parsePing((await session.run(r.probe)).stdout);
         log(
-          `  calibration ${r.path}: the emulator adds ${excessMs.toFixed(2)} ms; delay stages set to ${oneWayMs} ms each way`,
+          `  calibration ${key}: the emulator adds ${excessMs.toFixed(2)} ms; delay stages set to ${oneWayMs} ms each way`,
         );
       }
     }
-    idleRtt[r.path] = ping;
+    idleRtt[key] = ping;
     log(
       ping
-        ? `  idle RTT ${r.path}: min ${ping.minMs.toFixed(2)} ms, avg ${ping.avgMs.toFixed(2)} ms (configured ${configured} ms, ${ping.received}/${ping.sent} replies)`
-        : `  idle RTT ${r.path}: no replies`,
+        ? `  idle RTT ${key}: min ${ping.minMs.toFixed(2)} ms, avg ${ping.avgMs.toFixed(2)} ms (configured ${configured} ms, ${ping.received}/${ping.sent} replies)`
+        : `  idle RTT ${key}: no replies`,
     );
   }
   rec.json('idle-rtt.json', idleRtt);

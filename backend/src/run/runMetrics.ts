@@ -78,12 +78,18 @@ function cleanSeries(points: { t: number; v: number }[], endS?: number): Series 
   const ts = [...byT.keys()].sort((a, b) => a - b);
   if (ts.length < 2) return null;
   const last = ts[ts.length - 1] as number;
-  return series(ts, ts.map((t) => byT.get(t) as number), endS !== undefined && endS > last ? endS : undefined);
+  return series(
+    ts,
+    ts.map((t) => byT.get(t) as number),
+    endS !== undefined && endS > last ? endS : undefined,
+  );
 }
 
 /** A flow's goodput series: the receiver-side sampler's when it has one, iperf3's intervals otherwise. */
 export function goodputSeries(flow: FlowTopology, samples: Sample[]): Series | null {
-  const fine = samples.filter((s): s is GoodputSample => s.kind === 'goodput' && s.flow === flow.name && s.t >= 0);
+  const fine = samples.filter(
+    (s): s is GoodputSample => s.kind === 'goodput' && s.flow === flow.name && s.t >= 0,
+  );
   if (fine.length >= 2) return cleanSeries(fine.map((s) => ({ t: s.t, v: s.bps })));
   const coarse = samples.filter(
     (s): s is IntervalSample => s.kind === 'interval' && s.flow === flow.name && s.goodputBps !== null,

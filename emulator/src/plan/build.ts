@@ -24,17 +24,23 @@ export function buildPlan(spec: Spec): Plan {
       flows,
     },
     setup: net.setup,
-    idleRtt: net.paths.map((p) => ({
-      path: p.name,
-      // With jitter the minimum RTT sits below the configured one by design: nothing to correct.
-      calibrate: (spec.paths[p.name]?.rtt ?? 0) > 0 && spec.paths[p.name]?.jitter === 0,
-      // The first packet pays for ARP; it is not part of the path's RTT.
-      warmup: {
-        argv: inNs(p.senderNs, ['ping', '-n', '-c', '1', '-W', '5', p.receiverAddr]),
-        allowFail: true,
-      },
-      probe: { argv: inNs(p.senderNs, ['ping', '-n', '-q', '-c', '10', '-i', '0.2', p.receiverAddr]) },
-    })),
+    idleRtt: net.paths.flatMap((p) => {
+      const path = spec.paths[p.name];
+      const pairs = [
+        { group: 0, rttMs: path?.rtt ?? 0, from: p.senderNs, to: p.receiverAddr },
+        ...p.groups.map((g) => ({ group: g.index, rttMs: g.rttMs, from: g.senderNs, to: g.receiverAddr })),
+      ];
+      return pairs.map(({ group, rttMs, from, to }) => ({
+        path: p.name,
+        group,
+        rttMs,
+        // With jitter the minimum RTT sits below the configured one by design: nothing to correct.
+        calibrate: rttMs > 0 && path?.jitter === 0,
+        // The first packet pays for ARP; it is not part of the path's RTT.
+        warmup: { argv: inNs(from, ['ping', '-n', '-c', '1', '-W', '5', to]), allowFail: true },
+        probe: { argv: inNs(from, ['ping', '-n', '-q', '-c', '10', '-i', '0.2', to]) },
+      }));
+    }),
     snapshot: net.snapshot,
     servers,
     clients,

@@ -12,8 +12,8 @@ import {
   perFromBer,
   socketBufferMax,
 } from './sizing.js';
-import { bottleneckStage, delayStage, probeIntoBottleneck, ROUTER_NS } from './stages.js';
-import type { Cmd, PathTopology, Section } from './types.js';
+import { bottleneckStage, delayStage, probeIntoBottleneck, ROUTER_NS, redirectIngress } from './stages.js';
+import type { Cmd, HostGroup, PathTopology, Section } from './types.js';
 
 const HOST_IF = 'eth0';
 
@@ -31,6 +31,35 @@ export function pathTopology(spec: Spec, name: string, index: number): PathTopol
   const reverseBuf = bufferPackets(path.reverse.buffer, reverseBdp, frame);
   const oneWay = path.rtt / 2;
   const net = index + 1;
+  // Flows with their own RTT on this path: one host group per distinct RTT, in ascending order.
+  const rtts = [
+    ...new Set(
+      spec.flows
+        .filter((f) => f.path === name && f.rtt !== undefined && f.rtt !== path.rtt)
+        .map((f) => f.rtt as number),
+    ),
+  ].sort((a, b) => a - b);
+  const groups: HostGroup[] = rtts.map((rttMs, i) => {
+    const g = i + 1;
+    return {
+      index: g,
+      rttMs,
+      senderNs: `lfn-p${index}g${g}-snd`,
+      receiverNs: `lfn-p${index}g${g}-rcv`,
+      senderAddr: `10.${net}.${16 + g}.2`,
+      receiverAddr: `10.${net}.${32 + g}.2`,
+      routerIfs: { toSender: `p${index}g${g}-snd`, toReceiver: `p${index}g${g}-rcv` },
+      delayLimitPackets: {
+        forward: delayLimitPackets(path.rate, path.reverse.rate, rttMs / 2, frame),
+        reverse: delayLimitPackets(path.reverse.rate, path.rate, rttMs / 2, frame),
+      },
+    };
+  });
+  const maxBdp = Math.max(
+    bdp,
+    reverseBdp,
+    ...rtts.map((r) => bdpBytes(Math.max(path.rate, path.reverse.rate), r)),
+  );
   return {
     name,
     index,
@@ -60,7 +89,8 @@ export function pathTopology(spec: Spec, name: string, index: number): PathTopol
       fullFrame: perFromBer(path.ber, frame),
       ackFrameBytes: ACK_FRAME_BYTES,
     },
-    socketBufferMax: socketBufferMax(Math.max(bdp, reverseBdp), Math.max(forwardBuf, reverseBuf) * frame),
+    socketBufferMax: socketBufferMax(maxBdp, Math.max(forwardBuf, reverseBuf) * frame),
+    groups,
   };
 }
 
@@ -71,7 +101,12 @@ export function buildDumbbell(spec: Spec): {
   teardown: Section;
 } {
   const paths = Object.keys(spec.paths).map((name, i) => pathTopology(spec, name, i));
-  const hostNs = paths.flatMap((p) => [p.senderNs, p.receiverNs, p.probeNs]);
+  const hostNs = paths.flatMap((p) => [
+    p.senderNs,
+    p.receiverNs,
+    p.probeNs,
+    ...p.groups.flatMap((g) => [g.senderNs, g.receiverNs]),
+  ]);
   const allNs = [ROUTER_NS, ...hostNs];
   const bufMax = Math.max(...paths.map((p) => p.socketBufferMax));
 
@@ -106,30 +141,38 @@ export function buildDumbbell(spec: Spec): {
   }
   nsSysctls.push({ comment: 'the router forwards', ...sysctl(ROUTER_NS, 'net.ipv4.ip_forward', 1) });
   for (const p of paths) {
-    for (const ns of [p.senderNs, p.receiverNs]) {
-      // DCTCP falls back to Reno ("dctcp-reno") unless the connection negotiates ECN.
-      const dctcpHere = spec.flows.some(
-        (f) =>
-          f.stack === 'dctcp' && f.path === p.name && (f.direction === 'forward') === (ns === p.senderNs),
-      );
-      if (dctcpHere)
-        nsSysctls.push({
-          comment: 'DCTCP flows start here: request ECN',
-          ...sysctl(ns, 'net.ipv4.tcp_ecn', 1),
-        });
-      const max = p.socketBufferMax;
-      nsSysctls.push(
-        {
-          comment: `${ns}: TCP buffers up to ${max} B (>= 2 x (BDP + buffer))`,
-          ...sysctl(ns, 'net.ipv4.tcp_rmem', `4096 131072 ${max}`),
-        },
-        sysctl(ns, 'net.ipv4.tcp_wmem', `4096 16384 ${max}`),
-        {
-          comment: 'no cached ssthresh/RTT from an earlier connection',
-          ...sysctl(ns, 'net.ipv4.tcp_no_metrics_save', 1),
-        },
-      );
-    }
+    const pairs = [
+      { snd: p.senderNs, rcv: p.receiverNs, rtt: undefined as number | undefined },
+      ...p.groups.map((g) => ({ snd: g.senderNs, rcv: g.receiverNs, rtt: g.rttMs })),
+    ];
+    for (const { snd, rcv, rtt } of pairs)
+      for (const ns of [snd, rcv]) {
+        // DCTCP falls back to Reno ("dctcp-reno") unless the connection negotiates ECN.
+        const dctcpHere = spec.flows.some(
+          (f) =>
+            f.stack === 'dctcp' &&
+            f.path === p.name &&
+            (rtt === undefined ? f.rtt === undefined || f.rtt === spec.paths[p.name]?.rtt : f.rtt === rtt) &&
+            (f.direction === 'forward') === (ns === snd),
+        );
+        if (dctcpHere)
+          nsSysctls.push({
+            comment: 'DCTCP flows start here: request ECN',
+            ...sysctl(ns, 'net.ipv4.tcp_ecn', 1),
+          });
+        const max = p.socketBufferMax;
+        nsSysctls.push(
+          {
+            comment: `${ns}: TCP buffers up to ${max} B (>= 2 x (BDP + buffer))`,
+            ...sysctl(ns, 'net.ipv4.tcp_rmem', `4096 131072 ${max}`),
+          },
+          sysctl(ns, 'net.ipv4.tcp_wmem', `4096 16384 ${max}`),
+          {
+            comment: 'no cached ssthresh/RTT from an earlier connection',
+            ...sysctl(ns, 'net.ipv4.tcp_no_metrics_save', 1),
+          },
+        );
+      }
   }
   // The spec's own overrides come last, so they win over the defaults above.
   const overrides = (ns: string[], role: 'sender' | 'receiver' | 'router') =>
@@ -138,11 +181,11 @@ export function buildDumbbell(spec: Spec): {
     );
   nsSysctls.push(
     ...overrides(
-      paths.map((p) => p.senderNs),
+      paths.flatMap((p) => [p.senderNs, ...p.groups.map((g) => g.senderNs)]),
       'sender',
     ),
     ...overrides(
-      paths.map((p) => p.receiverNs),
+      paths.flatMap((p) => [p.receiverNs, ...p.groups.map((g) => g.receiverNs)]),
       'receiver',
     ),
     ...overrides([ROUTER_NS], 'router'),
@@ -196,6 +239,38 @@ export function buildDumbbell(spec: Spec): {
       { argv: inNs(p.probeNs, ['ethtool', '-K', HOST_IF, ...off]) },
       { argv: inNs(ROUTER_NS, ['ethtool', '-K', toProbe, ...off]) },
     );
+    for (const g of p.groups) {
+      const s = `10.${net}.${16 + g.index}`;
+      const r = `10.${net}.${32 + g.index}`;
+      const gi = g.routerIfs;
+      links.push(
+        {
+          comment: `flows with RTT ${g.rttMs} ms on path ${p.name}: their own hosts, the same bottleneck`,
+          argv: rtrLink('add', gi.toSender, 'type', 'veth', 'peer', 'name', HOST_IF, 'netns', g.senderNs),
+        },
+        {
+          argv: rtrLink('add', gi.toReceiver, 'type', 'veth', 'peer', 'name', HOST_IF, 'netns', g.receiverNs),
+        },
+        ...[gi.toSender, gi.toReceiver].map((dev) => ({
+          argv: rtrLink('set', 'dev', dev, 'mtu', String(spec.mtu), 'up'),
+        })),
+        ...[g.senderNs, g.receiverNs].map((ns) => ({
+          argv: ['ip', '-n', ns, 'link', 'set', 'dev', HOST_IF, 'mtu', String(spec.mtu), 'up'],
+        })),
+        { argv: ['ip', '-n', ROUTER_NS, 'addr', 'add', `${s}.1/24`, 'dev', gi.toSender] },
+        { argv: ['ip', '-n', ROUTER_NS, 'addr', 'add', `${r}.1/24`, 'dev', gi.toReceiver] },
+        { argv: ['ip', '-n', g.senderNs, 'addr', 'add', `${g.senderAddr}/24`, 'dev', HOST_IF] },
+        { argv: ['ip', '-n', g.receiverNs, 'addr', 'add', `${g.receiverAddr}/24`, 'dev', HOST_IF] },
+        { argv: ['ip', '-n', g.senderNs, 'route', 'add', 'default', 'via', `${s}.1`] },
+        { argv: ['ip', '-n', g.receiverNs, 'route', 'add', 'default', 'via', `${r}.1`] },
+      );
+      offloads.push(
+        { argv: inNs(g.senderNs, ['ethtool', '-K', HOST_IF, ...off]) },
+        { argv: inNs(g.receiverNs, ['ethtool', '-K', HOST_IF, ...off]) },
+        { argv: inNs(ROUTER_NS, ['ethtool', '-K', gi.toSender, ...off]) },
+        { argv: inNs(ROUTER_NS, ['ethtool', '-K', gi.toReceiver, ...off]) },
+      );
+    }
   }
 
   const qdiscs: Cmd[] = [];
@@ -217,6 +292,19 @@ export function buildDumbbell(spec: Spec): {
       ...delayStage(toSender, path, p, p.delayLimitPackets.reverse),
       ...delayStage(toProbe, path, p, p.delayLimitPackets.reverse),
     );
+    for (const g of p.groups) {
+      const gi = g.routerIfs;
+      qdiscs.push(
+        ...redirectIngress(
+          gi.toSender,
+          forwardIfb,
+          `RTT ${g.rttMs} ms group: into the path's bottleneck both ways`,
+        ),
+        ...redirectIngress(gi.toReceiver, reverseIfb),
+        ...delayStage(gi.toReceiver, path, p, g.delayLimitPackets.forward, { oneWayMs: g.rttMs / 2 }),
+        ...delayStage(gi.toSender, path, p, g.delayLimitPackets.reverse, { oneWayMs: g.rttMs / 2 }),
+      );
+    }
   }
 
   const snapshot: Section[] = [

@@ -184,7 +184,14 @@ describe('scheduled changes', () => {
     const p = buildPlan(
       spec({
         paths: {
-          main: { rtt: '40ms', rate: '50Mbit', changes: [{ at: '5s', rate: '20Mbit' }, { at: '10s', rtt: '100ms' }] },
+          main: {
+            rtt: '40ms',
+            rate: '50Mbit',
+            changes: [
+              { at: '5s', rate: '20Mbit' },
+              { at: '10s', rtt: '100ms' },
+            ],
+          },
         },
       }),
     );
@@ -201,5 +208,38 @@ describe('scheduled changes', () => {
       'dev p0-prb root handle 1: netem delay 50ms',
     ]);
     expect(formatPlan(p)).toContain('# t=5.000 path main');
+  });
+});
+
+describe('flows with their own RTT', () => {
+  it('puts them on their own hosts with their own delay stages, feeding the same bottleneck', () => {
+    const p = buildPlan(
+      spec({
+        paths: { main: { rtt: '10ms', rate: '50Mbit' } },
+        flows: [{ stack: 'cubic' }, { stack: 'cubic', rtt: '170ms', window: '1bdp' }, { stack: 'reno', rtt: '70ms' }],
+      }),
+    );
+    const groups = p.topology.paths[0]?.groups ?? [];
+    expect(groups.map((g) => [g.index, g.rttMs, g.senderNs, g.routerIfs.toReceiver])).toEqual([
+      [1, 70, 'lfn-p0g1-snd', 'p0g1-rcv'],
+      [2, 170, 'lfn-p0g2-snd', 'p0g2-rcv'],
+    ]);
+    expect(p.topology.flows.map((f) => [f.clientNs, f.serverAddr, f.rttMs])).toEqual([
+      ['lfn-p0-snd', '10.1.2.2', 10],
+      ['lfn-p0g2-snd', '10.1.34.2', 170],
+      ['lfn-p0g1-snd', '10.1.33.2', 70],
+    ]);
+    // The 170 ms flow's 1 BDP window is 50 Mbit/s × 170 ms, not the path's 10 ms BDP.
+    expect(p.topology.flows[1]?.windowBytes).toBe(1_062_500);
+    const cmds = allArgv(p).map((a) => a.join(' '));
+    expect(cmds).toContain('tc -n lfn-rtr filter add dev p0g2-snd parent ffff: protocol all matchall action mirred egress redirect dev p0-fwd');
+    expect(cmds).toContain('tc -n lfn-rtr filter add dev p0g2-rcv parent ffff: protocol all matchall action mirred egress redirect dev p0-rev');
+    expect(cmds.some((c) => /^tc -n lfn-rtr qdisc add dev p0g2-rcv root handle 1: netem delay 85ms limit \d+$/.test(c))).toBe(true);
+    expect(p.idleRtt.map((r) => [r.path, r.group, r.rttMs])).toEqual([
+      ['main', 0, 10],
+      ['main', 1, 70],
+      ['main', 2, 170],
+    ]);
+    expect(p.samplers.map((s) => s.name)).toEqual(expect.arrayContaining(['tcp:lfn-p0g1-snd', 'tcp:lfn-p0g2-rcv']));
   });
 });

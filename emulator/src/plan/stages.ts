@@ -3,14 +3,14 @@
 // router's egress). Kept apart so queueing and propagation delay add up instead of blurring.
 import type { Path, Spec } from '../spec/schema.js';
 import { tcPercent, tcRate, tcTime } from './sizing.js';
-import type { Cmd, PathTopology } from './types.js';
+import type { Cmd, HostGroup, PathTopology } from './types.js';
 
 export const ROUTER_NS = 'lfn-rtr';
 
 const tc = (...a: string[]) => ['tc', '-n', ROUTER_NS, ...a];
 
 /** Everything arriving on `dev` is sent through `ifb` first: the IFB's qdisc is the bottleneck. */
-function redirectIngress(dev: string, ifb: string, comment?: string): Cmd[] {
+export function redirectIngress(dev: string, ifb: string, comment?: string): Cmd[] {
   return [
     { comment, argv: tc('qdisc', 'add', 'dev', dev, 'handle', 'ffff:', 'ingress') },
     {
@@ -250,7 +250,7 @@ export function delayStage(
   const jitterNote =
     path.jitter > 0 ? `, jitter ±${tcTime(path.jitter)} ${path.jitterDistribution} (reorders packets)` : '';
   if (path.ber === 0) {
-    if (path.rtt === 0 && path.jitter === 0) return [];
+    if (oneWayMs === 0 && path.jitter === 0) return [];
     return [
       {
         comment:
@@ -361,11 +361,25 @@ export function calibrateDelay(
   spec: Spec,
   topo: PathTopology,
   excessMs: number,
-  rttMs = (spec.paths[topo.name] as Path).rtt,
+  rttMs?: number,
+  /** A host group (flows with their own RTT): its two delay stages instead of the path's. */
+  group?: HostGroup,
 ): { oneWayMs: number; cmds: Cmd[] } {
   const path = spec.paths[topo.name] as Path;
-  const oneWayMs = Math.max(0, Math.round((rttMs / 2 - Math.max(0, excessMs) / 2) * 1000) / 1000);
-  if ((excessMs <= 0 && rttMs === path.rtt) || path.rtt === 0) return { oneWayMs: rttMs / 2, cmds: [] };
+  const nominal = group ? group.rttMs : path.rtt;
+  const rtt = rttMs ?? nominal;
+  const oneWayMs = Math.max(0, Math.round((rtt / 2 - Math.max(0, excessMs) / 2) * 1000) / 1000);
+  if ((excessMs <= 0 && rtt === nominal) || nominal === 0) return { oneWayMs: rtt / 2, cmds: [] };
+  if (group) {
+    const g = group.routerIfs;
+    return {
+      oneWayMs,
+      cmds: [
+        ...delayStage(g.toReceiver, path, topo, group.delayLimitPackets.forward, { op: 'change', oneWayMs }),
+        ...delayStage(g.toSender, path, topo, group.delayLimitPackets.reverse, { op: 'change', oneWayMs }),
+      ],
+    };
+  }
   const { toSender, toReceiver, toProbe } = topo.routerIfs;
   return {
     oneWayMs,

@@ -2,7 +2,7 @@
 // A reverse flow swaps the hosts, so its data crosses the reverse bottleneck and shares it with
 // the forward flows' ACKs.
 import type { Spec } from '../spec/schema.js';
-import { windowBytes } from './sizing.js';
+import { bdpBytes, windowBytes } from './sizing.js';
 import type { Cmd, FlowTopology, PathTopology, Proc } from './types.js';
 
 export const BASE_PORT = 5201;
@@ -14,6 +14,8 @@ export function flowTopology(spec: Spec, paths: PathTopology[]): FlowTopology[] 
   return spec.flows.map((f, k) => {
     const p = paths.find((x) => x.name === f.path) as PathTopology;
     const forward = f.direction === 'forward';
+    // A flow with its own RTT lives on its host group's hosts; the bottleneck is the path's.
+    const hosts = p.groups.find((g) => g.rttMs === f.rtt) ?? p;
     return {
       name: f.name,
       stack: f.stack,
@@ -21,13 +23,21 @@ export function flowTopology(spec: Spec, paths: PathTopology[]): FlowTopology[] 
       direction: f.direction,
       streams: f.streams,
       port: BASE_PORT + k,
-      clientNs: forward ? p.senderNs : p.receiverNs,
-      serverNs: forward ? p.receiverNs : p.senderNs,
-      serverAddr: forward ? p.receiverAddr : p.senderAddr,
+      rttMs: 'rttMs' in hosts ? hosts.rttMs : (spec.paths[f.path]?.rtt ?? 0),
+      clientNs: forward ? hosts.senderNs : hosts.receiverNs,
+      serverNs: forward ? hosts.receiverNs : hosts.senderNs,
+      serverAddr: forward ? hosts.receiverAddr : hosts.senderAddr,
       startMs: f.start,
       durationMs: f.duration,
       bytes: f.bytes ?? null,
-      windowBytes: f.window ? windowBytes(f.window, p.bdpBytes, spec.mtu) : null,
+      // A window in BDPs is the BDP of this flow's own RTT.
+      windowBytes: f.window
+        ? windowBytes(
+            f.window,
+            f.rtt === undefined ? p.bdpBytes : bdpBytes(spec.paths[f.path]?.rate ?? 0, f.rtt),
+            spec.mtu,
+          )
+        : null,
     };
   });
 }

@@ -46,6 +46,22 @@ export interface Sampler {
   argv: string[];
 }
 
+/**
+ * Hosts for flows whose RTT differs from their path's: their own sender and receiver namespaces
+ * and delay stages, feeding the path's bottleneck IFBs.
+ */
+export interface HostGroup {
+  /** 1, 2, ... (0 is the path's own hosts). */
+  index: number;
+  rttMs: number;
+  senderNs: string;
+  receiverNs: string;
+  senderAddr: string;
+  receiverAddr: string;
+  routerIfs: { toSender: string; toReceiver: string };
+  delayLimitPackets: { forward: number; reverse: number };
+}
+
 export interface PathTopology {
   name: string;
   index: number;
@@ -72,6 +88,8 @@ export interface PathTopology {
   /** Per-packet loss probability from the BER, for ACK-sized and full-sized frames. */
   per: { ackFrame: number; fullFrame: number; ackFrameBytes: number };
   socketBufferMax: number;
+  /** Host groups of flows with their own RTT (empty when every flow uses the path's). */
+  groups: HostGroup[];
 }
 
 export interface FlowTopology {
@@ -81,6 +99,8 @@ export interface FlowTopology {
   direction: 'forward' | 'reverse';
   streams: number;
   port: number;
+  /** Its round-trip propagation delay: its path's, or its own (host group). */
+  rttMs: number;
   clientNs: string;
   serverNs: string;
   serverAddr: string;
@@ -108,7 +128,7 @@ export interface Plan {
    * Idle RTT per path, measured before any traffic. When `calibrate`, the emulator's own excess
    * over the configured RTT is taken off the delay stages and the RTT measured again.
    */
-  idleRtt: { path: string; warmup: Cmd; probe: Cmd; calibrate: boolean }[];
+  idleRtt: { path: string; group: number; rttMs: number; warmup: Cmd; probe: Cmd; calibrate: boolean }[];
   /** Read-only state to record (qdisc trees with counters, offloads, sysctls). */
   snapshot: Section[];
   servers: Proc[];

@@ -96,6 +96,11 @@ export const FlowSchema = strict({
   start: duration(0, LIMITS.runMs.max).prefault('0s'),
   /** How long the flow sends, ms; until the run ends unless given. */
   duration: duration(1000, LIMITS.runMs.max).optional(),
+  /**
+   * This flow's own round-trip propagation delay: its hosts get their own delay stages but share
+   * the path's bottleneck, so flows with different RTTs compete for one queue (seed 000 §7).
+   */
+  rtt: duration(LIMITS.rttMs.min, LIMITS.rttMs.max).optional(),
   /** forward: sender side → receiver side; reverse: the other way over the reverse bottleneck. */
   direction: z.enum(['forward', 'reverse'], { error: 'must be forward or reverse' }).default('forward'),
   /** Send this many bytes and stop (iperf3 -n), instead of sending for a duration. */
@@ -165,6 +170,14 @@ function checkSpec(spec: SpecOut, ctx: z.core.$RefinementCtx<SpecOut>): void {
         code: 'custom',
         path: at('bytes'),
         message: 'give either bytes (a transfer of that size) or duration, not both',
+      });
+    }
+    const ownPath = spec.paths[flow.path ?? pathNames[0] ?? ''];
+    if (flow.rtt !== undefined && ownPath && ownPath.jitter > flow.rtt / 2) {
+      ctx.addIssue({
+        code: 'custom',
+        path: at('rtt'),
+        message: `must be at least twice the path's jitter (${formatMs(ownPath.jitter)})`,
       });
     }
     expanded += flow.count;

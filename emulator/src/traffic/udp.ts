@@ -1,0 +1,562 @@
+// Types, parsers and argv builders for lfn-udpgen and lfn-udpsink (emulator/traffic): UDP cross traffic
+// whose rate follows a pattern (constant, sine, self-similar on/off aggregate), and the sink that counts
+// what arrived. Both print one TSV line per report interval and a final `#end` summary.
+//
+// Rates and byte counts are at the IP layer: UDP payload + 28 bytes of UDP/IPv4 headers (48 for IPv6)
+// per datagram, so a 1472-byte payload is one 1500-byte MTU packet. A tc qdisc on an Ethernet device
+// sees 14 bytes more per datagram (the Ethernet header), which the numbers here do not include.
+//
+// Field names carry their unit. Wall/monotonic instants and durations become fractional milliseconds
+// (nanoseconds since the epoch do not fit a double exactly); one-way delays become microseconds, like the
+// TCP sampler's RTTs.
+
+import { isIP } from 'node:net';
+
+export const UDP_GEN_BINARY = 'lfn-udpgen';
+export const UDP_SINK_BINARY = 'lfn-udpsink';
+/** Output format version the parsers understand (the `v1` in both programs' header line). */
+export const UDP_FORMAT_VERSION = 1;
+/** UDP + IPv4 header bytes counted per datagram in every rate and byte figure (IPv6: 48). */
+export const UDP_IPV4_OVERHEAD_BYTES = 28;
+export const UDP_IPV6_OVERHEAD_BYTES = 48;
+/** Default payload: 1472 + 28 = one 1500-byte IPv4 packet. */
+export const UDP_DEFAULT_SIZE_BYTES = 1472;
+
+/** TSV column order of a generator interval line, as printed after `#` on its column line. */
+export const UDP_GEN_COLUMNS = [
+  'tick',
+  'ts_ns',
+  'mono_ns',
+  'interval_ns',
+  'datagrams',
+  'ip_bytes',
+  'intended_bps',
+  'late',
+  'skipped',
+  'errors',
+] as const;
+
+/** TSV column order of a sink interval line. */
+export const UDP_SINK_COLUMNS = [
+  'tick',
+  'ts_ns',
+  'mono_ns',
+  'interval_ns',
+  'datagrams',
+  'ip_bytes',
+  'lost',
+  'reordered',
+  'duplicate',
+  'owd_min_ns',
+  'owd_mean_ns',
+  'owd_max_ns',
+  'sock_drops',
+] as const;
+
+/** Constant rate. */
+export interface CbrPattern {
+  kind: 'cbr';
+  /** bit/s at the IP layer. */
+  rateBps: number;
+}
+
+/** rate(t) = mean + amplitude · sin(2πt / period), t in seconds since the generator's start. */
+export interface SinePattern {
+  kind: 'sine';
+  meanBps: number;
+  /** 0..meanBps, so the rate never goes negative. */
+  amplitudeBps: number;
+  periodS: number;
+}
+
+/**
+ * Superposed on/off sources: on and off periods are Pareto with shape α = 3 − 2H and mean `onOffMeanS`;
+ * each source sends at 2·mean/sources while on, so the expected aggregate is `meanBps` at every instant
+ * and the peak (all on) is twice that. The realised mean over a finite run varies with the seed.
+ */
+export interface SelfSimilarPattern {
+  kind: 'selfsimilar';
+  meanBps: number;
+  /** Hurst parameter, 0.5..0.99 (0.5: short-range dependent; towards 1: ever longer bursts). */
+  hurst: number;
+  /** Sources superposed, 1..1024; the generator's default is 16. */
+  sources?: number;
+  /** Mean on period = mean off period, seconds; the generator's default is 0.1. */
+  onOffMeanS?: number;
+  /** PRNG seed, 0..2^64−1 (generator default 1): the same seed gives the same schedule. */
+  seed?: number | bigint;
+}
+
+export type UdpPattern = CbrPattern | SinePattern | SelfSimilarPattern;
+/** Patterns whose rate is a fixed function of time (the self-similar one depends on its random draws). */
+export type DeterministicUdpPattern = CbrPattern | SinePattern;
+
+/** One generator report interval. */
+export interface UdpGenInterval {
+  type: 'interval';
+  /** Interval number from 0. */
+  tick: number;
+  /** CLOCK_REALTIME at the interval's start, ms since the epoch (fractional). */
+  timeMs: number;
+  /** CLOCK_MONOTONIC at the interval's start, ms (fractional). */
+  monoMs: number;
+  /** Length, ms: 1000/hz except for the last interval, which ends at the stop. */
+  intervalMs: number;
+  /** Datagrams handed to the kernel. */
+  datagrams: number;
+  ipBytes: number;
+  /** ipBytes · 8 / interval: what was actually sent, bit/s at the IP layer. */
+  rateBps: number;
+  /** Mean of the pattern's rate over the interval, bit/s. */
+  intendedBps: number;
+  /** Datagrams sent when the next one was already due (at least one gap behind schedule). */
+  late: number;
+  /** Datagrams dropped from the schedule (more than max-lag overdue); they took no sequence number. */
+  skipped: number;
+  /** Sends the kernel refused (not sent, no sequence number). */
+  errors: number;
+}
+
+export interface UdpGenEnd {
+  type: 'end';
+  reason: 'duration' | 'signal' | 'error';
+  sent: number;
+  ipBytes: number;
+  late: number;
+  skipped: number;
+  errors: number;
+  /** Mean of the pattern's rate over all intervals written, bit/s. */
+  intendedBps: number;
+  /** Largest delay of a sent datagram after its due time. */
+  maxLateMs: number;
+  elapsedMs: number;
+  /** CPU time the generator used, user + system (includes the kernel's work for its sends). */
+  cpuMs: number;
+}
+
+/** One sink report interval; datagrams belong to it by their kernel receive timestamp. */
+export interface UdpSinkInterval {
+  type: 'interval';
+  tick: number;
+  timeMs: number;
+  monoMs: number;
+  intervalMs: number;
+  /** Datagrams received, duplicates included. */
+  datagrams: number;
+  ipBytes: number;
+  /** ipBytes · 8 / interval, bit/s at the IP layer. */
+  rateBps: number;
+  /** Sequence numbers skipped over in this interval (a later reordered arrival may fill one). */
+  lost: number;
+  /** Arrivals below the highest sequence number seen; each fills a gap counted in `lost`. */
+  reordered: number;
+  duplicate: number;
+  /** One-way delay over the interval, µs; null when nothing arrived. Needs a clock shared with the sender. */
+  owdMinUs: number | null;
+  owdMeanUs: number | null;
+  owdMaxUs: number | null;
+  /** Datagrams the kernel dropped for a full receive buffer (seen with the next arrival). */
+  sockDrops: number;
+}
+
+export interface UdpSinkEnd {
+  type: 'end';
+  reason: 'duration' | 'signal' | 'error';
+  received: number;
+  ipBytes: number;
+  /** Gaps never filled: datagrams missing below maxSeq. Ones after the last arrival are not counted. */
+  lost: number;
+  reordered: number;
+  duplicate: number;
+  /** Datagrams from a second sender or shorter than the 16-byte header. */
+  ignored: number;
+  sockDrops: number;
+  firstSeq: number | null;
+  maxSeq: number | null;
+  owdMinUs: number | null;
+  owdMeanUs: number | null;
+  owdMaxUs: number | null;
+  elapsedMs: number;
+  cpuMs: number;
+}
+
+/** The `# lfn-udpgen v1 key=value ...` / `# lfn-udpsink v1 ...` line: the run's parameters. */
+export interface UdpHeader {
+  program: typeof UDP_GEN_BINARY | typeof UDP_SINK_BINARY;
+  version: number;
+  /** Every key=value pair as printed (pattern parameters, size, report_hz, ...). */
+  params: Record<string, string>;
+  /** CLOCK_MONOTONIC at the start (generator: when datagram 0 is due; sink: interval 0), ms. */
+  startMonoMs: number;
+  /** CLOCK_REALTIME at the start, ms since the epoch. */
+  startTimeMs: number;
+}
+
+export class UdpParseError extends Error {
+  constructor(
+    message: string,
+    readonly line: string,
+  ) {
+    super(`${message}: ${line.length > 120 ? `${line.slice(0, 120)}…` : line}`);
+    this.name = 'UdpParseError';
+  }
+}
+
+type Raw = string | undefined;
+
+function fail(message: string, line: string): never {
+  throw new UdpParseError(message, line);
+}
+
+function uint(value: Raw, name: string, line: string): number {
+  if (value !== undefined && /^\d{1,20}$/.test(value)) return Number(value);
+  return fail(`${name} is not a non-negative integer (${String(value)})`, line);
+}
+
+/** ns → fractional ms, splitting the digits so values past 2^53 ns keep their sub-µs part. */
+function nsToMs(value: Raw, name: string, line: string): number {
+  if (value === undefined || !/^\d{1,20}$/.test(value)) {
+    return fail(`${name} is not a non-negative integer (${String(value)})`, line);
+  }
+  const cut = Math.max(0, value.length - 6);
+  return Number(value.slice(0, cut) || '0') + Number(value.slice(cut)) / 1e6;
+}
+
+/** Signed ns → µs, or null for '-'. */
+function owdUs(value: Raw, name: string, line: string): number | null {
+  if (value === '-') return null;
+  if (value !== undefined && /^-?\d{1,19}$/.test(value)) return Number(value) / 1000;
+  return fail(`${name} is neither an integer nor '-' (${String(value)})`, line);
+}
+
+function optUint(value: Raw, name: string, line: string): number | null {
+  return value === '-' ? null : uint(value, name, line);
+}
+
+const END_REASONS: ReadonlySet<string> = new Set(['duration', 'signal', 'error']);
+
+function endFields(text: string): Map<string, string> {
+  const kv = new Map<string, string>();
+  for (const part of text.slice(5).split('\t')) {
+    const eq = part.indexOf('=');
+    if (eq <= 0) fail('malformed end field', text);
+    kv.set(part.slice(0, eq), part.slice(eq + 1));
+  }
+  const reason = kv.get('reason');
+  if (reason === undefined || !END_REASONS.has(reason)) fail('unknown end reason', text);
+  return kv;
+}
+
+function checkVersion(text: string, program: string): void {
+  const version = new RegExp(`^# ${program} v(\\d+)\\b`).exec(text)?.[1];
+  if (Number(version) !== UDP_FORMAT_VERSION) fail(`unsupported ${program} format version`, text);
+}
+
+function rate(ipBytes: number, intervalMs: number): number {
+  return intervalMs > 0 ? (ipBytes * 8 * 1000) / intervalMs : 0;
+}
+
+/**
+ * Parses one header line of either program (`# lfn-udpgen v1 ...`, `# lfn-udpsink v1 ...`); null for any
+ * other line. Throws UdpParseError for a version it does not know or a header without its start time.
+ */
+export function parseUdpHeader(line: string): UdpHeader | null {
+  const text = line.replace(/[\r\n]+$/, '');
+  const m = /^# (lfn-udpgen|lfn-udpsink) /.exec(text);
+  if (!m) return null;
+  const program = m[1] as UdpHeader['program'];
+  checkVersion(text, program);
+  const params: Record<string, string> = {};
+  for (const word of text.slice(m[0].length).split(' ').slice(1)) {
+    const eq = word.indexOf('=');
+    if (eq <= 0) fail('malformed header field', text);
+    params[word.slice(0, eq)] = word.slice(eq + 1);
+  }
+  return {
+    program,
+    version: UDP_FORMAT_VERSION,
+    params,
+    startMonoMs: nsToMs(params.start_mono_ns, 'start_mono_ns', text),
+    startTimeMs: nsToMs(params.start_ts_ns, 'start_ts_ns', text),
+  };
+}
+
+function fieldsOf<const C extends readonly string[]>(text: string, columns: C): (column: C[number]) => Raw {
+  const fields = text.split('\t');
+  if (fields.length !== columns.length) {
+    fail(`expected ${columns.length} tab-separated fields, got ${fields.length}`, text);
+  }
+  const index = new Map<string, number>(columns.map((c, i) => [c, i]));
+  return (c) => fields[index.get(c) ?? -1];
+}
+
+/**
+ * Parses one line of lfn-udpgen output (trailing CR/LF ignored). Returns null for the header, the column
+ * line, other comments and blank lines. Throws UdpParseError for anything malformed, so a format mismatch
+ * is never silently dropped.
+ */
+export function parseUdpGenLine(line: string): UdpGenInterval | UdpGenEnd | null {
+  const text = line.replace(/[\r\n]+$/, '');
+  if (text === '') return null;
+  if (text.startsWith('#end\t')) {
+    const kv = endFields(text);
+    const u = (k: string) => uint(kv.get(k), k, text);
+    return {
+      type: 'end',
+      reason: kv.get('reason') as UdpGenEnd['reason'],
+      sent: u('sent'),
+      ipBytes: u('ip_bytes'),
+      late: u('late'),
+      skipped: u('skipped'),
+      errors: u('errors'),
+      intendedBps: u('intended_bps'),
+      maxLateMs: nsToMs(kv.get('max_late_ns'), 'max_late_ns', text),
+      elapsedMs: nsToMs(kv.get('elapsed_ns'), 'elapsed_ns', text),
+      cpuMs: nsToMs(kv.get('cpu_ns'), 'cpu_ns', text),
+    };
+  }
+  if (text.startsWith(`# ${UDP_GEN_BINARY} `)) {
+    checkVersion(text, UDP_GEN_BINARY);
+    return null;
+  }
+  if (text.startsWith('#')) return null;
+  const get = fieldsOf(text, UDP_GEN_COLUMNS);
+  const u = (c: (typeof UDP_GEN_COLUMNS)[number]) => uint(get(c), c, text);
+  const intervalMs = nsToMs(get('interval_ns'), 'interval_ns', text);
+  const ipBytes = u('ip_bytes');
+  return {
+    type: 'interval',
+    tick: u('tick'),
+    timeMs: nsToMs(get('ts_ns'), 'ts_ns', text),
+    monoMs: nsToMs(get('mono_ns'), 'mono_ns', text),
+    intervalMs,
+    datagrams: u('datagrams'),
+    ipBytes,
+    rateBps: rate(ipBytes, intervalMs),
+    intendedBps: u('intended_bps'),
+    late: u('late'),
+    skipped: u('skipped'),
+    errors: u('errors'),
+  };
+}
+
+/** Parses one line of lfn-udpsink output; null for header, comment and blank lines, throws if malformed. */
+export function parseUdpSinkLine(line: string): UdpSinkInterval | UdpSinkEnd | null {
+  const text = line.replace(/[\r\n]+$/, '');
+  if (text === '') return null;
+  if (text.startsWith('#end\t')) {
+    const kv = endFields(text);
+    const u = (k: string) => uint(kv.get(k), k, text);
+    return {
+      type: 'end',
+      reason: kv.get('reason') as UdpSinkEnd['reason'],
+      received: u('received'),
+      ipBytes: u('ip_bytes'),
+      lost: u('lost'),
+      reordered: u('reordered'),
+      duplicate: u('duplicate'),
+      ignored: u('ignored'),
+      sockDrops: u('sock_drops'),
+      firstSeq: optUint(kv.get('first_seq'), 'first_seq', text),
+      maxSeq: optUint(kv.get('max_seq'), 'max_seq', text),
+      owdMinUs: owdUs(kv.get('owd_min_ns'), 'owd_min_ns', text),
+      owdMeanUs: owdUs(kv.get('owd_mean_ns'), 'owd_mean_ns', text),
+      owdMaxUs: owdUs(kv.get('owd_max_ns'), 'owd_max_ns', text),
+      elapsedMs: nsToMs(kv.get('elapsed_ns'), 'elapsed_ns', text),
+      cpuMs: nsToMs(kv.get('cpu_ns'), 'cpu_ns', text),
+    };
+  }
+  if (text.startsWith(`# ${UDP_SINK_BINARY} `)) {
+    checkVersion(text, UDP_SINK_BINARY);
+    return null;
+  }
+  if (text.startsWith('#')) return null;
+  const get = fieldsOf(text, UDP_SINK_COLUMNS);
+  const u = (c: (typeof UDP_SINK_COLUMNS)[number]) => uint(get(c), c, text);
+  const intervalMs = nsToMs(get('interval_ns'), 'interval_ns', text);
+  const ipBytes = u('ip_bytes');
+  return {
+    type: 'interval',
+    tick: u('tick'),
+    timeMs: nsToMs(get('ts_ns'), 'ts_ns', text),
+    monoMs: nsToMs(get('mono_ns'), 'mono_ns', text),
+    intervalMs,
+    datagrams: u('datagrams'),
+    ipBytes,
+    rateBps: rate(ipBytes, intervalMs),
+    lost: u('lost'),
+    reordered: u('reordered'),
+    duplicate: u('duplicate'),
+    owdMinUs: owdUs(get('owd_min_ns'), 'owd_min_ns', text),
+    owdMeanUs: owdUs(get('owd_mean_ns'), 'owd_mean_ns', text),
+    owdMaxUs: owdUs(get('owd_max_ns'), 'owd_max_ns', text),
+    sockDrops: u('sock_drops'),
+  };
+}
+
+// ---- the rate function, as the generator computes it ----
+
+function deterministic(pattern: UdpPattern): DeterministicUdpPattern {
+  if (pattern.kind === 'selfsimilar') {
+    throw new RangeError(
+      'a self-similar rate depends on the random on/off draws; use the generator reports (intendedBps)',
+    );
+  }
+  return pattern;
+}
+
+/** Intended bits in [0, t]: the integral of the rate from the generator's start. */
+function intendedBits(pattern: DeterministicUdpPattern, tS: number): number {
+  if (tS <= 0) return 0;
+  if (pattern.kind === 'cbr') return pattern.rateBps * tS;
+  const w = (2 * Math.PI) / pattern.periodS;
+  return pattern.meanBps * tS + (pattern.amplitudeBps / w) * (1 - Math.cos(w * tS));
+}
+
+/**
+ * The generator's instantaneous rate, bit/s at the IP layer, `tS` seconds after its start (the header's
+ * start_mono_ns): constant for cbr, mean + amplitude · sin(2πt/period) for sine, 0 before the start.
+ * Self-similar patterns throw: their rate depends on the random draws (see the reports' intendedBps).
+ */
+export function intendedRate(pattern: DeterministicUdpPattern, tS: number): number {
+  const p = deterministic(pattern);
+  if (tS < 0) return 0;
+  if (p.kind === 'cbr') return p.rateBps;
+  return p.meanBps + p.amplitudeBps * Math.sin((2 * Math.PI * tS) / p.periodS);
+}
+
+/**
+ * Mean of `intendedRate` over [fromS, toS] (seconds since the generator's start), exactly as the
+ * generator's `intended_bps` column computes it for its own intervals; use it to compare a sink's
+ * interval rates with the pattern.
+ */
+export function intendedMeanRate(pattern: DeterministicUdpPattern, fromS: number, toS: number): number {
+  const p = deterministic(pattern);
+  if (!(toS > fromS)) throw new RangeError(`need fromS < toS (got ${fromS}, ${toS})`);
+  return (intendedBits(p, toS) - intendedBits(p, fromS)) / (toS - fromS);
+}
+
+// ---- argv builders ----
+
+const MAX_RATE_BPS = 1e11;
+
+export interface UdpGenOptions {
+  /** Destination: numeric IPv4 or IPv6 address (the lab has no resolver). */
+  host: string;
+  port: number;
+  pattern: UdpPattern;
+  /** UDP payload per datagram, 16..65507; default 1472 (a 1500-byte IPv4 packet). */
+  sizeBytes?: number;
+  /** Seconds to run; 0 = until SIGTERM/SIGINT. */
+  durationS: number;
+  /** Report intervals per second, integer 1..100; default 10. */
+  reportHz?: number;
+  /** Most datagrams sent back to back when behind schedule, 1..64; default 4. */
+  burst?: number;
+  /** Datagrams overdue by more than this are skipped, 0..1 s; default 0.01. */
+  maxLagS?: number;
+  /** Print the schedule's reports at once without sending (needs durationS > 0). */
+  dryRun?: boolean;
+  /** Program path or name, argv[0]; defaults to `lfn-udpgen` (looked up in PATH). */
+  binary?: string;
+}
+
+export interface UdpSinkOptions {
+  port: number;
+  /** Local numeric address to bind; the sink's default is 0.0.0.0 (all IPv4 addresses). */
+  bind?: string;
+  /** Seconds to run; 0 = until SIGTERM/SIGINT. */
+  durationS: number;
+  /** Report intervals per second, integer 1..100; default 10. */
+  reportHz?: number;
+  /** Program path or name, argv[0]; defaults to `lfn-udpsink`. */
+  binary?: string;
+}
+
+function checkInt(v: number, lo: number, hi: number, what: string): string {
+  if (!Number.isInteger(v) || v < lo || v > hi)
+    throw new RangeError(`${what} must be an integer ${lo}..${hi} (got ${v})`);
+  return String(v);
+}
+
+function checkNum(v: number, lo: number, hi: number, what: string): string {
+  if (!Number.isFinite(v) || v < lo || v > hi)
+    throw new RangeError(`${what} must be ${lo}..${hi} (got ${v})`);
+  return String(v);
+}
+
+function checkAddr(a: string, what: string): string {
+  if (isIP(a) === 0) throw new RangeError(`${what} must be a numeric IPv4 or IPv6 address (got '${a}')`);
+  return a;
+}
+
+function patternArgs(p: UdpPattern): string[] {
+  switch (p.kind) {
+    case 'cbr':
+      return ['--pattern', 'cbr', '--rate', checkNum(p.rateBps, 1, MAX_RATE_BPS, 'rateBps')];
+    case 'sine': {
+      const mean = checkNum(p.meanBps, 1, MAX_RATE_BPS, 'meanBps');
+      const amplitude = checkNum(p.amplitudeBps, 0, p.meanBps, 'amplitudeBps (at most meanBps)');
+      const period = checkNum(p.periodS, 1e-3, 1e7, 'periodS');
+      return ['--pattern', 'sine', '--mean', mean, '--amplitude', amplitude, '--period', period];
+    }
+    case 'selfsimilar': {
+      const argv = [
+        '--pattern',
+        'selfsimilar',
+        '--mean',
+        checkNum(p.meanBps, 1, MAX_RATE_BPS, 'meanBps'),
+        '--hurst',
+        checkNum(p.hurst, 0.5, 0.99, 'hurst'),
+      ];
+      if (p.sources !== undefined) argv.push('--sources', checkInt(p.sources, 1, 1024, 'sources'));
+      if (p.onOffMeanS !== undefined)
+        argv.push('--onoff-mean', checkNum(p.onOffMeanS, 1e-4, 1e4, 'onOffMeanS'));
+      if (p.seed !== undefined) {
+        const ok = typeof p.seed === 'bigint' || Number.isSafeInteger(p.seed);
+        const seed = ok ? BigInt(p.seed) : -1n;
+        if (seed < 0n || seed >= 2n ** 64n)
+          throw new RangeError(`seed must be an integer 0..2^64-1 (got ${p.seed})`);
+        argv.push('--seed', seed.toString());
+      }
+      return argv;
+    }
+    default:
+      throw new RangeError(`unknown pattern kind '${(p as { kind: unknown }).kind}'`);
+  }
+}
+
+/**
+ * argv (argv[0] = program) for the generator, to hand to spawn/execFile or to append to
+ * `['ip', 'netns', 'exec', ns]`. Never joined into a shell string. Values are checked against the same
+ * limits the program enforces, so a bad plan fails here rather than inside the lab.
+ */
+export function udpGenArgv(opts: UdpGenOptions): string[] {
+  const argv = [
+    opts.binary ?? UDP_GEN_BINARY,
+    '--host',
+    checkAddr(opts.host, 'host'),
+    '--port',
+    checkInt(opts.port, 1, 65535, 'port'),
+    ...patternArgs(opts.pattern),
+  ];
+  argv.push('--size', checkInt(opts.sizeBytes ?? UDP_DEFAULT_SIZE_BYTES, 16, 65507, 'sizeBytes'));
+  argv.push('--duration', checkNum(opts.durationS, 0, 1e7, 'durationS'));
+  argv.push('--report', checkInt(opts.reportHz ?? 10, 1, 100, 'reportHz'));
+  if (opts.burst !== undefined) argv.push('--burst', checkInt(opts.burst, 1, 64, 'burst'));
+  if (opts.maxLagS !== undefined) argv.push('--max-lag', checkNum(opts.maxLagS, 0, 1, 'maxLagS'));
+  if (opts.dryRun) {
+    if (opts.durationS <= 0) throw new RangeError('dryRun needs durationS > 0');
+    argv.push('--dry-run');
+  }
+  return argv;
+}
+
+/** argv (argv[0] = program) for the sink; its header line on stdout means the port is bound. */
+export function udpSinkArgv(opts: UdpSinkOptions): string[] {
+  const argv = [opts.binary ?? UDP_SINK_BINARY, '--port', checkInt(opts.port, 1, 65535, 'port')];
+  if (opts.bind !== undefined) argv.push('--bind', checkAddr(opts.bind, 'bind'));
+  argv.push('--duration', checkNum(opts.durationS, 0, 1e7, 'durationS'));
+  argv.push('--report', checkInt(opts.reportHz ?? 10, 1, 100, 'reportHz'));
+  return argv;
+}
