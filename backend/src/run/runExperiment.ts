@@ -178,7 +178,9 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
   log(
     `  lab: ${lab.accel.toUpperCase()}, ${lab.cpus} vCPU, image ${lab.imageId}, kernel ${image.manifest.kernel.abi} (booted in ${(lab.bootMs / 1000).toFixed(1)} s)`,
   );
-  const channel = await connectLab(lab.name, { watchdogMs: 10_000 });
+  // The channel is free once the previous client's session has been torn down by the agent;
+  // that can take a few seconds after a kill, so wait for it rather than fail.
+  const channel = await connectLab(lab.name, { watchdogMs: 10_000, timeoutMs: 60_000 });
   const session = new LabSession(channel);
   const sampling = new LiveSampling(session, plan, rec, o.onSample);
 
