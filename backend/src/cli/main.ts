@@ -8,11 +8,13 @@ import {
   schemaCommand,
   validateCommand,
 } from './miscCommands.js';
+import { reportCommand } from './reportCommand.js';
 import { runCommand } from './runCommand.js';
 
 const COMMANDS: Command[] = [
   runCommand,
   campaignCommand,
+  reportCommand,
   labCommand,
   validateCommand,
   metricsCommand,

@@ -354,6 +354,10 @@ describe('udpGenArgv and udpSinkArgv', () => {
     expect(gen({ kind: 'selfsimilar', meanBps: 1e6, hurst: 1 })).toThrow(/hurst/);
     expect(gen({ kind: 'selfsimilar', meanBps: 1e6, hurst: 0.4 })).toThrow(/hurst/);
     expect(gen({ kind: 'selfsimilar', meanBps: 1e6, hurst: 0.8, sources: 0 })).toThrow(/sources/);
+    expect(gen({ kind: 'selfsimilar', meanBps: 1e6, hurst: 0.8, onOffMeanS: 1e-4 })).toThrow(/onOffMeanS/);
+    expect(gen({ kind: 'selfsimilar', meanBps: 1e6, hurst: 0.8, sources: 1024, onOffMeanS: 0.005 })).toThrow(
+      /on\/off changes/,
+    );
     expect(gen({ kind: 'selfsimilar', meanBps: 1e6, hurst: 0.8, seed: -1 })).toThrow(/seed/);
     expect(gen({ kind: 'selfsimilar', meanBps: 1e6, hurst: 0.8, seed: 0.5 })).toThrow(/seed/);
     expect(gen({ kind: 'selfsimilar', meanBps: 1e6, hurst: 0.8, seed: 2n ** 64n })).toThrow(/seed/);

@@ -81,7 +81,7 @@ export interface SelfSimilarPattern {
   hurst: number;
   /** Sources superposed, 1..1024; the generator's default is 16. */
   sources?: number;
-  /** Mean on period = mean off period, seconds; the generator's default is 0.1. */
+  /** Mean on period = mean off period, 0.001..10000 s (default 0.1); sources / onOffMeanS ≤ 100000. */
   onOffMeanS?: number;
   /** PRNG seed, 0..2^64−1 (generator default 1): the same seed gives the same schedule. */
   seed?: number | bigint;
@@ -439,6 +439,7 @@ export function intendedMeanRate(pattern: DeterministicUdpPattern, fromS: number
 // ---- argv builders ----
 
 const MAX_RATE_BPS = 1e11;
+const MAX_FLIPS_PER_S = 1e5;
 
 export interface UdpGenOptions {
   /** Destination: numeric IPv4 or IPv6 address (the lab has no resolver). */
@@ -511,7 +512,13 @@ function patternArgs(p: UdpPattern): string[] {
       ];
       if (p.sources !== undefined) argv.push('--sources', checkInt(p.sources, 1, 1024, 'sources'));
       if (p.onOffMeanS !== undefined)
-        argv.push('--onoff-mean', checkNum(p.onOffMeanS, 1e-4, 1e4, 'onOffMeanS'));
+        argv.push('--onoff-mean', checkNum(p.onOffMeanS, 1e-3, 1e4, 'onOffMeanS'));
+      // Each source changes state once per mean period on average; the generator bounds the total.
+      if ((p.sources ?? 16) / (p.onOffMeanS ?? 0.1) > MAX_FLIPS_PER_S) {
+        throw new RangeError(
+          `sources / onOffMeanS must be at most ${MAX_FLIPS_PER_S} on/off changes per second`,
+        );
+      }
       if (p.seed !== undefined) {
         const ok = typeof p.seed === 'bigint' || Number.isSafeInteger(p.seed);
         const seed = ok ? BigInt(p.seed) : -1n;

@@ -43,7 +43,7 @@ export const RBUDP_COLUMNS = [
 export interface RbudpRow extends TransportRowBase {
   /** Chunk being transferred, from 0. */
   chunk: number;
-  /** Round within that chunk, from 1. */
+  /** Round within that chunk, from 1 (0 in rows written before the first blast). */
   round: number;
   /** Datagrams sent (send) / valid datagrams received incl. duplicates (recv), total. */
   datagrams: number;
