@@ -1,0 +1,67 @@
+// shortenForCi on a hand-made campaign: every kind of time in the base and in varied values shrinks,
+// flow times stay whole seconds, transfers shrink with the run, and fast schedules are thinned.
+import { describe, expect, it } from 'vitest';
+import { expandCampaign, parseCampaignText } from '../campaign/expand.js';
+import { shortenForCi } from './ci.js';
+
+const c = parseCampaignText(`
+name: times
+base:
+  name: times
+  duration: 600s
+  sampleInterval: 5s
+  paths:
+    main:
+      rtt: 100ms
+      rate: 100Mbit
+      changes: [{ at: 100s, rate: 50Mbit }, { at: 101s, rate: 60Mbit }, { at: 300s, rate: 70Mbit }]
+  flows:
+    - { name: a, stack: reno, count: 4, every: 50s }
+    - { name: b, stack: cubic, start: 120s, duration: 240s }
+    - { name: c, stack: bic, bytes: 1GB }
+vary:
+  flows[1]:
+    - { name: b, stack: cubic, start: 120s, duration: 240s }
+    - { name: b, stack: htcp, start: 60s, duration: 60s }
+  flows[0].every: [50s, 100s]
+  paths.main.changes: [[], [{ at: 30s, rtt: 200ms }]]
+  flows[0].stack: [reno, cubic, bic, htcp, highspeed]
+repeat: 3
+`);
+
+describe('shortenForCi', () => {
+  it('shrinks every time by the same factor and keeps each spec valid', () => {
+    const ci = shortenForCi(c, 12);
+    expect(ci.name).toBe('times-ci');
+    expect(ci.repeat).toBe(1);
+    expect(ci.base).toMatchObject({ duration: '12s', sampleInterval: '1s' });
+    const flows = ci.base.flows as Record<string, unknown>[];
+    expect(flows[0]).toMatchObject({ every: '1s', count: 4 });
+    expect(flows[1]).toMatchObject({ start: '2s', duration: '5s' });
+    expect(flows[2]).toMatchObject({ bytes: '20000000B' });
+    // 100 s and 101 s become 2000 ms and 2020 ms: too close, the second is dropped.
+    expect((ci.base.paths as { main: { changes: unknown[] } }).main.changes).toEqual([
+      { at: '2000ms', rate: '50Mbit' },
+      { at: '6000ms', rate: '70Mbit' },
+    ]);
+    expect(ci.vary['flows[1]']).toEqual([
+      { name: 'b', stack: 'cubic', start: '2s', duration: '5s' },
+      { name: 'b', stack: 'htcp', start: '1s', duration: '1s' },
+    ]);
+    expect(ci.vary['flows[0].every']).toEqual(['1s', '2s']);
+    expect(ci.vary['paths.main.changes']).toEqual([[], [{ at: '600ms', rtt: '200ms' }]]);
+    const variants = expandCampaign(ci);
+    expect(variants).toHaveLength(2 * 2 * 2 * 5);
+  });
+
+  it('keeps at most n values of each parameter when asked (first, last, evenly between)', () => {
+    const ci = shortenForCi(c, 12, { values: 3 });
+    expect(ci.vary['flows[0].stack']).toEqual(['reno', 'bic', 'highspeed']);
+    expect(expandCampaign(ci)).toHaveLength(2 * 2 * 2 * 3);
+  });
+
+  it('fails at expansion, naming the problem, when the CI length cannot hold the schedule', () => {
+    // Four flows one second apart need more than 3 s.
+    expect(() => expandCampaign(shortenForCi(c, 3))).toThrow(/after the run ends/);
+  });
+});

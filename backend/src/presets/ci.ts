@@ -1,0 +1,148 @@
+// A preset's CI variant: the same campaign with every run a few seconds long, so CI can run it end to
+// end. Times in the base spec and in every varied value (starts, staggers, flow durations, scheduled
+// changes, transfer sizes) shrink by the same factor; iperf3 counts in whole seconds, so flow times
+// are rounded to whole seconds (at least 1 s where they were above 0).
+import { formatMs, parseDuration, parseSize } from '@lfnlab/emulator';
+import type { Campaign } from '../campaign/expand.js';
+import type { Preset } from './load.js';
+
+const isObject = (x: unknown): x is Record<string, unknown> =>
+  typeof x === 'object' && x !== null && !Array.isArray(x);
+
+function ms(text: unknown): number | null {
+  if (typeof text !== 'string') return null;
+  const r = parseDuration(text);
+  return r.ok ? r.value : null;
+}
+
+/** Closer together than this, scheduled changes are thinned (tc cannot usefully change faster). */
+const MIN_CHANGE_GAP_MS = 250;
+
+interface Ctx {
+  factor: number;
+  seconds: number;
+}
+
+const wholeSeconds = (x: number, atLeastOne: boolean) => {
+  const s = Math.round(x / 1000);
+  return `${atLeastOne ? Math.max(1, s) : Math.max(0, s)}s`;
+};
+
+function scaleFlow(flow: Record<string, unknown>, c: Ctx): Record<string, unknown> {
+  const out = { ...flow };
+  for (const k of ['start', 'every', 'duration'] as const) {
+    const v = ms(out[k]);
+    if (v !== null) out[k] = wholeSeconds(v * c.factor, v > 0 && k !== 'start');
+  }
+  if (typeof out.bytes === 'string') {
+    const r = parseSize(out.bytes);
+    if (r.ok) out.bytes = `${Math.max(1000, Math.round(r.value * c.factor))}B`;
+  }
+  return out;
+}
+
+function scaleChanges(changes: unknown, c: Ctx): unknown {
+  if (!Array.isArray(changes)) return changes;
+  const scaled = changes.map((ch) => {
+    if (!isObject(ch)) return ch;
+    const at = ms(ch.at);
+    return at === null ? ch : { ...ch, at: `${Math.round(at * c.factor)}ms` };
+  });
+  const kept: unknown[] = [];
+  let last = Number.NEGATIVE_INFINITY;
+  for (const ch of scaled) {
+    const at = isObject(ch) ? ms(ch.at) : null;
+    if (at === null || at - last >= MIN_CHANGE_GAP_MS) {
+      kept.push(ch);
+      if (at !== null) last = at;
+    }
+  }
+  return kept;
+}
+
+function scalePath(path: Record<string, unknown>, c: Ctx): Record<string, unknown> {
+  return 'changes' in path ? { ...path, changes: scaleChanges(path.changes, c) } : path;
+}
+
+function scaleSpec(spec: Record<string, unknown>, c: Ctx): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...spec, duration: `${c.seconds}s` };
+  const si = ms(out.sampleInterval);
+  if (si !== null && si > 1000) out.sampleInterval = '1s';
+  if (isObject(out.paths))
+    out.paths = Object.fromEntries(
+      Object.entries(out.paths).map(([k, p]) => [k, isObject(p) ? scalePath(p, c) : p]),
+    );
+  if (Array.isArray(out.flows)) out.flows = out.flows.map((f) => (isObject(f) ? scaleFlow(f, c) : f));
+  return out;
+}
+
+const tokens = (path: string) =>
+  [...path.matchAll(/([A-Za-z_][\w-]*)|\[(\d+)\]/g)].map((m) => (m[2] !== undefined ? Number(m[2]) : m[1]));
+
+/** Scale one varied value according to what its parameter path points at. */
+function scaleValue(param: string, value: unknown, c: Ctx): unknown {
+  const t = tokens(param);
+  const [a, , cc, d] = t;
+  if (a === 'duration') return `${c.seconds}s`;
+  if (a === 'flows') {
+    if (t.length === 1 && Array.isArray(value)) return value.map((f) => (isObject(f) ? scaleFlow(f, c) : f));
+    if (t.length === 2 && isObject(value)) return scaleFlow(value, c);
+    if (t.length === 3 && typeof cc === 'string') return scaleFlow({ [cc]: value }, c)[cc];
+  }
+  if (a === 'paths') {
+    if (t.length === 1 && isObject(value))
+      return Object.fromEntries(
+        Object.entries(value).map(([k, p]) => [k, isObject(p) ? scalePath(p, c) : p]),
+      );
+    if (t.length === 2 && isObject(value)) return scalePath(value, c);
+    if (t.length === 3 && cc === 'changes') return scaleChanges(value, c);
+    if (t.length === 5 && cc === 'changes' && d !== undefined && t[4] === 'at') {
+      const v = ms(value);
+      return v === null ? value : `${Math.round(v * c.factor)}ms`;
+    }
+  }
+  return value;
+}
+
+/** Keep at most n values: the first, the last and evenly spaced ones between. */
+function thin<T>(values: T[], n: number | undefined): T[] {
+  if (n === undefined || values.length <= n) return values;
+  if (n === 1) return values.slice(0, 1);
+  const idx = new Set(Array.from({ length: n }, (_, i) => Math.round((i * (values.length - 1)) / (n - 1))));
+  return values.filter((_, i) => idx.has(i));
+}
+
+/**
+ * The campaign with every run `seconds` long (one repetition; optionally at most `values` values per
+ * varied parameter). Expanding the result validates it like any campaign.
+ */
+export function shortenForCi(campaign: Campaign, seconds: number, opts: { values?: number } = {}): Campaign {
+  const full = ms(campaign.base.duration);
+  if (full === null) throw new Error(`${campaign.name}: the base spec needs a duration to shorten`);
+  const c: Ctx = { factor: Math.min(1, (seconds * 1000) / full), seconds };
+  const vary = Object.fromEntries(
+    Object.entries(campaign.vary).map(([k, vals]) => {
+      const scaled = vals.map((v) => scaleValue(k, v, c));
+      const unique = scaled.filter(
+        (v, i) => scaled.findIndex((w) => JSON.stringify(w) === JSON.stringify(v)) === i,
+      );
+      return [k, thin(unique, opts.values)];
+    }),
+  );
+  return {
+    ...campaign,
+    name: `${campaign.name}-ci`.slice(0, 64),
+    description: `${campaign.description ?? campaign.name} (CI: ${formatMs(seconds * 1000)} runs)`,
+    base: scaleSpec(campaign.base, c),
+    vary,
+    repeat: 1,
+  };
+}
+
+/** Every part of a preset shortened as its meta file's `ci` block says. */
+export function presetForCi(preset: Preset): { part: string; campaign: Campaign }[] {
+  return preset.parts.map((p) => ({
+    part: p.name,
+    campaign: shortenForCi(p.campaign, preset.meta.ci.seconds, { values: preset.meta.ci.values }),
+  }));
+}

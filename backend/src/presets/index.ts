@@ -1,0 +1,23 @@
+// Paper presets: campaign files that redo the seed papers' experiments at the lab's scale, with the
+// papers' numbers and claims beside ours.
+export { presetForCi, shortenForCi } from './ci.js';
+export {
+  type CellComparison,
+  comparePreset,
+  type Finding,
+  formatComparison,
+  type PresetComparison,
+} from './compare.js';
+export {
+  type LoadedPresets,
+  loadPresets,
+  loadPresetsWithOrphans,
+  PRESETS_DIR,
+  type Preset,
+  PresetError,
+  type PresetPart,
+  parsePreset,
+} from './load.js';
+export { equivalentCount, type PresetRow } from './measure.js';
+export { readPresetRows } from './rows.js';
+export * from './schema.js';
