@@ -1,0 +1,112 @@
+// Issue 4's traffic patterns in the real lab: each one shown to have happened, not just planned.
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bootTestLab, type QdiscStat, rootQdisc, runSpec } from '../testing/lab.js';
+import type { GoodputSample, RttSample, TcpFlowSample } from './samples.js';
+
+beforeAll(async () => {
+  await bootTestLab();
+});
+
+const lines = <T>(dir: string, file: string): T[] =>
+  readFileSync(`${dir}/${file}`, 'utf8')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as T);
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+describe('traffic patterns', () => {
+  it('staggered starts: flow k starts at k × 4 s (± 0.5 s)', async () => {
+    const r = await runSpec({
+      name: 'stagger',
+      duration: '14s',
+      paths: { main: { rtt: '20ms', rate: '30Mbit' } },
+      flows: [{ name: 'dst', stack: 'htcp', count: 3, every: '4s' }],
+    });
+    const starts = lines<{ type: string; flow: string; t: number }>(r.dir, 'events.jsonl').filter((e) => e.type === 'flow-started');
+    console.log(starts.map((s) => `${s.flow}@${s.t.toFixed(2)}s`).join(' '));
+    expect(starts.map((s) => s.flow).sort()).toEqual(['dst-1', 'dst-2', 'dst-3']);
+    for (const s of starts) expect(Math.abs(s.t - 4 * (Number(s.flow.split('-')[1]) - 1))).toBeLessThanOrEqual(0.5);
+    expect(r.summary.metrics.groups[0]?.activeSets?.map((a) => a.flows.length)).toEqual([1, 2, 3]);
+  });
+
+  it('flows with different RTTs share one bottleneck, each seeing its own RTT', async () => {
+    const r = await runSpec({
+      name: 'rtt-mix',
+      duration: '15s',
+      paths: { main: { rtt: '20ms', rate: '30Mbit', buffer: '1bdp' } },
+      flows: [{ name: 'short', stack: 'cubic' }, { name: 'long', stack: 'cubic', rtt: '80ms' }],
+    });
+    const tcp = lines<TcpFlowSample>(r.dir, 'samples/tcp.jsonl');
+    const minRtt = (flow: string) => Math.min(...tcp.filter((s) => s.flow === flow && s.minRttMs !== null).map((s) => s.minRttMs as number));
+    const idle = r.read('idle-rtt.json');
+    console.log(`min RTT short ${minRtt('short')} ms, long ${minRtt('long')} ms; idle ${idle.main?.minMs} / ${idle['main@80ms']?.minMs} ms; goodput ${r.summary.flows.map((f) => f.goodputMbps.wholeRun?.toFixed(1)).join(' / ')}`);
+    expect(minRtt('short')).toBeGreaterThanOrEqual(19.5);
+    expect(minRtt('short')).toBeLessThan(23);
+    expect(minRtt('long')).toBeGreaterThanOrEqual(79.5);
+    expect(minRtt('long')).toBeLessThan(84);
+    expect(idle['main@80ms']?.minMs).toBeGreaterThan(79);
+    // One queue for both: the bottleneck carried both flows' bytes, and together they fill it.
+    const before: QdiscStat[] = r.read('qdisc-before.json');
+    const after: QdiscStat[] = r.read('qdisc-after.json');
+    const sent = (rootQdisc(after, 'p0-fwd')?.bytes ?? 0) - (rootQdisc(before, 'p0-fwd')?.bytes ?? 0);
+    const total = r.summary.flows.reduce((a, f) => a + (f.goodputMbps.wholeRun ?? 0), 0);
+    expect(sent * 8).toBeGreaterThanOrEqual(total * 1e6 * 15 * 0.95);
+    expect(total).toBeGreaterThan(0.85 * 30);
+    expect(r.summary.verdict).not.toBe('invalid');
+  });
+
+  it('an AQM at the bottleneck keeps the queue short where a deep fifo fills', async () => {
+    const loaded = async (aqm: 'fifo' | 'fq_codel') => {
+      const r = await runSpec({
+        name: `aqm-${aqm}`,
+        duration: '15s',
+        paths: { main: { rtt: '20ms', rate: '30Mbit', buffer: '8bdp', aqm } },
+        flows: [{ stack: 'cubic' }],
+      });
+      const rtt = lines<RttSample>(r.dir, 'samples/rtt.jsonl').filter((s) => s.t >= 5);
+      return { rtt: mean(rtt.map((s) => s.rttMs)), goodput: r.summary.flows[0]?.goodputMbps.wholeRun ?? 0 };
+    };
+    const fifo = await loaded('fifo');
+    const codel = await loaded('fq_codel');
+    console.log(`RTT under load: fifo ${fifo.rtt.toFixed(1)} ms (${fifo.goodput.toFixed(1)} Mbit/s), fq_codel ${codel.rtt.toFixed(1)} ms (${codel.goodput.toFixed(1)} Mbit/s)`);
+    expect(codel.rtt).toBeLessThan(0.5 * fifo.rtt);
+    expect(codel.goodput).toBeGreaterThan(0.8 * fifo.goodput);
+  });
+
+  it('a scheduled rate change takes effect at its time', async () => {
+    const r = await runSpec({
+      name: 'rate-change',
+      duration: '16s',
+      paths: { main: { rtt: '20ms', rate: '40Mbit', changes: [{ at: '8s', rate: '10Mbit' }] } },
+      flows: [{ stack: 'cubic' }],
+    });
+    const g = lines<GoodputSample>(r.dir, 'samples/goodput.jsonl');
+    const before = mean(g.filter((s) => s.t >= 3 && s.t < 7.5).map((s) => s.bps)) / 1e6;
+    const after = mean(g.filter((s) => s.t >= 10 && s.t < 15).map((s) => s.bps)) / 1e6;
+    console.log(`goodput before the change ${before.toFixed(1)} Mbit/s, after ${after.toFixed(1)} Mbit/s`);
+    expect(before).toBeGreaterThan(0.85 * 40);
+    expect(after).toBeGreaterThan(0.85 * 10);
+    expect(after).toBeLessThan(1.05 * 10);
+    const change = lines<{ type: string; t: number }>(r.dir, 'events.jsonl').find((e) => e.type === 'path-changed');
+    expect(change?.t).toBeGreaterThanOrEqual(7.9);
+    expect(change?.t).toBeLessThan(8.6);
+  });
+
+  it('a sized transfer sends its bytes and ends by itself', async () => {
+    const r = await runSpec({
+      name: 'sized',
+      duration: '20s',
+      paths: { main: { rtt: '20ms', rate: '40Mbit' } },
+      flows: [{ stack: 'reno', bytes: '20MB' }],
+    });
+    const client = r.read('flows/reno-1.client.json');
+    console.log(`sent ${client.end.sum_sent.bytes} B in ${client.end.sum_sent.seconds.toFixed(1)} s`);
+    // iperf3 sends whole 128 KiB blocks: at least the bytes asked for, less than one block more.
+    expect(client.end.sum_sent.bytes).toBeGreaterThanOrEqual(20_000_000);
+    expect(client.end.sum_sent.bytes).toBeLessThan(20_000_000 + 131_072);
+    expect(client.end.sum_sent.seconds).toBeLessThan(10);
+    expect(r.summary.flows[0]?.status).toBe('ok');
+  });
+});
