@@ -36,6 +36,10 @@ export interface FlowSummary {
   rttMs: { mean: number | null; min: number | null; max: number | null };
   maxCwndBytes: number | null;
   cpuPercent: { sender: number | null; receiver: number | null };
+  /**
+   * Metrics only this level can compute (sender CPU per Mbit/s, from iperf3). Every other metric id
+   * lives in RunSummary.metrics (computed once, from the fine-grained samples).
+   */
   metrics: MetricValue[];
 }
 
@@ -86,10 +90,6 @@ export function summariseFlow(r: FlowResult, cpuMHz: number | null = null): Flow
   const senderCpu = r.client?.end?.cpu_utilization_percent?.host_total;
   if (cpuMHz && senderCpu !== undefined && wholeRun && wholeRun > 0) {
     metrics.push(metricValue('cpu.mhz_per_mbps', ((senderCpu / 100) * cpuMHz) / (wholeRun / 1e6)));
-  }
-  if (stats) {
-    metrics.push(metricValue('throughput.mean', stats.mean), metricValue('throughput.sd', stats.sd));
-    if (stability !== null) metrics.push(metricValue('stability.sigma_over_mu', stability));
   }
   return {
     name: flow.name,
