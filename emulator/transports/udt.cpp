@@ -227,6 +227,23 @@ static uint64_t nonneg(double v)
 	return v > 0 ? (uint64_t)(v + 0.5) : 0;
 }
 
+/*
+ * The last perfmon reading that worked. Once the peer has closed, perfmon fails on the broken
+ * socket; the closing totals then come from here instead of reading as zeros.
+ */
+static UDT::TRACEINFO last_pm;
+static int have_last_pm;
+
+static void remember_perfmon(void)
+{
+	UDT::TRACEINFO pm;
+
+	if (conn != UDT::INVALID_SOCK && UDT::perfmon(conn, &pm, false) != UDT::ERROR) {
+		last_pm = pm;
+		have_last_pm = 1;
+	}
+}
+
 static void maybe_row(uint64_t now)
 {
 	struct tick_row r;
@@ -253,8 +270,10 @@ static void print_end(const char *reason, uint64_t elapsed, const char *sha, con
 	UDT::TRACEINFO pm;
 
 	memset(&pm, 0, sizeof(pm));
-	if (conn != UDT::INVALID_SOCK)
-		UDT::perfmon(conn, &pm, false);
+	if (conn == UDT::INVALID_SOCK || UDT::perfmon(conn, &pm, false) == UDT::ERROR) {
+		if (have_last_pm)
+			pm = last_pm;
+	}
 	fputs("#end", stdout);
 	kv_str("reason", reason);
 	kv_str("role", opt.c.role == ROLE_SEND ? "send" : "recv");
@@ -405,6 +424,7 @@ static int run_send(void)
 	have_sha = 1;
 	put32(msg, FIN_MAGIC);
 	put64(msg + 4, src.size);
+	remember_perfmon(); /* before the digest exchange, after which the receiver may close */
 	if (xfer_full((char *)msg, FIN_LEN, 1, 0, "sending the digest") ||
 	    xfer_full((char *)msg, FIN_LEN, 0, 0, "waiting for the receiver's digest"))
 		goto out;
@@ -530,6 +550,7 @@ static int run_recv(void)
 	}
 	elapsed = now_ns(CLOCK_MONOTONIC) - t_start;
 	maybe_row(now_ns(CLOCK_MONOTONIC));
+	remember_perfmon(); /* before the digest exchange, after which the sender may close */
 	if (xfer_full((char *)msg, FIN_LEN, 0, 0, "reading the sender's digest"))
 		goto out;
 	if (get32(msg) != FIN_MAGIC) {
