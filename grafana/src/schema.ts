@@ -11,6 +11,7 @@ export const BACKEND_MEASUREMENTS = [
   'lfn_cpu',
   'lfn_rtt',
   'lfn_interval',
+  'lfn_udp',
 ] as const;
 
 export type FieldType = 'float' | 'string';

@@ -1,23 +1,31 @@
-// The lab's native samplers (emulator/sampler, C, static): built here on the host and carried
-// into the image, so the lab needs no compiler and no libraries for them.
+// The lab's native programs (emulator/sampler and emulator/traffic, C, static): built here on
+// the host and carried into the image, so the lab needs no compiler and no libraries for them.
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cacheDir, runOk } from '@lfnlab/kernels';
 
-export const SAMPLER_SRC = fileURLToPath(new URL('../../emulator/sampler/', import.meta.url));
-export const SAMPLER_BINARIES = ['lfn-tcpsampler', 'lfn-qdiscstat'] as const;
+const dir = (rel: string) => fileURLToPath(new URL(`../../emulator/${rel}/`, import.meta.url));
 
-export function samplerSourceHash(dir = SAMPLER_SRC): string {
+/** Each source folder and the binaries its Makefile builds. */
+export const NATIVE = [
+  { src: dir('sampler'), binaries: ['lfn-tcpsampler', 'lfn-qdiscstat'] },
+  { src: dir('traffic'), binaries: ['lfn-udpgen', 'lfn-udpsink'] },
+] as const;
+
+export function samplerSourceHash(): string {
   const h = createHash('sha256');
-  for (const f of readdirSync(dir)
-    .filter((f) => f.endsWith('.c') || f.endsWith('.h') || f === 'Makefile')
-    .sort()) {
-    h.update(f)
-      .update('\0')
-      .update(readFileSync(join(dir, f)))
-      .update('\0');
+  for (const { src } of NATIVE) {
+    for (const f of readdirSync(src)
+      .filter((f) => f.endsWith('.c') || f.endsWith('.h') || f === 'Makefile')
+      .sort()) {
+      h.update(src.slice(-20))
+        .update(f)
+        .update('\0')
+        .update(readFileSync(join(src, f)))
+        .update('\0');
+    }
   }
   return h.digest('hex');
 }
@@ -25,15 +33,17 @@ export function samplerSourceHash(dir = SAMPLER_SRC): string {
 /** Build once per source hash into the cache; returns the binaries' paths. */
 export async function buildSamplers(): Promise<{ sourceHash: string; paths: Record<string, string> }> {
   const sourceHash = samplerSourceHash();
-  const dir = cacheDir('samplers', sourceHash.slice(0, 16));
-  const paths = Object.fromEntries(SAMPLER_BINARIES.map((b) => [b, join(dir, b)]));
-  if (!SAMPLER_BINARIES.every((b) => existsSync(join(dir, b)))) {
-    await runOk(['make', '-C', SAMPLER_SRC, ...SAMPLER_BINARIES]);
-    const tmp = `${dir}.tmp-${process.pid}`;
+  const out = cacheDir('samplers', sourceHash.slice(0, 16));
+  const all = NATIVE.flatMap((n) => n.binaries);
+  if (!all.every((b) => existsSync(join(out, b)))) {
+    const tmp = `${out}.tmp-${process.pid}`;
     mkdirSync(tmp, { recursive: true });
-    for (const b of SAMPLER_BINARIES) copyFileSync(join(SAMPLER_SRC, b), join(tmp, b));
-    mkdirSync(join(dir, '..'), { recursive: true });
-    renameSync(tmp, dir);
+    for (const { src, binaries } of NATIVE) {
+      await runOk(['make', '-C', src, ...binaries]);
+      for (const b of binaries) copyFileSync(join(src, b), join(tmp, b));
+    }
+    mkdirSync(join(out, '..'), { recursive: true });
+    renameSync(tmp, out);
   }
-  return { sourceHash, paths };
+  return { sourceHash, paths: Object.fromEntries(all.map((b) => [b, join(out, b)])) };
 }

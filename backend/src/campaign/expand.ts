@@ -8,11 +8,9 @@ const PARAM = /^(?:[A-Za-z_][\w-]*|\[\d+\])(?:\.[A-Za-z_][\w-]*|\[\d+\])*$/;
 
 export const CampaignSchema = z.strictObject(
   {
-    name: z
-      .string()
-      .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, {
-        error: 'must be a campaign name: letters, digits, _ . -',
-      }),
+    name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, {
+      error: 'must be a campaign name: letters, digits, _ . -',
+    }),
     description: z.string().optional(),
     /** The spec every run starts from. */
     base: z.record(z.string(), z.unknown(), { error: 'must be a spec (an object)' }),

@@ -153,7 +153,9 @@ describe('campaigns', () => {
       'name: camp\nbase:\n  name: camp\n  duration: 3s\n  paths: { main: { rtt: 20ms, rate: 20Mbit } }\n  flows: [{ stack: reno }]\nvary:\n  flows[0].stack: [reno, htcp, bic]\norder: sequential\n',
     );
     const out = join(tmp, 'campaign');
-    const child = spawn('node', [CLI, 'campaign', 'run', file, '--out', out, '--lab', TEST_LAB], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('node', [CLI, 'campaign', 'run', file, '--out', out, '--lab', TEST_LAB], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     await waitForLine(child, /^\[1\/3\] 001-reno-r1: completed/);
     await new Promise<void>((resolve) => {
       child.on('exit', () => resolve());

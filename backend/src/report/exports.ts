@@ -1,6 +1,6 @@
 // Exports of a run's samples for other tools.
 //
-//   CSV   one file per sample kind (tcp.csv, goodput.csv, queue.csv, cpu.csv, rtt.csv, interval.csv)
+//   CSV   one file per sample kind (tcp.csv, goodput.csv, queue.csv, cpu.csv, rtt.csv, interval.csv, udp.csv)
 //         in a directory, one row per sample, snake_case headers that carry their unit
 //         (t_s, goodput_bps, srtt_ms, cwnd_packets...). Kinds keep their own columns, so no file is
 //         mostly empty cells; every file has its header even when the run has no such samples.
@@ -90,6 +90,14 @@ export const CSV_COLUMNS: Columns = {
     ['path', (s) => s.path],
     ['rtt_ms', (s) => s.rttMs],
     ['seq', (s) => s.seq],
+  ],
+  udp: [
+    ['t_s', (s) => s.t],
+    ['source', (s) => s.source],
+    ['path', (s) => s.path],
+    ['rate_bps', (s) => s.bps],
+    ['lost_datagrams', (s) => s.lost],
+    ['one_way_delay_ms', (s) => s.owdMeanMs],
   ],
   interval: [
     ['t_s', (s) => s.t],

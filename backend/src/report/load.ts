@@ -5,7 +5,14 @@ import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, s
 import { join } from 'node:path';
 import type { Spec } from '@lfnlab/emulator';
 import type { CampaignRow } from '../campaign/runCampaign.js';
-import type { CpuSample, GoodputSample, QueueSample, RttSample, TcpFlowSample } from '../run/samples.js';
+import type {
+  CpuSample,
+  GoodputSample,
+  QueueSample,
+  RttSample,
+  TcpFlowSample,
+  UdpSample,
+} from '../run/samples.js';
 import { type IntervalSample, SAMPLE_KINDS, type SampleKind } from '../run/samples.js';
 import type { RunSummary } from '../run/summary.js';
 
@@ -19,6 +26,7 @@ export interface SamplesByKind {
   cpu: CpuSample[];
   rtt: RttSample[];
   interval: IntervalSample[];
+  udp: UdpSample[];
 }
 
 export interface RunEvent {
@@ -116,7 +124,7 @@ function readJsonl<T>(file: string, onBad: () => void): T[] {
 }
 
 export function emptySamples(): SamplesByKind {
-  return { tcp: [], goodput: [], queue: [], cpu: [], rtt: [], interval: [] };
+  return { tcp: [], goodput: [], queue: [], cpu: [], rtt: [], interval: [], udp: [] };
 }
 
 export function isRunDir(dir: string): boolean {

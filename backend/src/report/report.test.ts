@@ -261,6 +261,7 @@ describe('exports', () => {
       'queue.csv',
       'rtt.csv',
       'tcp.csv',
+      'udp.csv',
     ]);
     for (const [kind, cols] of Object.entries(CSV_COLUMNS)) {
       const lines = readFileSync(join(dir, 'export-csv', `${kind}.csv`), 'utf8')

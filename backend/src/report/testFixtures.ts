@@ -57,6 +57,7 @@ export function makeFakeRun(dir: string, o: FakeRunOptions = {}): Record<string,
     cpu: [],
     rtt: [],
     interval: [],
+    udp: [],
   };
   const wave = (i: number, k: number) => Math.sin((i + 7 * k) / 5);
   for (const [k, f] of flows.entries()) {

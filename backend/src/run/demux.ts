@@ -6,13 +6,22 @@ import {
   type Plan,
   parseQdiscStatLine,
   parseSamplerLine,
+  parseUdpSinkLine,
   type QdiscCpuRecord,
   type QdiscRecord,
   type Sampler,
   type SamplerEnd,
   type TcpSample,
 } from '@lfnlab/emulator';
-import type { CpuSample, GoodputSample, QueueSample, RttSample, Sample, TcpFlowSample } from './samples.js';
+import type {
+  CpuSample,
+  GoodputSample,
+  QueueSample,
+  RttSample,
+  Sample,
+  TcpFlowSample,
+  UdpSample,
+} from './samples.js';
 
 /**
  * iperf3's control connection shares the flow's port. It never carries more than a few KiB (the
@@ -284,6 +293,22 @@ export class SampleDemux {
         if (r?.type === 'qdisc') c.samples += this.qdisc.qdisc(r);
         else if (r?.type === 'cpu') c.samples += this.qdisc.cpu(r);
         else if (r?.type === 'end') c.end = endCounters(r);
+      } else if (sampler.kind === 'udpsink') {
+        const r = parseUdpSinkLine(line);
+        if (r?.type === 'interval') {
+          c.records++;
+          const s: UdpSample = {
+            kind: 'udp',
+            t: this.t(r.timeMs + r.intervalMs),
+            source: sampler.name.replace(/^udpsink:/, ''),
+            path: sampler.path ?? '',
+            bps: r.rateBps,
+            lost: r.lost,
+            owdMeanMs: r.owdMeanUs === null ? null : r.owdMeanUs / 1000,
+          };
+          this.emit(s);
+          c.samples++;
+        } else if (r?.type === 'end') c.end = endCounters(r as never);
       } else if (sampler.kind === 'ping') {
         const m = PING_LINE.exec(line);
         if (m) {

@@ -12,7 +12,7 @@ import {
   STACK_NAMES,
   STACKS,
 } from '@lfnlab/emulator';
-import { connectLab, ensureImage, type LabRecord, labUp } from '@lfnlab/lab-images';
+import { connectLab, type ExitEvent, ensureImage, type LabRecord, labUp } from '@lfnlab/lab-images';
 import type { SamplerCounters } from './demux.js';
 import { KEY_SYSCTLS, parseOffloads, parseSysctl, TOOL_VERSION_CMDS, toolVersions } from './environment.js';
 import { fidelity, type LinkStat, type QdiscStat } from './fidelity.js';
@@ -21,7 +21,7 @@ import { LiveSampling } from './liveSampling.js';
 import { type PingSummary, parsePing } from './probes.js';
 import { RunRecorder } from './record.js';
 import type { CpuSample, QueueSample, Sample } from './samples.js';
-import { Aborted, runTraffic, type SocketProbe } from './schedule.js';
+import { Aborted, plannedEndS, runTraffic, type SocketProbe } from './schedule.js';
 import { LabSession, type StepResult } from './session.js';
 import { type FlowResult, type RunSummary, summarise } from './summary.js';
 
@@ -208,6 +208,7 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
   let setUp = false;
   let samplersOn = false;
   let cpuMHz: number | null = null;
+  const crossExits = new Map<string, ExitEvent>();
 
   try {
     const stale = await session.reset();
@@ -281,6 +282,7 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
     log(`  sampling at ${spec.sampleHz} Hz: ${plan.samplers.map((s) => s.name).join(', ')}`);
     rec.event('traffic', { t0: new Date(t0).toISOString(), labRealtimeMs: clock.realtimeMs });
     probes = await runTraffic({
+      crossExits,
       session,
       plan,
       results,
@@ -324,9 +326,12 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
     if (r.server) rec.json(`flows/${r.flow.name}.server.json`, r.server);
   }
   rec.json('sockets.json', probes);
+  // The generators' own reports (intended and sent rate per interval) stay raw, beside the sinks'.
+  for (const [name, e] of crossExits)
+    rec.raw(`udpgen:${name}`, `${e.stdout ?? ''}${e.stderr ? `\n# stderr\n${e.stderr}` : ''}`);
   rec.json('sampling.json', counters);
 
-  const end = Math.max(...plan.topology.flows.map((f) => f.startMs + f.durationMs)) / 1000;
+  const end = plannedEndS(plan);
   const report =
     before && after
       ? fidelity({

@@ -70,6 +70,26 @@ export interface RttSample {
   seq: number;
 }
 
-export type Sample = IntervalSample | TcpFlowSample | GoodputSample | QueueSample | CpuSample | RttSample;
+/** UDP cross traffic as its sink received it over one report interval. */
+export interface UdpSample {
+  kind: 'udp';
+  t: number;
+  source: string;
+  path: string;
+  /** bit/s at the IP layer. */
+  bps: number;
+  lost: number;
+  /** Mean one-way delay, ms; null when nothing arrived. */
+  owdMeanMs: number | null;
+}
+
+export type Sample =
+  | IntervalSample
+  | TcpFlowSample
+  | GoodputSample
+  | QueueSample
+  | CpuSample
+  | RttSample
+  | UdpSample;
 export type SampleKind = Sample['kind'];
-export const SAMPLE_KINDS: SampleKind[] = ['interval', 'tcp', 'goodput', 'queue', 'cpu', 'rtt'];
+export const SAMPLE_KINDS: SampleKind[] = ['interval', 'tcp', 'goodput', 'queue', 'cpu', 'rtt', 'udp'];

@@ -1,12 +1,20 @@
 // The traffic phase: servers listening, clients started on their schedule, each socket's stack read
 // back mid-flow, every process's exit collected; bounded by the planned end plus a grace period.
 import type { Cmd, PathChange, Plan } from '@lfnlab/emulator';
+import type { ExitEvent } from '@lfnlab/lab-images';
 import { parseIperf } from './iperf.js';
 import { parseSs, type SocketState } from './probes.js';
 import type { LabSession } from './session.js';
 import type { FlowResult } from './summary.js';
 
 export class Aborted extends Error {}
+
+/** When the last flow or cross-traffic source is planned to stop, s from traffic start. */
+export const plannedEndS = (plan: Plan) =>
+  Math.max(
+    ...plan.topology.flows.map((f) => f.startMs + f.durationMs),
+    ...plan.cross.map((c) => c.at + (c.durationMs ?? 0)),
+  ) / 1000;
 
 export const wait = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
@@ -43,6 +51,8 @@ export interface TrafficOptions {
   signal?: AbortSignal;
   /** Grace after the planned end before the run is declared stuck. */
   graceS?: number;
+  /** Filled with each UDP generator's exit (its reports and closing counters). */
+  crossExits?: Map<string, ExitEvent>;
   /** The commands that carry out a scheduled change now (calibration applied). */
   changeCmds?: (c: PathChange) => Cmd[];
 }
@@ -51,8 +61,15 @@ export async function runTraffic(o: TrafficOptions): Promise<SocketProbe[]> {
   const { session, plan, results, t0, log } = o;
   const elapsed = () => (Date.now() - t0) / 1000;
   const probes: SocketProbe[] = [];
-  const procs = [...plan.servers, ...plan.clients];
+  const procs = [...plan.servers, ...plan.clients, ...plan.cross];
   const exits = procs.map((p) => ({ proc: p, exit: session.exited(p.name) }));
+
+  const crossStarts = plan.cross.map(async (c) => {
+    await wait(c.at - (Date.now() - t0), o.signal);
+    await session.spawn(c);
+    log(`  t=${elapsed().toFixed(1).padStart(6)} s  started UDP cross traffic ${c.flow}`);
+    o.event('cross-started', { source: c.flow, t: elapsed() });
+  });
 
   const clientStarts = plan.clients.map(async (c) => {
     await wait(c.at - (Date.now() - t0), o.signal);
@@ -96,7 +113,7 @@ export async function runTraffic(o: TrafficOptions): Promise<SocketProbe[]> {
     });
   });
 
-  const end = Math.max(...plan.topology.flows.map((f) => f.startMs + f.durationMs)) / 1000;
+  const end = plannedEndS(plan);
   const ticker = setInterval(() => {
     const running = plan.topology.flows.filter((f) => {
       const r = results.get(f.name);
@@ -107,7 +124,7 @@ export async function runTraffic(o: TrafficOptions): Promise<SocketProbe[]> {
     );
   }, 5000);
   try {
-    await raceAbort(Promise.all([...clientStarts, ...socketProbes, ...changes]), o.signal);
+    await raceAbort(Promise.all([...clientStarts, ...crossStarts, ...socketProbes, ...changes]), o.signal);
     // The deadline's timer is cancelled once the flows are done, or it would hold the process.
     const finished = new AbortController();
     const grace = o.graceS ?? 30;
@@ -125,6 +142,10 @@ export async function runTraffic(o: TrafficOptions): Promise<SocketProbe[]> {
     const collected = Promise.all(
       exits.map(async ({ proc, exit }) => {
         const e = await exit;
+        if (proc.role === 'cross') {
+          o.crossExits?.set(proc.flow, e);
+          return;
+        }
         const r = results.get(proc.flow);
         if (!r) return;
         const json = parseIperf(e.stdout);

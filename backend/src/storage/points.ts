@@ -27,39 +27,72 @@ export const MEASUREMENTS = {
   cpu: 'lfn_cpu',
   rtt: 'lfn_rtt',
   interval: 'lfn_interval',
+  udp: 'lfn_udp',
 } as const;
 
 /** Tags and fields each measurement carries (what dashboards and queries may name). */
-export const SCHEMA: Record<(typeof MEASUREMENTS)[keyof typeof MEASUREMENTS], { tags: string[]; fields: string[] }> = {
+export const SCHEMA: Record<
+  (typeof MEASUREMENTS)[keyof typeof MEASUREMENTS],
+  { tags: string[]; fields: string[] }
+> = {
   lfn_tcp: {
     tags: ['run', 'user', 'flow', 'stack', 'path', 'direction'],
-    fields: ['cwnd_packets', 'ssthresh_packets', 'srtt_ms', 'rttvar_ms', 'min_rtt_ms', 'pacing_bps', 'delivery_bps', 'bytes_acked', 'retrans_segments', 'lost_packets', 'unacked_packets', 'data_segs_out', 'streams'],
+    fields: [
+      'cwnd_packets',
+      'ssthresh_packets',
+      'srtt_ms',
+      'rttvar_ms',
+      'min_rtt_ms',
+      'pacing_bps',
+      'delivery_bps',
+      'bytes_acked',
+      'retrans_segments',
+      'lost_packets',
+      'unacked_packets',
+      'data_segs_out',
+      'streams',
+    ],
   },
-  lfn_goodput: { tags: ['run', 'user', 'flow', 'stack', 'path', 'direction'], fields: ['bps', 'bytes_received'] },
+  lfn_goodput: {
+    tags: ['run', 'user', 'flow', 'stack', 'path', 'direction'],
+    fields: ['bps', 'bytes_received'],
+  },
   lfn_queue: {
     tags: ['run', 'user', 'path', 'direction', 'stage', 'dev'],
     fields: ['backlog_packets', 'backlog_bytes', 'drops', 'packets', 'bytes'],
   },
   lfn_cpu: { tags: ['run', 'user'], fields: ['busy_pct', 'user_pct', 'system_pct', 'softirq_pct'] },
   lfn_rtt: { tags: ['run', 'user', 'path'], fields: ['rtt_ms', 'seq'] },
+  lfn_udp: { tags: ['run', 'user', 'path', 'source'], fields: ['rate_bps', 'lost', 'owd_ms'] },
   lfn_interval: {
     tags: ['run', 'user', 'flow', 'stack', 'path', 'direction'],
     fields: ['goodput_bps', 'send_bps', 'retransmits', 'cwnd_bytes', 'rtt_ms', 'seconds'],
   },
 };
 
-const timeNs = (ctx: RunContext, t: number) => (BigInt(Math.round(ctx.t0EpochMs * 1000)) * 1000n + BigInt(Math.round(t * 1e6)) * 1000n).toString();
+const timeNs = (ctx: RunContext, t: number) =>
+  (BigInt(Math.round(ctx.t0EpochMs * 1000)) * 1000n + BigInt(Math.round(t * 1e6)) * 1000n).toString();
 
 /** Drop null and non-finite values: InfluxDB has no null, and a missing field is honest. */
 function numeric(fields: Record<string, number | null | undefined>): Record<string, number> {
-  return Object.fromEntries(Object.entries(fields).filter((e): e is [string, number] => typeof e[1] === 'number' && Number.isFinite(e[1])));
+  return Object.fromEntries(
+    Object.entries(fields).filter(
+      (e): e is [string, number] => typeof e[1] === 'number' && Number.isFinite(e[1]),
+    ),
+  );
 }
 
 export function samplePoint(ctx: RunContext, s: Sample): Point {
   const base = { run: ctx.runId, user: ctx.user };
   const flowTags = (flow: string) => {
     const f = ctx.flows[flow];
-    return { ...base, flow, stack: f?.stack ?? 'unknown', path: f?.path ?? 'unknown', direction: f?.direction ?? 'forward' };
+    return {
+      ...base,
+      flow,
+      stack: f?.stack ?? 'unknown',
+      path: f?.path ?? 'unknown',
+      direction: f?.direction ?? 'forward',
+    };
   };
   const time = timeNs(ctx, s.t);
   switch (s.kind) {
@@ -68,31 +101,80 @@ export function samplePoint(ctx: RunContext, s: Sample): Point {
         measurement: MEASUREMENTS.tcp,
         tags: flowTags(s.flow),
         fields: numeric({
-          cwnd_packets: s.cwndPackets, ssthresh_packets: s.ssthreshPackets, srtt_ms: s.srttMs, rttvar_ms: s.rttvarMs,
-          min_rtt_ms: s.minRttMs, pacing_bps: s.pacingBps, delivery_bps: s.deliveryBps, bytes_acked: s.bytesAcked,
-          retrans_segments: s.retransSegments, lost_packets: s.lostPackets, unacked_packets: s.unackedPackets,
-          data_segs_out: s.dataSegsOut, streams: s.streams,
+          cwnd_packets: s.cwndPackets,
+          ssthresh_packets: s.ssthreshPackets,
+          srtt_ms: s.srttMs,
+          rttvar_ms: s.rttvarMs,
+          min_rtt_ms: s.minRttMs,
+          pacing_bps: s.pacingBps,
+          delivery_bps: s.deliveryBps,
+          bytes_acked: s.bytesAcked,
+          retrans_segments: s.retransSegments,
+          lost_packets: s.lostPackets,
+          unacked_packets: s.unackedPackets,
+          data_segs_out: s.dataSegsOut,
+          streams: s.streams,
         }),
         timeNs: time,
       };
     case 'goodput':
-      return { measurement: MEASUREMENTS.goodput, tags: flowTags(s.flow), fields: numeric({ bps: s.bps, bytes_received: s.bytesReceived }), timeNs: time };
+      return {
+        measurement: MEASUREMENTS.goodput,
+        tags: flowTags(s.flow),
+        fields: numeric({ bps: s.bps, bytes_received: s.bytesReceived }),
+        timeNs: time,
+      };
     case 'queue':
       return {
         measurement: MEASUREMENTS.queue,
         tags: { ...base, path: s.path, direction: s.direction, stage: s.stage, dev: s.dev },
-        fields: numeric({ backlog_packets: s.backlogPackets, backlog_bytes: s.backlogBytes, drops: s.drops, packets: s.packets, bytes: s.bytes }),
+        fields: numeric({
+          backlog_packets: s.backlogPackets,
+          backlog_bytes: s.backlogBytes,
+          drops: s.drops,
+          packets: s.packets,
+          bytes: s.bytes,
+        }),
         timeNs: time,
       };
     case 'cpu':
-      return { measurement: MEASUREMENTS.cpu, tags: base, fields: numeric({ busy_pct: s.busyPct, user_pct: s.userPct, system_pct: s.systemPct, softirq_pct: s.softirqPct }), timeNs: time };
+      return {
+        measurement: MEASUREMENTS.cpu,
+        tags: base,
+        fields: numeric({
+          busy_pct: s.busyPct,
+          user_pct: s.userPct,
+          system_pct: s.systemPct,
+          softirq_pct: s.softirqPct,
+        }),
+        timeNs: time,
+      };
     case 'rtt':
-      return { measurement: MEASUREMENTS.rtt, tags: { ...base, path: s.path }, fields: numeric({ rtt_ms: s.rttMs, seq: s.seq }), timeNs: time };
+      return {
+        measurement: MEASUREMENTS.rtt,
+        tags: { ...base, path: s.path },
+        fields: numeric({ rtt_ms: s.rttMs, seq: s.seq }),
+        timeNs: time,
+      };
+    case 'udp':
+      return {
+        measurement: MEASUREMENTS.udp,
+        tags: { ...base, path: s.path, source: s.source },
+        fields: numeric({ rate_bps: s.bps, lost: s.lost, owd_ms: s.owdMeanMs }),
+        timeNs: time,
+      };
     case 'interval':
       return {
         measurement: MEASUREMENTS.interval,
         tags: flowTags(s.flow),
-        fields: numeric({ goodput_bps: s.goodputBps, send_bps: s.sendBps, retransmits: s.retransmits, cwnd_bytes: s.cwndBytes, rtt_ms: s.rttMs, seconds: s.seconds }),
+        fields: numeric({
+          goodput_bps: s.goodputBps,
+          send_bps: s.sendBps,
+          retransmits: s.retransmits,
+          cwnd_bytes: s.cwndBytes,
+          rtt_ms: s.rttMs,
+          seconds: s.seconds,
+        }),
         timeNs: time,
       };
   }
@@ -110,6 +192,8 @@ export function lineProtocol(p: Point): string | null {
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([k, v]) => `,${escapeKey(k)}=${escapeKey(v)}`)
     .join('');
-  const f = fields.map(([k, v]) => `${escapeKey(k)}=${Number.isInteger(v) && Math.abs(v) < 2 ** 53 ? `${v}` : String(v)}`).join(',');
+  const f = fields
+    .map(([k, v]) => `${escapeKey(k)}=${Number.isInteger(v) && Math.abs(v) < 2 ** 53 ? `${v}` : String(v)}`)
+    .join(',');
   return `${escapeMeasurement(p.measurement)}${tags} ${f} ${p.timeNs}`;
 }

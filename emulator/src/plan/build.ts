@@ -1,6 +1,6 @@
 import type { Spec } from '../spec/schema.js';
 import { buildDumbbell } from './dumbbell.js';
-import { buildSamplers } from './sampling.js';
+import { buildCross, buildSamplers } from './sampling.js';
 import { calibrateDelay, ROUTER_NS, rateChange } from './stages.js';
 import { buildTraffic, flowTopology, socketProbe } from './traffic.js';
 import type { PathChange, Plan } from './types.js';
@@ -44,6 +44,7 @@ export function buildPlan(spec: Spec): Plan {
     snapshot: net.snapshot,
     servers,
     clients,
+    cross: buildCross(spec, net.paths),
     samplers,
     changes: net.paths.flatMap((p) =>
       (spec.paths[p.name]?.changes ?? []).map((c): PathChange => {

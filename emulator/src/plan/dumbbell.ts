@@ -91,6 +91,9 @@ export function pathTopology(spec: Spec, name: string, index: number): PathTopol
     },
     socketBufferMax: socketBufferMax(maxBdp, Math.max(forwardBuf, reverseBuf) * frame),
     groups,
+    udp: path.cross.length
+      ? { ns: `lfn-p${index}-udp`, addr: `10.${net}.4.2`, toUdp: `p${index}-udp` }
+      : null,
   };
 }
 
@@ -102,6 +105,7 @@ export function buildDumbbell(spec: Spec): {
 } {
   const paths = Object.keys(spec.paths).map((name, i) => pathTopology(spec, name, i));
   const hostNs = paths.flatMap((p) => [
+    ...(p.udp ? [p.udp.ns] : []),
     p.senderNs,
     p.receiverNs,
     p.probeNs,
@@ -239,6 +243,24 @@ export function buildDumbbell(spec: Spec): {
       { argv: inNs(p.probeNs, ['ethtool', '-K', HOST_IF, ...off]) },
       { argv: inNs(ROUTER_NS, ['ethtool', '-K', toProbe, ...off]) },
     );
+    if (p.udp) {
+      const u = p.udp;
+      links.push(
+        {
+          comment: 'the UDP cross-traffic host',
+          argv: rtrLink('add', u.toUdp, 'type', 'veth', 'peer', 'name', HOST_IF, 'netns', u.ns),
+        },
+        { argv: rtrLink('set', 'dev', u.toUdp, 'mtu', String(spec.mtu), 'up') },
+        { argv: ['ip', '-n', u.ns, 'link', 'set', 'dev', HOST_IF, 'mtu', String(spec.mtu), 'up'] },
+        { argv: ['ip', '-n', ROUTER_NS, 'addr', 'add', `10.${net}.4.1/24`, 'dev', u.toUdp] },
+        { argv: ['ip', '-n', u.ns, 'addr', 'add', `${u.addr}/24`, 'dev', HOST_IF] },
+        { argv: ['ip', '-n', u.ns, 'route', 'add', 'default', 'via', `10.${net}.4.1`] },
+      );
+      offloads.push(
+        { argv: inNs(u.ns, ['ethtool', '-K', HOST_IF, ...off]) },
+        { argv: inNs(ROUTER_NS, ['ethtool', '-K', u.toUdp, ...off]) },
+      );
+    }
     for (const g of p.groups) {
       const s = `10.${net}.${16 + g.index}`;
       const r = `10.${net}.${32 + g.index}`;
@@ -292,6 +314,12 @@ export function buildDumbbell(spec: Spec): {
       ...delayStage(toSender, path, p, p.delayLimitPackets.reverse),
       ...delayStage(toProbe, path, p, p.delayLimitPackets.reverse),
     );
+    if (p.udp) {
+      qdiscs.push(
+        ...redirectIngress(p.udp.toUdp, forwardIfb, 'UDP cross traffic: into the forward bottleneck'),
+        ...delayStage(p.udp.toUdp, path, p, p.delayLimitPackets.reverse),
+      );
+    }
     for (const g of p.groups) {
       const gi = g.routerIfs;
       qdiscs.push(

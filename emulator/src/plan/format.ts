@@ -39,7 +39,7 @@ export function formatPlan(plan: Plan): string {
     out.push(`# ${p.name}`, `${formatArgv(p.argv)} &`);
     if (p.ready) out.push(...formatCmd(p.ready));
   }
-  for (const p of [...plan.clients].sort((a, b) => a.at - b.at)) {
+  for (const p of [...plan.clients, ...plan.cross].sort((a, b) => a.at - b.at)) {
     out.push(`# t=${(p.at / 1000).toFixed(3)} ${p.name}`, `${formatArgv(p.argv)} &`);
   }
   if (plan.changes.length) {

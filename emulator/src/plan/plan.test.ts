@@ -216,7 +216,11 @@ describe('flows with their own RTT', () => {
     const p = buildPlan(
       spec({
         paths: { main: { rtt: '10ms', rate: '50Mbit' } },
-        flows: [{ stack: 'cubic' }, { stack: 'cubic', rtt: '170ms', window: '1bdp' }, { stack: 'reno', rtt: '70ms' }],
+        flows: [
+          { stack: 'cubic' },
+          { stack: 'cubic', rtt: '170ms', window: '1bdp' },
+          { stack: 'reno', rtt: '70ms' },
+        ],
       }),
     );
     const groups = p.topology.paths[0]?.groups ?? [];
@@ -232,14 +236,82 @@ describe('flows with their own RTT', () => {
     // The 170 ms flow's 1 BDP window is 50 Mbit/s × 170 ms, not the path's 10 ms BDP.
     expect(p.topology.flows[1]?.windowBytes).toBe(1_062_500);
     const cmds = allArgv(p).map((a) => a.join(' '));
-    expect(cmds).toContain('tc -n lfn-rtr filter add dev p0g2-snd parent ffff: protocol all matchall action mirred egress redirect dev p0-fwd');
-    expect(cmds).toContain('tc -n lfn-rtr filter add dev p0g2-rcv parent ffff: protocol all matchall action mirred egress redirect dev p0-rev');
-    expect(cmds.some((c) => /^tc -n lfn-rtr qdisc add dev p0g2-rcv root handle 1: netem delay 85ms limit \d+$/.test(c))).toBe(true);
+    expect(cmds).toContain(
+      'tc -n lfn-rtr filter add dev p0g2-snd parent ffff: protocol all matchall action mirred egress redirect dev p0-fwd',
+    );
+    expect(cmds).toContain(
+      'tc -n lfn-rtr filter add dev p0g2-rcv parent ffff: protocol all matchall action mirred egress redirect dev p0-rev',
+    );
+    expect(
+      cmds.some((c) =>
+        /^tc -n lfn-rtr qdisc add dev p0g2-rcv root handle 1: netem delay 85ms limit \d+$/.test(c),
+      ),
+    ).toBe(true);
     expect(p.idleRtt.map((r) => [r.path, r.group, r.rttMs])).toEqual([
       ['main', 0, 10],
       ['main', 1, 70],
       ['main', 2, 170],
     ]);
-    expect(p.samplers.map((s) => s.name)).toEqual(expect.arrayContaining(['tcp:lfn-p0g1-snd', 'tcp:lfn-p0g2-rcv']));
+    expect(p.samplers.map((s) => s.name)).toEqual(
+      expect.arrayContaining(['tcp:lfn-p0g1-snd', 'tcp:lfn-p0g2-rcv']),
+    );
+  });
+});
+
+describe('UDP cross traffic', () => {
+  it('sends from its own host through the forward bottleneck to a sink at the receiver', () => {
+    const p = buildPlan(
+      spec({
+        paths: {
+          main: {
+            rtt: '40ms',
+            rate: '100Mbit',
+            cross: [{ pattern: 'sine', mean: '20%', amplitude: '10Mbit', period: '30s', start: '2s' }],
+          },
+        },
+      }),
+    );
+    expect(p.topology.paths[0]?.udp).toEqual({ ns: 'lfn-p0-udp', addr: '10.1.4.2', toUdp: 'p0-udp' });
+    const cmds = allArgv(p).map((a) => a.join(' '));
+    expect(cmds).toContain(
+      'tc -n lfn-rtr filter add dev p0-udp parent ffff: protocol all matchall action mirred egress redirect dev p0-fwd',
+    );
+    expect(p.cross).toHaveLength(1);
+    expect(p.cross[0]).toMatchObject({ name: 'cross:main-udp1', at: 2000, durationMs: 18_000 });
+    expect(p.cross[0]?.argv.join(' ')).toMatch(
+      /^ip netns exec lfn-p0-udp chrt --fifo 20 lfn-udpgen --host 10\.1\.2\.2 --port 6001 .*--pattern sine --mean 20000000 --amplitude 10000000 --period 30/,
+    );
+    expect(
+      p.samplers
+        .find((s) => s.kind === 'udpsink')
+        ?.argv.slice(0, 10)
+        .join(' '),
+    ).toBe('ip netns exec lfn-p0-rcv chrt --fifo 20 lfn-udpsink --port 6001');
+    expect(formatPlan(p)).toContain('# t=2.000 cross:main-udp1');
+  });
+  it('asks for what each pattern needs', () => {
+    const v = validateSpec({
+      name: 't',
+      duration: '20s',
+      flows: [{ stack: 'cubic' }],
+      paths: {
+        main: {
+          rtt: '10ms',
+          rate: '10Mbit',
+          cross: [{ pattern: 'sine', mean: '5Mbit', amplitude: '8Mbit' }],
+        },
+      },
+    });
+    expect(v.ok).toBe(false);
+    if (!v.ok) {
+      expect(v.problems).toContainEqual({
+        field: 'paths.main.cross[0].period',
+        message: 'is required for the sine pattern',
+      });
+      expect(v.problems).toContainEqual({
+        field: 'paths.main.cross[0].amplitude',
+        message: expect.stringMatching(/at most the mean \(5Mbit\)/),
+      });
+    }
   });
 });

@@ -5,8 +5,9 @@
 import { qdiscStatArgv } from '../sampling/qdiscStat.js';
 import { tcpSamplerArgv } from '../sampling/tcpSampler.js';
 import type { Spec } from '../spec/schema.js';
+import { udpGenArgv, udpSinkArgv } from '../traffic/udp.js';
 import { ROUTER_NS } from './stages.js';
-import type { FlowTopology, PathTopology, Sampler } from './types.js';
+import type { FlowTopology, PathTopology, Proc, Sampler } from './types.js';
 
 const inNs = (ns: string, argv: string[]): string[] => ['ip', 'netns', 'exec', ns, ...argv];
 
@@ -53,5 +54,46 @@ export function buildSamplers(spec: Spec, paths: PathTopology[], flows: FlowTopo
     path: p.name,
     argv: inNs(p.probeNs, ['ping', '-n', '-D', '-i', interval, p.receiverAddr]),
   }));
-  return [...tcp, qdisc, ...ping];
+  const sinks: Sampler[] = crossSources(spec, paths).map((c) => ({
+    name: `udpsink:${c.name}`,
+    kind: 'udpsink',
+    ns: c.path.receiverNs,
+    path: c.path.name,
+    argv: inNs(c.path.receiverNs, realtime(udpSinkArgv({ port: c.port, durationS: 0, reportHz: hz }))),
+  }));
+  return [...tcp, qdisc, ...ping, ...sinks];
+}
+
+/** UDP ports from here on, one per cross-traffic source (TCP flows use 5201 up). */
+export const CROSS_BASE_PORT = 6001;
+
+function crossSources(spec: Spec, paths: PathTopology[]) {
+  let k = 0;
+  return paths.flatMap((p) =>
+    (spec.paths[p.name]?.cross ?? []).map((c) => ({ ...c, path: p, port: CROSS_BASE_PORT + k++ })),
+  );
+}
+
+/** The generators: from each path's UDP host to its receiver, paced at real-time priority. */
+export function buildCross(spec: Spec, paths: PathTopology[]): Proc[] {
+  return crossSources(spec, paths).map((c) => ({
+    name: `cross:${c.name}`,
+    role: 'cross',
+    flow: c.name,
+    at: c.start,
+    durationMs: Math.round(c.duration / 1000) * 1000,
+    argv: inNs(
+      c.path.udp?.ns ?? c.path.senderNs,
+      realtime(
+        udpGenArgv({
+          host: c.path.receiverAddr,
+          port: c.port,
+          pattern: c.pattern,
+          durationS: Math.round(c.duration / 1000),
+          reportHz: spec.sampleHz,
+          sizeBytes: c.size,
+        }),
+      ),
+    ),
+  }));
 }

@@ -387,6 +387,9 @@ export function calibrateDelay(
       ...delayStage(toReceiver, path, topo, topo.delayLimitPackets.forward, { op: 'change', oneWayMs }),
       ...delayStage(toSender, path, topo, topo.delayLimitPackets.reverse, { op: 'change', oneWayMs }),
       ...delayStage(toProbe, path, topo, topo.delayLimitPackets.reverse, { op: 'change', oneWayMs }),
+      ...(topo.udp
+        ? delayStage(topo.udp.toUdp, path, topo, topo.delayLimitPackets.reverse, { op: 'change', oneWayMs })
+        : []),
     ],
   };
 }

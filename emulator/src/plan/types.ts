@@ -20,9 +20,11 @@ export interface Section {
 /** A supervised process started `at` ms after the traffic phase begins. */
 export interface Proc {
   name: string;
-  role: 'server' | 'client';
+  role: 'server' | 'client' | 'cross';
   flow: string;
   at: number;
+  /** How long it runs, ms, when the process ends by itself after a set time (cross traffic). */
+  durationMs?: number;
   argv: string[];
   /** The condition that says the process is ready (servers: their port is listening). */
   ready?: Cmd;
@@ -39,7 +41,7 @@ export interface PathChange {
 export interface Sampler {
   name: string;
   /** 'capture' keeps its output raw (a packet trace); the others become typed samples. */
-  kind: 'tcp' | 'qdisc' | 'ping' | 'capture';
+  kind: 'tcp' | 'qdisc' | 'ping' | 'capture' | 'udpsink';
   ns: string;
   /** For ping: the path it probes. */
   path?: string;
@@ -90,6 +92,8 @@ export interface PathTopology {
   socketBufferMax: number;
   /** Host groups of flows with their own RTT (empty when every flow uses the path's). */
   groups: HostGroup[];
+  /** The UDP cross-traffic host, when the path has cross traffic: sender side, same bottleneck. */
+  udp: { ns: string; addr: string; toUdp: string } | null;
 }
 
 export interface FlowTopology {
@@ -133,6 +137,8 @@ export interface Plan {
   snapshot: Section[];
   servers: Proc[];
   clients: Proc[];
+  /** UDP cross-traffic generators, started on the flows' schedule (their sinks are samplers). */
+  cross: Proc[];
   /** Samplers started before the servers and stopped after the last flow: TCP state, queues, CPU, RTT. */
   samplers: Sampler[];
   /**

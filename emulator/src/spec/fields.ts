@@ -104,3 +104,34 @@ export const strict = <T extends z.core.$ZodLooseShape>(shape: T) =>
 /** A size field; output in bytes. */
 export const size = (min: number, max: number) =>
   unitField(SIZE_FORM, parseSize, { min, max }, (n) => `${n} B`);
+
+/** A rate, or a share of the path's bottleneck rate ("10%"): { bps } or { share } in 0..1. */
+export const rateOrShare = (min: number, max: number) =>
+  z
+    .string({ error: `must be ${RATE_FORM}, or a share of the bottleneck such as '10%'` })
+    .meta({ description: `${RATE_FORM}, or a share of the bottleneck rate such as '10%'` })
+    .transform((text, ctx): { bps: number } | { share: number } => {
+      const pct = /^\s*(\d+(?:\.\d+)?)\s*%\s*$/.exec(text);
+      if (pct) {
+        const share = Number(pct[1]) / 100;
+        if (share > 0 && share <= 1) return { share };
+        ctx.addIssue({
+          code: 'custom',
+          message: `a share must be above 0% and at most 100% (got '${text}')`,
+          input: text,
+        });
+        return z.NEVER;
+      }
+      const r = parseRate(text);
+      if (!r.ok || !(r.value >= min && r.value <= max)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: r.ok
+            ? `must be between ${formatRate(min)} and ${formatRate(max)} (got '${text}')`
+            : `${r.error}, or a share such as '10%'`,
+          input: text,
+        });
+        return z.NEVER;
+      }
+      return { bps: r.value };
+    });

@@ -2,9 +2,9 @@
 // Input is what a person writes (strings with units); output is normalised numbers:
 // durations in ms, rates in bit/s, sizes in bytes. Every message names what is allowed.
 import { z } from 'zod';
-import { amount, duration, int, name, rate, size, strict } from './fields.js';
+import { amount, duration, int, name, rate, rateOrShare, size, strict } from './fields.js';
 import { STACK_NAMES } from './stacks.js';
-import { formatMs } from './units.js';
+import { formatMs, formatRate } from './units.js';
 
 export const LIMITS = {
   rttMs: { min: 0, max: 5000 },
@@ -53,6 +53,37 @@ export const PathSchema = strict({
       error: 'must be one of fifo, red, codel, fq_codel, pie, cake',
     })
     .default('fifo'),
+  /**
+   * UDP cross traffic through the forward bottleneck, each from its own namespace on the sender side
+   * (seed 000's sinusoidal load, seed 002's CBR and self-similar backgrounds). Rates at the IP layer.
+   */
+  cross: z
+    .array(
+      strict({
+        pattern: z.enum(['cbr', 'sine', 'selfsimilar'], { error: 'must be cbr, sine or selfsimilar' }),
+        /** cbr: the constant rate. */
+        rate: rateOrShare(LIMITS.rateBps.min, LIMITS.rateBps.max).optional(),
+        /** sine and selfsimilar: the mean rate. */
+        mean: rateOrShare(LIMITS.rateBps.min, LIMITS.rateBps.max).optional(),
+        /** sine: rate(t) = mean + amplitude · sin(2πt / period); at most the mean. */
+        amplitude: rateOrShare(0, LIMITS.rateBps.max).optional(),
+        period: duration(100, LIMITS.runMs.max).optional(),
+        /** selfsimilar: the Hurst parameter of the superposed on/off sources. */
+        hurst: z
+          .number({ error: 'must be a Hurst parameter from 0.5 to 0.99' })
+          .min(0.5, { error: 'must be a Hurst parameter from 0.5 to 0.99' })
+          .max(0.99, { error: 'must be a Hurst parameter from 0.5 to 0.99' })
+          .optional(),
+        sources: int('a whole number from 1 to 1024', 1, 1024).default(16),
+        start: duration(0, LIMITS.runMs.max).prefault('0s'),
+        duration: duration(1000, LIMITS.runMs.max).optional(),
+        /** UDP payload per datagram, bytes. */
+        size: int('a datagram payload from 16 to 65507 bytes', 16, 65507).default(1472),
+      }),
+      { error: 'must be a list of cross-traffic sources' },
+    )
+    .max(8, { error: 'must have at most 8 cross-traffic sources' })
+    .default([]),
   /** Changes during the run: from `at` on, the bottleneck rate and/or the RTT take new values. */
   changes: z
     .array(
@@ -227,6 +258,44 @@ function checkSpec(spec: SpecOut, ctx: z.core.$RefinementCtx<SpecOut>): void {
     });
   }
   for (const [pname, path] of Object.entries(spec.paths)) {
+    path.cross.forEach((c, i) => {
+      const at = (field: string) => ['paths', pname, 'cross', i, field];
+      const bps = (r: { bps: number } | { share: number } | undefined) =>
+        r === undefined ? undefined : 'bps' in r ? r.bps : r.share * path.rate;
+      const need = (field: 'rate' | 'mean' | 'amplitude' | 'period' | 'hurst') => {
+        if (c[field] === undefined)
+          ctx.addIssue({
+            code: 'custom',
+            path: at(field),
+            message: `is required for the ${c.pattern} pattern`,
+          });
+      };
+      if (c.pattern === 'cbr') need('rate');
+      if (c.pattern === 'sine') for (const f of ['mean', 'amplitude', 'period'] as const) need(f);
+      if (c.pattern === 'selfsimilar') for (const f of ['mean', 'hurst'] as const) need(f);
+      const mean = bps(c.mean);
+      const amp = bps(c.amplitude);
+      if (mean !== undefined && amp !== undefined && amp > mean) {
+        ctx.addIssue({
+          code: 'custom',
+          path: at('amplitude'),
+          message: `must be at most the mean (${formatRate(mean)}), or the rate would go below zero`,
+        });
+      }
+      if (c.start >= spec.duration)
+        ctx.addIssue({
+          code: 'custom',
+          path: at('start'),
+          message: `must be before the run ends (${formatMs(spec.duration)})`,
+        });
+      else if (c.duration !== undefined && c.start + c.duration > spec.duration) {
+        ctx.addIssue({
+          code: 'custom',
+          path: at('duration'),
+          message: `start + duration must be at most the run's duration ${formatMs(spec.duration)}`,
+        });
+      }
+    });
     path.changes.forEach((c, i) => {
       const at = (field: string) => ['paths', pname, 'changes', i, field];
       if (c.rate === undefined && c.rtt === undefined) {
@@ -283,14 +352,56 @@ function expandedNames(
 }
 
 /** Fill defaults that depend on other fields, so every later stage sees a complete spec. */
+/** A cross-traffic source with its rates in bit/s, in the generator's own pattern vocabulary. */
+export type CrossPattern =
+  | { kind: 'cbr'; rateBps: number }
+  | { kind: 'sine'; meanBps: number; amplitudeBps: number; periodS: number }
+  | { kind: 'selfsimilar'; meanBps: number; hurst: number; sources: number; seed: number };
+
+function resolveCross(spec: SpecOut, pname: string, p: SpecOut['paths'][string], offset: number) {
+  const bps = (r: { bps: number } | { share: number } | undefined) =>
+    r === undefined ? 0 : 'bps' in r ? r.bps : r.share * p.rate;
+  return p.cross.map((c, k) => {
+    const pattern: CrossPattern =
+      c.pattern === 'cbr'
+        ? { kind: 'cbr', rateBps: bps(c.rate) }
+        : c.pattern === 'sine'
+          ? {
+              kind: 'sine',
+              meanBps: bps(c.mean),
+              amplitudeBps: bps(c.amplitude),
+              periodS: (c.period ?? 0) / 1000,
+            }
+          : // Each source its own seed, derived from the run's: the same spec gives the same schedule.
+            {
+              kind: 'selfsimilar',
+              meanBps: bps(c.mean),
+              hurst: c.hurst ?? 0.8,
+              sources: c.sources,
+              seed: spec.seed * 1000 + offset + k,
+            };
+    return {
+      name: `${pname}-udp${k + 1}`,
+      pattern,
+      start: c.start,
+      duration: c.duration ?? spec.duration - c.start,
+      size: c.size,
+    };
+  });
+}
+
 function resolveSpec(spec: SpecOut) {
   const [onlyPath] = Object.keys(spec.paths);
   return {
     ...spec,
     paths: Object.fromEntries(
-      Object.entries(spec.paths).map(([pname, p]) => [
+      Object.entries(spec.paths).map(([pname, p], i) => [
         pname,
-        { ...p, reverse: { rate: p.reverse?.rate ?? p.rate, buffer: p.reverse?.buffer ?? p.buffer } },
+        {
+          ...p,
+          reverse: { rate: p.reverse?.rate ?? p.rate, buffer: p.reverse?.buffer ?? p.buffer },
+          cross: resolveCross(spec, pname, p, i * 10),
+        },
       ]),
     ),
     flows: spec.flows.flatMap((f, i) =>

@@ -270,6 +270,27 @@ export function runDashboard() {
     )
     .panel(
       timeseries({
+        title: 'UDP cross traffic',
+        description: 'Rate each UDP cross-traffic source delivered at its sink (lfn_udp.rate_bps, IP layer).',
+        targets: [
+          target(
+            select({
+              select: [agg('mean', 'rate_bps')],
+              from: 'lfn_udp',
+              where: runFilter,
+              groupByTime: '$__interval',
+              groupBy: ['source'],
+              fill: 'none',
+            }),
+            '$tag_source',
+          ),
+        ],
+        unit: 'bps',
+        min: 0,
+      }),
+    )
+    .panel(
+      timeseries({
         title: 'Lab CPU',
         description:
           "The lab VM's CPU use, percent of all CPUs (lfn_cpu): busy and the softirq share that carries packet processing.",

@@ -138,6 +138,16 @@ export function runSamples(run: RunDef, seed: number): Sample[] {
       const seq = (rttSeq.get(path) ?? 0) + 1;
       rttSeq.set(path, seq);
       out.push({ kind: 'rtt', t, path, rttMs: baseRttMs + backlog * 0.12 + rand(), seq });
+      // Sinusoidal UDP cross traffic on every path, as seed 000's stability test has it.
+      out.push({
+        kind: 'udp',
+        t,
+        source: `${path}-udp1`,
+        path,
+        bps: 10e6 + 5e6 * Math.sin(t / 5),
+        lost: 0,
+        owdMeanMs: baseRttMs / 2 + rand(),
+      });
     }
     out.push({
       kind: 'cpu',
