@@ -1,9 +1,9 @@
-import { type ChildProcess, execFile, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addTbf, inNs, isRoot, make, runLines, runs, sh, VethPair } from '../native/testFixtures.js';
 import {
   CPU_TIME_FIELDS,
   type CpuTimes,
@@ -353,93 +353,14 @@ describe('cpuPercent', () => {
 
 // ---- integration: build the real binary and poll a real tbf bottleneck between two namespaces ----
 
-function hasGcc(): boolean {
-  try {
-    execFileSync('gcc', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-const isRoot = process.getuid?.() === 0;
-const gccAvailable = hasGcc();
+const gccAvailable = runs('gcc');
 const canRun = isRoot && gccAvailable;
 const SKIP_REASON = !isRoot
   ? 'needs root: creates network namespaces, a veth pair and a tbf qdisc'
   : 'gcc not found on PATH: cannot build emulator/sampler (lfn-qdiscstat)';
 
-const NS_PREFIX = 'lfnq-test-';
-const NS_A = `${NS_PREFIX}${process.pid}-a`;
-const NS_B = `${NS_PREFIX}${process.pid}-b`;
-const DEV_A = 'lfnq-a';
-const DEV_B = 'lfnq-b';
-const ADDR_A = '192.0.2.1';
-const ADDR_B = '192.0.2.2';
-
-/** Runs a command from an argv array (never through a shell) and throws with its stderr on failure. */
-function sh(argv: string[]): string {
-  const [program, ...args] = argv;
-  if (program === undefined) throw new Error('empty argv');
-  const r = spawnSync(program, args, { encoding: 'utf8', timeout: 30_000 });
-  if (r.error) throw r.error;
-  if (r.status !== 0)
-    throw new Error(`${argv.join(' ')} failed (${r.status ?? r.signal}): ${r.stderr.trim()}`);
-  return r.stdout;
-}
-
-function deleteNamespace(ns: string): void {
-  // Deleting a namespace that is already gone is fine; anything else should not go unnoticed.
-  const r = spawnSync('ip', ['netns', 'delete', ns], { encoding: 'utf8' });
-  if (r.status !== 0 && !/No such file/.test(r.stderr))
-    console.warn(`ip netns delete ${ns}: ${r.stderr.trim()}`);
-}
-
-/** Namespaces left behind by an earlier run of this file that was killed before its afterAll. */
-function deleteStaleNamespaces(): void {
-  for (const row of sh(['ip', 'netns', 'list']).split('\n')) {
-    const m = /^(lfnq-test-(\d+)-[ab])\b/.exec(row);
-    if (!m?.[1] || !m[2] || Number(m[2]) === process.pid) continue;
-    try {
-      process.kill(Number(m[2]), 0);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ESRCH') deleteNamespace(m[1]);
-    }
-  }
-}
-
-interface Run {
-  lines: string[];
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stderr: string;
-}
-
-/** Collects stdout lines; `onLine` lets a test react to live output (e.g. signal after a few ticks). */
-async function runPoller(argv: string[], onLine?: (line: string, child: ChildProcess) => void): Promise<Run> {
-  const [program, ...args] = argv;
-  if (program === undefined) throw new Error('empty argv');
-  const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  const lines: string[] = [];
-  let partial = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8');
-  child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (d: string) => {
-    stderr += d;
-  });
-  child.stdout.on('data', (chunk: string) => {
-    const parts = (partial + chunk).split('\n');
-    partial = parts.pop() ?? '';
-    for (const l of parts) {
-      lines.push(l);
-      onLine?.(l, child);
-    }
-  });
-  // 'close' fires after exit and after both pipes drained, so no output is missed.
-  const [code, signal] = (await once(child, 'close')) as [number | null, NodeJS.Signals | null];
-  if (partial) lines.push(partial);
-  return { lines, code, signal, stderr };
-}
+const NET = new VethPair({ prefix: 'lfnq-test-', devA: 'lfnq-a', devB: 'lfnq-b' });
+const { nsA: NS_A, nsB: NS_B, devA: DEV_A, devB: DEV_B, addrB: ADDR_B } = NET;
 
 function parseAll(lines: string[]) {
   const qdiscs: QdiscRecord[] = [];
@@ -453,8 +374,6 @@ function parseAll(lines: string[]) {
   }
   return { qdiscs, cpus, ends };
 }
-
-const inNs = (ns: string, argv: string[]) => ['ip', 'netns', 'exec', ns, ...argv];
 
 // Paced UDP blaster: 20 × 1400-byte datagrams every 5 ms (~45 Mbit/s), far over the 10 Mbit/s tbf, so
 // the queue stands and drops. Prints "ready" once the first datagram has left the socket.
@@ -486,44 +405,15 @@ describe('lfn-qdiscstat on a tbf bottleneck between two namespaces', () => {
 
   function cleanup(): void {
     sender?.kill('SIGKILL');
-    deleteNamespace(NS_A);
-    deleteNamespace(NS_B);
+    NET.delete();
   }
 
   beforeAll(async () => {
     if (!canRun) return;
-    await promisify(execFile)('make', ['-C', SAMPLER_DIR], { timeout: 120_000 });
-    deleteStaleNamespaces();
+    await make(SAMPLER_DIR);
+    NET.create();
     try {
-      sh(['ip', 'netns', 'add', NS_A]);
-      sh(['ip', 'netns', 'add', NS_B]);
-      sh(['ip', '-n', NS_A, 'link', 'add', DEV_A, 'type', 'veth', 'peer', 'name', DEV_B, 'netns', NS_B]);
-      sh(['ip', '-n', NS_A, 'addr', 'add', `${ADDR_A}/24`, 'dev', DEV_A]);
-      sh(['ip', '-n', NS_B, 'addr', 'add', `${ADDR_B}/24`, 'dev', DEV_B]);
-      for (const [ns, dev] of [
-        [NS_A, DEV_A],
-        [NS_B, DEV_B],
-      ] as const) {
-        sh(['ip', '-n', ns, 'link', 'set', 'lo', 'up']);
-        sh(['ip', '-n', ns, 'link', 'set', dev, 'up']);
-      }
-      sh(
-        inNs(NS_A, [
-          'tc',
-          'qdisc',
-          'add',
-          'dev',
-          DEV_A,
-          'root',
-          'tbf',
-          'rate',
-          '10mbit',
-          'burst',
-          '3000',
-          'limit',
-          '30000',
-        ]),
-      );
+      addTbf(NS_A, DEV_A, { rate: '10mbit', burst: '3000', limit: '30000' });
     } catch (err) {
       cleanup();
       throw err;
@@ -541,7 +431,7 @@ describe('lfn-qdiscstat on a tbf bottleneck between two namespaces', () => {
 
   it('prints the header and column lines the parser expects, and rejects bad usage', async (ctx) => {
     ctx.skip(!canRun, SKIP_REASON);
-    const run = await runPoller(
+    const run = await runLines(
       inNs(NS_A, qdiscStatArgv({ hz: 1, durationS: 0.001, cpu: true, binary: POLLER_BIN })),
     );
     expect(run.code).toBe(0);
@@ -573,7 +463,7 @@ describe('lfn-qdiscstat on a tbf bottleneck between two namespaces', () => {
       child.once('error', reject);
     });
 
-    const run = await runPoller(
+    const run = await runLines(
       inNs(NS_A, qdiscStatArgv({ hz: 50, durationS: 1, devs: [DEV_A], cpu: true, binary: POLLER_BIN })),
     );
     await stopSender();
@@ -639,7 +529,7 @@ describe('lfn-qdiscstat on a tbf bottleneck between two namespaces', () => {
   it('stops on SIGTERM with a JSONL end record that matches what was written, all devices', async (ctx) => {
     ctx.skip(!canRun, SKIP_REASON);
     let signalled = false;
-    const run = await runPoller(
+    const run = await runLines(
       inNs(NS_A, qdiscStatArgv({ hz: 100, durationS: 0, cpu: true, format: 'jsonl', binary: POLLER_BIN })),
       (line, child) => {
         // React to real output rather than a timer: terminate once a few ticks have been seen.
@@ -674,7 +564,7 @@ describe('lfn-qdiscstat on a tbf bottleneck between two namespaces', () => {
     ctx.skip(!canRun, SKIP_REASON);
     const renamed = 'lfnq-b2';
     let state: 'before' | 'renamed' | 'done' = 'before';
-    const run = await runPoller(
+    const run = await runLines(
       // The duration only bounds a failing run; a passing one ends on SIGTERM.
       inNs(NS_B, qdiscStatArgv({ hz: 50, durationS: 10, devs: [DEV_B, renamed], binary: POLLER_BIN })),
       (line, child) => {

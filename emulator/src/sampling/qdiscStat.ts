@@ -6,6 +6,9 @@
 // difference of two records (see cpuPercent), so a consumer can pick its own window. Wall/monotonic time
 // is turned into fractional milliseconds because nanoseconds since the epoch do not fit a double exactly.
 
+import { checkDeviceName, checkInt, checkSeconds } from '../native/argv.js';
+import { type Fail, LineParseError, lineParsers, RUN_END_REASONS } from '../native/tsv.js';
+
 export const QDISC_STAT_BINARY = 'lfn-qdiscstat';
 /** Output format version the parser understands (the `v1` in the TSV header, `version` in JSONL). */
 export const QDISC_STAT_FORMAT_VERSION = 1;
@@ -135,43 +138,15 @@ export interface QdiscStatEnd {
 
 export type QdiscStatLine = QdiscRecord | QdiscCpuRecord | QdiscStatEnd;
 
-export class QdiscStatParseError extends Error {
-  constructor(
-    message: string,
-    readonly line: string,
-  ) {
-    super(`${message}: ${line.length > 120 ? `${line.slice(0, 120)}…` : line}`);
-    this.name = 'QdiscStatParseError';
-  }
+export class QdiscStatParseError extends LineParseError {
+  override name = 'QdiscStatParseError';
 }
 
-type Raw = unknown;
+const parsers = lineParsers(QdiscStatParseError);
+const fail: Fail = parsers.fail;
+const { uint, nsToMs, str, oneOf } = parsers;
 
-function fail(message: string, line: string): never {
-  throw new QdiscStatParseError(message, line);
-}
-
-function uint(value: Raw, name: string, line: string): number {
-  if (typeof value === 'number' && Number.isInteger(value) && value >= 0) return value;
-  if (typeof value === 'string' && /^\d{1,20}$/.test(value)) return Number(value);
-  return fail(`${name} is not a non-negative integer (${String(value)})`, line);
-}
-
-/** ns → fractional ms without going through a double of the full ns value when we have the digits. */
-function nsToMs(value: Raw, name: string, line: string): number {
-  if (typeof value === 'string' && /^\d{1,20}$/.test(value)) {
-    const cut = Math.max(0, value.length - 6);
-    return Number(value.slice(0, cut) || '0') + Number(value.slice(cut)) / 1e6;
-  }
-  return uint(value, name, line) / 1e6;
-}
-
-function str(value: Raw, name: string, line: string): string {
-  if (typeof value === 'string' && value.length > 0) return value;
-  return fail(`${name} is missing`, line);
-}
-
-function buildQdisc(get: (column: string) => Raw, line: string): QdiscRecord {
+function buildQdisc(get: (column: QdiscStatColumn) => unknown, line: string): QdiscRecord {
   const u = (c: QdiscStatColumn) => uint(get(c), c, line);
   return {
     type: 'qdisc',
@@ -193,21 +168,18 @@ function buildQdisc(get: (column: string) => Raw, line: string): QdiscRecord {
   };
 }
 
-function cpuTimes(get: (field: CpuTimeField) => Raw, where: string, line: string): CpuTimes {
+function cpuTimes(get: (field: CpuTimeField) => unknown, where: string, line: string): CpuTimes {
   const t = {} as CpuTimes;
   for (const f of CPU_TIME_FIELDS) t[f] = uint(get(f), `${where}${f}`, line);
   return t;
 }
 
-const END_REASONS: ReadonlySet<string> = new Set(['duration', 'signal', 'error']);
-
-function buildEnd(get: (key: string) => Raw, line: string): QdiscStatEnd {
-  const reason = get('reason');
-  if (typeof reason !== 'string' || !END_REASONS.has(reason)) fail('unknown end reason', line);
+function buildEnd(get: (key: string) => unknown, line: string): QdiscStatEnd {
+  const reason = oneOf(get('reason'), RUN_END_REASONS, 'unknown end reason', line);
   const u = (k: string) => uint(get(k), k, line);
   return {
     type: 'end',
-    reason: reason as QdiscStatEnd['reason'],
+    reason,
     ticks: u('ticks'),
     late: u('late'),
     skipped: u('skipped'),
@@ -222,7 +194,6 @@ function buildEnd(get: (key: string) => Raw, line: string): QdiscStatEnd {
   };
 }
 
-const QDISC_INDEX = new Map<string, number>(QDISC_STAT_QDISC_COLUMNS.map((c, i) => [c, i]));
 const CPU_GROUP = 1 + CPU_TIME_FIELDS.length;
 const CPU_FIXED = CPU_PREFIX.length + CPU_TIME_FIELDS.length;
 
@@ -255,7 +226,11 @@ function positive(n: number, name: string, line: string): number {
   return n > 0 ? n : fail(`${name} must be positive`, line);
 }
 
-function parseJsonCpu(rec: Record<string, unknown>, get: (k: string) => Raw, line: string): QdiscCpuRecord {
+function parseJsonCpu(
+  rec: Record<string, unknown>,
+  get: (k: string) => unknown,
+  line: string,
+): QdiscCpuRecord {
   const list = rec.cpus;
   if (!Array.isArray(list)) fail('cpus is not an array', line);
   const ncpu = uint(get('ncpu'), 'ncpu', line);
@@ -277,67 +252,31 @@ function parseJsonCpu(rec: Record<string, unknown>, get: (k: string) => Raw, lin
   };
 }
 
-function parseJsonLine(line: string): QdiscStatLine | null {
-  let obj: unknown;
-  try {
-    obj = JSON.parse(line);
-  } catch {
-    return fail('invalid JSON', line);
-  }
-  if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) return fail('not a JSON object', line);
-  const rec = obj as Record<string, unknown>;
-  const get = (k: string) => (Object.hasOwn(rec, k) ? rec[k] : undefined);
-  switch (rec.type) {
-    case 'qdisc':
-      return buildQdisc(get, line);
-    case 'cpu':
-      return parseJsonCpu(rec, get, line);
-    case 'end':
-      return buildEnd(get, line);
-    case 'start':
-      if (rec.version !== QDISC_STAT_FORMAT_VERSION) fail('unsupported lfn-qdiscstat format version', line);
-      return null;
-    default:
-      return fail('unknown record type', line);
-  }
-}
-
 /**
  * Parses one line of lfn-qdiscstat output (TSV or JSONL; trailing CR/LF ignored).
  * Returns null for header, comment and blank lines, and for the JSONL start record.
  * Throws QdiscStatParseError for anything malformed, so a format mismatch is never silently dropped.
  */
 export function parseQdiscStatLine(line: string): QdiscStatLine | null {
-  const text = line.replace(/[\r\n]+$/, '');
-  if (text === '') return null;
-  if (text.startsWith('{')) return parseJsonLine(text);
-  if (text.startsWith('#end\t')) {
-    const kv = new Map<string, string>();
-    for (const part of text.slice(5).split('\t')) {
-      const eq = part.indexOf('=');
-      if (eq <= 0) fail('malformed end field', text);
-      kv.set(part.slice(0, eq), part.slice(eq + 1));
-    }
-    return buildEnd((k) => kv.get(k), text);
-  }
-  if (text.startsWith('# lfn-qdiscstat ')) {
-    const version = /^# lfn-qdiscstat v(\d+)\b/.exec(text)?.[1];
-    if (Number(version) !== QDISC_STAT_FORMAT_VERSION) fail('unsupported lfn-qdiscstat format version', text);
-    return null;
-  }
-  if (text.startsWith('#')) return null;
-  const fields = text.split('\t');
-  switch (fields[0]) {
-    case 'q':
-      if (fields.length !== QDISC_STAT_QDISC_COLUMNS.length) {
-        fail(`expected ${QDISC_STAT_QDISC_COLUMNS.length} tab-separated fields, got ${fields.length}`, text);
+  return parsers.tsvLine(QDISC_STAT_BINARY, QDISC_STAT_FORMAT_VERSION, line, {
+    json: (text) =>
+      parsers.jsonLine<QdiscStatLine>(QDISC_STAT_BINARY, QDISC_STAT_FORMAT_VERSION, text, {
+        qdisc: (get) => buildQdisc(get, text),
+        cpu: (get, rec) => parseJsonCpu(rec, get, text),
+        end: (get) => buildEnd(get, text),
+      }),
+    end: (kv, text) => buildEnd((k) => kv.get(k), text),
+    row: (fields, text) => {
+      switch (fields[0]) {
+        case 'q':
+          return buildQdisc(parsers.row(fields, QDISC_STAT_QDISC_COLUMNS, text), text);
+        case 'c':
+          return parseTsvCpu(fields, text);
+        default:
+          return fail(`unknown record kind '${fields[0] ?? ''}' (expected q or c)`, text);
       }
-      return buildQdisc((c) => fields[QDISC_INDEX.get(c) ?? -1], text);
-    case 'c':
-      return parseTsvCpu(fields, text);
-    default:
-      return fail(`unknown record kind '${fields[0] ?? ''}' (expected q or c)`, text);
-  }
+    },
+  });
 }
 
 export interface QdiscStatOptions {
@@ -355,28 +294,17 @@ export interface QdiscStatOptions {
   binary?: string;
 }
 
-/** Device names as the kernel allows them (1..15 bytes, no '/', ':' or whitespace), minus quotes. */
-const DEV_NAME = /^[!-~]{1,15}$/;
-
 /**
  * argv (argv[0] = program) for running the poller, to hand to spawn/execFile or to append to
  * `['ip', 'netns', 'exec', ns]`. Never joined into a shell string.
  */
 export function qdiscStatArgv(opts: QdiscStatOptions): string[] {
   const { hz, durationS, devs = [], cpu = false, format = 'tsv' } = opts;
-  if (!Number.isInteger(hz) || hz < 1 || hz > 100)
-    throw new RangeError(`hz must be an integer 1..100 (got ${hz})`);
-  if (!Number.isFinite(durationS) || durationS < 0 || durationS > 1e7) {
-    throw new RangeError(`durationS must be 0..1e7 seconds (got ${durationS})`);
-  }
+  const hzArg = checkInt(hz, 1, 100, 'hz');
+  const durationArg = checkSeconds(durationS, 'durationS');
   if (devs.length > 64) throw new RangeError(`at most 64 devs (got ${devs.length})`);
-  const argv = [opts.binary ?? QDISC_STAT_BINARY, '--hz', String(hz), '--duration', String(durationS)];
-  for (const dev of devs) {
-    if (!DEV_NAME.test(dev) || /[/:"\\]/.test(dev) || dev === '.' || dev === '..') {
-      throw new RangeError(`not a valid device name: '${dev}'`);
-    }
-    argv.push('--dev', dev);
-  }
+  const argv = [opts.binary ?? QDISC_STAT_BINARY, '--hz', hzArg, '--duration', durationArg];
+  for (const dev of devs) argv.push('--dev', checkDeviceName(dev));
   if (cpu) argv.push('--cpu');
   argv.push('--format', format);
   return argv;

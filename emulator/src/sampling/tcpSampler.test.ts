@@ -1,10 +1,9 @@
-import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import net, { type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { make, runLines, runs } from '../native/testFixtures.js';
 import {
   parseSamplerLine,
   type SamplerEnd,
@@ -247,53 +246,8 @@ describe('tcpSamplerArgv', () => {
 
 // ---- integration: build the real binary and sample real loopback connections ----
 
-function hasGcc(): boolean {
-  try {
-    execFileSync('gcc', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-const gccAvailable = hasGcc();
+const gccAvailable = runs('gcc');
 const NO_GCC = 'gcc not found on PATH: cannot build emulator/sampler (lfn-tcpsampler)';
-
-interface Run {
-  lines: string[];
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stderr: string;
-}
-
-/** Collects stdout lines; `onLine` lets a test react to live output (e.g. signal after the first sample). */
-async function runSampler(
-  argv: string[],
-  onLine?: (line: string, child: ChildProcess) => void,
-): Promise<Run> {
-  const [program, ...args] = argv;
-  if (program === undefined) throw new Error('empty argv');
-  const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  const lines: string[] = [];
-  let partial = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8');
-  child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (d: string) => {
-    stderr += d;
-  });
-  child.stdout.on('data', (chunk: string) => {
-    const parts = (partial + chunk).split('\n');
-    partial = parts.pop() ?? '';
-    for (const l of parts) {
-      lines.push(l);
-      onLine?.(l, child);
-    }
-  });
-  // 'close' fires after exit and after both pipes drained, so no output is missed.
-  const [code, signal] = (await once(child, 'close')) as [number | null, NodeJS.Signals | null];
-  if (partial) lines.push(partial);
-  return { lines, code, signal, stderr };
-}
 
 function parseAll(lines: string[]): { samples: TcpSample[]; ends: SamplerEnd[] } {
   const samples: TcpSample[] = [];
@@ -315,7 +269,7 @@ describe('lfn-tcpsampler on loopback', () => {
 
   beforeAll(async () => {
     if (!gccAvailable) return;
-    await promisify(execFile)('make', ['-C', SAMPLER_DIR], { timeout: 120_000 });
+    await make(SAMPLER_DIR);
 
     // Echo server, so both ends of every connection carry data and get RTT samples.
     const srv = net.createServer((sock) => sock.pipe(sock));
@@ -364,7 +318,7 @@ describe('lfn-tcpsampler on loopback', () => {
 
   it('prints the column header the parser expects', async (ctx) => {
     ctx.skip(!gccAvailable, NO_GCC);
-    const run = await runSampler(
+    const run = await runLines(
       tcpSamplerArgv({ hz: 1, durationS: 0.001, ports: [port], binary: SAMPLER_BIN }),
     );
     expect(run.code).toBe(0);
@@ -375,7 +329,7 @@ describe('lfn-tcpsampler on loopback', () => {
   it('samples 8 connections at 50 Hz for 1 s and accounts for every record', async (ctx) => {
     ctx.skip(!gccAvailable, NO_GCC);
     const argv = tcpSamplerArgv({ hz: 50, durationS: 1, ports: [port], binary: SAMPLER_BIN });
-    const run = await runSampler(argv);
+    const run = await runLines(argv);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
 
@@ -419,7 +373,7 @@ describe('lfn-tcpsampler on loopback', () => {
   it('dumps only the requested socket family', async (ctx) => {
     ctx.skip(!gccAvailable, NO_GCC);
     const run = (family: 'inet' | 'inet6') =>
-      runSampler(tcpSamplerArgv({ hz: 10, durationS: 0.1, ports: [port], family, binary: SAMPLER_BIN }));
+      runLines(tcpSamplerArgv({ hz: 10, durationS: 0.1, ports: [port], family, binary: SAMPLER_BIN }));
     const [v4, v6] = await Promise.all([run('inet'), run('inet6')]);
     expect(parseAll(v4.lines).samples).toHaveLength(2 * CONNECTIONS);
     expect(parseAll(v6.lines).samples).toHaveLength(0);
@@ -441,7 +395,7 @@ describe('lfn-tcpsampler on loopback', () => {
     const c = net.connect(port6, '::1');
     try {
       await Promise.all([once(c, 'connect'), accepted]);
-      const run = await runSampler(
+      const run = await runLines(
         tcpSamplerArgv({ hz: 10, durationS: 0.1, ports: [port6], family: 'inet6', binary: SAMPLER_BIN }),
       );
       const { samples } = parseAll(run.lines);
@@ -466,7 +420,7 @@ describe('lfn-tcpsampler on loopback', () => {
       binary: SAMPLER_BIN,
     });
     let signalled = false;
-    const run = await runSampler(argv, (line, child) => {
+    const run = await runLines(argv, (line, child) => {
       // Wait for real output rather than a timer: terminate once a couple of ticks have been seen.
       const rec = parseSamplerLine(line);
       if (!signalled && rec?.type === 'sample' && rec.tick >= 2) {

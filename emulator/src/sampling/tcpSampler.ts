@@ -5,6 +5,9 @@
 // converting would hide where a number came from. The one exception is wall/monotonic time, turned into
 // fractional milliseconds because nanoseconds since the epoch do not fit a double exactly.
 
+import { checkInt, checkPort, checkSeconds } from '../native/argv.js';
+import { type Fail, LineParseError, lineParsers, RUN_END_REASONS } from '../native/tsv.js';
+
 export const TCP_SAMPLER_BINARY = 'lfn-tcpsampler';
 /** Output format version the parser understands (the `v1` in the TSV header, `version` in JSONL). */
 export const TCP_SAMPLER_FORMAT_VERSION = 1;
@@ -146,14 +149,8 @@ export interface SamplerEnd {
   cpuMs: number;
 }
 
-export class SamplerParseError extends Error {
-  constructor(
-    message: string,
-    readonly line: string,
-  ) {
-    super(`${message}: ${line.length > 120 ? `${line.slice(0, 120)}…` : line}`);
-    this.name = 'SamplerParseError';
-  }
+export class SamplerParseError extends LineParseError {
+  override name = 'SamplerParseError';
 }
 
 const U32_MAX = 4294967295;
@@ -161,35 +158,13 @@ const INFINITE_SSTHRESH = 2147483647;
 // ~0ULL as a double; JSON.parse and Number() both round 18446744073709551615 up to 2^64.
 const U64_MAX_AS_NUMBER = 2 ** 64;
 
-type Raw = string | number | boolean | null | undefined;
-
-function fail(message: string, line: string): never {
-  throw new SamplerParseError(message, line);
-}
-
-function uint(value: Raw, name: string, line: string): number {
-  if (typeof value === 'number' && Number.isInteger(value) && value >= 0) return value;
-  if (typeof value === 'string' && /^\d{1,20}$/.test(value)) return Number(value);
-  return fail(`${name} is not a non-negative integer (${String(value)})`, line);
-}
-
-/** ns → fractional ms without going through a double of the full ns value when we have the digits. */
-function nsToMs(value: Raw, name: string, line: string): number {
-  if (typeof value === 'string' && /^\d{1,20}$/.test(value)) {
-    const cut = Math.max(0, value.length - 6);
-    return Number(value.slice(0, cut) || '0') + Number(value.slice(cut)) / 1e6;
-  }
-  return uint(value, name, line) / 1e6;
-}
-
-function str(value: Raw, name: string, line: string): string {
-  if (typeof value === 'string' && value.length > 0) return value;
-  return fail(`${name} is missing`, line);
-}
+const parsers = lineParsers(SamplerParseError);
+const fail: Fail = parsers.fail;
+const { uint, nsToMs, str, oneOf } = parsers;
 
 const KNOWN_STATES: ReadonlySet<string> = new Set(TCP_STATES);
 
-function buildSample(get: (column: TcpSamplerColumn) => Raw, line: string): TcpSample {
+function buildSample(get: (column: TcpSamplerColumn) => unknown, line: string): TcpSample {
   const u = (c: TcpSamplerColumn) => uint(get(c), c, line);
   const ssthresh = u('ssthresh');
   const minRtt = u('min_rtt_us');
@@ -242,15 +217,12 @@ function buildSample(get: (column: TcpSamplerColumn) => Raw, line: string): TcpS
   };
 }
 
-const END_REASONS: ReadonlySet<string> = new Set(['duration', 'signal', 'error']);
-
-function buildEnd(get: (key: string) => Raw, line: string): SamplerEnd {
-  const reason = get('reason');
-  if (typeof reason !== 'string' || !END_REASONS.has(reason)) fail('unknown end reason', line);
+function buildEnd(get: (key: string) => unknown, line: string): SamplerEnd {
+  const reason = oneOf(get('reason'), RUN_END_REASONS, 'unknown end reason', line);
   const u = (k: string) => uint(get(k), k, line);
   return {
     type: 'end',
-    reason: reason as SamplerEnd['reason'],
+    reason,
     ticks: u('ticks'),
     late: u('late'),
     skipped: u('skipped'),
@@ -262,60 +234,21 @@ function buildEnd(get: (key: string) => Raw, line: string): SamplerEnd {
   };
 }
 
-const COLUMN_INDEX = new Map<string, number>(TCP_SAMPLER_COLUMNS.map((c, i) => [c, i]));
-
-function parseJsonLine(line: string): TcpSample | SamplerEnd | null {
-  let obj: unknown;
-  try {
-    obj = JSON.parse(line);
-  } catch {
-    return fail('invalid JSON', line);
-  }
-  if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) return fail('not a JSON object', line);
-  const rec = obj as Record<string, Raw>;
-  const get = (k: string) => (Object.hasOwn(rec, k) ? rec[k] : undefined);
-  switch (rec.type) {
-    case 'sample':
-      return buildSample(get, line);
-    case 'end':
-      return buildEnd(get, line);
-    case 'start':
-      if (rec.version !== TCP_SAMPLER_FORMAT_VERSION) fail('unsupported sampler format version', line);
-      return null;
-    default:
-      return fail('unknown record type', line);
-  }
-}
-
 /**
  * Parses one line of lfn-tcpsampler output (TSV or JSONL; trailing CR/LF ignored).
  * Returns null for header, comment and blank lines, and for the JSONL start record.
  * Throws SamplerParseError for anything malformed, so a format mismatch is never silently dropped.
  */
 export function parseSamplerLine(line: string): TcpSample | SamplerEnd | null {
-  const text = line.replace(/[\r\n]+$/, '');
-  if (text === '') return null;
-  if (text.startsWith('{')) return parseJsonLine(text);
-  if (text.startsWith('#end\t')) {
-    const kv = new Map<string, string>();
-    for (const part of text.slice(5).split('\t')) {
-      const eq = part.indexOf('=');
-      if (eq <= 0) fail('malformed end field', text);
-      kv.set(part.slice(0, eq), part.slice(eq + 1));
-    }
-    return buildEnd((k) => kv.get(k), text);
-  }
-  if (text.startsWith('# lfn-tcpsampler ')) {
-    const version = /^# lfn-tcpsampler v(\d+)\b/.exec(text)?.[1];
-    if (Number(version) !== TCP_SAMPLER_FORMAT_VERSION) fail('unsupported sampler format version', text);
-    return null;
-  }
-  if (text.startsWith('#')) return null;
-  const fields = text.split('\t');
-  if (fields.length !== TCP_SAMPLER_COLUMNS.length) {
-    fail(`expected ${TCP_SAMPLER_COLUMNS.length} tab-separated fields, got ${fields.length}`, text);
-  }
-  return buildSample((c) => fields[COLUMN_INDEX.get(c) ?? -1], text);
+  return parsers.tsvLine(TCP_SAMPLER_BINARY, TCP_SAMPLER_FORMAT_VERSION, line, {
+    json: (text) =>
+      parsers.jsonLine<TcpSample | SamplerEnd>(TCP_SAMPLER_BINARY, TCP_SAMPLER_FORMAT_VERSION, text, {
+        sample: (get) => buildSample(get, text),
+        end: (get) => buildEnd(get, text),
+      }),
+    end: (kv, text) => buildEnd((k) => kv.get(k), text),
+    row: (fields, text) => buildSample(parsers.row(fields, TCP_SAMPLER_COLUMNS, text), text),
+  });
 }
 
 export interface TcpSamplerOptions {
@@ -341,11 +274,6 @@ export interface TcpSamplerOptions {
   binary?: string;
 }
 
-function checkPort(p: number, what: string): void {
-  if (!Number.isInteger(p) || p < 1 || p > 65535)
-    throw new RangeError(`${what} must be an integer 1..65535 (got ${p})`);
-}
-
 /**
  * argv (argv[0] = program) for running the sampler, to hand to spawn/execFile or to append to
  * `['ip', 'netns', 'exec', ns]`. Never joined into a shell string. At least one port or range is
@@ -353,23 +281,16 @@ function checkPort(p: number, what: string): void {
  */
 export function tcpSamplerArgv(opts: TcpSamplerOptions): string[] {
   const { hz, durationS, ports = [], portRanges = [], states, family, format = 'tsv' } = opts;
-  if (!Number.isInteger(hz) || hz < 1 || hz > 100)
-    throw new RangeError(`hz must be an integer 1..100 (got ${hz})`);
-  if (!Number.isFinite(durationS) || durationS < 0 || durationS > 1e7) {
-    throw new RangeError(`durationS must be 0..1e7 seconds (got ${durationS})`);
-  }
+  const hzArg = checkInt(hz, 1, 100, 'hz');
+  const durationArg = checkSeconds(durationS, 'durationS');
   if (ports.length === 0 && portRanges.length === 0)
     throw new RangeError('give at least one port or port range');
-  const argv = [opts.binary ?? TCP_SAMPLER_BINARY, '--hz', String(hz), '--duration', String(durationS)];
-  for (const p of ports) {
-    checkPort(p, 'port');
-    argv.push('--port', String(p));
-  }
+  const argv = [opts.binary ?? TCP_SAMPLER_BINARY, '--hz', hzArg, '--duration', durationArg];
+  for (const p of ports) argv.push('--port', checkPort(p, 'port'));
   for (const { lo, hi } of portRanges) {
-    checkPort(lo, 'port range start');
-    checkPort(hi, 'port range end');
+    const range = `${checkPort(lo, 'port range start')}-${checkPort(hi, 'port range end')}`;
     if (lo > hi) throw new RangeError(`port range ${lo}-${hi} is reversed`);
-    argv.push('--ports', `${lo}-${hi}`);
+    argv.push('--ports', range);
   }
   if (states !== undefined) {
     const list = typeof states === 'string' ? [states] : states;

@@ -1,8 +1,7 @@
-import { type ChildProcess, execFile, execFileSync, spawn, spawnSync } from 'node:child_process';
-import { once } from 'node:events';
+import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inNs, isRoot, LineProcess, make, runs, sh, VethPair } from '../native/testFixtures.js';
 import {
   intendedMeanRate,
   intendedRate,
@@ -369,131 +368,23 @@ describe('udpGenArgv and udpSinkArgv', () => {
 
 // ---- integration: the real programs between two network namespaces ----
 
-function hasGcc(): boolean {
-  try {
-    execFileSync('gcc', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-const isRoot = process.getuid?.() === 0;
-const gccAvailable = hasGcc();
+const gccAvailable = runs('gcc');
 const canRun = isRoot && gccAvailable;
 const SKIP_REASON = !isRoot
   ? 'needs root: creates two network namespaces joined by a veth pair'
   : 'gcc not found on PATH: cannot build emulator/traffic (lfn-udpgen, lfn-udpsink)';
 
-const NS_A = `lfnu-${process.pid}-a`;
-const NS_B = `lfnu-${process.pid}-b`;
-const DEV_A = 'lfnu-a';
-const DEV_B = 'lfnu-b';
-const ADDR_A = '192.0.2.1';
-const ADDR_B = '192.0.2.2';
-
-/** Runs a command from an argv array (never through a shell) and throws with its stderr on failure. */
-function sh(argv: string[]): string {
-  const [program, ...args] = argv;
-  if (program === undefined) throw new Error('empty argv');
-  const r = spawnSync(program, args, { encoding: 'utf8', timeout: 30_000 });
-  if (r.error) throw r.error;
-  if (r.status !== 0)
-    throw new Error(`${argv.join(' ')} failed (${r.status ?? r.signal}): ${r.stderr.trim()}`);
-  return r.stdout;
-}
-
-function deleteNamespace(ns: string): void {
-  const r = spawnSync('ip', ['netns', 'delete', ns], { encoding: 'utf8' });
-  if (r.status !== 0 && !/No such file/.test(r.stderr))
-    console.warn(`ip netns delete ${ns}: ${r.stderr.trim()}`);
-}
-
-/** Namespaces left behind by an earlier run of this file that was killed before its afterAll. */
-function deleteStaleNamespaces(): void {
-  for (const row of sh(['ip', 'netns', 'list']).split('\n')) {
-    const m = /^(lfnu-(\d+)-[ab])\b/.exec(row);
-    if (!m?.[1] || !m[2] || Number(m[2]) === process.pid) continue;
-    try {
-      process.kill(Number(m[2]), 0);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ESRCH') deleteNamespace(m[1]);
-    }
-  }
-}
-
-const inNs = (ns: string, argv: string[]) => ['ip', 'netns', 'exec', ns, ...argv];
+const NET = new VethPair({ prefix: 'lfnu-', devA: 'lfnu-a', devB: 'lfnu-b' });
+const { nsA: NS_A, nsB: NS_B, addrB: ADDR_B } = NET;
 
 // The generator runs at real-time priority, as in the lab: this host is shared with other test runs, and
 // at normal priority a wake-up can come 10 ms late, which the generator reports as skipped datagrams.
-const hasChrt = spawnSync('chrt', ['--version'], { stdio: 'ignore' }).status === 0;
+const hasChrt = runs('chrt');
 const realtime = (argv: string[]) => (hasChrt ? ['chrt', '--fifo', '20', ...argv] : argv);
 
-interface Run {
-  lines: string[];
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stderr: string;
-}
-
-/** A running child whose stdout lines are collected; `line(pred)` resolves on the first match. */
-class Proc {
-  readonly child: ChildProcess;
-  readonly lines: string[] = [];
-  readonly done: Promise<Run>;
-  private stderr = '';
-  private waiters: { pred: (l: string) => boolean; resolve: (l: string) => void }[] = [];
-
-  constructor(argv: string[]) {
-    const [program, ...args] = argv;
-    if (program === undefined) throw new Error('empty argv');
-    const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    this.child = child;
-    let partial = '';
-    child.stdout?.setEncoding('utf8');
-    child.stderr?.setEncoding('utf8');
-    child.stderr?.on('data', (d: string) => {
-      this.stderr += d;
-    });
-    child.stdout?.on('data', (chunk: string) => {
-      const parts = (partial + chunk).split('\n');
-      partial = parts.pop() ?? '';
-      for (const l of parts) this.push(l);
-    });
-    // 'close' fires after exit and after both pipes drained, so no output is missed.
-    this.done = once(child, 'close').then(([code, signal]) => {
-      if (partial) this.push(partial);
-      for (const w of this.waiters) w.resolve('');
-      this.waiters = [];
-      return { lines: this.lines, code, signal, stderr: this.stderr } as Run;
-    });
-  }
-
-  private push(l: string): void {
-    this.lines.push(l);
-    this.waiters = this.waiters.filter((w) => {
-      if (!w.pred(l)) return true;
-      w.resolve(l);
-      return false;
-    });
-  }
-
-  /** First stdout line matching `pred` (already seen or still to come); '' if the process ends first. */
-  line(pred: (l: string) => boolean): Promise<string> {
-    const seen = this.lines.find(pred);
-    if (seen !== undefined) return Promise.resolve(seen);
-    if (this.child.exitCode !== null || this.child.signalCode !== null) return Promise.resolve('');
-    return new Promise((resolve) => this.waiters.push({ pred, resolve }));
-  }
-
-  async stop(): Promise<Run> {
-    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGTERM');
-    return this.done;
-  }
-}
-
-const running = new Set<Proc>();
-function start(argv: string[]): Proc {
-  const p = new Proc(argv);
+const running = new Set<LineProcess>();
+function start(argv: string[]): LineProcess {
+  const p = new LineProcess(argv);
   running.add(p);
   void p.done.then(() => running.delete(p));
   return p;
@@ -575,26 +466,8 @@ function pearson(xs: number[], ys: number[]): number {
 describe('lfn-udpgen → lfn-udpsink between two namespaces', () => {
   beforeAll(async () => {
     if (!canRun) return;
-    await promisify(execFile)('make', ['-C', TRAFFIC_DIR], { timeout: 120_000 });
-    deleteStaleNamespaces();
-    try {
-      sh(['ip', 'netns', 'add', NS_A]);
-      sh(['ip', 'netns', 'add', NS_B]);
-      sh(['ip', '-n', NS_A, 'link', 'add', DEV_A, 'type', 'veth', 'peer', 'name', DEV_B, 'netns', NS_B]);
-      sh(['ip', '-n', NS_A, 'addr', 'add', `${ADDR_A}/24`, 'dev', DEV_A]);
-      sh(['ip', '-n', NS_B, 'addr', 'add', `${ADDR_B}/24`, 'dev', DEV_B]);
-      for (const [ns, dev] of [
-        [NS_A, DEV_A],
-        [NS_B, DEV_B],
-      ] as const) {
-        sh(['ip', '-n', ns, 'link', 'set', 'lo', 'up']);
-        sh(['ip', '-n', ns, 'link', 'set', dev, 'up']);
-      }
-    } catch (err) {
-      deleteNamespace(NS_A);
-      deleteNamespace(NS_B);
-      throw err;
-    }
+    await make(TRAFFIC_DIR);
+    NET.create();
   }, 150_000);
 
   afterAll(async () => {
@@ -603,8 +476,7 @@ describe('lfn-udpgen → lfn-udpsink between two namespaces', () => {
       for (const p of running) p.child.kill('SIGKILL');
       await Promise.all([...running].map((p) => p.done));
     } finally {
-      deleteNamespace(NS_A);
-      deleteNamespace(NS_B);
+      NET.delete();
     }
   });
 

@@ -10,7 +10,8 @@
 // (nanoseconds since the epoch do not fit a double exactly); one-way delays become microseconds, like the
 // TCP sampler's RTTs.
 
-import { isIP } from 'node:net';
+import { checkInt, checkIpAddress, checkNumber, checkPort, checkSeed } from '../native/argv.js';
+import { LineParseError, lineParsers, RUN_END_REASONS, stripLineEnd } from '../native/tsv.js';
 
 export const UDP_GEN_BINARY = 'lfn-udpgen';
 export const UDP_SINK_BINARY = 'lfn-udpsink';
@@ -192,64 +193,26 @@ export interface UdpHeader {
   startTimeMs: number;
 }
 
-export class UdpParseError extends Error {
-  constructor(
-    message: string,
-    readonly line: string,
-  ) {
-    super(`${message}: ${line.length > 120 ? `${line.slice(0, 120)}…` : line}`);
-    this.name = 'UdpParseError';
-  }
+export class UdpParseError extends LineParseError {
+  override name = 'UdpParseError';
 }
 
-type Raw = string | undefined;
-
-function fail(message: string, line: string): never {
-  throw new UdpParseError(message, line);
-}
-
-function uint(value: Raw, name: string, line: string): number {
-  if (value !== undefined && /^\d{1,20}$/.test(value)) return Number(value);
-  return fail(`${name} is not a non-negative integer (${String(value)})`, line);
-}
-
-/** ns → fractional ms, splitting the digits so values past 2^53 ns keep their sub-µs part. */
-function nsToMs(value: Raw, name: string, line: string): number {
-  if (value === undefined || !/^\d{1,20}$/.test(value)) {
-    return fail(`${name} is not a non-negative integer (${String(value)})`, line);
-  }
-  const cut = Math.max(0, value.length - 6);
-  return Number(value.slice(0, cut) || '0') + Number(value.slice(cut)) / 1e6;
-}
+const parsers = lineParsers(UdpParseError);
+const { fail, uint, nsToMs, oneOf } = parsers;
 
 /** Signed ns → µs, or null for '-'. */
-function owdUs(value: Raw, name: string, line: string): number | null {
+function owdUs(value: string | undefined, name: string, line: string): number | null {
   if (value === '-') return null;
   if (value !== undefined && /^-?\d{1,19}$/.test(value)) return Number(value) / 1000;
   return fail(`${name} is neither an integer nor '-' (${String(value)})`, line);
 }
 
-function optUint(value: Raw, name: string, line: string): number | null {
+function optUint(value: string | undefined, name: string, line: string): number | null {
   return value === '-' ? null : uint(value, name, line);
 }
 
-const END_REASONS: ReadonlySet<string> = new Set(['duration', 'signal', 'error']);
-
-function endFields(text: string): Map<string, string> {
-  const kv = new Map<string, string>();
-  for (const part of text.slice(5).split('\t')) {
-    const eq = part.indexOf('=');
-    if (eq <= 0) fail('malformed end field', text);
-    kv.set(part.slice(0, eq), part.slice(eq + 1));
-  }
-  const reason = kv.get('reason');
-  if (reason === undefined || !END_REASONS.has(reason)) fail('unknown end reason', text);
-  return kv;
-}
-
-function checkVersion(text: string, program: string): void {
-  const version = new RegExp(`^# ${program} v(\\d+)\\b`).exec(text)?.[1];
-  if (Number(version) !== UDP_FORMAT_VERSION) fail(`unsupported ${program} format version`, text);
+function endReason(kv: Map<string, string>, text: string): UdpGenEnd['reason'] {
+  return oneOf(kv.get('reason'), RUN_END_REASONS, 'unknown end reason', text);
 }
 
 function rate(ipBytes: number, intervalMs: number): number {
@@ -261,11 +224,11 @@ function rate(ipBytes: number, intervalMs: number): number {
  * other line. Throws UdpParseError for a version it does not know or a header without its start time.
  */
 export function parseUdpHeader(line: string): UdpHeader | null {
-  const text = line.replace(/[\r\n]+$/, '');
+  const text = stripLineEnd(line);
   const m = /^# (lfn-udpgen|lfn-udpsink) /.exec(text);
   if (!m) return null;
   const program = m[1] as UdpHeader['program'];
-  checkVersion(text, program);
+  parsers.checkVersion(text, program, UDP_FORMAT_VERSION);
   const params: Record<string, string> = {};
   for (const word of text.slice(m[0].length).split(' ').slice(1)) {
     const eq = word.indexOf('=');
@@ -281,13 +244,24 @@ export function parseUdpHeader(line: string): UdpHeader | null {
   };
 }
 
-function fieldsOf<const C extends readonly string[]>(text: string, columns: C): (column: C[number]) => Raw {
-  const fields = text.split('\t');
-  if (fields.length !== columns.length) {
-    fail(`expected ${columns.length} tab-separated fields, got ${fields.length}`, text);
-  }
-  const index = new Map<string, number>(columns.map((c, i) => [c, i]));
-  return (c) => fields[index.get(c) ?? -1];
+/** Columns both programs' interval rows have. */
+type IntervalColumn = (typeof UDP_GEN_COLUMNS)[number] & (typeof UDP_SINK_COLUMNS)[number];
+
+/** The fields both programs' interval rows start with, and the rate they give. */
+function intervalBase(get: (column: IntervalColumn) => string | undefined, text: string) {
+  const u = (c: IntervalColumn) => uint(get(c), c, text);
+  const intervalMs = nsToMs(get('interval_ns'), 'interval_ns', text);
+  const ipBytes = u('ip_bytes');
+  return {
+    type: 'interval' as const,
+    tick: u('tick'),
+    timeMs: nsToMs(get('ts_ns'), 'ts_ns', text),
+    monoMs: nsToMs(get('mono_ns'), 'mono_ns', text),
+    intervalMs,
+    datagrams: u('datagrams'),
+    ipBytes,
+    rateBps: rate(ipBytes, intervalMs),
+  };
 }
 
 /**
@@ -296,102 +270,78 @@ function fieldsOf<const C extends readonly string[]>(text: string, columns: C): 
  * is never silently dropped.
  */
 export function parseUdpGenLine(line: string): UdpGenInterval | UdpGenEnd | null {
-  const text = line.replace(/[\r\n]+$/, '');
-  if (text === '') return null;
-  if (text.startsWith('#end\t')) {
-    const kv = endFields(text);
-    const u = (k: string) => uint(kv.get(k), k, text);
-    return {
-      type: 'end',
-      reason: kv.get('reason') as UdpGenEnd['reason'],
-      sent: u('sent'),
-      ipBytes: u('ip_bytes'),
-      late: u('late'),
-      skipped: u('skipped'),
-      errors: u('errors'),
-      intendedBps: u('intended_bps'),
-      maxLateMs: nsToMs(kv.get('max_late_ns'), 'max_late_ns', text),
-      elapsedMs: nsToMs(kv.get('elapsed_ns'), 'elapsed_ns', text),
-      cpuMs: nsToMs(kv.get('cpu_ns'), 'cpu_ns', text),
-    };
-  }
-  if (text.startsWith(`# ${UDP_GEN_BINARY} `)) {
-    checkVersion(text, UDP_GEN_BINARY);
-    return null;
-  }
-  if (text.startsWith('#')) return null;
-  const get = fieldsOf(text, UDP_GEN_COLUMNS);
-  const u = (c: (typeof UDP_GEN_COLUMNS)[number]) => uint(get(c), c, text);
-  const intervalMs = nsToMs(get('interval_ns'), 'interval_ns', text);
-  const ipBytes = u('ip_bytes');
-  return {
-    type: 'interval',
-    tick: u('tick'),
-    timeMs: nsToMs(get('ts_ns'), 'ts_ns', text),
-    monoMs: nsToMs(get('mono_ns'), 'mono_ns', text),
-    intervalMs,
-    datagrams: u('datagrams'),
-    ipBytes,
-    rateBps: rate(ipBytes, intervalMs),
-    intendedBps: u('intended_bps'),
-    late: u('late'),
-    skipped: u('skipped'),
-    errors: u('errors'),
-  };
+  return parsers.tsvLine(UDP_GEN_BINARY, UDP_FORMAT_VERSION, line, {
+    end: (kv, text): UdpGenEnd => {
+      const reason = endReason(kv, text);
+      const u = (k: string) => uint(kv.get(k), k, text);
+      return {
+        type: 'end',
+        reason,
+        sent: u('sent'),
+        ipBytes: u('ip_bytes'),
+        late: u('late'),
+        skipped: u('skipped'),
+        errors: u('errors'),
+        intendedBps: u('intended_bps'),
+        maxLateMs: nsToMs(kv.get('max_late_ns'), 'max_late_ns', text),
+        elapsedMs: nsToMs(kv.get('elapsed_ns'), 'elapsed_ns', text),
+        cpuMs: nsToMs(kv.get('cpu_ns'), 'cpu_ns', text),
+      };
+    },
+    row: (fields, text): UdpGenInterval => {
+      const get = parsers.row(fields, UDP_GEN_COLUMNS, text);
+      const u = (c: (typeof UDP_GEN_COLUMNS)[number]) => uint(get(c), c, text);
+      return {
+        ...intervalBase(get, text),
+        intendedBps: u('intended_bps'),
+        late: u('late'),
+        skipped: u('skipped'),
+        errors: u('errors'),
+      };
+    },
+  });
 }
 
 /** Parses one line of lfn-udpsink output; null for header, comment and blank lines, throws if malformed. */
 export function parseUdpSinkLine(line: string): UdpSinkInterval | UdpSinkEnd | null {
-  const text = line.replace(/[\r\n]+$/, '');
-  if (text === '') return null;
-  if (text.startsWith('#end\t')) {
-    const kv = endFields(text);
-    const u = (k: string) => uint(kv.get(k), k, text);
-    return {
-      type: 'end',
-      reason: kv.get('reason') as UdpSinkEnd['reason'],
-      received: u('received'),
-      ipBytes: u('ip_bytes'),
-      lost: u('lost'),
-      reordered: u('reordered'),
-      duplicate: u('duplicate'),
-      ignored: u('ignored'),
-      sockDrops: u('sock_drops'),
-      firstSeq: optUint(kv.get('first_seq'), 'first_seq', text),
-      maxSeq: optUint(kv.get('max_seq'), 'max_seq', text),
-      owdMinUs: owdUs(kv.get('owd_min_ns'), 'owd_min_ns', text),
-      owdMeanUs: owdUs(kv.get('owd_mean_ns'), 'owd_mean_ns', text),
-      owdMaxUs: owdUs(kv.get('owd_max_ns'), 'owd_max_ns', text),
-      elapsedMs: nsToMs(kv.get('elapsed_ns'), 'elapsed_ns', text),
-      cpuMs: nsToMs(kv.get('cpu_ns'), 'cpu_ns', text),
-    };
-  }
-  if (text.startsWith(`# ${UDP_SINK_BINARY} `)) {
-    checkVersion(text, UDP_SINK_BINARY);
-    return null;
-  }
-  if (text.startsWith('#')) return null;
-  const get = fieldsOf(text, UDP_SINK_COLUMNS);
-  const u = (c: (typeof UDP_SINK_COLUMNS)[number]) => uint(get(c), c, text);
-  const intervalMs = nsToMs(get('interval_ns'), 'interval_ns', text);
-  const ipBytes = u('ip_bytes');
-  return {
-    type: 'interval',
-    tick: u('tick'),
-    timeMs: nsToMs(get('ts_ns'), 'ts_ns', text),
-    monoMs: nsToMs(get('mono_ns'), 'mono_ns', text),
-    intervalMs,
-    datagrams: u('datagrams'),
-    ipBytes,
-    rateBps: rate(ipBytes, intervalMs),
-    lost: u('lost'),
-    reordered: u('reordered'),
-    duplicate: u('duplicate'),
-    owdMinUs: owdUs(get('owd_min_ns'), 'owd_min_ns', text),
-    owdMeanUs: owdUs(get('owd_mean_ns'), 'owd_mean_ns', text),
-    owdMaxUs: owdUs(get('owd_max_ns'), 'owd_max_ns', text),
-    sockDrops: u('sock_drops'),
-  };
+  return parsers.tsvLine(UDP_SINK_BINARY, UDP_FORMAT_VERSION, line, {
+    end: (kv, text): UdpSinkEnd => {
+      const reason = endReason(kv, text);
+      const u = (k: string) => uint(kv.get(k), k, text);
+      return {
+        type: 'end',
+        reason,
+        received: u('received'),
+        ipBytes: u('ip_bytes'),
+        lost: u('lost'),
+        reordered: u('reordered'),
+        duplicate: u('duplicate'),
+        ignored: u('ignored'),
+        sockDrops: u('sock_drops'),
+        firstSeq: optUint(kv.get('first_seq'), 'first_seq', text),
+        maxSeq: optUint(kv.get('max_seq'), 'max_seq', text),
+        owdMinUs: owdUs(kv.get('owd_min_ns'), 'owd_min_ns', text),
+        owdMeanUs: owdUs(kv.get('owd_mean_ns'), 'owd_mean_ns', text),
+        owdMaxUs: owdUs(kv.get('owd_max_ns'), 'owd_max_ns', text),
+        elapsedMs: nsToMs(kv.get('elapsed_ns'), 'elapsed_ns', text),
+        cpuMs: nsToMs(kv.get('cpu_ns'), 'cpu_ns', text),
+      };
+    },
+    row: (fields, text): UdpSinkInterval => {
+      const get = parsers.row(fields, UDP_SINK_COLUMNS, text);
+      const u = (c: (typeof UDP_SINK_COLUMNS)[number]) => uint(get(c), c, text);
+      return {
+        ...intervalBase(get, text),
+        lost: u('lost'),
+        reordered: u('reordered'),
+        duplicate: u('duplicate'),
+        owdMinUs: owdUs(get('owd_min_ns'), 'owd_min_ns', text),
+        owdMeanUs: owdUs(get('owd_mean_ns'), 'owd_mean_ns', text),
+        owdMaxUs: owdUs(get('owd_max_ns'), 'owd_max_ns', text),
+        sockDrops: u('sock_drops'),
+      };
+    },
+  });
 }
 
 // ---- the rate function, as the generator computes it ----
@@ -474,31 +424,14 @@ export interface UdpSinkOptions {
   binary?: string;
 }
 
-function checkInt(v: number, lo: number, hi: number, what: string): string {
-  if (!Number.isInteger(v) || v < lo || v > hi)
-    throw new RangeError(`${what} must be an integer ${lo}..${hi} (got ${v})`);
-  return String(v);
-}
-
-function checkNum(v: number, lo: number, hi: number, what: string): string {
-  if (!Number.isFinite(v) || v < lo || v > hi)
-    throw new RangeError(`${what} must be ${lo}..${hi} (got ${v})`);
-  return String(v);
-}
-
-function checkAddr(a: string, what: string): string {
-  if (isIP(a) === 0) throw new RangeError(`${what} must be a numeric IPv4 or IPv6 address (got '${a}')`);
-  return a;
-}
-
 function patternArgs(p: UdpPattern): string[] {
   switch (p.kind) {
     case 'cbr':
-      return ['--pattern', 'cbr', '--rate', checkNum(p.rateBps, 1, MAX_RATE_BPS, 'rateBps')];
+      return ['--pattern', 'cbr', '--rate', checkNumber(p.rateBps, 1, MAX_RATE_BPS, 'rateBps')];
     case 'sine': {
-      const mean = checkNum(p.meanBps, 1, MAX_RATE_BPS, 'meanBps');
-      const amplitude = checkNum(p.amplitudeBps, 0, p.meanBps, 'amplitudeBps (at most meanBps)');
-      const period = checkNum(p.periodS, 1e-3, 1e7, 'periodS');
+      const mean = checkNumber(p.meanBps, 1, MAX_RATE_BPS, 'meanBps');
+      const amplitude = checkNumber(p.amplitudeBps, 0, p.meanBps, 'amplitudeBps (at most meanBps)');
+      const period = checkNumber(p.periodS, 1e-3, 1e7, 'periodS');
       return ['--pattern', 'sine', '--mean', mean, '--amplitude', amplitude, '--period', period];
     }
     case 'selfsimilar': {
@@ -506,26 +439,20 @@ function patternArgs(p: UdpPattern): string[] {
         '--pattern',
         'selfsimilar',
         '--mean',
-        checkNum(p.meanBps, 1, MAX_RATE_BPS, 'meanBps'),
+        checkNumber(p.meanBps, 1, MAX_RATE_BPS, 'meanBps'),
         '--hurst',
-        checkNum(p.hurst, 0.5, 0.99, 'hurst'),
+        checkNumber(p.hurst, 0.5, 0.99, 'hurst'),
       ];
       if (p.sources !== undefined) argv.push('--sources', checkInt(p.sources, 1, 1024, 'sources'));
       if (p.onOffMeanS !== undefined)
-        argv.push('--onoff-mean', checkNum(p.onOffMeanS, 1e-3, 1e4, 'onOffMeanS'));
+        argv.push('--onoff-mean', checkNumber(p.onOffMeanS, 1e-3, 1e4, 'onOffMeanS'));
       // Each source changes state once per mean period on average; the generator bounds the total.
       if ((p.sources ?? 16) / (p.onOffMeanS ?? 0.1) > MAX_FLIPS_PER_S) {
         throw new RangeError(
           `sources / onOffMeanS must be at most ${MAX_FLIPS_PER_S} on/off changes per second`,
         );
       }
-      if (p.seed !== undefined) {
-        const ok = typeof p.seed === 'bigint' || Number.isSafeInteger(p.seed);
-        const seed = ok ? BigInt(p.seed) : -1n;
-        if (seed < 0n || seed >= 2n ** 64n)
-          throw new RangeError(`seed must be an integer 0..2^64-1 (got ${p.seed})`);
-        argv.push('--seed', seed.toString());
-      }
+      if (p.seed !== undefined) argv.push('--seed', checkSeed(p.seed, 'seed'));
       return argv;
     }
     default:
@@ -542,16 +469,16 @@ export function udpGenArgv(opts: UdpGenOptions): string[] {
   const argv = [
     opts.binary ?? UDP_GEN_BINARY,
     '--host',
-    checkAddr(opts.host, 'host'),
+    checkIpAddress(opts.host, 'host'),
     '--port',
-    checkInt(opts.port, 1, 65535, 'port'),
+    checkPort(opts.port, 'port'),
     ...patternArgs(opts.pattern),
   ];
   argv.push('--size', checkInt(opts.sizeBytes ?? UDP_DEFAULT_SIZE_BYTES, 16, 65507, 'sizeBytes'));
-  argv.push('--duration', checkNum(opts.durationS, 0, 1e7, 'durationS'));
+  argv.push('--duration', checkNumber(opts.durationS, 0, 1e7, 'durationS'));
   argv.push('--report', checkInt(opts.reportHz ?? 10, 1, 100, 'reportHz'));
   if (opts.burst !== undefined) argv.push('--burst', checkInt(opts.burst, 1, 64, 'burst'));
-  if (opts.maxLagS !== undefined) argv.push('--max-lag', checkNum(opts.maxLagS, 0, 1, 'maxLagS'));
+  if (opts.maxLagS !== undefined) argv.push('--max-lag', checkNumber(opts.maxLagS, 0, 1, 'maxLagS'));
   if (opts.dryRun) {
     if (opts.durationS <= 0) throw new RangeError('dryRun needs durationS > 0');
     argv.push('--dry-run');
@@ -561,9 +488,9 @@ export function udpGenArgv(opts: UdpGenOptions): string[] {
 
 /** argv (argv[0] = program) for the sink; its header line on stdout means the port is bound. */
 export function udpSinkArgv(opts: UdpSinkOptions): string[] {
-  const argv = [opts.binary ?? UDP_SINK_BINARY, '--port', checkInt(opts.port, 1, 65535, 'port')];
-  if (opts.bind !== undefined) argv.push('--bind', checkAddr(opts.bind, 'bind'));
-  argv.push('--duration', checkNum(opts.durationS, 0, 1e7, 'durationS'));
+  const argv = [opts.binary ?? UDP_SINK_BINARY, '--port', checkPort(opts.port, 'port')];
+  if (opts.bind !== undefined) argv.push('--bind', checkIpAddress(opts.bind, 'bind'));
+  argv.push('--duration', checkNumber(opts.durationS, 0, 1e7, 'durationS'));
   argv.push('--report', checkInt(opts.reportHz ?? 10, 1, 100, 'reportHz'));
   return argv;
 }

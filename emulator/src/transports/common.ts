@@ -11,7 +11,8 @@
 // Time fields become fractional milliseconds (ns since boot or the epoch do not fit a double exactly) and
 // carry their unit in the name, as in the sampler parsers; rates stay in bits per second.
 
-import { isIP } from 'node:net';
+import { checkInt, checkIpAddress, checkSeconds, checkSeed } from '../native/argv.js';
+import { type Fail, LineParseError, lineParsers, stripLineEnd } from '../native/tsv.js';
 
 /** Output format version the parsers understand (the `v1` in the header). */
 export const TRANSPORT_FORMAT_VERSION = 1;
@@ -28,54 +29,21 @@ export const TRANSPORT_COMMON_COLUMNS = [
 
 export type TransportRole = 'send' | 'recv';
 
-export class TransportParseError extends Error {
-  constructor(
-    message: string,
-    readonly line: string,
-  ) {
-    super(`${message}: ${line.length > 120 ? `${line.slice(0, 120)}…` : line}`);
-    this.name = 'TransportParseError';
-  }
+export class TransportParseError extends LineParseError {
+  override name = 'TransportParseError';
 }
 
-export function fail(message: string, line: string): never {
-  throw new TransportParseError(message, line);
-}
-
-type Raw = string | undefined;
-
-export function uint(value: Raw, name: string, line: string): number {
-  if (value !== undefined && /^\d{1,20}$/.test(value)) return Number(value);
-  return fail(`${name} is not a non-negative integer (${String(value)})`, line);
-}
-
-/** ns → fractional ms, splitting the digits so values past 2^53 ns keep their sub-ms part. */
-export function nsToMs(value: Raw, name: string, line: string): number {
-  if (value !== undefined && /^\d{1,20}$/.test(value)) {
-    const cut = Math.max(0, value.length - 6);
-    return Number(value.slice(0, cut) || '0') + Number(value.slice(cut)) / 1e6;
-  }
-  return fail(`${name} is not a non-negative integer (${String(value)})`, line);
-}
+const parsers = lineParsers(TransportParseError);
+export const fail: Fail = parsers.fail;
+export const { uint, nsToMs, keyValues } = parsers;
 
 const HEX64 = /^[0-9a-f]{64}$/;
 
 /** A SHA-256 in lower-case hex, or null for '-' (not known, e.g. after an error). */
-export function digestOrNull(value: Raw, name: string, line: string): string | null {
+export function digestOrNull(value: string | undefined, name: string, line: string): string | null {
   if (value === '-') return null;
   if (value !== undefined && HEX64.test(value)) return value;
   return fail(`${name} is not a SHA-256 in hex or '-' (${String(value)})`, line);
-}
-
-/** Splits `#name<TAB>k=v<TAB>k=v...` into a map; throws on a field without '='. */
-export function keyValues(text: string, prefixLength: number): Map<string, string> {
-  const kv = new Map<string, string>();
-  for (const part of text.slice(prefixLength).split('\t')) {
-    const eq = part.indexOf('=');
-    if (eq <= 0) fail('malformed key=value field', text);
-    kv.set(part.slice(0, eq), part.slice(eq + 1));
-  }
-  return kv;
 }
 
 /** Header line: the role and every `key=value` setting as printed (values are kept as text). */
@@ -138,7 +106,7 @@ export function parseRowBase(fields: readonly string[], line: string): Transport
 }
 
 export type TransportEndReason = 'done' | 'error' | 'timeout' | 'signal';
-const END_REASONS: ReadonlySet<string> = new Set(['done', 'error', 'timeout', 'signal']);
+const END_REASONS: readonly TransportEndReason[] = ['done', 'error', 'timeout', 'signal'];
 
 /** Fields of the `#end` record common to all three programs. */
 export interface TransportEndBase {
@@ -170,8 +138,7 @@ export interface TransportEndBase {
 }
 
 export function parseEndBase(kv: Map<string, string>, line: string): TransportEndBase {
-  const reason = kv.get('reason');
-  if (reason === undefined || !END_REASONS.has(reason)) fail('unknown end reason', line);
+  const reason = parsers.oneOf(kv.get('reason'), END_REASONS, 'unknown end reason', line);
   const role = kv.get('role');
   if (role !== 'send' && role !== 'recv') fail('end record has no role=send|recv', line);
   const match = kv.get('match');
@@ -181,7 +148,7 @@ export function parseEndBase(kv: Map<string, string>, line: string): TransportEn
   const u = (k: string) => uint(kv.get(k), k, line);
   return {
     type: 'end',
-    reason: reason as TransportEndReason,
+    reason,
     role,
     bytes: u('bytes'),
     elapsedMs: nsToMs(kv.get('elapsed_ns'), 'elapsed_ns', line),
@@ -231,7 +198,7 @@ export function dispatchLine<R, E, X = never>(
     extra?: (name: string, text: string) => X | undefined;
   },
 ): R | E | X | TransportHeader | TransportDigest | null {
-  const text = line.replace(/[\r\n]+$/, '');
+  const text = stripLineEnd(line);
   if (text === '') return null;
   if (text.startsWith('# ')) return parseHeader(program, text);
   if (text.startsWith('#tick\t')) {
@@ -247,9 +214,7 @@ export function dispatchLine<R, E, X = never>(
     return rec;
   }
   const fields = text.split('\t');
-  if (fields.length !== columns.length) {
-    fail(`expected ${columns.length} tab-separated fields, got ${fields.length}`, text);
-  }
+  parsers.fieldCount(fields, columns.length, text);
   return handlers.row(fields, text);
 }
 
@@ -283,40 +248,19 @@ export interface TransportSenderOptions {
   binary?: string;
 }
 
-const U64_MAX = (1n << 64n) - 1n;
-
-function checkInt(v: number, min: number, max: number, what: string): void {
-  if (!Number.isSafeInteger(v) || v < min || v > max)
-    throw new RangeError(`${what} must be an integer ${min}..${max} (got ${v})`);
-}
-
 export function checkBytes(v: number, what: string, min = 1, max = Number.MAX_SAFE_INTEGER): string {
-  checkInt(v, min, max, what);
-  return String(v);
+  return checkInt(v, min, max, what);
 }
 
 function commonTail(argv: string[], o: { port?: number; reportHz?: number; timeoutS?: number }): void {
-  if (o.port !== undefined) {
-    checkInt(o.port, 0, 65535, 'port');
-    argv.push('--port', String(o.port));
-  }
-  if (o.reportHz !== undefined) {
-    checkInt(o.reportHz, 0, 1000, 'reportHz');
-    argv.push('--report', String(o.reportHz));
-  }
-  if (o.timeoutS !== undefined) {
-    if (!Number.isFinite(o.timeoutS) || o.timeoutS < 0 || o.timeoutS > 1e7)
-      throw new RangeError(`timeoutS must be 0..1e7 seconds (got ${o.timeoutS})`);
-    argv.push('--timeout', String(o.timeoutS));
-  }
+  if (o.port !== undefined) argv.push('--port', checkInt(o.port, 0, 65535, 'port'));
+  if (o.reportHz !== undefined) argv.push('--report', checkInt(o.reportHz, 0, 1000, 'reportHz'));
+  if (o.timeoutS !== undefined) argv.push('--timeout', checkSeconds(o.timeoutS, 'timeoutS'));
 }
 
 export function receiverArgv(program: string, o: TransportReceiverOptions): string[] {
   const argv = [o.binary ?? program, '--recv'];
-  if (o.bind !== undefined) {
-    if (isIP(o.bind) === 0) throw new RangeError(`bind must be a numeric IP address (got '${o.bind}')`);
-    argv.push('--bind', o.bind);
-  }
+  if (o.bind !== undefined) argv.push('--bind', checkIpAddress(o.bind, 'bind'));
   commonTail(argv, o);
   return argv;
 }
@@ -329,21 +273,14 @@ function payloadArgs(p: TransportPayload): string[] {
     return args;
   }
   const args = ['--bytes', checkBytes(p.bytes, 'payload bytes')];
-  if (p.seed !== undefined) {
-    const seed = BigInt(p.seed);
-    if (typeof p.seed === 'number' && !Number.isSafeInteger(p.seed))
-      throw new RangeError(`seed must be an integer (got ${p.seed}); use a bigint past 2^53`);
-    if (seed < 0n || seed > U64_MAX) throw new RangeError(`seed must be 0..2^64-1 (got ${seed})`);
-    args.push('--seed', seed.toString());
-  }
+  if (p.seed !== undefined) args.push('--seed', checkSeed(p.seed, 'seed'));
   return args;
 }
 
 export function senderArgv(program: string, o: TransportSenderOptions): string[] {
-  if (isIP(o.connect) === 0)
-    throw new RangeError(`connect must be a numeric IP address (got '${o.connect}')`);
+  const connect = checkIpAddress(o.connect, 'connect');
   if (o.port === 0) throw new RangeError('a sender needs a real port, not 0');
-  const argv = [o.binary ?? program, '--send', '--connect', o.connect];
+  const argv = [o.binary ?? program, '--send', '--connect', connect];
   commonTail(argv, o);
   argv.push(...payloadArgs(o.payload));
   return argv;

@@ -3,15 +3,14 @@
 // veth pair (needs root), including an RBUDP run through a tbf bottleneck that drops half of the blast.
 // Every command is an argv array run without a shell.
 
-import { type ChildProcess, execFile, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { once } from 'node:events';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addTbf, inNs, isRoot, LineProcess, make, runs, sh, VethPair } from '../native/testFixtures.js';
 import type { TransportDigest, TransportEndBase, TransportHeader, TransportRowBase } from './common.js';
 import {
   PSOCKETS_COLUMNS,
@@ -50,16 +49,6 @@ const BIN = {
   udt: path.join(DIR, 'lfn-udt'),
 };
 
-function runs(program: string, args: string[]): boolean {
-  try {
-    execFileSync(program, args, { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const isRoot = process.getuid?.() === 0;
 const hasGcc = runs('gcc', ['--version']);
 const hasGxx = runs('g++', ['--version']);
 const hasLibudt = existsSync('/usr/lib/libudt.a') && existsSync('/usr/include/udt/udt.h');
@@ -79,10 +68,9 @@ let udtBuilt = false;
 /** Builds once per file; the Makefile links to a private name and renames, so parallel builds are safe. */
 async function build(): Promise<void> {
   if (built || !hasGcc) return;
-  const make = promisify(execFile);
-  await make('make', ['-C', DIR, 'lfn-rbudp', 'lfn-psockets'], { timeout: 180_000 });
+  await make(DIR, ['lfn-rbudp', 'lfn-psockets'], 180_000);
   if (udtSkip === null) {
-    await make('make', ['-C', DIR, 'lfn-udt'], { timeout: 180_000 });
+    await make(DIR, ['lfn-udt'], 180_000);
     udtBuilt = true;
   }
   built = true;
@@ -210,45 +198,15 @@ describe('SHA-256 and the generated payload through --digest', () => {
 
 // ---- transfers between two namespaces ----
 
-const NS_PREFIX = 'lfnt-';
-const NS_A = `${NS_PREFIX}${process.pid}-a`; // sender
-const NS_B = `${NS_PREFIX}${process.pid}-b`; // receiver
-const DEV_A = 'lfnt-a';
-const DEV_B = 'lfnt-b';
-const ADDR_A = '198.51.100.1';
-const ADDR_B = '198.51.100.2';
+const NET = new VethPair({
+  prefix: 'lfnt-',
+  devA: 'lfnt-a',
+  devB: 'lfnt-b',
+  addrA: '198.51.100.1',
+  addrB: '198.51.100.2',
+});
+const { nsA: NS_A, nsB: NS_B, devA: DEV_A, addrB: ADDR_B } = NET; // A sends, B receives
 const MB = 1_000_000;
-
-function sh(argv: string[]): string {
-  const [program, ...args] = argv;
-  if (program === undefined) throw new Error('empty argv');
-  const r = spawnSync(program, args, { encoding: 'utf8', timeout: 30_000 });
-  if (r.error) throw r.error;
-  if (r.status !== 0)
-    throw new Error(`${argv.join(' ')} failed (${r.status ?? r.signal}): ${r.stderr.trim()}`);
-  return r.stdout;
-}
-
-const inNs = (ns: string, argv: string[]) => ['ip', 'netns', 'exec', ns, ...argv];
-
-function deleteNamespace(ns: string): void {
-  const r = spawnSync('ip', ['netns', 'delete', ns], { encoding: 'utf8' });
-  if (r.status !== 0 && !/No such file/.test(r.stderr))
-    console.warn(`ip netns delete ${ns}: ${r.stderr.trim()}`);
-}
-
-/** Namespaces of an earlier run of this file that was killed before its afterAll. */
-function deleteStaleNamespaces(): void {
-  for (const row of sh(['ip', 'netns', 'list']).split('\n')) {
-    const m = /^(lfnt-(\d+)-[ab])\b/.exec(row);
-    if (!m?.[1] || !m[2] || Number(m[2]) === process.pid) continue;
-    try {
-      process.kill(Number(m[2]), 0);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ESRCH') deleteNamespace(m[1]);
-    }
-  }
-}
 
 type Parse<R> = (line: string) => R | null;
 
@@ -264,13 +222,7 @@ interface Proc<R> {
 const children = new Set<ChildProcess>();
 
 function start<R extends { type: string }>(argv: string[], parse: Parse<R>): Proc<R> {
-  const [program, ...args] = argv;
-  if (program === undefined) throw new Error('empty argv');
-  const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  children.add(child);
   const records: R[] = [];
-  let partial = '';
-  let stderr = '';
   let onHeader: (h: TransportHeader) => void = () => {};
   let onFail: (e: Error) => void = () => {};
   const header = new Promise<TransportHeader>((resolve, reject) => {
@@ -279,30 +231,20 @@ function start<R extends { type: string }>(argv: string[], parse: Parse<R>): Pro
   });
   // Unhandled if the caller never waits for the header (a sender's): keep node quiet about it.
   header.catch(() => {});
-  child.stdout?.setEncoding('utf8');
-  child.stderr?.setEncoding('utf8');
-  child.stderr?.on('data', (d: string) => {
-    stderr += d;
-  });
-  const take = (line: string) => {
+  const proc = new LineProcess(argv, (line) => {
     const rec = parse(line);
     if (rec === null) return;
     if (rec.type === 'header') onHeader(rec as unknown as TransportHeader);
     records.push(rec);
-  };
-  child.stdout?.on('data', (chunk: string) => {
-    const parts = (partial + chunk).split('\n');
-    partial = parts.pop() ?? '';
-    for (const l of parts) take(l);
   });
-  // 'close' comes after exit and after both pipes drained, so no output is missed.
-  const done = once(child, 'close').then(([code]) => {
-    if (partial) take(partial);
+  const { child } = proc;
+  children.add(child);
+  const done = proc.done.then(({ code, stderr }) => {
     children.delete(child);
     onFail(new Error(`${argv.join(' ')} exited (${String(code)}) before its header: ${stderr}`));
-    return code as number | null;
+    return code;
   });
-  return { child, records, stderr: () => stderr, header, done };
+  return { child, records, stderr: () => proc.stderr, header, done };
 }
 
 interface Transfer<R> {
@@ -411,33 +353,12 @@ describe('transfers over a veth pair between two namespaces', () => {
     if (netSkip !== null || !hasGcc) return;
     await build();
     tmp = mkdtempSync(path.join(os.tmpdir(), 'lfnt-'));
-    deleteStaleNamespaces();
-    try {
-      sh(['ip', 'netns', 'add', NS_A]);
-      sh(['ip', 'netns', 'add', NS_B]);
-      sh(['ip', '-n', NS_A, 'link', 'add', DEV_A, 'type', 'veth', 'peer', 'name', DEV_B, 'netns', NS_B]);
-      sh(['ip', '-n', NS_A, 'addr', 'add', `${ADDR_A}/24`, 'dev', DEV_A]);
-      sh(['ip', '-n', NS_B, 'addr', 'add', `${ADDR_B}/24`, 'dev', DEV_B]);
-      for (const [ns, dev] of [
-        [NS_A, DEV_A],
-        [NS_B, DEV_B],
-      ] as const) {
-        sh(['ip', '-n', ns, 'link', 'set', 'lo', 'up']);
-        sh(['ip', '-n', ns, 'link', 'set', dev, 'up']);
-      }
-    } catch (err) {
-      deleteNamespace(NS_A);
-      deleteNamespace(NS_B);
-      throw err;
-    }
+    NET.create();
   }, 200_000);
 
   afterAll(() => {
     for (const c of children) c.kill('SIGKILL');
-    if (netSkip === null && hasGcc) {
-      deleteNamespace(NS_A);
-      deleteNamespace(NS_B);
-    }
+    if (netSkip === null && hasGcc) NET.delete();
     if (tmp) rmSync(tmp, { recursive: true, force: true });
     if (measured.length) console.info(`measured over the veth:\n  ${measured.join('\n  ')}`);
   });
@@ -474,22 +395,7 @@ describe('transfers over a veth pair between two namespaces', () => {
     const skip = skipReason();
     if (skip) ctx.skip(skip);
     const bytes = 20 * MB;
-    const tbf = [
-      'tc',
-      'qdisc',
-      'add',
-      'dev',
-      DEV_A,
-      'root',
-      'tbf',
-      'rate',
-      '50mbit',
-      'burst',
-      '3000',
-      'limit',
-      '20000',
-    ];
-    sh(inNs(NS_A, tbf));
+    addTbf(NS_A, DEV_A, { rate: '50mbit', burst: '3000', limit: '20000' });
     let t: Transfer<RbudpRecord>;
     try {
       t = await transfer<RbudpRecord>(
