@@ -44,3 +44,14 @@ describe('kernel inventory', () => {
     ]);
   });
 });
+
+describe('run', () => {
+  it('survives a child that exits without reading its input, and one given none', async () => {
+    const { run } = await import('./run.js');
+    const big = 'x'.repeat(4 << 20); // larger than a pipe buffer: the write must fail inside Node
+    const r = await run(['true'], { input: big });
+    expect(r.code).toBe(0);
+    expect((await run(['cat'], { input: 'hello' })).stdout).toBe('hello');
+    expect((await run(['sh', '-c', 'exit 3'])).code).toBe(3);
+  });
+});

@@ -17,12 +17,14 @@ export function run(
     const child = spawn(cmd, args, {
       cwd: opts.cwd,
       env: opts.env ?? process.env,
-      stdio: ['pipe', 'pipe', 'pipe'],
+      // No stdin unless there is input: a process that exits without reading it would make the
+      // write fail with EPIPE, which Node raises as an unhandled error.
+      stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    child.stdout.on('data', (b: Buffer) => out.push(b));
-    child.stderr.on('data', (b: Buffer) => err.push(b));
+    child.stdout?.on('data', (b: Buffer) => out.push(b));
+    child.stderr?.on('data', (b: Buffer) => err.push(b));
     child.on('error', reject);
     child.on('close', (code) =>
       resolve({
@@ -31,7 +33,11 @@ export function run(
         stderr: Buffer.concat(err).toString(),
       }),
     );
-    child.stdin.end(opts.input ?? '');
+    if (child.stdin) {
+      // A child may exit before reading all of its input; its exit code tells the story, not EPIPE.
+      child.stdin.on('error', () => undefined);
+      child.stdin.end(opts.input);
+    }
   });
 }
 
