@@ -19,7 +19,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['*/src/**/*.test.ts', 'scripts/**/*.test.ts'],
-          exclude: ['**/*.lab.test.ts', '**/node_modules/**', '**/dist/**'],
+          exclude: ['**/*.lab.test.ts', '**/node_modules/**', '**/dist/**', 'frontend/**'],
         },
       },
       {
@@ -27,13 +27,15 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: 'lab',
-          include: ['*/src/**/*.lab.test.ts'],
+          include: ['*/src/**/*.lab.test.ts', 'frontend/e2e/**/*.lab.test.ts'],
           fileParallelism: false,
           testTimeout: 600_000,
           hookTimeout: 900_000,
           sequence: { concurrent: false },
         },
       },
+      // The web UI's component tests (happy-dom), configured beside the frontend.
+      'frontend/vitest.config.ts',
     ],
   },
 });
