@@ -6,7 +6,11 @@ import { join } from 'node:path';
 export class RunRecorder {
   private samples = 0;
 
-  constructor(readonly dir: string) {
+  constructor(
+    readonly dir: string,
+    /** Hears every event as it is recorded (the service streams them live). */
+    private readonly onEvent?: (type: string, detail: Record<string, unknown>) => void,
+  ) {
     for (const d of ['flows', 'samples', 'raw']) mkdirSync(join(dir, d), { recursive: true });
   }
 
@@ -34,6 +38,7 @@ export class RunRecorder {
       join(this.dir, 'events.jsonl'),
       `${JSON.stringify({ at: new Date().toISOString(), type, ...detail })}\n`,
     );
+    this.onEvent?.(type, detail);
   }
 
   get sampleCount(): number {

@@ -34,6 +34,11 @@ export interface RunOptions {
   log?: (line: string) => void;
   signal?: AbortSignal;
   onSample?: (sample: Sample) => void;
+  /**
+   * Every event as the record gets it: created, reset, setup, traffic (t0 and the lab's clock),
+   * flow-started, cross-started, path-changed, aborted/failed, finished.
+   */
+  onEvent?: (type: string, detail: Record<string, unknown>) => void;
   /** Change the plan before it runs: tests use it to break a link on purpose. */
   alterPlan?: (plan: Plan) => Plan;
 }
@@ -165,7 +170,7 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
   const log = o.log ?? ((s: string) => console.log(s));
   const { spec } = o;
   const plan = (o.alterPlan ?? ((p) => p))(buildPlan(spec));
-  const rec = new RunRecorder(o.outDir);
+  const rec = new RunRecorder(o.outDir, o.onEvent);
   const startedAt = new Date();
   rec.text('spec.yaml', o.specText ?? JSON.stringify(spec, null, 2));
   rec.json('spec.json', spec);
