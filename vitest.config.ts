@@ -9,6 +9,7 @@ const alias = {
   '@lfnlab/kernels': src('kernels'),
   '@lfnlab/lab-images': src('lab-images'),
   '@lfnlab/backend': src('backend'),
+  '@lfnlab/grafana': src('grafana'),
 };
 
 export default defineConfig({

@@ -1,7 +1,7 @@
-// The measurements the dashboards read. The six the backend writes today are defined in
-// backend/src/storage/points.ts (MEASUREMENTS, SCHEMA); the tests check every query against that
-// SCHEMA. The three below it are EXPECTATIONS: the dashboards need them, the backend does not write
-// them yet. Their tags and fields are the contract for the backend to implement in points.ts.
+// The measurements the dashboards read, all written by the backend: samples by
+// backend/src/storage/points.ts, and lfn_event, lfn_summary and lfn_health by runPoints.ts beside
+// it. The tests check every query against points.ts SCHEMA; the three below also carry their field
+// types and meaning (the contract runPoints.ts implements, checked equal to SCHEMA).
 
 /** Measurements written by backend/src/storage/points.ts today (its MEASUREMENTS values). */
 export const BACKEND_MEASUREMENTS = [
@@ -12,6 +12,9 @@ export const BACKEND_MEASUREMENTS = [
   'lfn_rtt',
   'lfn_interval',
   'lfn_udp',
+  'lfn_event',
+  'lfn_summary',
+  'lfn_health',
 ] as const;
 
 export type FieldType = 'float' | 'string';
@@ -26,9 +29,8 @@ export interface ExpectedMeasurement {
 }
 
 /**
- * EXPECTATION, not yet written by the backend: measurements the dashboards need beyond points.ts.
- * Numbers are floats (points.ts writes integers without the `i` suffix, so all numeric fields are
- * floats); `lfn_event.text` is the only string field, which points.ts's Point type cannot carry yet.
+ * The non-sample measurements, with field types. Numbers are floats (points.ts writes integers
+ * without the `i` suffix); `lfn_event.text` is the only string field.
  */
 export const EXPECTED_SCHEMA = {
   lfn_event: {
@@ -66,7 +68,7 @@ export const EXPECTED_SCHEMA = {
 } as const satisfies Record<string, ExpectedMeasurement>;
 
 export type ExpectedMeasurementName = keyof typeof EXPECTED_SCHEMA;
-export type Measurement = (typeof BACKEND_MEASUREMENTS)[number] | ExpectedMeasurementName;
+export type Measurement = (typeof BACKEND_MEASUREMENTS)[number];
 
 /** lfn_summary.verdict_code: the fidelity verdict as a number (InfluxQL cannot aggregate strings). */
 export const VERDICT_CODES = { valid: 0, suspect: 1, invalid: 2 } as const;

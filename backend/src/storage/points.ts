@@ -14,7 +14,8 @@ export interface RunContext {
 export interface Point {
   measurement: string;
   tags: Record<string, string>;
-  fields: Record<string, number>;
+  /** Numbers are written as floats; a string field (lfn_event.text) is quoted. */
+  fields: Record<string, number | string>;
   /** Nanoseconds since the epoch, as a decimal string (beyond 2^53). */
   timeNs: string;
 }
@@ -28,6 +29,10 @@ export const MEASUREMENTS = {
   rtt: 'lfn_rtt',
   interval: 'lfn_interval',
   udp: 'lfn_udp',
+  /** Not samples: a run's events, its summary when it ends, and the service's own health (runPoints.ts). */
+  event: 'lfn_event',
+  summary: 'lfn_summary',
+  health: 'lfn_health',
 } as const;
 
 /** Tags and fields each measurement carries (what dashboards and queries may name). */
@@ -68,6 +73,15 @@ export const SCHEMA: Record<
     tags: ['run', 'user', 'flow', 'stack', 'path', 'direction'],
     fields: ['goodput_bps', 'send_bps', 'retransmits', 'cwnd_bytes', 'rtt_ms', 'seconds'],
   },
+  /** type flow_start / flow_end (tag flow set) or verdict; text is what an annotation shows. */
+  lfn_event: { tags: ['run', 'user', 'type', 'flow'], fields: ['text'] },
+  /** One point per (run, stack, path) when a run ends; tag campaign only for a campaign's runs. */
+  lfn_summary: {
+    tags: ['run', 'user', 'campaign', 'stack', 'path'],
+    fields: ['goodput_mbps', 'jain', 'verdict_code'],
+  },
+  /** The service itself, every few seconds: spool size and a counter of points written. */
+  lfn_health: { tags: ['host'], fields: ['spool_bytes', 'points_written'] },
 };
 
 const timeNs = (ctx: RunContext, t: number) =>
@@ -181,6 +195,7 @@ export function samplePoint(ctx: RunContext, s: Sample): Point {
 }
 
 const escapeKey = (s: string) => s.replace(/[,= ]/g, (c) => `\\${c}`);
+const quoteString = (s: string) => `"${s.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
 const escapeMeasurement = (s: string) => s.replace(/[, ]/g, (c) => `\\${c}`);
 
 /** InfluxDB line protocol for one point (v1 /write with precision=ns). Empty fields give no line. */
@@ -193,7 +208,7 @@ export function lineProtocol(p: Point): string | null {
     .map(([k, v]) => `,${escapeKey(k)}=${escapeKey(v)}`)
     .join('');
   const f = fields
-    .map(([k, v]) => `${escapeKey(k)}=${Number.isInteger(v) && Math.abs(v) < 2 ** 53 ? `${v}` : String(v)}`)
+    .map(([k, v]) => `${escapeKey(k)}=${typeof v === 'string' ? quoteString(v) : String(v)}`)
     .join(',');
   return `${escapeMeasurement(p.measurement)}${tags} ${f} ${p.timeNs}`;
 }

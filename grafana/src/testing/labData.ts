@@ -1,11 +1,18 @@
 // Run-shaped data for the dashboard tests: three runs of a campaign (plus one of another), each
 // 30 s of samples at 10 Hz from several flows and stacks, made into points by the backend's own
-// samplePoint() + lineProtocol(), and the expectation measurements (lfn_event, lfn_summary,
-// lfn_health) in the shape schema.ts documents.
+// samplePoint() + lineProtocol(), and events, summaries and health points by the backend's own
+// runPoints.ts.
 
 import type { Sample } from '../../../backend/src/run/samples.js';
-import { lineProtocol, type RunContext, samplePoint } from '../../../backend/src/storage/points.js';
-import { EVENT_TYPES, type EXPECTED_SCHEMA, type ExpectedMeasurementName, VERDICT_CODES } from '../schema.js';
+import type { RunSummary } from '../../../backend/src/run/summary.js';
+import {
+  lineProtocol,
+  type Point,
+  type RunContext,
+  samplePoint,
+} from '../../../backend/src/storage/points.js';
+import { eventPoint, healthPoint, summaryPoints } from '../../../backend/src/storage/runPoints.js';
+import { EVENT_TYPES, type VERDICT_CODES } from '../schema.js';
 
 export const DB = 'lfnlab';
 export const USER = 'ada';
@@ -208,30 +215,6 @@ export function runSamples(run: RunDef, seed: number): Sample[] {
   return out;
 }
 
-const escapeTag = (s: string) => s.replace(/[,= ]/g, (c) => `\\${c}`);
-const nsOf = (ms: number) => `${BigInt(Math.round(ms)) * 1_000_000n}`;
-
-/** Line protocol for an expectation measurement; a string field is quoted, as lfn_event.text must be. */
-export function expectedLine<M extends ExpectedMeasurementName>(
-  measurement: M,
-  tags: Partial<Record<(typeof EXPECTED_SCHEMA)[M]['tags'][number], string>>,
-  fields: Partial<Record<keyof (typeof EXPECTED_SCHEMA)[M]['fields'], string | number>>,
-  timeMs: number,
-): string {
-  const tagText = Object.entries(tags as Record<string, string | undefined>)
-    .filter((e): e is [string, string] => !!e[1])
-    .sort(([a], [b]) => (a < b ? -1 : 1))
-    .map(([k, v]) => `,${escapeTag(k)}=${escapeTag(v)}`)
-    .join('');
-  const fieldText = Object.entries(fields as Record<string, string | number>)
-    .map(
-      ([k, v]) =>
-        `${escapeTag(k)}=${typeof v === 'string' ? `"${v.replace(/[\\"]/g, (c) => `\\${c}`)}"` : String(v)}`,
-    )
-    .join(',');
-  return `${measurement}${tagText} ${fieldText} ${nsOf(timeMs)}`;
-}
-
 export function runContext(run: RunDef): RunContext {
   return {
     runId: run.id,
@@ -244,8 +227,27 @@ export function runContext(run: RunDef): RunContext {
 }
 
 /** Every line the test writes: samples through points.ts, then the expectation measurements. */
+/** What a finished run's summary.json holds, as far as lfn_summary reads it. */
+function fakeSummary(run: RunDef, n: number): RunSummary {
+  return {
+    verdict: run.verdict,
+    flows: run.flows.map((f, i) => ({
+      name: f.name,
+      stack: f.stack,
+      path: f.path,
+      startS: 0,
+      durationS: DURATION_S,
+      goodputMbps: { mean: 40 + 5 * n + i, sd: null, wholeRun: null },
+    })),
+  } as unknown as RunSummary;
+}
+
 export function labLines(runs: RunDef[], healthFromMs: number, healthToMs: number): string[] {
   const lines: string[] = [];
+  const push = (p: Point) => {
+    const line = lineProtocol(p);
+    if (line) lines.push(line);
+  };
   runs.forEach((run, n) => {
     if (!run.summaryOnly) {
       const ctx = runContext(run);
@@ -254,56 +256,40 @@ export function labLines(runs: RunDef[], healthFromMs: number, healthToMs: numbe
         if (line) lines.push(line);
       }
       for (const f of run.flows) {
-        lines.push(
-          expectedLine(
-            'lfn_event',
-            { run: run.id, user: USER, type: EVENT_TYPES.flowStart, flow: f.name },
-            { text: `${f.name} starts (${f.stack}, ${f.path})` },
-            run.t0Ms + f.startS * 1000,
-          ),
+        push(
+          eventPoint(ctx, {
+            type: EVENT_TYPES.flowStart,
+            t: f.startS,
+            flow: f.name,
+            text: `${f.name} starts (${f.stack}, ${f.path})`,
+          }),
         );
-        lines.push(
-          expectedLine(
-            'lfn_event',
-            { run: run.id, user: USER, type: EVENT_TYPES.flowEnd, flow: f.name },
-            { text: `${f.name} ends` },
-            runEndMs(run),
-          ),
+        push(
+          eventPoint(ctx, { type: EVENT_TYPES.flowEnd, t: DURATION_S, flow: f.name, text: `${f.name} ends` }),
         );
       }
-      lines.push(
-        expectedLine(
-          'lfn_event',
-          { run: run.id, user: USER, type: EVENT_TYPES.verdict },
-          { text: `verdict: ${run.verdict} "quoted", back\\slash` },
-          runEndMs(run),
-        ),
+      push(
+        eventPoint(ctx, {
+          type: EVENT_TYPES.verdict,
+          t: DURATION_S,
+          text: `verdict: ${run.verdict} "quoted", back\\slash`,
+        }),
       );
     }
-    const jain = 0.8 + 0.05 * n;
-    for (const stack of new Set(run.flows.map((f) => f.stack))) {
-      for (const path of new Set(run.flows.filter((f) => f.stack === stack).map((f) => f.path))) {
-        lines.push(
-          expectedLine(
-            'lfn_summary',
-            { run: run.id, user: USER, campaign: run.campaign, stack, path },
-            { goodput_mbps: 40 + 5 * n, jain, verdict_code: VERDICT_CODES[run.verdict] },
-            runEndMs(run),
-          ),
-        );
-      }
-    }
+    // Run n's flow i gets 40 + 5n + i Mbit/s, so stacks and runs differ.
+    for (const p of summaryPoints({ ...runContext(run), flows: {} }, fakeSummary(run, n), run.campaign))
+      push(p);
   });
   let written = 0;
   for (let t = healthFromMs; t <= healthToMs; t += 1000) {
     written += 300 + ((t / 1000) % 7);
-    lines.push(
-      expectedLine(
-        'lfn_health',
-        { host: HOST },
-        { spool_bytes: (t / 1000) % 5 === 0 ? 4096 : 0, points_written: written },
-        t,
-      ),
+    push(
+      healthPoint({
+        host: HOST,
+        spoolBytes: (t / 1000) % 5 === 0 ? 4096 : 0,
+        pointsWritten: written,
+        timeMs: t,
+      }),
     );
   }
   return lines;

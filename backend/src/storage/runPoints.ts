@@ -1,0 +1,94 @@
+// Points that are not samples: a run's events (Grafana's annotations), its summary when it ends
+// (the Campaign and Compare dashboards), and the service's own health (Lab health). Their tags and
+// fields are in points.ts SCHEMA beside the samples'; the dashboards' tests hold both to it.
+import { EVENT_TYPES, VERDICT_CODES } from '@lfnlab/grafana';
+import { jainIndex } from '../metrics/index.js';
+import type { RunSummary } from '../run/summary.js';
+import { MEASUREMENTS, type Point, type RunContext } from './points.js';
+
+export type EventType = (typeof EVENT_TYPES)[keyof typeof EVENT_TYPES];
+
+const nsFromMs = (ms: number) => (BigInt(Math.round(ms * 1000)) * 1000n).toString();
+
+/** t: seconds from traffic start, as samples count time. */
+export function eventPoint(
+  ctx: RunContext,
+  e: { type: EventType; t: number; text: string; flow?: string },
+): Point {
+  const tags: Record<string, string> = { run: ctx.runId, user: ctx.user, type: e.type };
+  if (e.flow) tags.flow = e.flow;
+  return {
+    measurement: MEASUREMENTS.event,
+    tags,
+    // One line per event: a newline would end the line-protocol record.
+    fields: { text: e.text.replace(/\s*\n\s*/g, ' ') },
+    timeNs: nsFromMs(ctx.t0EpochMs + e.t * 1000),
+  };
+}
+
+/** Where the run's traffic ended, s from its start: the last flow's planned end. */
+export function trafficEndS(summary: Pick<RunSummary, 'flows'>): number {
+  return summary.flows.reduce((end, f) => Math.max(end, f.startS + f.durationS), 0);
+}
+
+/**
+ * One lfn_summary point per (stack, path): the mean goodput of that stack's flows there (Mbit/s per
+ * flow), Jain's index over all of the run's flows, and the verdict as a number (InfluxQL cannot
+ * aggregate strings). A run without a verdict (it failed before measuring) has no verdict_code.
+ */
+export function summaryPoints(ctx: RunContext, summary: RunSummary, campaign?: string | null): Point[] {
+  const timeNs = nsFromMs(ctx.t0EpochMs + trafficEndS(summary) * 1000);
+  const means = summary.flows.map((f) => f.goodputMbps.mean).filter((x): x is number => x !== null);
+  const jain = means.length ? jainIndex(means) : null;
+  const verdict = summary.verdict ? VERDICT_CODES[summary.verdict] : null;
+  const groups = new Map<string, { stack: string; path: string; goodput: number[] }>();
+  for (const f of summary.flows) {
+    const key = `${f.stack}\u0000${f.path}`;
+    const g = groups.get(key) ?? { stack: f.stack, path: f.path, goodput: [] };
+    if (f.goodputMbps.mean !== null) g.goodput.push(f.goodputMbps.mean);
+    groups.set(key, g);
+  }
+  return [...groups.values()].map((g) => {
+    const fields: Record<string, number> = {};
+    if (g.goodput.length) fields.goodput_mbps = g.goodput.reduce((a, b) => a + b, 0) / g.goodput.length;
+    if (jain !== null && Number.isFinite(jain)) fields.jain = jain;
+    if (verdict !== null) fields.verdict_code = verdict;
+    const tags: Record<string, string> = { run: ctx.runId, user: ctx.user, stack: g.stack, path: g.path };
+    if (campaign) tags.campaign = campaign;
+    return { measurement: MEASUREMENTS.summary, tags, fields, timeNs };
+  });
+}
+
+/** The events a finished run leaves: each flow's end and the verdict, for the Run dashboard. */
+export function endPoints(ctx: RunContext, summary: RunSummary): Point[] {
+  const ends = summary.flows.map((f) =>
+    eventPoint(ctx, {
+      type: EVENT_TYPES.flowEnd,
+      t: f.startS + f.durationS,
+      flow: f.name,
+      text: `${f.name} ends${f.status === 'failed' ? ` (failed: ${f.error ?? 'no reason given'})` : ''}`,
+    }),
+  );
+  const reasons = summary.fidelity?.reasons ?? [];
+  const verdictText = summary.verdict
+    ? `verdict: ${summary.verdict}${reasons.length ? ` (${reasons.join('; ')})` : ''}`
+    : `run ${summary.status}${summary.error ? `: ${summary.error}` : ''}`;
+  return [
+    ...ends,
+    eventPoint(ctx, { type: EVENT_TYPES.verdict, t: trafficEndS(summary), text: verdictText }),
+  ];
+}
+
+export function healthPoint(o: {
+  host: string;
+  spoolBytes: number;
+  pointsWritten: number;
+  timeMs: number;
+}): Point {
+  return {
+    measurement: MEASUREMENTS.health,
+    tags: { host: o.host },
+    fields: { spool_bytes: o.spoolBytes, points_written: o.pointsWritten },
+    timeNs: nsFromMs(o.timeMs),
+  };
+}

@@ -1,0 +1,150 @@
+// A run's points through Storage into a real influxd: samples timed from the traffic event (even
+// those that arrived before it), flow-start and verdict events with their text, the summary per
+// (stack, path), and the service's health point.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseSpecText } from '@lfnlab/emulator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunSummary } from '../run/summary.js';
+import { InfluxClient, literal } from './influx.js';
+import { findInfluxd, type LocalInfluxd, startLocalInfluxd } from './localInfluxd.js';
+import { lineProtocol } from './points.js';
+import { eventPoint, summaryPoints } from './runPoints.js';
+import { Storage } from './runStorage.js';
+
+const spec = parseSpecText(`
+name: storage
+duration: 4s
+paths: { main: { rtt: 20ms, rate: 20Mbit } }
+flows:
+  - { stack: cubic, count: 2 }
+  - { stack: bbr }
+`);
+
+function fakeSummary(flows: string[], verdict: RunSummary['verdict']): RunSummary {
+  return {
+    name: 'storage',
+    status: 'completed',
+    error: null,
+    seed: 1,
+    verdict,
+    fidelity: verdict ? { verdict, checks: [], reasons: ['lab CPU 91 % "busy"'] } : null,
+    flows: flows.map((name, i) => ({
+      name,
+      stack: name.split('-')[0] as string,
+      observedStacks: [],
+      path: 'main',
+      direction: 'forward',
+      streams: 1,
+      startS: 0,
+      durationS: 4,
+      status: 'ok',
+      error: null,
+      goodputMbps: { mean: 5 + i, sd: 1, wholeRun: 5 + i },
+      stability: 0.2,
+      retransmits: 0,
+      rttMs: { mean: 20, min: 20, max: 25 },
+      maxCwndBytes: 1e5,
+      cpuPercent: { sender: null, receiver: null },
+      metrics: [],
+    })),
+    paths: [],
+    metrics: {} as RunSummary['metrics'],
+  };
+}
+
+describe('run points', () => {
+  const ctx = { runId: 'r1', user: 'ada', t0EpochMs: 1_700_000_000_000, flows: {} };
+  it('quote and flatten an event text so it stays one line', () => {
+    const line = lineProtocol(eventPoint(ctx, { type: 'verdict', t: 1.5, text: 'a "b"\\c\nnext' }));
+    expect(line).toBe(
+      'lfn_event,run=r1,type=verdict,user=ada text="a \\"b\\"\\\\c next" 1700000001500000000',
+    );
+  });
+  it('give one summary point per stack and path, the verdict as a code, no campaign tag unless given', () => {
+    const pts = summaryPoints(ctx, fakeSummary(['cubic-1-1', 'cubic-1-2', 'bbr-2'], 'suspect'));
+    expect(pts.map((p) => [p.tags.stack, p.fields.goodput_mbps, p.fields.verdict_code])).toEqual([
+      ['cubic', 5.5, 1],
+      ['bbr', 7, 1],
+    ]);
+    expect(pts[0]?.tags.campaign).toBeUndefined();
+    expect(pts[0]?.fields.jain).toBeCloseTo(18 ** 2 / (3 * (25 + 36 + 49)), 6);
+    const failed = summaryPoints(ctx, fakeSummary(['cubic-1'], null), 'sweep');
+    expect(failed[0]?.fields.verdict_code).toBeUndefined();
+    expect(failed[0]?.tags.campaign).toBe('sweep');
+  });
+});
+
+describe.skipIf(!findInfluxd())('Storage against a real influxd', () => {
+  let influx: LocalInfluxd;
+  let dir: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'lfnlab-storage-'));
+    influx = await startLocalInfluxd({ dir: join(dir, 'influxd') });
+  }, 60_000);
+  afterAll(async () => {
+    await influx?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('writes a run: samples, events, summary and health, in the database it creates', async () => {
+    const storage = await Storage.open({
+      url: influx.url,
+      database: 'lfn_test',
+      spoolDir: join(dir, 'spool'),
+      healthEveryMs: 20,
+    });
+    const sink = storage.forRun({ runId: 'run-7', user: 'ada', spec, campaign: 'sweep-2' });
+    // Recent enough for the 30-day retention policy, on a whole second.
+    const t0 = Math.floor(Date.now() / 1000) * 1000 - 60_000;
+    // The flow-started event and a sample can arrive before traffic's t0 is known.
+    sink.onEvent('flow-started', { flow: 'cubic-1-1', t: 0.01 });
+    sink.onSample({ kind: 'goodput', t: 0.1, flow: 'cubic-1-1', bps: 5e6, bytesReceived: 1000 });
+    sink.onEvent('traffic', { labRealtimeMs: t0 });
+    sink.onSample({ kind: 'goodput', t: 0.2, flow: 'bbr-2', bps: 6e6, bytesReceived: 2000 });
+    sink.onSample({ kind: 'rtt', t: 0.3, path: 'main', rttMs: 21, seq: 1 });
+    await sink.finish(fakeSummary(['cubic-1-1', 'cubic-1-2', 'bbr-2'], 'valid'));
+    const client = new InfluxClient({ url: influx.url });
+    // Rows at one timestamp come back in series order: sort them to compare.
+    const q = async (text: string) =>
+      ((await client.query(text, 'lfn_test', { epoch: 'ms' }))[0]?.values ?? []).sort((a, b) =>
+        JSON.stringify(a) < JSON.stringify(b) ? -1 : 1,
+      );
+
+    expect(await q(`SELECT bps, stack FROM lfn_goodput WHERE run = ${literal('run-7')}`)).toEqual([
+      [t0 + 100, 5e6, 'cubic'],
+      [t0 + 200, 6e6, 'bbr'],
+    ]);
+    expect(await q(`SELECT "text", "type", flow FROM lfn_event WHERE run = ${literal('run-7')}`)).toEqual([
+      [t0 + 10, 'cubic-1-1 starts (cubic, main)', 'flow_start', 'cubic-1-1'],
+      [t0 + 4000, 'bbr-2 ends', 'flow_end', 'bbr-2'],
+      [t0 + 4000, 'cubic-1-1 ends', 'flow_end', 'cubic-1-1'],
+      [t0 + 4000, 'cubic-1-2 ends', 'flow_end', 'cubic-1-2'],
+      [t0 + 4000, 'verdict: valid (lab CPU 91 % "busy")', 'verdict', null],
+    ]);
+    expect(
+      await q(
+        `SELECT goodput_mbps, verdict_code, stack, campaign FROM lfn_summary WHERE run = ${literal('run-7')}`,
+      ),
+    ).toEqual([
+      [t0 + 4000, 5.5, 0, 'cubic', 'sweep-2'],
+      [t0 + 4000, 7, 0, 'bbr', 'sweep-2'],
+    ]);
+    // The health timer writes on its own; wait for a point rather than for time.
+    for (let i = 0; i < 200 && (await q('SELECT count(points_written) FROM lfn_health')).length === 0; i++)
+      await storage.flush();
+    expect((await q('SELECT count(points_written) FROM lfn_health'))[0]?.[1]).toBeGreaterThan(0);
+    expect(storage.health()).toMatchObject({ influx: 'up', pendingLines: 0 });
+    await storage.close();
+  });
+
+  it('is off without a URL: nothing written, health says off', async () => {
+    const storage = await Storage.open({ url: null, spoolDir: join(dir, 'unused') });
+    const sink = storage.forRun({ runId: 'x', user: 'u', spec });
+    sink.onSample({ kind: 'rtt', t: 0, path: 'main', rttMs: 1, seq: 1 });
+    await sink.finish(fakeSummary(['cubic-1'], 'valid'));
+    expect(storage.health().influx).toBe('off');
+    await storage.close();
+  });
+});
