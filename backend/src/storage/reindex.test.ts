@@ -190,7 +190,10 @@ describe.skipIf(!influxd)(
       await reindexRun(run, writer, { user: 'grace' });
       await writer.drain();
       expect(await counts()).toEqual(expected);
-      expect(writer.stats()).toMatchObject({ written: 284, rejected: 0, spooled: 0 });
+      // 142 samples and the run's closing event (no flows in its summary: no flow ends), twice.
+      expect(writer.stats()).toMatchObject({ written: 286, rejected: 0, spooled: 0 });
+      const events = await q(`SELECT "text" FROM lfn_event ${where}`);
+      expect(events[0]?.values.map((v) => v[1])).toEqual(['run completed']);
     }, 60_000);
 
     it("takes the run's id from summary.json when it has one, and needs the traffic event", async () => {

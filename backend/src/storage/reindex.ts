@@ -7,12 +7,16 @@ import { createReadStream, existsSync, readdirSync, readFileSync } from 'node:fs
 import { basename, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { SAMPLE_KINDS, type Sample, type SampleKind } from '../run/samples.js';
+import type { RunSummary } from '../run/summary.js';
 import { type RunContext, samplePoint } from './points.js';
+import { endPoints, eventPoint, summaryPoints } from './runPoints.js';
 import type { SampleWriter } from './writer.js';
 
 export interface ReindexOptions {
   /** The user the run's points are tagged with (default 'local'). */
   user?: string;
+  /** The campaign the run belongs to (tags its lfn_summary points). */
+  campaign?: string;
   log?: (msg: string) => void;
 }
 
@@ -103,6 +107,41 @@ export function runContext(dir: string, opts: ReindexOptions = {}): RunContext {
   };
 }
 
+/** What the service writes besides samples, from the record: flow starts, then ends, verdict and summary. */
+function runEventPoints(dir: string, ctx: RunContext, campaign?: string) {
+  const points = [];
+  const eventsPath = join(dir, 'events.jsonl');
+  for (const line of existsSync(eventsPath) ? readFileSync(eventsPath, 'utf8').split('\n') : []) {
+    let ev: unknown;
+    try {
+      ev = line.trim() ? JSON.parse(line) : null;
+    } catch {
+      continue; // a line cut off by a crash
+    }
+    if (
+      isObject(ev) &&
+      ev.type === 'flow-started' &&
+      typeof ev.flow === 'string' &&
+      typeof ev.t === 'number'
+    ) {
+      const f = ctx.flows[ev.flow];
+      points.push(
+        eventPoint(ctx, {
+          type: 'flow_start',
+          t: ev.t,
+          flow: ev.flow,
+          text: `${ev.flow} starts (${f?.stack ?? '?'}, ${f?.path ?? '?'})`,
+        }),
+      );
+    }
+  }
+  const summaryPath = join(dir, 'summary.json');
+  const summary = existsSync(summaryPath) ? (readJson(summaryPath) as RunSummary) : null;
+  if (summary && Array.isArray(summary.flows))
+    points.push(...endPoints(ctx, summary), ...summaryPoints(ctx, summary, campaign));
+  return points;
+}
+
 function isSample(x: unknown): x is Sample {
   return (
     isObject(x) &&
@@ -160,7 +199,11 @@ export async function reindexRun(
       if (total % 1000 === 0) await writer.ready();
     }
   }
+  const events = runEventPoints(dir, ctx, opts.campaign);
+  for (const p of events) writer.add(p);
   await writer.flush();
-  log(`${ctx.runId}: ${total} samples reindexed${skipped ? `, ${skipped} lines skipped` : ''}`);
+  log(
+    `${ctx.runId}: ${total} samples and ${events.length} events and summaries reindexed${skipped ? `, ${skipped} lines skipped` : ''}`,
+  );
   return { runId: ctx.runId, user: ctx.user, t0EpochMs: ctx.t0EpochMs, samples, total, skipped };
 }

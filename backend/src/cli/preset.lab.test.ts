@@ -1,0 +1,41 @@
+// A paper preset end to end in the real lab, shortened as its CI block says: every part runs as a
+// campaign, and the comparison puts the paper's numbers beside measured ones and judges findings.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { PresetComparison } from '../presets/index.js';
+import { bootTestLab, TEST_LAB } from '../testing/lab.js';
+
+const CLI = fileURLToPath(new URL('../../bin/lfnlab.js', import.meta.url));
+
+describe('lfnlab preset run (CI length, real lab)', () => {
+  beforeAll(async () => {
+    await bootTestLab();
+  });
+
+  it('runs seed003-responsiveness and compares it with the paper', () => {
+    const out = mkdtempSync(join(tmpdir(), 'lfnlab-preset-'));
+    const r = spawnSync(
+      'node',
+      [CLI, 'preset', 'run', 'seed003-responsiveness', '--ci', '--out', out, '--lab', TEST_LAB],
+      { encoding: 'utf8', timeout: 900_000 },
+    );
+    console.log(r.stdout, r.stderr);
+    expect(r.status, r.stderr).toBe(0);
+    const c = JSON.parse(readFileSync(join(out, 'comparison.json'), 'utf8')) as PresetComparison;
+    expect(c.rows).toMatchObject({ total: 4 });
+    expect(c.rows.used).toBeGreaterThan(0);
+    const measured = c.cells.filter((x) => x.measured?.value !== null && x.measured !== null);
+    expect(measured.length).toBeGreaterThan(0);
+    for (const x of measured) expect(Number.isFinite(x.measured?.value)).toBe(true);
+    expect(c.findings.length).toBeGreaterThan(0);
+    const html = readFileSync(join(out, 'comparison.html'), 'utf8');
+    expect(html).toContain('Published numbers beside ours');
+    expect(html).toContain(c.scaling.slice(0, 40));
+    expect(r.stdout).toMatch(/\[(holds|fails|open)\]/);
+    expect(existsSync(join(out, 'main', 'results.csv'))).toBe(true);
+  });
+});

@@ -1,0 +1,175 @@
+// `lfnlab preset`: the seed papers' experiments. list them, run one (every part as a resumable
+// campaign, full length or shortened), and compare what ran with the paper's published numbers.
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { SpecSchema } from '@lfnlab/emulator';
+import { expandCampaign } from '../campaign/expand.js';
+import { runCampaign } from '../campaign/runCampaign.js';
+import {
+  comparePreset,
+  formatComparison,
+  loadPresets,
+  type Preset,
+  type PresetRow,
+  presetForCi,
+  readPresetRows,
+  shortenForCi,
+} from '../presets/index.js';
+import { renderPresetComparison } from '../report/presetReport.js';
+import { runExperiment } from '../run/runExperiment.js';
+import { type Command, table, UsageError } from './args.js';
+
+const seconds = (ms: number) =>
+  ms >= 3600e3 ? `${(ms / 3600e3).toFixed(1)} h` : `${Math.round(ms / 1000)} s`;
+const durationMs = (spec: unknown) => {
+  const r = SpecSchema.safeParse(spec);
+  return r.success ? r.data.duration : 0;
+};
+
+function findPreset(name: string | undefined, usage: string): Preset {
+  if (!name) throw new UsageError(`a preset name is required\n\n${usage}`);
+  const all = loadPresets();
+  const p = all.find((x) => x.name === name);
+  if (!p)
+    throw new UsageError(`no preset '${name}'; there are: ${all.map((x) => x.name).join(', ')}\n\n${usage}`);
+  return p;
+}
+
+/** The campaigns a run of the preset uses: as written, shortened to N s, or as its CI block says. */
+function campaignsOf(p: Preset, values: Record<string, string | boolean | undefined>) {
+  if (values.ci) return presetForCi(p);
+  if (typeof values.seconds === 'string') {
+    const s = Number(values.seconds);
+    if (!(s >= 2 && s <= 86_400))
+      throw new UsageError(`--seconds must be from 2 to 86400 (got ${values.seconds})`);
+    return p.parts.map((part) => ({ part: part.name, campaign: shortenForCi(part.campaign, s) }));
+  }
+  return p.parts.map((part) => ({ part: part.name, campaign: part.campaign }));
+}
+
+const defaultDir = (p: Preset, values: Record<string, string | boolean | undefined>) =>
+  resolve(
+    typeof values.out === 'string'
+      ? values.out
+      : join(
+          'campaigns',
+          `preset-${p.name}${values.ci ? '-ci' : typeof values.seconds === 'string' ? `-${values.seconds}s` : ''}`,
+        ),
+  );
+
+/** Compare what the part directories hold; write comparison.json and comparison.html beside them. */
+function compareDir(p: Preset, dir: string): { text: string; html: string } {
+  const rows: PresetRow[] = p.parts.flatMap((part) =>
+    existsSync(join(dir, part.name, 'results.json')) ? readPresetRows(join(dir, part.name), part.name) : [],
+  );
+  const c = comparePreset(p, rows);
+  writeFileSync(join(dir, 'comparison.json'), `${JSON.stringify(c, null, 2)}\n`);
+  const html = join(dir, 'comparison.html');
+  writeFileSync(
+    html,
+    renderPresetComparison(c, { campaignLinks: p.parts.map((part) => `${part.name}/results.csv`) }),
+  );
+  return { text: formatComparison(c), html };
+}
+
+export const presetCommand: Command = {
+  name: 'preset',
+  summary: "the seed papers' experiments: list, run, compare with the published numbers",
+  usage: `usage: lfnlab preset list
+       lfnlab preset run NAME [--ci | --seconds N] [--out DIR] [--lab NAME]
+       lfnlab preset compare NAME [--ci | --seconds N] [--out DIR]
+
+list     every preset: paper, parts, runs, full length and the CI length
+run      runs each part of the preset as a campaign under DIR/PART (default
+         campaigns/preset-NAME[-ci|-Ns]/), resumable like 'lfnlab campaign run',
+         then compares (as below)
+compare  puts the paper's published numbers (scaled by the preset's rule) beside
+         ours and says whether each finding holds; prints it and writes
+         DIR/comparison.json and DIR/comparison.html
+
+  --ci          shorten every run as the preset's 'ci' block says (seconds, values)
+  --seconds N   shorten every run to N s (all parameter values kept)`,
+  options: {
+    ci: { type: 'boolean' },
+    seconds: { type: 'string' },
+    out: { type: 'string' },
+    lab: { type: 'string' },
+  },
+  async run(values, positionals) {
+    const [action, name] = positionals;
+    if (action === 'list') {
+      const rows = loadPresets().map((p) => {
+        const runs = p.parts.reduce((n, part) => n + expandCampaign(part.campaign).length, 0);
+        const fullMs = p.parts.reduce(
+          (n, part) => n + expandCampaign(part.campaign).reduce((m, v) => m + durationMs(v.spec), 0),
+          0,
+        );
+        const ci = presetForCi(p);
+        const ciRuns = ci.reduce((n, c) => n + expandCampaign(c.campaign).length, 0);
+        return [
+          p.name,
+          `seed ${p.meta.paper.id}`,
+          p.parts.length,
+          runs,
+          seconds(fullMs),
+          `${ciRuns} × ${p.meta.ci.seconds} s`,
+          p.meta.published.length,
+        ];
+      });
+      console.log(table(['preset', 'paper', 'parts', 'runs', 'full length', 'CI', 'published'], rows));
+      return 0;
+    }
+    if (action !== 'run' && action !== 'compare') throw new UsageError(this.usage);
+    const preset = findPreset(name, this.usage);
+    const dir = defaultDir(preset, values);
+    if (action === 'compare') {
+      if (!existsSync(dir)) {
+        console.error(
+          `lfnlab preset compare: ${dir} does not exist; run 'lfnlab preset run ${preset.name}' first`,
+        );
+        return 2;
+      }
+      const out = compareDir(preset, dir);
+      console.log(`${out.text}\n${out.html}`);
+      return 0;
+    }
+
+    console.log(`${preset.name}: ${preset.meta.paper.short} (seed ${preset.meta.paper.id}) → ${dir}`);
+    console.log(`scaling: ${preset.meta.scaling.rule}`);
+    const abort = new AbortController();
+    const stop = () => abort.abort();
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+    let allDone = true;
+    try {
+      for (const { part, campaign } of campaignsOf(preset, values)) {
+        if (abort.signal.aborted) break;
+        const partDir = join(dir, part);
+        mkdirSync(partDir, { recursive: true });
+        console.log(`\n== ${part}: ${expandCampaign(campaign).length} runs`);
+        const out = await runCampaign({
+          campaign,
+          dir: partDir,
+          signal: abort.signal,
+          runOne: async (spec, runDir, signal) =>
+            (
+              await runExperiment({
+                spec,
+                outDir: runDir,
+                labName: typeof values.lab === 'string' ? values.lab : undefined,
+                signal,
+                log: () => undefined,
+              })
+            ).summary,
+        });
+        allDone &&= out.rows.every((r) => r.status === 'completed');
+      }
+    } finally {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+    }
+    const out = compareDir(preset, dir);
+    console.log(`\n${out.text}\n${out.html}`);
+    return abort.signal.aborted ? 130 : allDone ? 0 : 1;
+  },
+};
