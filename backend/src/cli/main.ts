@@ -8,13 +8,17 @@ import {
   schemaCommand,
   validateCommand,
 } from './miscCommands.js';
+import { presetCommand } from './presetCommand.js';
+import { reindexCommand } from './reindexCommand.js';
 import { reportCommand } from './reportCommand.js';
 import { runCommand } from './runCommand.js';
 
 const COMMANDS: Command[] = [
   runCommand,
   campaignCommand,
+  presetCommand,
   reportCommand,
+  reindexCommand,
   labCommand,
   validateCommand,
   metricsCommand,
