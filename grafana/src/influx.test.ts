@@ -5,16 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Dashboard } from './dashboard.js';
 import { generateDashboards } from './dashboards/index.js';
 import { DASHBOARDS } from './ids.js';
-import {
-  interpolate,
-  queriesOf,
-  type Scope,
-  type Selection,
-  timeFilterAbsolute,
-  timeFilterRelative,
-} from './testing/grafana.js';
+import type { Selection } from './testing/grafana.js';
 import { ensureInfluxd, type InfluxResult, type RunningInfluxd, startInfluxd } from './testing/influxd.js';
 import { CAMPAIGN, DB, HOST, labLines, labRuns, runEndMs } from './testing/labData.js';
+import { resolveVariables, runAllQueries } from './testing/queries.js';
 
 const influxd = ensureInfluxd((s) => console.log(s));
 const title = influxd.ok
@@ -37,17 +31,6 @@ if (!runA || !runB || !runC) throw new Error('labRuns: three sampled runs expect
 const fromAll = base - 60_000;
 const toAll = runEndMs(runC);
 
-const MACROS: Array<{ interval: string; intervalMs: number }> = [
-  { interval: '100ms', intervalMs: 100 },
-  { interval: '1s', intervalMs: 1000 },
-];
-
-/** Rows of a result that carry a value besides time. */
-const valueRows = (r: InfluxResult) =>
-  (r.series ?? []).flatMap((s) =>
-    s.values.filter((row) => row.slice(1).some((v) => v !== null && v !== undefined)),
-  );
-
 describe.skipIf(!influxd.ok)(title, () => {
   let influx: RunningInfluxd;
 
@@ -69,53 +52,15 @@ describe.skipIf(!influxd.ok)(title, () => {
     return influx.query(query, DB);
   }
 
-  /** Resolve the dashboard's variables in order, each query seeing the choices before it. */
-  async function resolve(
-    d: Dashboard,
-    choose: Record<string, string[] | 'all'>,
-  ): Promise<Record<string, Selection>> {
-    const vars: Record<string, Selection> = {};
-    for (const v of d.templating.list) {
-      const r = await run(interpolate(v.query, { vars }));
-      expect(r.error, `${d.uid} variable ${v.name}: ${r.error}`).toBeUndefined();
-      const options = (r.series ?? []).flatMap((s) => s.values.map((row) => String(row[1])));
-      const selected = choose[v.name];
-      if (!selected) throw new Error(`${d.uid}: no choice for variable ${v.name}`);
-      if (selected !== 'all')
-        for (const s of selected) expect(options, `${d.uid} variable ${v.name}`).toContain(s);
-      vars[v.name] = { variable: v, options, selected };
-    }
-    return vars;
-  }
-
-  /** Run every panel and annotation query under both kinds of range and two intervals. */
-  async function runAll(
+  const resolve = (d: Dashboard, choose: Record<string, string[] | 'all'>) =>
+    resolveVariables(run, d, choose);
+  const runAll = (
     d: Dashboard,
     vars: Record<string, Selection>,
     fromMs: number,
     toMs: number,
     mayBeEmpty: string[] = [],
-  ) {
-    const failures: string[] = [];
-    const results = new Map<string, InfluxResult>();
-    let ran = 0;
-    for (const timeFilter of [timeFilterAbsolute(fromMs, toMs), timeFilterRelative('10m')]) {
-      for (const m of MACROS) {
-        const scope: Scope = { vars, timeFilter, ...m };
-        for (const q of queriesOf(d).filter((x) => x.kind !== 'variable')) {
-          const text = interpolate(q.query, scope);
-          const r = await run(text);
-          ran++;
-          if (r.error) failures.push(`${q.where}: ${r.error}\n    ${text}`);
-          else if (valueRows(r).length === 0 && !mayBeEmpty.some((w) => q.where.startsWith(w)))
-            failures.push(`${q.where}: no data\n    ${text}`);
-          if (timeFilter.includes('ms') && m.interval === '1s') results.set(q.where, r);
-        }
-      }
-    }
-    expect(failures, failures.join('\n')).toEqual([]);
-    return { results, ran };
-  }
+  ) => runAllQueries(run, d, vars, fromMs, toMs, mayBeEmpty);
 
   const result = (results: Map<string, InfluxResult>, prefix: string): InfluxResult => {
     const hit = [...results.entries()].find(([k]) => k.startsWith(prefix));
