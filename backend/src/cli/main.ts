@@ -12,6 +12,7 @@ import { presetCommand } from './presetCommand.js';
 import { reindexCommand } from './reindexCommand.js';
 import { reportCommand } from './reportCommand.js';
 import { runCommand } from './runCommand.js';
+import { serveCommand } from './serveCommand.js';
 
 const COMMANDS: Command[] = [
   runCommand,
@@ -19,6 +20,7 @@ const COMMANDS: Command[] = [
   presetCommand,
   reportCommand,
   reindexCommand,
+  serveCommand,
   labCommand,
   validateCommand,
   metricsCommand,

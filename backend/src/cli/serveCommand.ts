@@ -1,0 +1,148 @@
+import { spawn } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildServer } from '../server/buildServer.js';
+import { FRONTEND_DIST } from '../server/plugins/static.js';
+import { FakeLabDriver } from '../service/fakeLabDriver.js';
+import type { LabDriver } from '../service/labDriver.js';
+import { RealLabDriver } from '../service/realLabDriver.js';
+import { Storage } from '../storage/runStorage.js';
+import { type Command, UsageError } from './args.js';
+
+export function defaultDataDir(): string {
+  const home = process.env.HOME ? homedir() : null;
+  if (process.env.XDG_DATA_HOME) return join(process.env.XDG_DATA_HOME, 'lfnlab');
+  return home ? join(home, '.local', 'share', 'lfnlab') : resolve('.lfnlab');
+}
+
+const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+
+async function waitForHealth(url: string, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(1000) })).ok) return true;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return false;
+}
+
+export const serveCommand: Command = {
+  name: 'serve',
+  summary: 'the HTTP API, live streams and web UI (--lab fake for a lab-less demo)',
+  usage: `usage: lfnlab serve [--host 127.0.0.1] [--port 8080] [--data DIR] [--runs DIR]
+                    [--lab real|fake] [--influx URL|off] [--grafana URL] [--daemon]
+
+Serves the API (docs at /api/docs), live WebSockets and, when frontend/dist is
+built, the web UI at /. Runs queue per lab and run one at a time; each writes its
+run directory under --runs and its samples to InfluxDB.
+
+  --host HOST       address to listen on (default 127.0.0.1)
+  --port N          port (default 8080)
+  --data DIR        accounts, tokens, quotas, stored specs, the storage spool
+                    (default $XDG_DATA_HOME/lfnlab or ~/.local/share/lfnlab)
+  --runs DIR        run directories (default runs/)
+  --lab real|fake   real: the qemu lab (default); fake: synthetic runs, no lab needed
+  --fake-speed X    fake lab: run time passes X times faster (default 1)
+  --influx URL|off  InfluxDB 1.x (default http://127.0.0.1:8086); off: run directories only
+  --grafana URL     Grafana for "open in Grafana" links (default http://127.0.0.1:3000)
+  --daemon          detach; pid in DATA/serve.pid, log in DATA/serve.log; prints the URL
+  -h, --help        this text
+
+The first start creates the user 'admin' with a random password, prints it and
+writes it to DATA/admin-password (mode 0600). Stop with Ctrl-C (or kill the pid):
+running runs are stopped, the lab reset, and their records kept.`,
+  options: {
+    host: { type: 'string' },
+    port: { type: 'string' },
+    data: { type: 'string' },
+    runs: { type: 'string' },
+    lab: { type: 'string' },
+    'fake-speed': { type: 'string' },
+    influx: { type: 'string' },
+    grafana: { type: 'string' },
+    daemon: { type: 'boolean' },
+  },
+  async run(values) {
+    const host = str(values.host) ?? '127.0.0.1';
+    const port = Number(str(values.port) ?? 8080);
+    if (!Number.isInteger(port) || port < 0 || port > 65535)
+      throw new UsageError('--port must be 0 to 65535');
+    const lab = str(values.lab) ?? 'real';
+    if (lab !== 'real' && lab !== 'fake') throw new UsageError('--lab must be real or fake');
+    const speed = Number(str(values['fake-speed']) ?? 1);
+    if (!(speed > 0 && speed <= 1000)) throw new UsageError('--fake-speed must be above 0 and at most 1000');
+    const influxArg = str(values.influx) ?? 'http://127.0.0.1:8086';
+    if (influxArg !== 'off' && !/^https?:\/\/./.test(influxArg))
+      throw new UsageError('--influx must be an http(s) URL or off');
+    const dataDir = resolve(str(values.data) ?? defaultDataDir());
+    const runsDir = resolve(str(values.runs) ?? 'runs');
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+
+    if (values.daemon) {
+      const logFile = join(dataDir, 'serve.log');
+      const fd = openSync(logFile, 'a');
+      const bin = fileURLToPath(new URL('../../bin/lfnlab.js', import.meta.url));
+      const args = process.argv.slice(2).filter((a) => a !== '--daemon');
+      const child = spawn(process.execPath, [bin, ...args], {
+        detached: true,
+        stdio: ['ignore', fd, fd],
+        cwd: process.cwd(),
+      });
+      closeSync(fd);
+      writeFileSync(join(dataDir, 'serve.pid'), `${child.pid}\n`);
+      child.unref();
+      const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+      const up = await waitForHealth(url, 30_000);
+      console.log(
+        up
+          ? `lfnlab serve running at ${url} (pid ${child.pid}; log ${logFile})`
+          : `lfnlab serve did not answer at ${url} within 30 s; see ${logFile}`,
+      );
+      console.log(`  first start? the admin password is in ${join(dataDir, 'admin-password')}`);
+      return up ? 0 : 1;
+    }
+
+    const log = (l: string) => console.log(l);
+    const storage = await Storage.open({
+      url: influxArg === 'off' ? null : influxArg,
+      spoolDir: join(dataDir, 'spool'),
+      log,
+    });
+    const driver: LabDriver =
+      lab === 'fake' ? new FakeLabDriver({ timeScale: speed }) : new RealLabDriver(log);
+    const server = await buildServer({
+      dataDir,
+      runsDir,
+      driver,
+      storage,
+      staticDir: FRONTEND_DIST,
+      grafanaUrl: str(values.grafana),
+      log,
+    });
+    const address = await server.app.listen({ host, port });
+    console.log(
+      `lfnlab serve: ${address} (lab: ${lab}${lab === 'fake' ? `, ${speed}x` : ''}; influx: ${influxArg}; data ${dataDir}; runs ${runsDir})`,
+    );
+    console.log(`  API docs: ${address}/api/docs`);
+    if (server.admin)
+      console.log(
+        `  first start: sign in as '${server.admin.username}' with password ${server.admin.password}\n  (also in ${server.admin.file}; change it with PATCH /api/users/:id)`,
+      );
+    await new Promise<void>((done) => {
+      const stop = (sig: string) => {
+        console.log(`\n${sig}: stopping runs in flight and closing…`);
+        server
+          .close()
+          .then(() => storage.close())
+          .finally(done);
+      };
+      process.once('SIGINT', () => stop('SIGINT'));
+      process.once('SIGTERM', () => stop('SIGTERM'));
+    });
+    return 0;
+  },
+};

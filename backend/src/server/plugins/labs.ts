@@ -1,0 +1,38 @@
+// Labs: what each one is (kernel, stacks, cores, TCG or KVM, busy or not), and boot, power off or
+// reset it. Changing a lab is for admins and instructors; a busy lab is not touched.
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { LAB_NAME } from '../../service/labDriver.js';
+import { ServiceError } from '../../service/types.js';
+import { requireRole, type Services } from '../context.js';
+
+export async function labRoutes(app: FastifyInstance, { s }: { s: Services }) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const labs = async () => s.driver.labs(await s.queue.activeLabs());
+  r.get('/labs', { schema: { tags: ['labs'], summary: 'Every lab and its state' } }, labs);
+  r.post(
+    '/labs/:name/:action',
+    {
+      schema: {
+        tags: ['labs'],
+        summary: 'Boot (returns at once; state says booting), power off or reset a lab',
+        params: z.object({
+          name: z.string().regex(LAB_NAME, { error: 'must be a lab name (letters, digits, _ -)' }),
+          action: z.enum(['boot', 'down', 'reset'], { error: 'must be boot, down or reset' }),
+        }),
+      },
+    },
+    async (req, reply) => {
+      requireRole(req, 'admin', 'instructor');
+      const { name, action } = req.params;
+      if (action !== 'boot' && (await s.queue.activeLabs()).has(name))
+        throw new ServiceError(409, `lab ${name} is running an experiment; stop the run first`);
+      if (action === 'boot') await s.driver.boot(name);
+      else if (action === 'down') await s.driver.down(name);
+      else await s.driver.reset(name);
+      const lab = (await labs()).find((l) => l.name === name);
+      return reply.code(action === 'boot' ? 202 : 200).send(lab ?? { name, state: 'down' });
+    },
+  );
+}

@@ -1,0 +1,202 @@
+// Runs: start (from text, a stored spec or campaign, or a preset), list and filter, stop, and
+// everything the run directory holds: summary, record, HTML report, exports, a Grafana link.
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { grafanaRunUrl } from '@lfnlab/grafana';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { METRICS } from '../../metrics/registry.js';
+import {
+  CSV_COLUMNS,
+  flentData,
+  loadRun,
+  readJson,
+  renderRunReport,
+  runJson,
+  samplesCsv,
+  trafficStart,
+} from '../../report/index.js';
+import type { SampleKind } from '../../run/samples.js';
+import { LAB_NAME } from '../../service/labDriver.js';
+import { ServiceError } from '../../service/types.js';
+import { type Services, userOf } from '../context.js';
+
+const Id = z.object({ id: z.string().max(200) });
+const KINDS = Object.keys(CSV_COLUMNS) as SampleKind[];
+
+export const StartRunBody = z
+  .object({
+    text: z.string().max(1_000_000, { error: 'must be at most 1 MB' }).optional(),
+    specId: z.string().max(64).optional(),
+    preset: z.string().max(128).optional(),
+    part: z.string().max(64).optional(),
+    variant: z.string().max(200).optional(),
+    shorten: z
+      .number()
+      .int()
+      .min(2, { error: 'must be 2 to 3600 seconds' })
+      .max(3600, { error: 'must be 2 to 3600 seconds' })
+      .optional(),
+    lab: z.string().regex(LAB_NAME, { error: 'must be a lab name (letters, digits, _ -)' }).optional(),
+  })
+  .superRefine((b, ctx) => {
+    const given = (['text', 'specId', 'preset'] as const).filter((k) => b[k] !== undefined);
+    if (given.length !== 1)
+      ctx.addIssue({
+        code: 'custom',
+        path: [given[1] ?? 'text'],
+        message: 'give exactly one of text, specId or preset',
+      });
+  });
+
+const ListQuery = z.object({
+  owner: z.string().max(64).optional(),
+  stack: z.string().max(32).optional(),
+  preset: z.string().max(128).optional(),
+  verdict: z.enum(['valid', 'suspect', 'invalid'], { error: 'must be valid, suspect or invalid' }).optional(),
+  status: z
+    .enum(['queued', 'running', 'completed', 'failed', 'aborted'], { error: 'must be a run status' })
+    .optional(),
+  campaign: z.string().max(200).optional(),
+  from: z.iso.datetime({ error: 'must be an ISO date-time', offset: true }).optional(),
+  to: z.iso.datetime({ error: 'must be an ISO date-time', offset: true }).optional(),
+});
+
+export async function runRoutes(app: FastifyInstance, { s }: { s: Services }) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const runDir = (req: FastifyRequest, id: string) => s.runs.dir(userOf(req), id);
+  const loaded = (req: FastifyRequest, id: string) => {
+    const dir = runDir(req, id);
+    try {
+      return loadRun(dir);
+    } catch {
+      throw new ServiceError(404, `run ${id} has no summary yet`);
+    }
+  };
+
+  r.post(
+    '/runs',
+    {
+      schema: {
+        tags: ['runs'],
+        summary: 'Start runs: one for a spec, one per variant for a campaign or preset',
+        body: StartRunBody,
+      },
+    },
+    async (req, reply) => {
+      const { text, specId, preset, part, variant, shorten, lab } = req.body;
+      const input =
+        text !== undefined
+          ? { text }
+          : specId !== undefined
+            ? { specId, variant }
+            : { preset: preset as string, part, shorten, variant };
+      // Only known labs: a run naming a new one would boot another VM.
+      if (lab && !(await s.driver.labs(await s.queue.activeLabs())).some((l) => l.name === lab))
+        throw new ServiceError(400, `no lab ${lab}`, [
+          { path: 'lab', message: 'must be a lab GET /api/labs lists' },
+        ]);
+      const runs = await s.runs.create(userOf(req), { ...input, lab });
+      return reply.code(202).send({ ...runs[0], queuedRuns: runs.map((x) => x.id) });
+    },
+  );
+  r.get(
+    '/runs',
+    { schema: { tags: ['runs'], summary: 'Runs I may see, newest first, filtered', querystring: ListQuery } },
+    async (req) => ({
+      runs: s.runs.visible(userOf(req), req.query),
+    }),
+  );
+  r.get(
+    '/runs/:id',
+    { schema: { tags: ['runs'], summary: 'One run with its status and progress', params: Id } },
+    async (req) => s.runs.get(userOf(req), req.params.id),
+  );
+  r.post(
+    '/runs/:id/stop',
+    { schema: { tags: ['runs'], summary: 'Stop a queued or running run', params: Id } },
+    async (req) => s.runs.stop(userOf(req), req.params.id),
+  );
+  r.get(
+    '/runs/:id/summary',
+    { schema: { tags: ['runs'], summary: "The run's summary.json", params: Id } },
+    async (req) => {
+      const summary = readJson(join(runDir(req, req.params.id), 'summary.json'));
+      if (!summary) throw new ServiceError(404, `run ${req.params.id} has no summary yet`);
+      return summary;
+    },
+  );
+  r.get(
+    '/runs/:id/record',
+    { schema: { tags: ['runs'], summary: 'Spec, environment, sysctls, qdiscs, offloads', params: Id } },
+    async (req) => {
+      const dir = runDir(req, req.params.id);
+      const f = (name: string) => readJson(join(dir, name));
+      return {
+        spec: f('spec.json'),
+        environment: f('environment.json'),
+        sysctls: f('sysctls.json'),
+        qdisc: { before: f('qdisc-before.json'), after: f('qdisc-after.json') },
+        links: { before: f('links-before.json'), after: f('links-after.json') },
+        offloads: f('offloads.json'),
+        idleRtt: f('idle-rtt.json'),
+        calibration: f('calibration.json'),
+        sampling: f('sampling.json'),
+        sockets: f('sockets.json'),
+      };
+    },
+  );
+  r.get(
+    '/runs/:id/report',
+    { schema: { tags: ['runs'], summary: 'The HTML report', params: Id } },
+    async (req, reply) =>
+      reply.type('text/html; charset=utf-8').send(renderRunReport(loaded(req, req.params.id))),
+  );
+  r.get(
+    '/runs/:id/export/:format',
+    {
+      schema: {
+        tags: ['runs'],
+        summary: 'Export: csv (one sample kind, ?kind=), json (everything), flent (.flent.gz)',
+        params: Id.extend({
+          format: z.enum(['csv', 'json', 'flent'], { error: 'must be csv, json or flent' }),
+        }),
+        querystring: z.object({
+          kind: z.enum(KINDS, { error: `must be one of ${KINDS.join(', ')}` }).default('goodput'),
+        }),
+      },
+    },
+    async (req, reply) => {
+      const run = loaded(req, req.params.id);
+      const base = req.params.id.replace(/[^A-Za-z0-9_.-]/g, '_');
+      if (req.params.format === 'csv')
+        return reply
+          .type('text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="${base}-${req.query.kind}.csv"`)
+          .send(samplesCsv(req.query.kind, run.samples[req.query.kind]));
+      if (req.params.format === 'json')
+        return reply.header('content-disposition', `attachment; filename="${base}.json"`).send(runJson(run));
+      return reply
+        .type('application/gzip')
+        .header('content-disposition', `attachment; filename="${base}.flent.gz"`)
+        .send(gzipSync(JSON.stringify(flentData(run))));
+    },
+  );
+  r.get(
+    '/runs/:id/grafana',
+    { schema: { tags: ['runs'], summary: 'A link to the Run dashboard for this run', params: Id } },
+    async (req) => {
+      const run = s.runs.get(userOf(req), req.params.id);
+      let fromMs = Date.parse(run.startedAt ?? run.createdAt);
+      try {
+        fromMs = trafficStart(loadRun(s.runs.dir(userOf(req), run.id)))?.getTime() ?? fromMs;
+      } catch {} // no summary yet: the start of the run will do
+      const toMs = run.finishedAt ? Math.max(fromMs, Date.parse(run.finishedAt)) : undefined;
+      return { url: grafanaRunUrl(s.grafanaUrl, { run: run.id, fromMs, toMs }) };
+    },
+  );
+  r.get('/metric-definitions', { schema: { tags: ['runs'], summary: 'The metric library' } }, async () =>
+    Object.values(METRICS).map((m) => ({ ...m, name: m.title })),
+  );
+}

@@ -1,0 +1,75 @@
+// A summary.json for a run that ended without one (the service restarted under it, or the driver
+// threw): computed from whatever samples reached the run directory, so its report, exports and
+// metrics still show what was measured, and marked failed with the reason.
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildPlan, type Spec } from '@lfnlab/emulator';
+import { jsonLines, readJson } from '../report/load.js';
+import type { IntervalSample } from '../run/iperf.js';
+import { SAMPLE_KINDS, type Sample } from '../run/samples.js';
+import { type RunSummary, summarise } from '../run/summary.js';
+
+function readSamples(dir: string): Sample[] {
+  const out: Sample[] = [];
+  for (const kind of SAMPLE_KINDS)
+    for (const line of jsonLines(join(dir, 'samples', `${kind}.jsonl`))) {
+      try {
+        out.push(JSON.parse(line) as Sample);
+      } catch {} // a torn last line from the crash
+    }
+  return out.sort((a, b) => a.t - b.t);
+}
+
+/** Writes summary.json unless the run already has one; returns the summary on disk. */
+export function ensureSummary(
+  dir: string,
+  spec: Spec,
+  status: RunSummary['status'],
+  error: string,
+): RunSummary {
+  const file = join(dir, 'summary.json');
+  const existing = readJson<RunSummary>(file);
+  if (existing) return existing;
+  let summary: RunSummary;
+  try {
+    const plan = buildPlan(spec);
+    const samples = readSamples(dir);
+    const intervals = samples.filter((s): s is IntervalSample => s.kind === 'interval');
+    summary = summarise({
+      spec,
+      paths: plan.topology.paths,
+      results: plan.topology.flows.map((flow) => ({
+        flow,
+        client: null,
+        server: null,
+        intervals: intervals.filter((s) => s.flow === flow.name),
+        observedStacks: [],
+        startedAtS: null,
+        error,
+      })),
+      samples: samples.filter((s) => s.kind !== 'interval'),
+      idleRtt: readJson(join(dir, 'idle-rtt.json')) ?? {},
+      status,
+      error,
+      fidelity: null,
+    });
+  } catch (err) {
+    summary = {
+      name: spec.name ?? 'run',
+      status,
+      error: `${error} (no metrics: ${(err as Error).message})`,
+      seed: spec.seed ?? 0,
+      verdict: null,
+      fidelity: null,
+      flows: [],
+      paths: [],
+      metrics: {} as RunSummary['metrics'],
+    };
+  }
+  if (existsSync(dir))
+    writeFileSync(
+      file,
+      `${JSON.stringify({ ...summary, partial: true, finishedAt: new Date().toISOString() }, null, 2)}\n`,
+    );
+  return summary;
+}

@@ -1,0 +1,119 @@
+// The qemu lab: runs go through runExperiment (which boots the lab when needed and always resets it
+// at the end); lab management through lab-images, as `lfnlab lab` does it.
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { connectLab, ensureImage, LabBusyError, labDown, labUp, readLab } from '@lfnlab/lab-images';
+import { runExperiment } from '../run/runExperiment.js';
+import { LabSession } from '../run/session.js';
+import type { DriverRunOptions, LabDriver, LabInfo } from './labDriver.js';
+
+interface AgentInfo {
+  kernel: string;
+  cpus?: number;
+  stacksAvailable: string[];
+}
+
+const labsRoot = () => join(process.env.LFNLAB_RUN_DIR || '/run/lfnlab', 'labs');
+
+export class RealLabDriver implements LabDriver {
+  readonly kind = 'real' as const;
+  private readonly booting = new Map<string, Promise<void>>();
+  /** What each lab's agent said last; a busy lab's channel is taken, so it is not asked again. */
+  private readonly lastInfo = new Map<string, AgentInfo>();
+
+  constructor(private readonly log: (line: string) => void = () => undefined) {}
+
+  private names(): string[] {
+    let found: string[] = [];
+    try {
+      found = readdirSync(labsRoot());
+    } catch {}
+    return [...new Set(['default', ...found, ...this.booting.keys()])].sort();
+  }
+
+  private async probe(name: string): Promise<AgentInfo | null> {
+    try {
+      const ch = await connectLab(name, { timeoutMs: 3000 });
+      try {
+        const info = await new LabSession(ch).info<AgentInfo>();
+        this.lastInfo.set(name, info);
+        return info;
+      } finally {
+        ch.close();
+      }
+    } catch (err) {
+      if (err instanceof LabBusyError) return this.lastInfo.get(name) ?? null;
+      return null;
+    }
+  }
+
+  async labs(busy: ReadonlySet<string>): Promise<LabInfo[]> {
+    const out: LabInfo[] = [];
+    for (const name of this.names()) {
+      const rec = readLab(name);
+      if (!rec) {
+        out.push({
+          name,
+          state: this.booting.has(name) ? 'booting' : 'down',
+          accel: null,
+          cpus: null,
+          kernel: null,
+          stacks: [],
+          bootMs: null,
+        });
+        continue;
+      }
+      const info = busy.has(name) ? (this.lastInfo.get(name) ?? null) : await this.probe(name);
+      out.push({
+        name,
+        state: busy.has(name) ? 'busy' : 'ready',
+        accel: rec.accel,
+        cpus: rec.cpus,
+        kernel: info?.kernel ?? null,
+        stacks: info?.stacksAvailable ?? [],
+        bootMs: rec.bootMs,
+      });
+    }
+    return out;
+  }
+
+  async boot(name: string): Promise<void> {
+    if (readLab(name) || this.booting.has(name)) return;
+    const p = (async () => {
+      const image = await ensureImage({ log: this.log });
+      await labUp({ name, image, log: this.log });
+    })()
+      .catch((err) => this.log(`lab ${name}: boot failed: ${(err as Error).message}`))
+      .finally(() => this.booting.delete(name));
+    this.booting.set(name, p);
+  }
+
+  async down(name: string): Promise<void> {
+    await labDown(name);
+    this.lastInfo.delete(name);
+  }
+
+  async reset(name: string): Promise<void> {
+    if (!readLab(name)) return;
+    const ch = await connectLab(name, { watchdogMs: 10_000, timeoutMs: 60_000 });
+    try {
+      await new LabSession(ch).reset();
+    } finally {
+      ch.close();
+    }
+  }
+
+  async run(o: DriverRunOptions) {
+    const { summary } = await runExperiment({
+      spec: o.spec,
+      specText: o.specText,
+      outDir: o.outDir,
+      labName: o.labName,
+      log: o.log,
+      signal: o.signal,
+      onSample: o.onSample,
+      onEvent: o.onEvent,
+    });
+    return { summary };
+  }
+}

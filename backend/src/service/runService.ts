@@ -1,0 +1,326 @@
+// The life of a run in the service: checked and queued, run by the lab driver with its samples
+// going to storage (full rate) and the live hub (downsampled), and always ended with a record
+// saying what happened; a failed or stopped run also leaves the lab reset. At start, runs a
+// previous process left 'running' end as failed with their partial data; 'queued' ones queue again.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildPlan, type Spec } from '@lfnlab/emulator';
+import type { Sample } from '../run/samples.js';
+import type { RunSummary } from '../run/summary.js';
+import type { RunSink, Storage } from '../storage/runStorage.js';
+import type { Access } from './access.js';
+import type { Accounts } from './accounts.js';
+import type { LabDriver } from './labDriver.js';
+import type { LiveHub, LiveInput } from './liveHub.js';
+import { ensureSummary } from './partialSummary.js';
+import { randomId } from './passwords.js';
+import type { RunJob, RunQueue } from './queue.js';
+import { enforceQuota } from './quotas.js';
+import { type PlannedRun, type RunInput, resolveRunInput } from './runInputs.js';
+import { type RunStore, stacksOf } from './runStore.js';
+import type { SpecStore } from './specStore.js';
+import { isActive, type PublicUser, type Run, type RunStatus, ServiceError, type Verdict } from './types.js';
+import { checkSpecText } from './validation.js';
+
+export interface RunServiceDeps {
+  store: RunStore;
+  queue: RunQueue;
+  driver: LabDriver;
+  hub: LiveHub;
+  storage: Storage;
+  accounts: Accounts;
+  access: Access;
+  specs: SpecStore;
+  log: (line: string) => void;
+}
+
+export interface RunFilter {
+  owner?: string;
+  stack?: string;
+  preset?: string;
+  verdict?: string;
+  status?: string;
+  campaign?: string;
+  from?: string;
+  to?: string;
+}
+
+const stamp = (d: Date) => d.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+const safeName = (s: string) => s.replace(/[^A-Za-z0-9_.-]+/g, '_').slice(0, 40);
+
+export class RunService {
+  private readonly stopRequests = new Map<string, string>();
+  /** Runs this process is working on; ends resolve their promise (tests and close() wait on them). */
+  private readonly inFlight = new Map<string, Promise<void>>();
+
+  constructor(private readonly d: RunServiceDeps) {}
+
+  /** Scan the runs directory, settle what a previous process left, start the worker. */
+  async start(): Promise<void> {
+    this.d.store.scan();
+    const requeue: Run[] = [];
+    for (const run of this.d.store.all()) {
+      if (run.status === 'running') {
+        const error = 'the service stopped while this run was running; what it recorded until then is kept';
+        this.finish(run, { status: 'failed', verdict: null, error, partial: true });
+        ensureSummary(this.dirOf(run), run.spec, 'failed', error);
+      } else if (run.status === 'queued') requeue.push(run);
+    }
+    this.d.queue.process((job, signal) => this.work(job, signal));
+    requeue.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+    for (const run of requeue) await this.d.queue.enqueue(this.jobOf(run, this.specTextOf(run)));
+  }
+
+  private dirOf(run: Run) {
+    return this.d.store.dir(run.id) ?? this.d.store.dirFor(run.id);
+  }
+
+  /** The text the run was queued with (spec.yaml, written at enqueue; the driver writes the same). */
+  private specTextOf(run: Run): string {
+    return readFileSync(join(this.dirOf(run), 'spec.yaml'), 'utf8');
+  }
+
+  private jobOf(run: Run, specText: string): RunJob {
+    return {
+      runId: run.id,
+      lab: run.lab,
+      owner: run.owner,
+      outDir: this.dirOf(run),
+      specText,
+      preset: run.preset,
+      campaign: run.campaign,
+    };
+  }
+
+  visible(viewer: PublicUser, f: RunFilter = {}): Run[] {
+    const from = f.from ? Date.parse(f.from) : null;
+    const to = f.to ? Date.parse(f.to) : null;
+    return this.d.store
+      .all()
+      .filter((r) => this.d.access.canSee(viewer, r.owner))
+      .filter((r) => !f.owner || r.owner === f.owner)
+      .filter((r) => !f.stack || r.stacks.includes(f.stack))
+      .filter((r) => !f.preset || r.preset === f.preset)
+      .filter((r) => !f.verdict || r.verdict === f.verdict)
+      .filter((r) => !f.status || r.status === f.status)
+      .filter((r) => !f.campaign || r.campaign === f.campaign)
+      .filter((r) => from === null || Date.parse(r.createdAt) >= from)
+      .filter((r) => to === null || Date.parse(r.createdAt) <= to)
+      .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  }
+
+  /** The run if `viewer` may see it; 404 otherwise (no hint that someone else's run exists). */
+  get(viewer: PublicUser, id: string): Run {
+    const run = this.d.store.get(id);
+    if (!run || !this.d.access.canSee(viewer, run.owner)) throw new ServiceError(404, `no run ${id}`);
+    return run;
+  }
+
+  dir(viewer: PublicUser, id: string): string {
+    return this.dirOf(this.get(viewer, id));
+  }
+
+  async create(user: PublicUser, input: RunInput & { lab?: string }): Promise<Run[]> {
+    const planned = resolveRunInput(input, this.d.specs, (owner) => this.d.access.canSee(user, owner));
+    const active = this.d.store.all().filter((r) => r.owner === user.username && isActive(r)).length;
+    enforceQuota(
+      planned.map((p) => p.spec),
+      this.d.accounts.getQuotas()[user.role],
+      user.role,
+      active,
+    );
+    const campaignId =
+      planned.length > 1 || planned[0]?.campaign ? `${stamp(new Date())}-${randomId(3)}` : null;
+    const runs: Run[] = [];
+    for (const p of planned) runs.push(await this.enqueue(user, p, input.lab ?? 'default', campaignId));
+    return runs;
+  }
+
+  private async enqueue(
+    user: PublicUser,
+    p: PlannedRun,
+    lab: string,
+    campaignId: string | null,
+  ): Promise<Run> {
+    const now = new Date();
+    const id = `${stamp(now)}-${safeName(p.spec.name)}-${randomId(3).replace(/[-_]/g, 'x')}`;
+    const run: Run = {
+      id,
+      name: p.name,
+      owner: user.username,
+      status: 'queued',
+      verdict: null,
+      preset: p.preset,
+      campaign: campaignId ? `${p.campaign ?? 'campaign'}@${campaignId}` : null,
+      lab,
+      stacks: stacksOf(p.spec),
+      createdAt: now.toISOString(),
+      startedAt: null,
+      finishedAt: null,
+      progress: { elapsedS: 0, totalS: p.spec.duration / 1000 },
+      error: null,
+      partial: false,
+      spec: p.spec,
+    };
+    const dir = this.d.store.dirFor(id);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'spec.yaml'), p.specText);
+    this.d.store.save(run, dir);
+    this.d.hub.open(id).publish({ type: 'event', event: 'queued', data: { lab } });
+    await this.d.queue.enqueue(this.jobOf(run, p.specText));
+    return run;
+  }
+
+  async stop(viewer: PublicUser, id: string): Promise<Run> {
+    const run = this.get(viewer, id);
+    if (!this.d.access.canControl(viewer, run.owner)) throw new ServiceError(404, `no run ${id}`);
+    if (!isActive(run)) return run;
+    this.stopRequests.set(id, viewer.username);
+    const r = await this.d.queue.cancel(id);
+    if (r !== 'signalled') {
+      // Never started: nothing ran in the lab, but the record says who stopped it.
+      const error = `stopped by ${viewer.username} before it started`;
+      ensureSummary(this.dirOf(run), run.spec, 'aborted', error);
+      this.finish(run, { status: 'aborted', verdict: null, error, partial: true });
+    }
+    return run;
+  }
+
+  /** Resolves when the run has ended (tests; immediately for runs not in this process). */
+  settled(id: string): Promise<void> {
+    return this.inFlight.get(id) ?? Promise.resolve();
+  }
+
+  private publish(id: string, m: LiveInput) {
+    this.d.hub.open(id).publish(m);
+  }
+
+  private finish(
+    run: Run,
+    o: { status: RunStatus; verdict: Verdict | null; error: string | null; partial: boolean },
+  ) {
+    Object.assign(run, o, { finishedAt: new Date().toISOString() });
+    if (o.status === 'completed') run.progress.elapsedS = run.progress.totalS;
+    this.d.store.save(run);
+    if (o.error && o.status !== 'completed')
+      this.publish(run.id, { type: 'event', event: 'error', data: { error: o.error } });
+    this.publish(run.id, {
+      type: 'event',
+      event: 'done',
+      data: { status: run.status, verdict: run.verdict, error: run.error, partial: run.partial },
+    });
+    this.d.hub.ended(run.id);
+  }
+
+  private work(job: RunJob, signal: AbortSignal): Promise<void> {
+    const p = this.execute(job, signal).finally(() => this.inFlight.delete(job.runId));
+    this.inFlight.set(job.runId, p);
+    return p;
+  }
+
+  private async execute(job: RunJob, signal: AbortSignal): Promise<void> {
+    const run = this.d.store.get(job.runId);
+    if (run?.status !== 'queued') return;
+    const checked = checkSpecText(job.specText, 'spec');
+    if (!checked.ok) {
+      this.finish(run, {
+        status: 'failed',
+        verdict: null,
+        error: `spec no longer valid: ${checked.problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`,
+        partial: false,
+      });
+      return;
+    }
+    const spec = checked.value;
+    run.status = 'running';
+    run.startedAt = new Date().toISOString();
+    this.d.store.save(run);
+    const sink = this.d.storage.forRun({
+      runId: run.id,
+      user: run.owner,
+      preset: run.preset,
+      campaign: run.campaign,
+      spec,
+    });
+    const live = this.liveFeed(run, spec, sink);
+    let summary: RunSummary | null = null;
+    let thrown: string | null = null;
+    try {
+      summary = (
+        await this.d.driver.run({
+          spec,
+          specText: job.specText,
+          outDir: job.outDir,
+          labName: job.lab,
+          signal,
+          log: (l) => this.d.log(`[${run.id}] ${l.trim()}`),
+          onSample: live.onSample,
+          onEvent: live.onEvent,
+        })
+      ).summary;
+    } catch (err) {
+      thrown = err instanceof Error ? err.message : String(err);
+      this.d.log(`[${run.id}] failed: ${thrown}`);
+    }
+    const stoppedBy = this.stopRequests.get(run.id);
+    this.stopRequests.delete(run.id);
+    const status: RunStatus = thrown ? 'failed' : (summary?.status ?? 'failed');
+    let error = thrown ?? summary?.error ?? null;
+    if (status === 'aborted') error = stoppedBy ? `stopped by ${stoppedBy}` : (error ?? 'aborted');
+    if (status !== 'completed') {
+      summary = ensureSummary(job.outDir, spec, status, error ?? status);
+      // runExperiment resets the lab on its way out; this covers a driver that threw before that.
+      await this.d.driver.reset(job.lab).catch((err) => {
+        error = `${error}; resetting the lab failed too: ${(err as Error).message}`;
+      });
+    }
+    if (summary)
+      await sink.finish(summary).catch((err) => this.d.log(`[${run.id}] storage: ${(err as Error).message}`));
+    this.finish(run, { status, verdict: summary?.verdict ?? null, error, partial: status !== 'completed' });
+  }
+
+  /** Where the driver's samples and events go: storage at full rate, the hub downsampled. */
+  private liveFeed(run: Run, spec: Spec, sink: RunSink) {
+    const channel = this.d.hub.open(run.id);
+    const totalS = run.progress.totalS;
+    const flows = buildPlan(spec).topology.flows.map((f) => ({
+      name: f.name,
+      endS: (f.startMs + f.durationMs) / 1000,
+      started: false,
+      ended: false,
+    }));
+    let lastProgressS = -1;
+    const onSample = (s: Sample) => {
+      sink.onSample(s);
+      channel.sample(s);
+      const whole = Math.floor(Math.min(s.t, totalS));
+      if (whole > lastProgressS) {
+        lastProgressS = whole;
+        run.progress = { elapsedS: whole, totalS };
+        channel.publish({ type: 'progress', elapsedS: whole, totalS });
+        for (const f of flows)
+          if (f.started && !f.ended && s.t >= f.endS) {
+            f.ended = true;
+            channel.publish({ type: 'event', event: 'flow-ended', data: { flow: f.name, t: f.endS } });
+          }
+      }
+    };
+    const onEvent = (type: string, detail: Record<string, unknown>) => {
+      sink.onEvent(type, detail);
+      if (type === 'traffic')
+        channel.publish({ type: 'event', event: 'started', data: { ...detail, totalS } });
+      else if (type === 'flow-started') {
+        const f = flows.find((x) => x.name === detail.flow);
+        if (f) f.started = true;
+        channel.publish({ type: 'event', event: 'flow-started', data: detail });
+      } else if (type === 'finished') channel.publish({ type: 'event', event: 'verdict', data: detail });
+    };
+    return { onSample, onEvent };
+  }
+
+  /** Stop taking work; runs in flight are aborted and recorded. */
+  async close(): Promise<void> {
+    await this.d.queue.close();
+    await Promise.allSettled([...this.inFlight.values()]);
+  }
+}

@@ -1,0 +1,83 @@
+// The service's own records: users, quotas, stored specs and runs as the API shows them.
+import type { Spec } from '@lfnlab/emulator';
+
+export type Role = 'admin' | 'instructor' | 'student';
+export const ROLES: Role[] = ['admin', 'instructor', 'student'];
+
+/** A user as the API shows it (never with the password hash). */
+export interface PublicUser {
+  id: string;
+  username: string;
+  role: Role;
+  class: string | null;
+}
+
+export interface Quota {
+  concurrentRuns: number;
+  maxDurationS: number;
+  maxRateMbps: number;
+  maxFlows: number;
+}
+export type Quotas = Record<Role, Quota>;
+
+export const DEFAULT_QUOTAS: Quotas = {
+  student: { concurrentRuns: 1, maxDurationS: 120, maxRateMbps: 100, maxFlows: 4 },
+  instructor: { concurrentRuns: 4, maxDurationS: 3600, maxRateMbps: 1000, maxFlows: 16 },
+  admin: { concurrentRuns: 100, maxDurationS: 86_400, maxRateMbps: 10_000, maxFlows: 64 },
+};
+
+export interface StoredSpec {
+  id: string;
+  name: string;
+  kind: 'spec' | 'campaign';
+  text: string;
+  owner: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type RunStatus = 'queued' | 'running' | 'completed' | 'failed' | 'aborted';
+export type Verdict = 'valid' | 'suspect' | 'invalid';
+
+/** A run as the API shows it; also service.json in the run directory. */
+export interface Run {
+  id: string;
+  name: string;
+  /** Username of the owner (CLI runs found on disk belong to admin). */
+  owner: string;
+  status: RunStatus;
+  verdict: Verdict | null;
+  preset: string | null;
+  /** Runs started together from a campaign or preset share this id. */
+  campaign: string | null;
+  lab: string;
+  stacks: string[];
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  progress: { elapsedS: number; totalS: number };
+  error: string | null;
+  /** The run ended early; what it recorded up to then is kept. */
+  partial: boolean;
+  spec: Spec;
+}
+
+export const isActive = (r: Pick<Run, 'status'>) => r.status === 'queued' || r.status === 'running';
+
+/** Problems name a field: `flows.0.stack`, `paths.main.rate`, `username`, `(body)`. */
+export interface Problem {
+  path: string;
+  message: string;
+}
+
+/** An error the HTTP layer turns into `{ error, problems }` with this status. */
+export class ServiceError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly problems: Problem[] = [],
+  ) {
+    super(message);
+    this.name = 'ServiceError';
+  }
+}
