@@ -2,7 +2,17 @@
 // at the end); lab management through lab-images, as `lfnlab lab` does it.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { connectLab, ensureImage, LabBusyError, labDown, labUp, readLab } from '@lfnlab/lab-images';
+import { STACKS } from '@lfnlab/emulator';
+import {
+  connectLab,
+  ensureImage,
+  LabBusyError,
+  labDown,
+  labUp,
+  moduleName,
+  readImageManifest,
+  readLab,
+} from '@lfnlab/lab-images';
 import { runExperiment } from '../run/runExperiment.js';
 import { LabSession } from '../run/session.js';
 import type { DriverRunOptions, LabDriver, LabInfo } from './labDriver.js';
@@ -48,6 +58,17 @@ export class RealLabDriver implements LabDriver {
   }
 
   async labs(busy: ReadonlySet<string>): Promise<LabInfo[]> {
+    // While another client (a CLI run) holds the lab's channel, the agent cannot be asked: what the
+    // image was built with (kernel stacks and the out-of-tree modules) is the next best answer.
+    const fallback = (imageId: string) => {
+      const m = readImageManifest(imageId);
+      if (!m) return null;
+      const modules = new Set([...m.kernel.stacks.map((s) => s.module), ...m.stacks.modules.map(moduleName)]);
+      return {
+        kernel: m.kernel.abi,
+        stacks: STACKS.filter((s) => s.module === null || modules.has(s.module)).map((s) => s.name),
+      };
+    };
     const out: LabInfo[] = [];
     for (const name of this.names()) {
       const rec = readLab(name);
@@ -69,8 +90,8 @@ export class RealLabDriver implements LabDriver {
         state: busy.has(name) ? 'busy' : 'ready',
         accel: rec.accel,
         cpus: rec.cpus,
-        kernel: info?.kernel ?? null,
-        stacks: info?.stacksAvailable ?? [],
+        kernel: info?.kernel ?? fallback(rec.imageId)?.kernel ?? null,
+        stacks: info?.stacksAvailable ?? fallback(rec.imageId)?.stacks ?? [],
         bootMs: rec.bootMs,
       });
     }
