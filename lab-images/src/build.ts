@@ -141,6 +141,15 @@ function writeCpio(stage: string, paths: string[], out: string): Promise<void> {
   });
 }
 
+/** The manifest of a built image, by id; null when the cache no longer has it. */
+export function readImageManifest(id: string): ImageManifest | null {
+  try {
+    return JSON.parse(readFileSync(join(cacheDir('images', id), 'manifest.json'), 'utf8')) as ImageManifest;
+  } catch {
+    return null;
+  }
+}
+
 export interface BuildOptions {
   log?: (line: string) => void;
   force?: boolean;
