@@ -1,5 +1,6 @@
-// The lab's native programs (emulator/sampler and emulator/traffic, C, static): built here on
-// the host and carried into the image, so the lab needs no compiler and no libraries for them.
+// The lab's native programs (emulator/sampler, emulator/traffic and emulator/transports; C and,
+// for lfn-udt, C++ against Debian's libudt.a; all static): built here on the host and carried into
+// the image, so the lab needs no compiler and no libraries for them.
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,13 +13,14 @@ const dir = (rel: string) => fileURLToPath(new URL(`../../emulator/${rel}/`, imp
 export const NATIVE = [
   { src: dir('sampler'), binaries: ['lfn-tcpsampler', 'lfn-qdiscstat'] },
   { src: dir('traffic'), binaries: ['lfn-udpgen', 'lfn-udpsink'] },
+  { src: dir('transports'), binaries: ['lfn-rbudp', 'lfn-psockets', 'lfn-udt'] },
 ] as const;
 
 export function samplerSourceHash(): string {
   const h = createHash('sha256');
   for (const { src } of NATIVE) {
     for (const f of readdirSync(src)
-      .filter((f) => f.endsWith('.c') || f.endsWith('.h') || f === 'Makefile')
+      .filter((f) => /\.(c|h|cpp)$/.test(f) || f === 'Makefile')
       .sort()) {
       h.update(src.slice(-20))
         .update(f)

@@ -159,6 +159,73 @@ describe('traffic patterns', () => {
     expect(r.summary.verdict).not.toBe('invalid');
   });
 
+  it('reverse UDP cross traffic is counted on the reverse bottleneck; txqueuelen is set per role', async () => {
+    const r = await runSpec({
+      name: 'reverse-cross',
+      duration: '10s',
+      paths: {
+        main: {
+          rtt: '20ms',
+          rate: '20Mbit',
+          cross: [{ pattern: 'cbr', rate: '5Mbit', direction: 'reverse', start: '1s', duration: '8s' }],
+          txqueuelen: { sender: 5000, receiver: 3000, router: 2000 },
+        },
+      },
+      // Window-limited (~6 Mbit/s forward): its ACKs are a small part of the reverse bytes.
+      flows: [{ stack: 'reno', window: '16KiB' }],
+    });
+    const udp = lines<UdpSample>(r.dir, 'samples/udp.jsonl');
+    const steady = udp.filter((s) => s.t >= 2 && s.t <= 8.5).map((s) => s.bps);
+    const before: QdiscStat[] = r.read('qdisc-before.json');
+    const after: QdiscStat[] = r.read('qdisc-after.json');
+    const delta = (dev: string) => (rootQdisc(after, dev)?.bytes ?? 0) - (rootQdisc(before, dev)?.bytes ?? 0);
+    // The generator's and the sink's closing counters: what left the UDP host and what arrived.
+    const end = (file: string, key: string) =>
+      Number(
+        new RegExp(`^#end\\t.*\\b${key}=(\\d+)`, 'm').exec(readFileSync(`${r.dir}/raw/${file}`, 'utf8'))?.[1],
+      );
+    const sent = end('udpgen_main-udp1.txt', 'ip_bytes');
+    const received = end('udpsink_main-udp1.txt', 'ip_bytes');
+    const tcpBytes: number = r.read('flows/reno-1.client.json').end.sum_sent.bytes;
+    console.log(
+      `reverse UDP: sent ${sent} B, received ${received} B at the sender side (mean ${(mean(steady) / 1e6).toFixed(2)} Mbit/s); ` +
+        `p0-rev carried ${delta('p0-rev')} B, p0-fwd ${delta('p0-fwd')} B (TCP data ${tcpBytes} B)`,
+    );
+    // 5 Mbit/s for 8 s is 5 MB; a busy TCG lab makes the generator skip some (it counts them).
+    expect(sent).toBeGreaterThan(0.85 * 5e6);
+    expect(received).toBeGreaterThanOrEqual(0.99 * sent);
+    expect(Math.abs(mean(steady) - 5e6) / 5e6).toBeLessThan(0.15);
+    // Every datagram crossed the reverse bottleneck (which also counts Ethernet headers and ACKs)...
+    expect(delta('p0-rev')).toBeGreaterThanOrEqual(received);
+    // ...and the forward one carried the TCP data (+ headers, probe pings), not the UDP.
+    expect(delta('p0-fwd')).toBeLessThan(1.1 * tcpBytes + 0.2 * received);
+    const plan = r.read('plan.json');
+    expect(plan.samplers.find((s: { kind: string }) => s.kind === 'udpsink')?.ns).toBe('lfn-p0-snd');
+
+    // What the lab says (`ip -j link`, recorded before traffic), per role.
+    const links: Record<string, { ifname: string; txqlen: number }[]> = r.read('links-before.json');
+    const txqlen = (ns: string, dev: string) => links[ns]?.find((l) => l.ifname === dev)?.txqlen;
+    const seen = {
+      sender: txqlen('lfn-p0-snd', 'eth0'),
+      receiver: txqlen('lfn-p0-rcv', 'eth0'),
+      reverseUdpHost: txqlen('lfn-p0-udr', 'eth0'),
+      routerToSender: txqlen('lfn-rtr', 'p0-snd'),
+      routerToReceiver: txqlen('lfn-rtr', 'p0-rcv'),
+      probe: txqlen('lfn-p0-prb', 'eth0'),
+      forwardIfb: txqlen('lfn-rtr', 'p0-fwd'),
+    };
+    console.log(`txqueuelen read back: ${JSON.stringify(seen)}`);
+    expect(seen).toEqual({
+      sender: 5000,
+      receiver: 3000,
+      reverseUdpHost: 3000,
+      routerToSender: 2000,
+      routerToReceiver: 2000,
+      probe: 1000,
+      forwardIfb: 32,
+    });
+  });
+
   it('a sized transfer sends its bytes and ends by itself', async () => {
     const r = await runSpec({
       name: 'sized',

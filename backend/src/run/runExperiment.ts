@@ -11,6 +11,7 @@ import {
   type Spec,
   STACK_NAMES,
   STACKS,
+  usesKernelTcp,
 } from '@lfnlab/emulator';
 import { connectLab, type ExitEvent, ensureImage, type LabRecord, labUp } from '@lfnlab/lab-images';
 import type { SamplerCounters } from './demux.js';
@@ -24,6 +25,7 @@ import type { CpuSample, QueueSample, Sample } from './samples.js';
 import { Aborted, plannedEndS, runTraffic, type SocketProbe } from './schedule.js';
 import { LabSession, type StepResult } from './session.js';
 import { type FlowResult, type RunSummary, summarise } from './summary.js';
+import { finishTransfer } from './transferRecord.js';
 
 export interface RunOptions {
   spec: Spec;
@@ -225,9 +227,9 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
     rec.event('reset', stale);
 
     const info = await session.info<AgentInfo>();
-    const missing = [...new Set(spec.flows.map((f) => f.stack))].filter(
-      (s) => !info.stacksAvailable.includes(s),
-    );
+    const missing = [
+      ...new Set(spec.flows.filter((f) => usesKernelTcp(f.transport)).map((f) => f.stack)),
+    ].filter((s) => !info.stacksAvailable.includes(s));
     if (missing.length)
       throw new Error(
         `the lab kernel has no ${missing.join(', ')}; it offers ${info.stacksAvailable.join(', ')}`,
@@ -312,14 +314,17 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
   }
 
   for (const r of results.values()) {
-    r.intervals = flowIntervals(r.flow.name, r.startedAtS ?? r.flow.startMs / 1000, r.client, r.server);
-    // The data sockets are the ones iperf3 reports as connected; its control socket uses the default stack.
+    if (r.flow.transport !== 'tcp') log(`  ${finishTransfer(r, rec)}`);
+    else r.intervals = flowIntervals(r.flow.name, r.startedAtS ?? r.flow.startMs / 1000, r.client, r.server);
+    // The data sockets are the ones iperf3 reports as connected (its control socket uses the
+    // default stack); every connection of a psockets flow carries data.
     const dataPorts = new Set((r.client?.start?.connected ?? []).map((c) => c.local_port));
+    const isData = (localPort: number) => r.flow.transport === 'psockets' || dataPorts.has(localPort);
     r.observedStacks = [
       ...new Set(
         probes
           .filter((p) => p.ns === r.flow.clientNs)
-          .flatMap((p) => p.sockets.filter((s) => s.peerPort === r.flow.port && dataPorts.has(s.localPort)))
+          .flatMap((p) => p.sockets.filter((s) => s.peerPort === r.flow.port && isData(s.localPort)))
           .map((s) => s.stack ?? '?'),
       ),
     ];

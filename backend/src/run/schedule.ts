@@ -1,11 +1,13 @@
 // The traffic phase: servers listening, clients started on their schedule, each socket's stack read
 // back mid-flow, every process's exit collected; bounded by the planned end plus a grace period.
+import { setMaxListeners } from 'node:events';
 import type { Cmd, PathChange, Plan } from '@lfnlab/emulator';
 import type { ExitEvent } from '@lfnlab/lab-images';
 import { parseIperf } from './iperf.js';
 import { parseSs, type SocketState } from './probes.js';
 import type { LabSession } from './session.js';
 import type { FlowResult } from './summary.js';
+import { transportExitError } from './transportFlows.js';
 
 export class Aborted extends Error {}
 
@@ -19,11 +21,19 @@ export const plannedEndS = (plan: Plan) =>
 export const wait = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     if (signal?.aborted) return reject(new Aborted('aborted'));
-    const t = setTimeout(resolve, Math.max(0, ms));
-    signal?.addEventListener('abort', () => {
+    const onAbort = () => {
       clearTimeout(t);
       reject(new Aborted('aborted'));
-    });
+    };
+    // The listener goes when the wait is over: a run schedules many waits on one signal.
+    const t = setTimeout(
+      () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      },
+      Math.max(0, ms),
+    );
+    signal?.addEventListener('abort', onAbort, { once: true });
   });
 
 function raceAbort<T>(p: Promise<T>, signal?: AbortSignal): Promise<T> {
@@ -62,7 +72,18 @@ export async function runTraffic(o: TrafficOptions): Promise<SocketProbe[]> {
   const elapsed = () => (Date.now() - t0) / 1000;
   const probes: SocketProbe[] = [];
   const procs = [...plan.servers, ...plan.clients, ...plan.cross];
+  // Every start, socket probe and change waits on the run's signal at once: more than Node's
+  // default of 10 listeners is the design here, not a leak.
+  if (o.signal) setMaxListeners(0, o.signal);
   const exits = procs.map((p) => ({ proc: p, exit: session.exited(p.name) }));
+  // Which clients have ended, as it happens (their output is parsed once every flow has started).
+  const ended = new Set<string>();
+  for (const { proc, exit } of exits)
+    if (proc.role === 'client')
+      void exit.then(
+        () => ended.add(proc.flow),
+        () => undefined,
+      );
 
   const crossStarts = plan.cross.map(async (c) => {
     await wait(c.at - (Date.now() - t0), o.signal);
@@ -76,17 +97,22 @@ export async function runTraffic(o: TrafficOptions): Promise<SocketProbe[]> {
     await session.spawn(c);
     const r = results.get(c.flow);
     if (r) r.startedAtS = elapsed();
+    const f = r?.flow;
+    const how =
+      f && f.transport !== 'tcp' && f.transport !== f.stack ? `${f.transport}/${f.stack}` : f?.stack;
     log(
-      `  t=${elapsed().toFixed(1).padStart(6)} s  started ${c.flow} (${r?.flow.stack}, ${r?.flow.direction}, ${r?.flow.streams} stream${r?.flow.streams === 1 ? '' : 's'})`,
+      `  t=${elapsed().toFixed(1).padStart(6)} s  started ${c.flow} (${how}, ${f?.direction}, ${f?.streams} stream${f?.streams === 1 ? '' : 's'})`,
     );
     o.event('flow-started', { flow: c.flow, t: elapsed() });
   });
 
   // One `ss -ti` per client namespace at each flow's midpoint: the stack each socket really uses.
   const probeTimes = new Map<string, { ns: string; at: number }>();
+  // A sized transfer may be over long before the midpoint of the time it was given: one more probe
+  // a second in, while its connections are surely up.
   for (const f of plan.topology.flows) {
-    const at = f.startMs + f.durationMs / 2;
-    probeTimes.set(`${f.clientNs}@${at}`, { ns: f.clientNs, at });
+    const ats = [f.startMs + f.durationMs / 2, ...(f.bytes !== null ? [f.startMs + 1000] : [])];
+    for (const at of ats) probeTimes.set(`${f.clientNs}@${at}`, { ns: f.clientNs, at });
   }
   const socketProbes = [...probeTimes.values()].map(async ({ ns, at }) => {
     await wait(at - (Date.now() - t0), o.signal);
@@ -117,7 +143,7 @@ export async function runTraffic(o: TrafficOptions): Promise<SocketProbe[]> {
   const ticker = setInterval(() => {
     const running = plan.topology.flows.filter((f) => {
       const r = results.get(f.name);
-      return r?.startedAtS !== null && r?.client === null && elapsed() < (f.startMs + f.durationMs) / 1000;
+      return r?.startedAtS !== null && !ended.has(f.name) && elapsed() < (f.startMs + f.durationMs) / 1000;
     }).length;
     log(
       `  t=${elapsed().toFixed(1).padStart(6)} s  of ${end} s, ${running} flow${running === 1 ? '' : 's'} running`,
@@ -148,6 +174,17 @@ export async function runTraffic(o: TrafficOptions): Promise<SocketProbe[]> {
         }
         const r = results.get(proc.flow);
         if (!r) return;
+        if (r.flow.transport !== 'tcp') {
+          // Parsed, checked and recorded after the run (transportFlows.ts); here only what each side said.
+          r.transportOut = {
+            sender: r.transportOut?.sender ?? null,
+            receiver: r.transportOut?.receiver ?? null,
+            [proc.role === 'client' ? 'sender' : 'receiver']: e.stdout ?? '',
+          };
+          const why = transportExitError(proc.role === 'client' ? 'client' : 'server', e);
+          if (why) r.error = r.error ?? why;
+          return;
+        }
         const json = parseIperf(e.stdout);
         if (proc.role === 'client') r.client = json;
         else r.server = json;

@@ -1,12 +1,13 @@
 // summary.json: per flow mean and σ of goodput, retransmits, RTT; per path idle RTT and link
 // utilisation; Jain's index between flows sharing a bottleneck direction.
-import type { FlowTopology, PathTopology, Spec } from '@lfnlab/emulator';
+import type { FlowTopology, PathTopology, Spec, Transport } from '@lfnlab/emulator';
 import { jainIndex, type MetricValue, meanAndSd, metricValue } from '../metrics/index.js';
 import type { FidelityReport } from './fidelity.js';
 import type { IntervalSample, IperfJson } from './iperf.js';
 import type { PingSummary } from './probes.js';
 import { type RunMetrics, runMetrics } from './runMetrics.js';
 import type { RttSample, Sample } from './samples.js';
+import type { TransferResult } from './transportFlows.js';
 
 export interface FlowResult {
   flow: FlowTopology;
@@ -17,10 +18,17 @@ export interface FlowResult {
   observedStacks: string[];
   startedAtS: number | null;
   error: string | null;
+  /** udt, rbudp, psockets: each side's raw output, as the schedule collected it. */
+  transportOut?: { sender: string | null; receiver: string | null };
+  /** udt, rbudp, psockets: the transfer as both sides reported it, integrity checked. */
+  transfer?: TransferResult | null;
 }
 
 export interface FlowSummary {
   name: string;
+  /** tcp (iperf3) or a user-space transport (absent in summaries written before transports). */
+  transport?: Transport;
+  /** The TCP stack (tcp, psockets); for udt and rbudp, the transport's name. */
   stack: string;
   observedStacks: string[];
   path: string;
@@ -41,6 +49,14 @@ export interface FlowSummary {
    * lives in RunSummary.metrics (computed once, from the fine-grained samples).
    */
   metrics: MetricValue[];
+  /**
+   * udt, rbudp, psockets: `ok` when the receiver's SHA-256 equals the sender's and every byte
+   * arrived, `mismatch` otherwise (the flow fails), null when a side never reported its digest.
+   * null for tcp flows (iperf3 sends no verifiable data).
+   */
+  integrity?: 'ok' | 'mismatch' | null;
+  /** udt, rbudp, psockets: bytes, digests, rounds and re-sends as both sides reported them. */
+  transfer?: TransferResult | null;
 }
 
 export interface PathSummary {
@@ -83,7 +99,8 @@ export function summariseFlow(r: FlowResult, cpuMHz: number | null = null): Flow
   const sender = r.client?.end?.streams?.map((s) => s.sender).filter((s) => s !== undefined) ?? [];
   const rtts = sender.map((s) => s?.mean_rtt).filter((x): x is number => x !== undefined);
   const cwnds = r.intervals.map((s) => s.cwndBytes).filter((x): x is number => x !== null);
-  const wholeRun = r.client?.end?.sum_received?.bits_per_second ?? null;
+  const transfer = r.transfer ?? null;
+  const wholeRun = transfer ? transfer.goodputBps : (r.client?.end?.sum_received?.bits_per_second ?? null);
   const stability = stats && stats.mean > 0 ? stats.sd / stats.mean : null;
   const retransmitted = r.client?.end?.sum_sent?.retransmits ?? null;
   const metrics: MetricValue[] = [];
@@ -93,6 +110,7 @@ export function summariseFlow(r: FlowResult, cpuMHz: number | null = null): Flow
   }
   return {
     name: flow.name,
+    transport: flow.transport,
     stack: flow.stack,
     observedStacks: r.observedStacks,
     path: flow.path,
@@ -100,8 +118,17 @@ export function summariseFlow(r: FlowResult, cpuMHz: number | null = null): Flow
     streams: flow.streams,
     startS: flow.startMs / 1000,
     durationS: flow.durationMs / 1000,
-    status: r.error || !r.client || r.client.error ? 'failed' : 'ok',
-    error: r.error ?? r.client?.error ?? null,
+    // A transfer whose bytes are not provably the sender's fails, whatever the exit codes said.
+    status:
+      r.error || (transfer ? transfer.integrity !== 'ok' : !r.client || r.client.error) ? 'failed' : 'ok',
+    error:
+      r.error ??
+      r.client?.error ??
+      (transfer && transfer.integrity !== 'ok'
+        ? transfer.integrity === 'mismatch'
+          ? `integrity mismatch: receiver sha256 ${transfer.sha256.receiver} (${transfer.bytes.received} B), sender ${transfer.sha256.sender} (${transfer.bytes.sent} B)`
+          : 'integrity unknown: a side reported no digest'
+        : null),
     goodputMbps: { mean: mbps(stats?.mean), sd: mbps(stats?.sd), wholeRun: mbps(wholeRun) },
     stability,
     retransmits: retransmitted,
@@ -118,6 +145,8 @@ export function summariseFlow(r: FlowResult, cpuMHz: number | null = null): Flow
       receiver: r.client?.end?.cpu_utilization_percent?.remote_total ?? null,
     },
     metrics,
+    integrity: transfer?.integrity ?? null,
+    transfer,
   };
 }
 
@@ -126,13 +155,21 @@ export function summariseFlow(r: FlowResult, cpuMHz: number | null = null): Flow
  * sending, against what the configured rate could carry in that time.
  */
 export function utilisation(flows: FlowResult[], rateBps: number): number | null {
-  const active = flows.filter((f) => f.client?.end?.sum_received);
+  // iperf3's receiver totals, or a transport receiver's bytes and time.
+  const delivered = (f: FlowResult) =>
+    f.transfer
+      ? f.transfer.seconds !== null
+        ? { bytes: f.transfer.bytes.received ?? 0, seconds: f.transfer.seconds }
+        : null
+      : (f.client?.end?.sum_received ?? null);
+  const active = flows.flatMap((f) => {
+    const d = delivered(f);
+    return d ? [{ f, d }] : [];
+  });
   if (active.length === 0) return null;
-  const bytes = active.reduce((a, f) => a + (f.client?.end?.sum_received?.bytes ?? 0), 0);
-  const start = Math.min(...active.map((f) => f.flow.startMs / 1000));
-  const end = Math.max(
-    ...active.map((f) => f.flow.startMs / 1000 + (f.client?.end?.sum_received?.seconds ?? 0)),
-  );
+  const bytes = active.reduce((a, x) => a + x.d.bytes, 0);
+  const start = Math.min(...active.map((x) => x.f.flow.startMs / 1000));
+  const end = Math.max(...active.map((x) => x.f.flow.startMs / 1000 + x.d.seconds));
   return end > start ? (bytes * 8) / (rateBps * (end - start)) : null;
 }
 

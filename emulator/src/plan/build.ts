@@ -19,7 +19,8 @@ export function buildPlan(spec: Spec): Plan {
     seed: spec.seed,
     topology: {
       routerNs: ROUTER_NS,
-      namespaces: [ROUTER_NS, ...net.paths.flatMap((p) => [p.senderNs, p.receiverNs, p.probeNs])],
+      // In the order of the snapshot's per-namespace commands, which the record maps by position.
+      namespaces: net.namespaces,
       paths: net.paths,
       flows,
     },

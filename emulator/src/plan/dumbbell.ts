@@ -3,6 +3,7 @@
 // router's ingress) and then a delay stage (netem delay, + BER loss) on the router's egress.
 // Nothing is shaped or delayed on an end host's own egress.
 import type { Path, Spec } from '../spec/schema.js';
+import { HOST_IF, txqueuelenCmds, udpHostCmds, udpHosts, udpHostTopology } from './hosts.js';
 import {
   ACK_FRAME_BYTES,
   bdpBytes,
@@ -14,8 +15,6 @@ import {
 } from './sizing.js';
 import { bottleneckStage, delayStage, probeIntoBottleneck, ROUTER_NS, redirectIngress } from './stages.js';
 import type { Cmd, HostGroup, PathTopology, Section } from './types.js';
-
-const HOST_IF = 'eth0';
 
 const inNs = (ns: string, argv: string[]): string[] => ['ip', 'netns', 'exec', ns, ...argv];
 const sysctl = (ns: string | null, key: string, value: string | number): Cmd => ({
@@ -91,21 +90,22 @@ export function pathTopology(spec: Spec, name: string, index: number): PathTopol
     },
     socketBufferMax: socketBufferMax(maxBdp, Math.max(forwardBuf, reverseBuf) * frame),
     groups,
-    udp: path.cross.length
-      ? { ns: `lfn-p${index}-udp`, addr: `10.${net}.4.2`, toUdp: `p${index}-udp` }
-      : null,
+    ...udpHostTopology(path, index),
+    txqueuelen: path.txqueuelen,
   };
 }
 
 export function buildDumbbell(spec: Spec): {
   paths: PathTopology[];
+  /** Every namespace, router first, in the order the snapshot commands visit them. */
+  namespaces: string[];
   setup: Section[];
   snapshot: Section[];
   teardown: Section;
 } {
   const paths = Object.keys(spec.paths).map((name, i) => pathTopology(spec, name, i));
   const hostNs = paths.flatMap((p) => [
-    ...(p.udp ? [p.udp.ns] : []),
+    ...udpHosts(p).map((u) => u.ns),
     p.senderNs,
     p.receiverNs,
     p.probeNs,
@@ -243,24 +243,9 @@ export function buildDumbbell(spec: Spec): {
       { argv: inNs(p.probeNs, ['ethtool', '-K', HOST_IF, ...off]) },
       { argv: inNs(ROUTER_NS, ['ethtool', '-K', toProbe, ...off]) },
     );
-    if (p.udp) {
-      const u = p.udp;
-      links.push(
-        {
-          comment: 'the UDP cross-traffic host',
-          argv: rtrLink('add', u.toUdp, 'type', 'veth', 'peer', 'name', HOST_IF, 'netns', u.ns),
-        },
-        { argv: rtrLink('set', 'dev', u.toUdp, 'mtu', String(spec.mtu), 'up') },
-        { argv: ['ip', '-n', u.ns, 'link', 'set', 'dev', HOST_IF, 'mtu', String(spec.mtu), 'up'] },
-        { argv: ['ip', '-n', ROUTER_NS, 'addr', 'add', `10.${net}.4.1/24`, 'dev', u.toUdp] },
-        { argv: ['ip', '-n', u.ns, 'addr', 'add', `${u.addr}/24`, 'dev', HOST_IF] },
-        { argv: ['ip', '-n', u.ns, 'route', 'add', 'default', 'via', `10.${net}.4.1`] },
-      );
-      offloads.push(
-        { argv: inNs(u.ns, ['ethtool', '-K', HOST_IF, ...off]) },
-        { argv: inNs(ROUTER_NS, ['ethtool', '-K', u.toUdp, ...off]) },
-      );
-    }
+    const udp = udpHostCmds(spec, p, spec.paths[p.name] as Path);
+    links.push(...udp.links);
+    offloads.push(...udp.offloads);
     for (const g of p.groups) {
       const s = `10.${net}.${16 + g.index}`;
       const r = `10.${net}.${32 + g.index}`;
@@ -295,6 +280,9 @@ export function buildDumbbell(spec: Spec): {
     }
   }
 
+  // After every link exists: the spec's device queue lengths.
+  links.push(...paths.flatMap(txqueuelenCmds));
+
   const qdiscs: Cmd[] = [];
   for (const p of paths) {
     const path = spec.paths[p.name] as Path;
@@ -314,12 +302,7 @@ export function buildDumbbell(spec: Spec): {
       ...delayStage(toSender, path, p, p.delayLimitPackets.reverse),
       ...delayStage(toProbe, path, p, p.delayLimitPackets.reverse),
     );
-    if (p.udp) {
-      qdiscs.push(
-        ...redirectIngress(p.udp.toUdp, forwardIfb, 'UDP cross traffic: into the forward bottleneck'),
-        ...delayStage(p.udp.toUdp, path, p, p.delayLimitPackets.reverse),
-      );
-    }
+    qdiscs.push(...udpHostCmds(spec, p, path).qdiscs);
     for (const g of p.groups) {
       const gi = g.routerIfs;
       qdiscs.push(
@@ -363,6 +346,7 @@ export function buildDumbbell(spec: Spec): {
 
   return {
     paths,
+    namespaces: allNs,
     setup: [
       { title: 'lab-wide sysctls', cmds: globals },
       { title: 'namespaces', cmds: namespaces },

@@ -24,7 +24,8 @@ export const probeHz = (sampleHz: number) => Math.min(sampleHz, 10);
 export function buildSamplers(spec: Spec, paths: PathTopology[], flows: FlowTopology[]): Sampler[] {
   const hz = spec.sampleHz;
   const portsByNs = new Map<string, number[]>();
-  for (const f of flows) {
+  // UDT and RBUDP carry their data over UDP: nothing of theirs for the TCP sampler to see.
+  for (const f of flows.filter((x) => x.transport === 'tcp' || x.transport === 'psockets')) {
     for (const ns of [f.clientNs, f.serverNs]) portsByNs.set(ns, [...(portsByNs.get(ns) ?? []), f.port]);
   }
   const tcp: Sampler[] = [...portsByNs.entries()].map(([ns, ports]) => ({
@@ -57,9 +58,9 @@ export function buildSamplers(spec: Spec, paths: PathTopology[], flows: FlowTopo
   const sinks: Sampler[] = crossSources(spec, paths).map((c) => ({
     name: `udpsink:${c.name}`,
     kind: 'udpsink',
-    ns: c.path.receiverNs,
+    ns: c.sinkNs,
     path: c.path.name,
-    argv: inNs(c.path.receiverNs, realtime(udpSinkArgv({ port: c.port, durationS: 0, reportHz: hz }))),
+    argv: inNs(c.sinkNs, realtime(udpSinkArgv({ port: c.port, durationS: 0, reportHz: hz }))),
   }));
   return [...tcp, qdisc, ...ping, ...sinks];
 }
@@ -67,14 +68,25 @@ export function buildSamplers(spec: Spec, paths: PathTopology[], flows: FlowTopo
 /** UDP ports from here on, one per cross-traffic source (TCP flows use 5201 up). */
 export const CROSS_BASE_PORT = 6001;
 
+/** Each source with its hosts: forward from the sender side's UDP host to the receiver, reverse the other way. */
 function crossSources(spec: Spec, paths: PathTopology[]) {
   let k = 0;
   return paths.flatMap((p) =>
-    (spec.paths[p.name]?.cross ?? []).map((c) => ({ ...c, path: p, port: CROSS_BASE_PORT + k++ })),
+    (spec.paths[p.name]?.cross ?? []).map((c) => {
+      const forward = c.direction === 'forward';
+      return {
+        ...c,
+        path: p,
+        port: CROSS_BASE_PORT + k++,
+        sourceNs: (forward ? p.udp?.ns : p.udpReverse?.ns) ?? p.senderNs,
+        sinkNs: forward ? p.receiverNs : p.senderNs,
+        sinkAddr: forward ? p.receiverAddr : p.senderAddr,
+      };
+    }),
   );
 }
 
-/** The generators: from each path's UDP host to its receiver, paced at real-time priority. */
+/** The generators: from each path's UDP hosts to their sinks, paced at real-time priority. */
 export function buildCross(spec: Spec, paths: PathTopology[]): Proc[] {
   return crossSources(spec, paths).map((c) => ({
     name: `cross:${c.name}`,
@@ -83,10 +95,10 @@ export function buildCross(spec: Spec, paths: PathTopology[]): Proc[] {
     at: c.start,
     durationMs: Math.round(c.duration / 1000) * 1000,
     argv: inNs(
-      c.path.udp?.ns ?? c.path.senderNs,
+      c.sourceNs,
       realtime(
         udpGenArgv({
-          host: c.path.receiverAddr,
+          host: c.sinkAddr,
           port: c.port,
           pattern: c.pattern,
           durationS: Math.round(c.duration / 1000),

@@ -390,6 +390,12 @@ export function calibrateDelay(
       ...(topo.udp
         ? delayStage(topo.udp.toUdp, path, topo, topo.delayLimitPackets.reverse, { op: 'change', oneWayMs })
         : []),
+      ...(topo.udpReverse
+        ? delayStage(topo.udpReverse.toUdp, path, topo, topo.delayLimitPackets.forward, {
+            op: 'change',
+            oneWayMs,
+          })
+        : []),
     ],
   };
 }

@@ -3,6 +3,7 @@
 // the forward flows' ACKs.
 import type { Spec } from '../spec/schema.js';
 import { bdpBytes, windowBytes } from './sizing.js';
+import { transportProcs } from './transports.js';
 import type { Cmd, FlowTopology, PathTopology, Proc } from './types.js';
 
 export const BASE_PORT = 5201;
@@ -18,6 +19,7 @@ export function flowTopology(spec: Spec, paths: PathTopology[]): FlowTopology[] 
     const hosts = p.groups.find((g) => g.rttMs === f.rtt) ?? p;
     return {
       name: f.name,
+      transport: f.transport,
       stack: f.stack,
       path: f.path,
       direction: f.direction,
@@ -38,20 +40,26 @@ export function flowTopology(spec: Spec, paths: PathTopology[]): FlowTopology[] 
             spec.mtu,
           )
         : null,
+      rateBps: f.rate ?? null,
+      // The run's seed and the flow's place: the same spec sends the same bytes.
+      payloadSeed: spec.seed * 1000 + k + 1,
     };
   });
 }
 
-export function listening(ns: string, port: number): Cmd {
+/** Waits for a listening TCP socket (or, `udp`, a bound UDP socket) on the port. */
+export function listening(ns: string, port: number, udp = false): Cmd {
   return {
-    argv: inNs(ns, ['ss', '-Hltn', 'sport', '=', `:${port}`]),
+    argv: inNs(ns, ['ss', udp ? '-Hlun' : '-Hltn', 'sport', '=', `:${port}`]),
     until: { timeoutMs: 15_000, intervalMs: 50, stdoutNonEmpty: true },
   };
 }
 
 export function buildTraffic(spec: Spec, flows: FlowTopology[]): { servers: Proc[]; clients: Proc[] } {
   const interval = seconds(spec.sampleInterval);
-  const servers = flows.map(
+  const iperf = flows.filter((f) => f.transport === 'tcp');
+  const others = flows.filter((f) => f.transport !== 'tcp').map((f) => transportProcs(spec, f));
+  const servers = iperf.map(
     (f): Proc => ({
       name: `server:${f.name}`,
       role: 'server',
@@ -62,7 +70,7 @@ export function buildTraffic(spec: Spec, flows: FlowTopology[]): { servers: Proc
       ready: listening(f.serverNs, f.port),
     }),
   );
-  const clients = flows.map((f): Proc => {
+  const clients = iperf.map((f): Proc => {
     // A sized transfer (-n) ends when its bytes are through; otherwise the flow sends for -t seconds.
     const amount = f.bytes !== null ? ['-n', String(f.bytes)] : ['-t', seconds(f.durationMs)];
     const argv = [
@@ -89,7 +97,12 @@ export function buildTraffic(spec: Spec, flows: FlowTopology[]): { servers: Proc
       argv: inNs(f.clientNs, argv),
     };
   });
-  return { servers, clients };
+  // In the flows' order, whatever their transport.
+  const order = (p: Proc) => flows.findIndex((f) => f.name === p.flow);
+  return {
+    servers: [...servers, ...others.map((o) => o.server)].sort((a, b) => order(a) - order(b)),
+    clients: [...clients, ...others.map((o) => o.client)].sort((a, b) => order(a) - order(b)),
+  };
 }
 
 /** Every TCP socket in a namespace with its internals (`ss -ti`), including the stack's name. */

@@ -1,5 +1,6 @@
 // A plan is what the lab will execute, as literal argv: computed on the host, printed by
 // --dry-run, sent to the agent. Nothing here is ever joined into a shell string.
+import type { Transport, TxQueueLens } from '../spec/index.js';
 
 export interface Cmd {
   argv: string[];
@@ -92,12 +93,26 @@ export interface PathTopology {
   socketBufferMax: number;
   /** Host groups of flows with their own RTT (empty when every flow uses the path's). */
   groups: HostGroup[];
-  /** The UDP cross-traffic host, when the path has cross traffic: sender side, same bottleneck. */
-  udp: { ns: string; addr: string; toUdp: string } | null;
+  /** The UDP cross-traffic host, when the path has forward cross traffic: sender side, same bottleneck. */
+  udp: UdpHost | null;
+  /** The reverse UDP host, when the path has reverse cross traffic: receiver side, reverse bottleneck. */
+  udpReverse: UdpHost | null;
+  /** txqueuelen per role as the spec sets it (null: the kernel's default). */
+  txqueuelen: TxQueueLens;
+}
+
+export interface UdpHost {
+  ns: string;
+  addr: string;
+  /** The router's veth towards it. */
+  toUdp: string;
 }
 
 export interface FlowTopology {
   name: string;
+  /** How the data moves: iperf3 over kernel TCP, or a user-space transport (emulator/transports). */
+  transport: Transport;
+  /** The TCP stack (tcp, psockets); for udt and rbudp, the transport's name. */
   stack: string;
   path: string;
   direction: 'forward' | 'reverse';
@@ -114,6 +129,10 @@ export interface FlowTopology {
   /** A sized transfer's bytes, or null for a timed flow. */
   bytes: number | null;
   windowBytes: number | null;
+  /** rbudp: the blast rate; udt: a cap on its rate (bit/s); null otherwise. */
+  rateBps: number | null;
+  /** Seed of a transport's generated payload (the receiver hashes what arrives; the sender what it sent). */
+  payloadSeed: number;
 }
 
 export interface Topology {

@@ -1,4 +1,6 @@
+export * from './cross.js';
 export * from './fields.js';
+export * from './flow.js';
 export * from './jsonSchema.js';
 export * from './schema.js';
 export * from './stacks.js';

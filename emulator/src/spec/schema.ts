@@ -2,25 +2,34 @@
 // Input is what a person writes (strings with units); output is normalised numbers:
 // durations in ms, rates in bit/s, sizes in bytes. Every message names what is allowed.
 import { z } from 'zod';
-import { amount, duration, int, name, rate, rateOrShare, size, strict } from './fields.js';
-import { STACK_NAMES } from './stacks.js';
-import { formatMs, formatRate } from './units.js';
+import { type CrossPattern, CrossSchema, checkCross, resolveCross } from './cross.js';
+import { amount, duration, int, name, rate, strict } from './fields.js';
+import { FlowSchema, flowLabel } from './flow.js';
+import { LIMITS } from './limits.js';
+import { formatMs } from './units.js';
 
-export const LIMITS = {
-  rttMs: { min: 0, max: 5000 },
-  rateBps: { min: 10e3, max: 10e9 },
-  ber: { min: 0, max: 1e-3 },
-  runMs: { min: 1e3, max: 24 * 3600e3 },
-  sampleMs: { min: 100, max: 10e3 },
-  flows: 64,
-  streams: 128,
-} as const;
+export type { CrossPattern };
+export { LIMITS };
 
 const buffer = amount({
   packets: { min: 2, max: 1_000_000 },
   bytes: { min: 3000, max: 2 ** 31 },
   bdp: { min: 0.01, max: 100 },
 });
+
+const txqlen = int('a queue length from 0 to 1000000 packets', 0, 1_000_000);
+
+/** txqueuelen per role, null where the spec leaves the kernel's default. */
+export type TxQueueLens = Record<'sender' | 'receiver' | 'router', number | null>;
+function resolveTxqueuelen(
+  t:
+    | number
+    | { sender?: number | undefined; receiver?: number | undefined; router?: number | undefined }
+    | undefined,
+): TxQueueLens {
+  if (typeof t === 'number') return { sender: t, receiver: t, router: t };
+  return { sender: t?.sender ?? null, receiver: t?.receiver ?? null, router: t?.router ?? null };
+}
 
 export const PathSchema = strict({
   /** Round-trip propagation delay, ms; split evenly between the two directions. */
@@ -54,36 +63,10 @@ export const PathSchema = strict({
     })
     .default('fifo'),
   /**
-   * UDP cross traffic through the forward bottleneck, each from its own namespace on the sender side
-   * (seed 000's sinusoidal load, seed 002's CBR and self-similar backgrounds). Rates at the IP layer.
+   * UDP cross traffic, each source from its own namespace: forward from the sender side, or
+   * `direction: reverse` from the receiver side through the reverse bottleneck. Rates at the IP layer.
    */
-  cross: z
-    .array(
-      strict({
-        pattern: z.enum(['cbr', 'sine', 'selfsimilar'], { error: 'must be cbr, sine or selfsimilar' }),
-        /** cbr: the constant rate. */
-        rate: rateOrShare(LIMITS.rateBps.min, LIMITS.rateBps.max).optional(),
-        /** sine and selfsimilar: the mean rate. */
-        mean: rateOrShare(LIMITS.rateBps.min, LIMITS.rateBps.max).optional(),
-        /** sine: rate(t) = mean + amplitude · sin(2πt / period); at most the mean. */
-        amplitude: rateOrShare(0, LIMITS.rateBps.max).optional(),
-        period: duration(100, LIMITS.runMs.max).optional(),
-        /** selfsimilar: the Hurst parameter of the superposed on/off sources. */
-        hurst: z
-          .number({ error: 'must be a Hurst parameter from 0.5 to 0.99' })
-          .min(0.5, { error: 'must be a Hurst parameter from 0.5 to 0.99' })
-          .max(0.99, { error: 'must be a Hurst parameter from 0.5 to 0.99' })
-          .optional(),
-        sources: int('a whole number from 1 to 1024', 1, 1024).default(16),
-        start: duration(0, LIMITS.runMs.max).prefault('0s'),
-        duration: duration(1000, LIMITS.runMs.max).optional(),
-        /** UDP payload per datagram, bytes. */
-        size: int('a datagram payload from 16 to 65507 bytes', 16, 65507).default(1472),
-      }),
-      { error: 'must be a list of cross-traffic sources' },
-    )
-    .max(8, { error: 'must have at most 8 cross-traffic sources' })
-    .default([]),
+  cross: CrossSchema,
   /** Changes during the run: from `at` on, the bottleneck rate and/or the RTT take new values. */
   changes: z
     .array(
@@ -96,6 +79,23 @@ export const PathSchema = strict({
     )
     .max(100, { error: 'must have at most 100 changes' })
     .default([]),
+  /**
+   * Device queue length (`ip link set DEV txqueuelen N`, packets) on this path's interfaces: one
+   * number for all of them, or per role. sender: eth0 of every sender-side host (the path's own, its
+   * host groups', the forward UDP host); receiver: eth0 of the receiver-side hosts (and the reverse
+   * UDP host); router: the router's veths towards them. The IFBs and the RTT probe's host keep their
+   * defaults. It only bounds a qdisc that takes its limit from the device: the hosts' veths have
+   * none (noqueue) unless a sysctl or tc adds one, and the bottleneck and delay stages have their
+   * own limits (`buffer`), so here it is the seed papers' host tuning, applied and recorded.
+   */
+  txqueuelen: z
+    .union([txqlen, strict({ sender: txqlen, receiver: txqlen, router: txqlen }).partial()], {
+      error: 'must be a queue length in packets (0 to 1000000), or { sender, receiver, router } of them',
+    })
+    .optional()
+    .meta({
+      description: 'packets, for all interfaces of the path, or per role { sender, receiver, router }',
+    }),
   /** The reverse bottleneck (receiver → sender); the forward rate and buffer unless given. */
   reverse: strict({
     rate: rate(LIMITS.rateBps.min, LIMITS.rateBps.max).optional(),
@@ -111,42 +111,7 @@ const sysctlMap = z.record(
   { error: 'must map net.* sysctl keys (e.g. net.ipv4.tcp_ecn) to numbers or plain strings' },
 );
 
-export const FlowSchema = strict({
-  name: name('a flow name').optional(),
-  stack: z.enum(STACK_NAMES, {
-    error: (iss) =>
-      iss.input === undefined
-        ? `is required: one of ${STACK_NAMES.join(', ')}`
-        : `unknown stack ${JSON.stringify(iss.input)}; available: ${STACK_NAMES.join(', ')}`,
-  }),
-  /** Name of a path in `paths`; may be left out when there is only one. */
-  path: z.string({ error: 'must be the name of a path' }).optional(),
-  /** Parallel TCP connections of this flow (P-TCP style); each gets the same stack. */
-  streams: int(`a whole number from 1 to ${LIMITS.streams}`, 1, LIMITS.streams).default(1),
-  /** Start offset from the run's start, ms. */
-  start: duration(0, LIMITS.runMs.max).prefault('0s'),
-  /** How long the flow sends, ms; until the run ends unless given. */
-  duration: duration(1000, LIMITS.runMs.max).optional(),
-  /**
-   * This flow's own round-trip propagation delay: its hosts get their own delay stages but share
-   * the path's bottleneck, so flows with different RTTs compete for one queue (seed 000 §7).
-   */
-  rtt: duration(LIMITS.rttMs.min, LIMITS.rttMs.max).optional(),
-  /** forward: sender side → receiver side; reverse: the other way over the reverse bottleneck. */
-  direction: z.enum(['forward', 'reverse'], { error: 'must be forward or reverse' }).default('forward'),
-  /** Send this many bytes and stop (iperf3 -n), instead of sending for a duration. */
-  bytes: size(1e3, 1e12).optional(),
-  /** This flow `count` times: the staggered-start shorthand (seed 001's DST: one more every 50 s). */
-  count: int('a whole number from 1 to 64', 1, 64).default(1),
-  /** With `count`: flow k (from 0) starts at start + k × every. */
-  every: duration(0, LIMITS.runMs.max).prefault('0s'),
-  /** Socket buffer (iperf3 -w), which caps the window; a size or a BDP multiple. */
-  window: amount({
-    packets: { min: 2, max: 1_000_000 },
-    bytes: { min: 2048, max: 2 ** 30 },
-    bdp: { min: 0.01, max: 100 },
-  }).optional(),
-});
+export { FlowSchema };
 
 const SpecObject = strict({
   name: name('an experiment name'),
@@ -258,44 +223,9 @@ function checkSpec(spec: SpecOut, ctx: z.core.$RefinementCtx<SpecOut>): void {
     });
   }
   for (const [pname, path] of Object.entries(spec.paths)) {
-    path.cross.forEach((c, i) => {
-      const at = (field: string) => ['paths', pname, 'cross', i, field];
-      const bps = (r: { bps: number } | { share: number } | undefined) =>
-        r === undefined ? undefined : 'bps' in r ? r.bps : r.share * path.rate;
-      const need = (field: 'rate' | 'mean' | 'amplitude' | 'period' | 'hurst') => {
-        if (c[field] === undefined)
-          ctx.addIssue({
-            code: 'custom',
-            path: at(field),
-            message: `is required for the ${c.pattern} pattern`,
-          });
-      };
-      if (c.pattern === 'cbr') need('rate');
-      if (c.pattern === 'sine') for (const f of ['mean', 'amplitude', 'period'] as const) need(f);
-      if (c.pattern === 'selfsimilar') for (const f of ['mean', 'hurst'] as const) need(f);
-      const mean = bps(c.mean);
-      const amp = bps(c.amplitude);
-      if (mean !== undefined && amp !== undefined && amp > mean) {
-        ctx.addIssue({
-          code: 'custom',
-          path: at('amplitude'),
-          message: `must be at most the mean (${formatRate(mean)}), or the rate would go below zero`,
-        });
-      }
-      if (c.start >= spec.duration)
-        ctx.addIssue({
-          code: 'custom',
-          path: at('start'),
-          message: `must be before the run ends (${formatMs(spec.duration)})`,
-        });
-      else if (c.duration !== undefined && c.start + c.duration > spec.duration) {
-        ctx.addIssue({
-          code: 'custom',
-          path: at('duration'),
-          message: `start + duration must be at most the run's duration ${formatMs(spec.duration)}`,
-        });
-      }
-    });
+    checkCross(path.cross, path, spec.duration, (i, field, message) =>
+      ctx.addIssue({ code: 'custom', path: ['paths', pname, 'cross', i, field], message }),
+    );
     path.changes.forEach((c, i) => {
       const at = (field: string) => ['paths', pname, 'changes', i, field];
       if (c.rate === undefined && c.rtt === undefined) {
@@ -339,57 +269,13 @@ function checkSpec(spec: SpecOut, ctx: z.core.$RefinementCtx<SpecOut>): void {
   }
 }
 
-const flowName = (flow: { name?: string | undefined; stack: string }, i: number) =>
-  flow.name ?? `${flow.stack}-${i + 1}`;
-
 /** A flow with `count: n` becomes n flows, named name-1 ... name-n. */
-function expandedNames(
-  flow: { name?: string | undefined; stack: string; count: number },
-  i: number,
-): string[] {
-  const base = flowName(flow, i);
+function expandedNames(flow: Parameters<typeof flowLabel>[0] & { count: number }, i: number): string[] {
+  const base = flowLabel(flow, i);
   return flow.count === 1 ? [base] : Array.from({ length: flow.count }, (_, k) => `${base}-${k + 1}`);
 }
 
 /** Fill defaults that depend on other fields, so every later stage sees a complete spec. */
-/** A cross-traffic source with its rates in bit/s, in the generator's own pattern vocabulary. */
-export type CrossPattern =
-  | { kind: 'cbr'; rateBps: number }
-  | { kind: 'sine'; meanBps: number; amplitudeBps: number; periodS: number }
-  | { kind: 'selfsimilar'; meanBps: number; hurst: number; sources: number; seed: number };
-
-function resolveCross(spec: SpecOut, pname: string, p: SpecOut['paths'][string], offset: number) {
-  const bps = (r: { bps: number } | { share: number } | undefined) =>
-    r === undefined ? 0 : 'bps' in r ? r.bps : r.share * p.rate;
-  return p.cross.map((c, k) => {
-    const pattern: CrossPattern =
-      c.pattern === 'cbr'
-        ? { kind: 'cbr', rateBps: bps(c.rate) }
-        : c.pattern === 'sine'
-          ? {
-              kind: 'sine',
-              meanBps: bps(c.mean),
-              amplitudeBps: bps(c.amplitude),
-              periodS: (c.period ?? 0) / 1000,
-            }
-          : // Each source its own seed, derived from the run's: the same spec gives the same schedule.
-            {
-              kind: 'selfsimilar',
-              meanBps: bps(c.mean),
-              hurst: c.hurst ?? 0.8,
-              sources: c.sources,
-              seed: spec.seed * 1000 + offset + k,
-            };
-    return {
-      name: `${pname}-udp${k + 1}`,
-      pattern,
-      start: c.start,
-      duration: c.duration ?? spec.duration - c.start,
-      size: c.size,
-    };
-  });
-}
-
 function resolveSpec(spec: SpecOut) {
   const [onlyPath] = Object.keys(spec.paths);
   return {
@@ -400,17 +286,25 @@ function resolveSpec(spec: SpecOut) {
         {
           ...p,
           reverse: { rate: p.reverse?.rate ?? p.rate, buffer: p.reverse?.buffer ?? p.buffer },
-          cross: resolveCross(spec, pname, p, i * 10),
+          cross: resolveCross(pname, p, spec.duration, spec.seed * 1000 + i * 10),
+          txqueuelen: resolveTxqueuelen(p.txqueuelen),
         },
       ]),
     ),
     flows: spec.flows.flatMap((f, i) =>
       expandedNames(f, i).map((name, k) => {
         const start = f.start + k * f.every;
+        const path = f.path ?? (onlyPath as string);
+        const p = spec.paths[path];
+        const bottleneck = f.direction === 'reverse' ? (p?.reverse?.rate ?? p?.rate) : p?.rate;
         return {
           ...f,
           name,
-          path: f.path ?? (onlyPath as string),
+          path,
+          // udt and rbudp carry their transport's name where tcp flows carry their stack's.
+          stack: f.stack ?? f.transport,
+          // RBUDP has no congestion control: without a rate it blasts at the bottleneck's.
+          rate: f.rate ?? (f.transport === 'rbudp' ? bottleneck : undefined),
           start,
           // A sized transfer has until the run ends to finish.
           duration: f.duration ?? spec.duration - start,

@@ -1,0 +1,117 @@
+// One flow of the spec: what moves (kernel TCP via iperf3, or one of seed 004's user-space
+// transports), between which hosts, when, and how much. The transport decides which of the other
+// fields mean anything, so those rules live here, next to the fields, with messages that say why.
+import { z } from 'zod';
+import { amount, duration, int, name, rate, size, strict } from './fields.js';
+import { LIMITS } from './limits.js';
+import { STACK_NAMES } from './stacks.js';
+
+export const TRANSPORTS = ['tcp', 'udt', 'rbudp', 'psockets'] as const;
+export type Transport = (typeof TRANSPORTS)[number];
+
+/** Transports whose data travels on kernel TCP sockets, so `stack` picks their congestion control. */
+export const usesKernelTcp = (t: Transport): boolean => t === 'tcp' || t === 'psockets';
+
+const TRANSPORT_HELP =
+  'tcp: iperf3 over kernel TCP (timed or sized); psockets: one payload striped over `streams` TCP ' +
+  "connections; udt: a UDT4 bulk transfer (UDT's own rate control over UDP); rbudp: Reliable Blast " +
+  'UDP at `rate`, then rounds re-sending what the receiver reports missing. udt, rbudp and psockets ' +
+  "send `bytes` of seeded data; the receiver's SHA-256 must equal the sender's.";
+
+const FlowObject = strict({
+  name: name('a flow name').optional(),
+  /** How the data moves; see TRANSPORT_HELP. Default tcp (iperf3). */
+  transport: z
+    .enum(TRANSPORTS, { error: `must be one of ${TRANSPORTS.join(', ')}` })
+    .default('tcp')
+    .meta({ description: TRANSPORT_HELP }),
+  /**
+   * TCP congestion control. Required for tcp and psockets flows (psockets sets it on every striped
+   * connection); udt and rbudp bring their own rate control and take none.
+   */
+  stack: z
+    .enum(STACK_NAMES, {
+      error: (iss) => `unknown stack ${JSON.stringify(iss.input)}; available: ${STACK_NAMES.join(', ')}`,
+    })
+    .optional(),
+  /** Name of a path in `paths`; may be left out when there is only one. */
+  path: z.string({ error: 'must be the name of a path' }).optional(),
+  /**
+   * Parallel TCP connections: iperf3 -P for tcp (P-TCP style), the stripe count for psockets.
+   * udt and rbudp use one socket.
+   */
+  streams: int(`a whole number from 1 to ${LIMITS.streams}`, 1, LIMITS.streams).default(1),
+  /** Start offset from the run's start, ms. */
+  start: duration(0, LIMITS.runMs.max).prefault('0s'),
+  /** How long the flow sends, ms; until the run ends unless given. tcp only (the others are sized). */
+  duration: duration(1000, LIMITS.runMs.max).optional(),
+  /**
+   * This flow's own round-trip propagation delay: its hosts get their own delay stages but share
+   * the path's bottleneck, so flows with different RTTs compete for one queue (seed 000 §7).
+   */
+  rtt: duration(LIMITS.rttMs.min, LIMITS.rttMs.max).optional(),
+  /** forward: sender side → receiver side; reverse: the other way over the reverse bottleneck. */
+  direction: z.enum(['forward', 'reverse'], { error: 'must be forward or reverse' }).default('forward'),
+  /**
+   * Send this many bytes and stop (iperf3 -n) instead of sending for a duration. Required for udt,
+   * rbudp and psockets: they move one payload and verify it at the receiver.
+   */
+  bytes: size(1e3, 1e12).optional(),
+  /**
+   * rbudp: the blast rate, bit/s of UDP payload (default: the bottleneck rate of the flow's
+   * direction, so the frame overhead makes the first round lose a little). udt: a cap on UDT's own
+   * rate (UDT_MAXBW). tcp and psockets flows are paced by their stack and take none.
+   */
+  rate: rate(LIMITS.rateBps.min, LIMITS.rateBps.max).optional(),
+  /** This flow `count` times: the staggered-start shorthand (seed 001's DST: one more every 50 s). */
+  count: int('a whole number from 1 to 64', 1, 64).default(1),
+  /** With `count`: flow k (from 0) starts at start + k × every. */
+  every: duration(0, LIMITS.runMs.max).prefault('0s'),
+  /**
+   * Socket buffer, which caps the window; a size or a BDP multiple. tcp: iperf3 -w; psockets:
+   * SO_SNDBUF/SO_RCVBUF of every striped connection (autotuning off). Not for udt or rbudp.
+   */
+  window: amount({
+    packets: { min: 2, max: 1_000_000 },
+    bytes: { min: 2048, max: 2 ** 30 },
+    bdp: { min: 0.01, max: 100 },
+  }).optional(),
+});
+
+type FlowOut = z.output<typeof FlowObject>;
+
+/** Rules that depend on the transport; each names the field and what the transport allows. */
+function checkTransport(f: FlowOut, ctx: z.core.$RefinementCtx<FlowOut>): void {
+  const t = f.transport;
+  const issue = (field: keyof FlowOut, message: string) =>
+    ctx.addIssue({ code: 'custom', path: [field], message });
+  const udp = !usesKernelTcp(t);
+  if (!udp && f.stack === undefined)
+    issue('stack', `is required for a ${t} flow: one of ${STACK_NAMES.join(', ')}`);
+  if (udp && f.stack !== undefined)
+    issue(
+      'stack',
+      `only applies to transports tcp and psockets (kernel TCP); ${t} brings its own rate control`,
+    );
+  if (t !== 'tcp' && f.bytes === undefined)
+    issue('bytes', `is required for transport ${t}: it sends a payload of that size and checks its SHA-256`);
+  if (t !== 'tcp' && f.duration !== undefined)
+    issue('duration', `only applies to transport tcp; a ${t} flow ends when its bytes are through`);
+  if (!udp && f.rate !== undefined)
+    issue(
+      'rate',
+      `only applies to transports rbudp (blast rate) and udt (rate cap); ${t} is paced by its stack`,
+    );
+  if (udp && f.streams !== 1)
+    issue('streams', `must be 1 for transport ${t}; striping over several connections is transport psockets`);
+  if (udp && f.window !== undefined)
+    issue('window', `only applies to transports tcp and psockets (a TCP socket buffer)`);
+}
+
+export const FlowSchema = FlowObject.superRefine(checkTransport);
+
+/** A flow's name when the spec gives none: its stack for tcp, its transport otherwise. */
+export const flowLabel = (
+  flow: { name?: string | undefined; stack?: string | undefined; transport: Transport },
+  i: number,
+): string => flow.name ?? `${flow.transport === 'tcp' ? (flow.stack ?? 'tcp') : flow.transport}-${i + 1}`;
