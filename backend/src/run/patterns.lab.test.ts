@@ -124,6 +124,24 @@ describe('traffic patterns', () => {
     expect(change?.t).toBeLessThan(8.6);
   });
 
+  it('a scheduled RTT change is calibrated like the start: the probe sees the new RTT, not the emulator on top', async () => {
+    const r = await runSpec({
+      name: 'rtt-change',
+      duration: '9s',
+      paths: { main: { rtt: '20ms', rate: '20Mbit', changes: [{ at: '4s', rtt: '60ms' }] } },
+      // A window-limited flow (16 KB: 6.5 Mbit/s at 20 ms) keeps the run going without a standing queue.
+      flows: [{ stack: 'cubic', window: '16KB' }],
+    });
+    const rtt = lines<RttSample>(r.dir, 'samples/rtt.jsonl');
+    const minIn = (a: number, b: number) =>
+      Math.min(...rtt.filter((s) => s.t >= a && s.t < b).map((s) => s.rttMs));
+    const before = minIn(1, 3.8);
+    const after = minIn(5, 9);
+    console.log(`min RTT before the change ${before.toFixed(2)} ms, after ${after.toFixed(2)} ms`);
+    expect(Math.abs(before - 20)).toBeLessThan(1);
+    expect(Math.abs(after - 60)).toBeLessThan(1);
+  });
+
   it('sinusoidal UDP cross traffic through the bottleneck follows its sine at the sink', async () => {
     const pattern = { kind: 'sine' as const, meanBps: 20e6, amplitudeBps: 10e6, periodS: 4 };
     const r = await runSpec({

@@ -297,6 +297,8 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
       log,
       event: (t, d) => rec.event(t, d),
       signal: o.signal,
+      // Scheduled changes use the calibrated delay, not the plan's uncalibrated one.
+      changeCmds,
     });
     counters = await sampling.stop();
     samplersOn = false;
