@@ -9,6 +9,8 @@ const n = (x: number | null | undefined, digits = 1) =>
   x === null || x === undefined ? '-' : x.toFixed(digits);
 
 export function formatSummary(s: RunSummary): string {
+  // Sized user-space transfers (udt, rbudp, psockets) carry a receiver-side hash check.
+  const transfers = s.flows.some((f) => f.transport && f.transport !== 'tcp');
   const flows = table(
     [
       'flow',
@@ -23,6 +25,7 @@ export function formatSummary(s: RunSummary): string {
       'retrans',
       'RTT ms',
       'status',
+      ...(transfers ? ['integrity'] : []),
     ],
     s.flows.map((f) => [
       f.name,
@@ -37,6 +40,7 @@ export function formatSummary(s: RunSummary): string {
       f.retransmits ?? '-',
       n(f.rttMs.mean),
       f.status,
+      ...(transfers ? [f.integrity ?? '-'] : []),
     ]),
   );
   const paths = table(
