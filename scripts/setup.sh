@@ -12,9 +12,11 @@ demo=1
 say() { printf '\n== %s\n' "$*"; }
 [ "$(id -u)" = 0 ] || { echo "setup.sh: run as root (the lab needs qemu, and apt-get installs packages)" >&2; exit 1; }
 
-# Debian packages: qemu and the tools the image carries (copied from this host's Debian packages).
+# Debian packages: qemu and the tools the image carries (copied from this host's Debian packages),
+# InfluxDB 1.6 for samples, and Chromium for the web UI's end-to-end tests.
 PKGS=(qemu-system-x86 iperf3 iproute2 ethtool iputils-ping busybox-static kmod cpio tcpdump util-linux make gcc g++
-      libc6-dev libudt-dev influxdb influxdb-client ca-certificates git)
+      libc6-dev libudt-dev influxdb influxdb-client ca-certificates git curl
+      chromium fonts-dejavu-core)
 command -v go >/dev/null || PKGS+=(golang-go)
 missing=()
 for p in "${PKGS[@]}"; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p"); done
@@ -47,6 +49,7 @@ npm install --no-audit --no-fund
 
 say "build"
 npm run build
+npm run build -w frontend
 
 say "lab kernel and its headers"
 node backend/bin/lfnlab.js kernel fetch --headers
@@ -55,13 +58,26 @@ say "lab image (kernel $(node -p 'require("./kernels/manifest.json").abi'))"
 node backend/bin/lfnlab.js image build
 
 if [ "$demo" = 1 ]; then
+  say "InfluxDB on loopback (samples for Grafana and the UI's history)"
+  bash scripts/influxd.sh
   say "booting the lab"
   node backend/bin/lfnlab.js lab up
   say "demo experiment: examples/demo.yaml"
   node backend/bin/lfnlab.js run examples/demo.yaml
-  cat <<'MSG'
+  node backend/bin/lfnlab.js reindex runs/ >/dev/null || echo "(reindex into InfluxDB failed; the run directories are intact)"
 
-Done. The lab is still running ('npx lfnlab lab status'; 'npx lfnlab lab down' to stop it).
-Try: npx lfnlab run examples/reno-vs-cubic.yaml      (see examples/, and --dry-run)
+  say "web UI and API"
+  data="${XDG_DATA_HOME:-$HOME/.local/share}/lfnlab"
+  if [ -f "$data/serve.pid" ] && kill -0 "$(cat "$data/serve.pid")" 2>/dev/null; then
+    kill "$(cat "$data/serve.pid")"
+    while kill -0 "$(cat "$data/serve.pid")" 2>/dev/null; do sleep 0.2; done
+  fi
+  node backend/bin/lfnlab.js serve --daemon --host "${LFNLAB_HOST:-127.0.0.1}" --port "${LFNLAB_PORT:-8080}"
+  cat <<MSG
+
+Done. Open http://${LFNLAB_HOST:-127.0.0.1}:${LFNLAB_PORT:-8080}/ and sign in as admin; the password is in
+$data/admin-password. The presets are under "Presets": pick one and press "Run it".
+The lab stays booted ('npx lfnlab lab status'); the service logs to $data/serve.log.
+From the command line: npx lfnlab run examples/reno-vs-cubic.yaml  (see examples/, and --dry-run)
 MSG
 fi

@@ -1,0 +1,172 @@
+// TanStack Query hooks, one per resource of docs/API.md. Query keys are arrays starting with the
+// resource so a mutation can invalidate a whole family.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { del, get, patch, post, put } from './client';
+import type { Lab, Preset, Quota, Quotas, Role, Run, RunSummary, StoredSpec, User } from './types';
+
+export const keys = {
+  labs: ['labs'] as const,
+  presets: ['presets'] as const,
+  preset: (id: string) => ['presets', id] as const,
+  runs: (filter: Record<string, string> = {}) => ['runs', filter] as const,
+  run: (id: string) => ['run', id] as const,
+  summary: (id: string) => ['summary', id] as const,
+  specs: ['specs'] as const,
+  users: ['users'] as const,
+  quotas: ['quotas'] as const,
+};
+
+export function useLabs(enabled = true) {
+  // Lab state changes under us (boot, busy): poll gently.
+  return useQuery({
+    queryKey: keys.labs,
+    queryFn: () => get<Lab[]>('/api/labs'),
+    refetchInterval: 5000,
+    enabled,
+  });
+}
+
+export const usePresets = () =>
+  useQuery({ queryKey: keys.presets, queryFn: () => get<Preset[]>('/api/presets') });
+
+export const usePreset = (id: string | null) =>
+  useQuery({
+    queryKey: keys.preset(id ?? ''),
+    queryFn: () => get<Preset>(`/api/presets/${encodeURIComponent(id ?? '')}`),
+    enabled: Boolean(id),
+  });
+
+export function useRuns(filter: Record<string, string> = {}, refetchMs: number | false = 5000) {
+  const qs = new URLSearchParams(Object.entries(filter).filter(([, v]) => v)).toString();
+  return useQuery({
+    queryKey: keys.runs(filter),
+    queryFn: async () => (await get<{ runs: Run[] }>(`/api/runs${qs ? `?${qs}` : ''}`)).runs,
+    refetchInterval: refetchMs,
+  });
+}
+
+type Refetch = number | false | ((q: { state: { data?: Run } }) => number | false);
+
+export function useRun(id: string, refetchMs: Refetch = false) {
+  return useQuery({
+    queryKey: keys.run(id),
+    queryFn: () => get<Run>(`/api/runs/${encodeURIComponent(id)}`),
+    refetchInterval: refetchMs,
+  });
+}
+
+export function useSummary(id: string, enabled = true) {
+  return useQuery({
+    queryKey: keys.summary(id),
+    queryFn: () => get<RunSummary>(`/api/runs/${encodeURIComponent(id)}/summary`),
+    enabled,
+    retry: 1,
+  });
+}
+
+export type StartRun =
+  | { text: string }
+  | { specId: string }
+  | { preset: string; part?: string; shorten?: number };
+
+export function useStartRun() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (body: StartRun) => post<Run>('/api/runs', body),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ['runs'] }),
+  });
+}
+
+export function useStopRun() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => post<unknown>(`/api/runs/${encodeURIComponent(id)}/stop`),
+    onSuccess: (_d, id) => qc.invalidateQueries({ queryKey: keys.run(id) }),
+  });
+}
+
+export const useSpecs = () =>
+  useQuery({ queryKey: keys.specs, queryFn: () => get<StoredSpec[]>('/api/specs') });
+
+export function useSaveSpec() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (s: { id?: string; name: string; kind: 'spec' | 'campaign'; text: string }) =>
+      s.id
+        ? put<StoredSpec>(`/api/specs/${encodeURIComponent(s.id)}`, {
+            name: s.name,
+            kind: s.kind,
+            text: s.text,
+          })
+        : post<StoredSpec>('/api/specs', { name: s.name, kind: s.kind, text: s.text }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: keys.specs }),
+  });
+}
+
+export function useDuplicateSpec() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => post<StoredSpec>(`/api/specs/${encodeURIComponent(id)}/duplicate`),
+    onSuccess: () => qc.invalidateQueries({ queryKey: keys.specs }),
+  });
+}
+
+export function useDeleteSpec() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => del<unknown>(`/api/specs/${encodeURIComponent(id)}`),
+    onSuccess: () => qc.invalidateQueries({ queryKey: keys.specs }),
+  });
+}
+
+export const useUsers = (enabled = true) =>
+  useQuery({
+    queryKey: keys.users,
+    queryFn: () => get<User[] | { users: User[] }>('/api/users'),
+    enabled,
+    select: listOf,
+  });
+
+/** The service may wrap lists ({ users: [...] }); accept both. */
+function listOf<T>(x: T[] | Record<string, T[]>): T[] {
+  return Array.isArray(x) ? x : (Object.values(x).find(Array.isArray) ?? []);
+}
+
+export function useCreateUser() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (u: { username: string; password: string; role: Role; class?: string }) =>
+      post<User>('/api/users', u),
+    onSuccess: () => qc.invalidateQueries({ queryKey: keys.users }),
+  });
+}
+
+export function useUpdateUser() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, ...changes }: { id: string; role?: Role; class?: string | null; password?: string }) =>
+      patch<User>(`/api/users/${encodeURIComponent(id)}`, changes),
+    onSuccess: () => qc.invalidateQueries({ queryKey: keys.users }),
+  });
+}
+
+export function useDeleteUser() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => del<unknown>(`/api/users/${encodeURIComponent(id)}`),
+    onSuccess: () => qc.invalidateQueries({ queryKey: keys.users }),
+  });
+}
+
+export const useQuotas = (enabled = true) =>
+  useQuery({ queryKey: keys.quotas, queryFn: () => get<Quotas>('/api/quotas'), enabled });
+
+export function useSetQuota() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ role, quota }: { role: Role; quota: Quota }) => put<Quota>(`/api/quotas/${role}`, quota),
+    onSuccess: () => qc.invalidateQueries({ queryKey: keys.quotas }),
+  });
+}
+
+export const grafanaUrl = (id: string) => get<{ url: string }>(`/api/runs/${encodeURIComponent(id)}/grafana`);

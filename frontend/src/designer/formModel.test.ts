@@ -1,0 +1,41 @@
+import { SpecSchema } from '@lfnlab/emulator/spec';
+import { describe, expect, it } from 'vitest';
+import { defaultSpecForm, formToSpecInput, specInputToForm, splitBuffer } from './formModel';
+
+describe('form model', () => {
+  it('the default form is a valid spec', () => {
+    expect(SpecSchema.safeParse(formToSpecInput(defaultSpecForm())).success).toBe(true);
+  });
+
+  it('splits buffers into value and unit', () => {
+    expect(splitBuffer('0.2bdp')).toEqual({ buffer: '0.2', bufferUnit: 'bdp' });
+    expect(splitBuffer(100)).toEqual({ buffer: '100', bufferUnit: 'packets' });
+    expect(splitBuffer('100pkt')).toEqual({ buffer: '100', bufferUnit: 'packets' });
+    expect(splitBuffer('256KiB')).toEqual({ buffer: '256KiB', bufferUnit: 'size' });
+  });
+
+  it('round-trips a spec, keeping fields the form has no control for', () => {
+    const input = {
+      name: 'rt',
+      duration: '60s',
+      seed: 7,
+      paths: {
+        wan: {
+          rtt: '70ms',
+          rate: '100Mbit',
+          buffer: '0.5bdp',
+          ber: 1e-7,
+          changes: [{ at: '10s', rate: '50Mbit' }],
+          cross: [{ pattern: 'sine', mean: '20%', amplitude: '10%', period: '10s' }],
+        },
+      },
+      flows: [
+        { name: 'a', stack: 'reno', window: '1.1bdp' },
+        { name: 'b', stack: 'cubic', count: 3, every: '10s', direction: 'reverse', streams: 4 },
+      ],
+    };
+    const back = formToSpecInput(specInputToForm(input));
+    expect(back).toEqual(input);
+    expect(SpecSchema.safeParse(back).success).toBe(true);
+  });
+});

@@ -1,0 +1,29 @@
+import { SpecSchema } from '@lfnlab/emulator/spec';
+import { describe, expect, it } from 'vitest';
+import { toSpecInput } from './specInput';
+
+describe('toSpecInput', () => {
+  it('is the inverse of the schema transform (normalise ∘ toSpecInput = normalise)', () => {
+    const written = {
+      name: 'inv',
+      duration: '20s',
+      paths: {
+        main: {
+          rtt: '120ms',
+          rate: '100Mbit',
+          buffer: '0.2bdp',
+          ber: 3.87e-8,
+          cross: [{ pattern: 'cbr', rate: '10Mbit' }],
+          changes: [{ at: '5s', rtt: '60ms' }],
+        },
+      },
+      flows: [
+        { name: 'test', stack: 'reno', window: '1.1bdp' },
+        { name: 'late', stack: 'cubic', start: '5s', duration: '10s', direction: 'reverse' },
+      ],
+    };
+    const normal = SpecSchema.parse(written);
+    const again = SpecSchema.parse(toSpecInput(normal));
+    expect(again).toEqual(normal);
+  });
+});

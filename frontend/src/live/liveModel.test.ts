@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import type { LiveMessage } from '../api/types';
+import { LiveModel } from './liveModel';
+
+const q = (seq: number, t: number, drops: number): LiveMessage => ({
+  seq,
+  type: 'sample',
+  sample: {
+    kind: 'queue',
+    t,
+    path: 'main',
+    stage: 'bottleneck',
+    direction: 'forward',
+    backlogPackets: 10,
+    drops,
+  },
+});
+
+describe('LiveModel', () => {
+  it('routes samples to the charts in display units and ignores replayed seqs', () => {
+    const m = new LiveModel(64, 0.1);
+    m.apply({ seq: 1, type: 'sample', sample: { kind: 'goodput', t: 0.1, flow: 'a', bps: 50e6 } });
+    m.apply({ seq: 1, type: 'sample', sample: { kind: 'goodput', t: 0.1, flow: 'a', bps: 99e6 } });
+    m.apply({
+      seq: 2,
+      type: 'sample',
+      sample: {
+        kind: 'tcp',
+        t: 0.1,
+        flow: 'a',
+        cwndPackets: 80,
+        srttMs: 71,
+        deliveryBps: 1,
+        retransSegments: 0,
+      },
+    });
+    m.apply({ seq: 3, type: 'progress', elapsedS: 3, totalS: 10 });
+    expect(m.charts.throughput.toColumns()[1]).toEqual([null, 50]); // bucket 0 (0-0.1 s) is empty
+    expect(m.charts.cwnd.toColumns()[1]).toEqual([null, 80]);
+    expect(m.charts.rtt.names).toEqual(['a']);
+    expect(m.progress).toEqual({ elapsedS: 3, totalS: 10 });
+  });
+
+  it('finds loss bursts in the cumulative drop counter', () => {
+    const m = new LiveModel(64, 0.1);
+    m.apply(q(1, 1, 0));
+    m.apply(q(2, 1.1, 5));
+    m.apply(q(3, 1.2, 12));
+    m.apply(q(4, 2.5, 12));
+    const bursts = m.events.filter((e) => e.kind === 'loss-burst');
+    expect(bursts).toHaveLength(1);
+    expect(bursts[0]?.text).toMatch(/12 packets dropped/);
+    expect(bursts[0]?.tS).toBe(1.1);
+  });
+
+  it('names flow events and ends on done', () => {
+    const m = new LiveModel();
+    m.apply({ seq: 1, type: 'event', event: 'flow-started', data: { flow: 'reno', t: 0 } });
+    m.apply({ seq: 2, type: 'event', event: 'done', data: { status: 'completed' } });
+    expect(m.events.map((e) => e.text)).toEqual(['Flow reno started', 'Run finished (completed)']);
+    expect(m.done).toBe(true);
+  });
+});

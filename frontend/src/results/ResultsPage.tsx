@@ -1,0 +1,71 @@
+import { Alert, Anchor, Button, Grid, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { useRun, useSummary } from '../api/queries';
+import { hrefOf } from '../app/router';
+import { fmtDate, fmtDuration } from '../lib/format';
+import { RunStatusBadge } from '../runs/RunStatusBadge';
+import { MetricsTable } from './MetricsTable';
+import { RunActions } from './RunActions';
+import { FlowSummaryTable, PathSummaryTable } from './SummaryTables';
+import { VerdictCard } from './VerdictCard';
+
+export function ResultsPage({ runId }: { runId: string }) {
+  const run = useRun(runId, (q) =>
+    q.state.data?.status === 'running' || q.state.data?.status === 'queued' ? 2000 : false,
+  );
+  const finished = run.data && !['running', 'queued'].includes(run.data.status);
+  const summary = useSummary(runId, Boolean(finished));
+
+  if (run.isPending) return <Loader aria-label="Loading run" />;
+  if (run.error) return <Alert color="red">{run.error.message}</Alert>;
+  const r = run.data;
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" wrap="wrap">
+        <div>
+          <Group gap="sm">
+            <Title order={2}>Results: {r.name}</Title>
+            <RunStatusBadge status={r.status} />
+          </Group>
+          <Text size="sm" c="dimmed">
+            {r.owner} · {fmtDate(r.startedAt ?? r.createdAt)} · {fmtDuration(r.progress?.totalS)} · stacks{' '}
+            {r.stacks.join(', ')}
+            {r.preset ? ` · preset ${r.preset}` : ''}
+            {r.partial ? ' · partial (stopped early)' : ''}
+          </Text>
+        </div>
+        <Button component="a" variant="default" href={hrefOf({ page: 'compare', runIds: [runId] })}>
+          Compare with…
+        </Button>
+      </Group>
+      {!finished && (
+        <Alert color="blue">
+          The run is still {r.status}. <Anchor href={hrefOf({ page: 'live', runId })}>Watch it live</Anchor>.
+        </Alert>
+      )}
+      {r.error && (
+        <Alert color="red" title="Run error">
+          {r.error}
+        </Alert>
+      )}
+      {summary.isPending && finished && <Loader aria-label="Loading summary" />}
+      {summary.error && <Alert color="red">Summary: {summary.error.message}</Alert>}
+      <RunActions run={r} />
+      {summary.data && (
+        <Grid gap="md">
+          <Grid.Col span={{ base: 12, xl: 7 }}>
+            <Stack gap="md">
+              <FlowSummaryTable summary={summary.data} />
+              <PathSummaryTable summary={summary.data} />
+            </Stack>
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, xl: 5 }}>
+            <VerdictCard summary={summary.data} />
+          </Grid.Col>
+          <Grid.Col span={12}>
+            <MetricsTable summary={summary.data} />
+          </Grid.Col>
+        </Grid>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,63 @@
+// The fidelity verdict: did the emulated link do what the spec said? Reasons first, then each check.
+import { Alert, Badge, Paper, Table, Text, Title } from '@mantine/core';
+import type { CheckStatus, RunSummary } from '../api/types';
+import { VerdictBadge } from '../runs/RunStatusBadge';
+
+const CHECK_COLOR: Record<CheckStatus, string> = { pass: 'teal', warn: 'yellow', fail: 'red', skip: 'gray' };
+const MEANING = {
+  valid: 'The emulated link did what the spec said; the numbers can be trusted.',
+  suspect: 'Some checks warned: read the reasons before trusting the numbers.',
+  invalid: 'The lab did not emulate the spec faithfully: these numbers are not a result.',
+};
+
+export function VerdictCard({ summary }: { summary: RunSummary }) {
+  const f = summary.fidelity;
+  const verdict = summary.verdict ?? f?.verdict ?? null;
+  return (
+    <Paper withBorder p="sm" radius="md" data-testid="verdict">
+      <Title order={3} size="h4" mb="xs">
+        Fidelity verdict <VerdictBadge verdict={verdict} />
+      </Title>
+      {verdict && (
+        <Alert color={verdict === 'valid' ? 'teal' : verdict === 'suspect' ? 'yellow' : 'red'} p="xs" mb="xs">
+          <Text size="sm">{MEANING[verdict]}</Text>
+          {f?.reasons.length ? (
+            <ul style={{ margin: '4px 0 0', paddingLeft: 18 }}>
+              {f.reasons.map((r) => (
+                <li key={r}>
+                  <Text size="sm">{r}</Text>
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </Alert>
+      )}
+      {f && f.checks.length > 0 && (
+        <Table fz="xs" verticalSpacing={2}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Check</Table.Th>
+              <Table.Th>Status</Table.Th>
+              <Table.Th>Expected</Table.Th>
+              <Table.Th>Measured</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {f.checks.map((c) => (
+              <Table.Tr key={c.id}>
+                <Table.Td ff="monospace">{c.id}</Table.Td>
+                <Table.Td>
+                  <Badge size="xs" color={CHECK_COLOR[c.status]} c={c.status === 'warn' ? 'dark' : undefined}>
+                    {c.status}
+                  </Badge>
+                </Table.Td>
+                <Table.Td>{c.expected}</Table.Td>
+                <Table.Td>{c.message}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+    </Paper>
+  );
+}
