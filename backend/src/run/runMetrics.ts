@@ -115,9 +115,13 @@ function flowMetrics(f: FlowTopology, samples: Sample[], intervalS: number): Flo
   if (goodput) {
     try {
       const st = throughputStats(goodput, { intervalS, startS, endS });
-      out.push(metricValue('throughput.mean', st.meanBitPerS), metricValue('throughput.sd', st.sdBitPerS));
-      if (Number.isFinite(st.stabilityIndex))
-        out.push(metricValue('stability.sigma_over_mu', st.stabilityIndex));
+      out.push(metricValue('throughput.mean', st.meanBitPerS));
+      // One 5 s interval has no spread: a σ of 0 would read as perfectly steady, so none is given.
+      if (st.intervals >= 2) {
+        out.push(metricValue('throughput.sd', st.sdBitPerS));
+        if (Number.isFinite(st.stabilityIndex))
+          out.push(metricValue('stability.sigma_over_mu', st.stabilityIndex));
+      }
     } catch (err) {
       if (!(err instanceof MetricInputError)) throw err;
     }
