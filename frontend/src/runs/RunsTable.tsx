@@ -1,0 +1,83 @@
+// A table of runs with links to their live view or results and optional selection for Compare.
+import { Anchor, Checkbox, Group, ScrollArea, Table, Text } from '@mantine/core';
+import type { Run } from '../api/types';
+import { hrefOf } from '../app/router';
+import { fmtDate, fmtDuration } from '../lib/format';
+import { RunStatusBadge, VerdictBadge } from './RunStatusBadge';
+
+export function RunsTable({
+  runs,
+  selected,
+  onToggle,
+  showOwner = true,
+}: {
+  runs: Run[];
+  selected?: Set<string>;
+  onToggle?: (id: string) => void;
+  showOwner?: boolean;
+}) {
+  if (runs.length === 0) return <Text c="dimmed">No runs yet.</Text>;
+  return (
+    <ScrollArea type="auto">
+      <Table striped highlightOnHover style={{ minWidth: 760 }}>
+        <Table.Thead>
+          <Table.Tr>
+            {onToggle && <Table.Th w={40}>Pick</Table.Th>}
+            <Table.Th>Name</Table.Th>
+            {showOwner && <Table.Th>Owner</Table.Th>}
+            <Table.Th>Stacks</Table.Th>
+            <Table.Th>Status</Table.Th>
+            <Table.Th>Verdict</Table.Th>
+            <Table.Th>Length</Table.Th>
+            <Table.Th>Created</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {runs.map((r) => {
+            const live = r.status === 'running' || r.status === 'queued';
+            return (
+              <Table.Tr key={r.id}>
+                {onToggle && (
+                  <Table.Td>
+                    <Checkbox
+                      aria-label={`Pick run ${r.name} (${r.id}) for comparison`}
+                      checked={selected?.has(r.id) ?? false}
+                      onChange={() => onToggle(r.id)}
+                    />
+                  </Table.Td>
+                )}
+                <Table.Td>
+                  <Group gap={6} wrap="nowrap">
+                    <Anchor
+                      href={hrefOf(live ? { page: 'live', runId: r.id } : { page: 'results', runId: r.id })}
+                    >
+                      {r.name}
+                    </Anchor>
+                    <Text size="xs" c="dimmed">
+                      {r.id.slice(0, 8)}
+                    </Text>
+                  </Group>
+                  {r.preset && (
+                    <Text size="xs" c="dimmed">
+                      preset {r.preset}
+                    </Text>
+                  )}
+                </Table.Td>
+                {showOwner && <Table.Td>{r.owner}</Table.Td>}
+                <Table.Td>{r.stacks.join(', ')}</Table.Td>
+                <Table.Td>
+                  <RunStatusBadge status={r.status} />
+                </Table.Td>
+                <Table.Td>
+                  <VerdictBadge verdict={r.verdict} />
+                </Table.Td>
+                <Table.Td>{fmtDuration(r.progress?.totalS)}</Table.Td>
+                <Table.Td>{fmtDate(r.createdAt)}</Table.Td>
+              </Table.Tr>
+            );
+          })}
+        </Table.Tbody>
+      </Table>
+    </ScrollArea>
+  );
+}
