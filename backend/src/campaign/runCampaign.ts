@@ -4,10 +4,17 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Spec, validateSpec } from '@lfnlab/emulator';
+import { runExperiment } from '../run/runExperiment.js';
 import type { RunSummary } from '../run/summary.js';
 import { type Campaign, expandCampaign, type Variant } from './expand.js';
 
 export type RunOne = (spec: Spec, dir: string, signal?: AbortSignal) => Promise<RunSummary>;
+
+/** Each variant as a real experiment in the named lab (quietly: the campaign prints progress). */
+export const runInLab =
+  (labName: string | undefined): RunOne =>
+  async (spec, outDir, signal) =>
+    (await runExperiment({ spec, outDir, labName, signal, log: () => undefined })).summary;
 
 export interface CampaignRow {
   id: string;

@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CampaignError, expandCampaign, parseCampaignText } from '../campaign/expand.js';
-import { runCampaign } from '../campaign/runCampaign.js';
-import { runExperiment } from '../run/runExperiment.js';
+import { runCampaign, runInLab } from '../campaign/runCampaign.js';
 import { type Command, table, UsageError } from './args.js';
 
 export const campaignCommand: Command = {
@@ -57,16 +56,7 @@ Run it again on the same DIR to resume: finished runs are never redone.
         campaign,
         dir,
         signal: abort.signal,
-        runOne: async (spec, runDir, signal) =>
-          (
-            await runExperiment({
-              spec,
-              outDir: runDir,
-              labName: typeof values.lab === 'string' ? values.lab : undefined,
-              signal,
-              log: () => undefined,
-            })
-          ).summary,
+        runOne: runInLab(typeof values.lab === 'string' ? values.lab : undefined),
       });
       const rows = out.rows.map((r) => [
         r.id,

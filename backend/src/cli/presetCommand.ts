@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { SpecSchema } from '@lfnlab/emulator';
 import { expandCampaign } from '../campaign/expand.js';
-import { runCampaign } from '../campaign/runCampaign.js';
+import { runCampaign, runInLab } from '../campaign/runCampaign.js';
 import {
   comparePreset,
   formatComparison,
@@ -16,7 +16,6 @@ import {
   shortenForCi,
 } from '../presets/index.js';
 import { renderPresetComparison } from '../report/presetReport.js';
-import { runExperiment } from '../run/runExperiment.js';
 import { type Command, table, UsageError } from './args.js';
 
 const seconds = (ms: number) =>
@@ -151,16 +150,7 @@ compare  puts the paper's published numbers (scaled by the preset's rule) beside
           campaign,
           dir: partDir,
           signal: abort.signal,
-          runOne: async (spec, runDir, signal) =>
-            (
-              await runExperiment({
-                spec,
-                outDir: runDir,
-                labName: typeof values.lab === 'string' ? values.lab : undefined,
-                signal,
-                log: () => undefined,
-              })
-            ).summary,
+          runOne: runInLab(typeof values.lab === 'string' ? values.lab : undefined),
         });
         allDone &&= out.rows.every((r) => r.status === 'completed');
       }
