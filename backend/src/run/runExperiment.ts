@@ -24,7 +24,7 @@ import { RunRecorder } from './record.js';
 import type { CpuSample, QueueSample, Sample } from './samples.js';
 import { Aborted, plannedEndS, runTraffic, type SocketProbe } from './schedule.js';
 import { LabSession, type StepResult } from './session.js';
-import { type FlowResult, type RunSummary, summarise } from './summary.js';
+import { emptyFlowResult, type FlowResult, type RunSummary, summarise } from './summary.js';
 import { finishTransfer } from './transferRecord.js';
 
 export interface RunOptions {
@@ -191,20 +191,7 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
   const session = new LabSession(channel);
   const sampling = new LiveSampling(session, plan, rec, o.onSample);
 
-  const results = new Map<string, FlowResult>(
-    plan.topology.flows.map((f) => [
-      f.name,
-      {
-        flow: f,
-        client: null,
-        server: null,
-        intervals: [],
-        observedStacks: [],
-        startedAtS: null,
-        error: null,
-      },
-    ]),
-  );
+  const results = new Map<string, FlowResult>(plan.topology.flows.map((f) => [f.name, emptyFlowResult(f)]));
   let idleRtt: Record<string, PingSummary | null> = {};
   let probes: SocketProbe[] = [];
   let counters: SamplerCounters[] = [];

@@ -24,6 +24,17 @@ export interface FlowResult {
   transfer?: TransferResult | null;
 }
 
+/** A flow's result before anything about it is known (or when it never started). */
+export const emptyFlowResult = (flow: FlowTopology): FlowResult => ({
+  flow,
+  client: null,
+  server: null,
+  intervals: [],
+  observedStacks: [],
+  startedAtS: null,
+  error: null,
+});
+
 export interface FlowSummary {
   name: string;
   /** tcp (iperf3) or a user-space transport (absent in summaries written before transports). */

@@ -6,7 +6,7 @@ import { seededRandom } from '../campaign/expand.js';
 import type { IntervalSample, IperfJson } from '../run/iperf.js';
 import { RunRecorder } from '../run/record.js';
 import type { Sample } from '../run/samples.js';
-import { type FlowResult, summarise } from '../run/summary.js';
+import { emptyFlowResult, type FlowResult, summarise } from '../run/summary.js';
 import type { DriverRunOptions, LabDriver, LabInfo } from './labDriver.js';
 
 export interface FakeLabOptions {
@@ -321,16 +321,7 @@ export class FakeLabDriver implements LabDriver {
   }
 
   private result(f: FlowState, spec: Spec): FlowResult {
-    if (!f.started)
-      return {
-        flow: f.topo,
-        client: null,
-        server: null,
-        intervals: [],
-        observedStacks: [],
-        startedAtS: null,
-        error: null,
-      };
+    if (!f.started) return emptyFlowResult(f.topo);
     const seconds = f.intervals.reduce((a, s) => a + s.seconds, 0) || spec.sampleInterval / 1000;
     const us = (ms: number) => Math.round(ms * 1000);
     const mean = f.rtts.reduce((a, b) => a + b, 0) / Math.max(1, f.rtts.length);
