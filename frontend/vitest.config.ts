@@ -1,6 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
-import { sharedAliases } from './aliases';
+import { sharedAliases } from './aliases.ts';
 
 export default defineConfig({
   root: import.meta.dirname,
@@ -11,5 +11,7 @@ export default defineConfig({
     environment: 'happy-dom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test/setup.ts'],
+    // Tests stub fetch (src/test/api.ts); each starts with the real one again.
+    unstubGlobals: true,
   },
 });

@@ -2,7 +2,12 @@
 import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';
 
-afterEach(() => cleanup());
+afterEach(() => {
+  cleanup();
+  // Pages navigate by hash and hand drafts over in sessionStorage: start each test afresh.
+  window.location.hash = '';
+  sessionStorage.clear();
+});
 
 if (!window.matchMedia) {
   Object.defineProperty(window, 'matchMedia', {
@@ -26,3 +31,8 @@ if (!('ResizeObserver' in window)) {
   };
 }
 window.HTMLElement.prototype.scrollIntoView ??= () => {};
+// Textarea autosize listens for web fonts loading.
+if (!('fonts' in document) || !document.fonts) {
+  const fonts = Object.assign(new EventTarget(), { ready: Promise.resolve(), status: 'loaded' });
+  Object.defineProperty(document, 'fonts', { value: fonts, configurable: true });
+}

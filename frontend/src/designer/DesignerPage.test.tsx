@@ -1,0 +1,77 @@
+import { SpecSchema } from '@lfnlab/emulator/spec';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { mockApi } from '../test/api';
+import { labs } from '../test/fixtures';
+import { must } from '../test/must';
+import { renderInApp } from '../test/render';
+import { DesignerPage } from './DesignerPage';
+
+/** The message the shared schema itself gives for an RTT, independent of the form's resolver. */
+function schemaMessageForRtt(rtt: string): string {
+  const r = SpecSchema.safeParse({
+    name: 'x',
+    duration: '30s',
+    paths: { main: { rtt, rate: '100Mbit', buffer: '1bdp' } },
+    flows: [{ stack: 'reno' }],
+  });
+  const issue = r.success ? undefined : r.error.issues.find((i) => i.path.join('.') === 'paths.main.rtt');
+  if (!issue) throw new Error(`the schema accepted rtt ${rtt}`);
+  return issue.message;
+}
+
+/** The element an input's aria-describedby names that holds `text`, if any. */
+function describedBy(input: HTMLElement, text: string): HTMLElement | undefined {
+  const ids = (input.getAttribute('aria-describedby') ?? '').split(/\s+/).filter(Boolean);
+  return ids
+    .map((id) => document.getElementById(id))
+    .find((el): el is HTMLElement => el?.textContent === text);
+}
+
+describe('DesignerPage', () => {
+  beforeEach(() => {
+    mockApi({ 'GET /api/labs': { body: labs }, 'GET /api/specs': { body: [] } });
+  });
+
+  it('shows the schema message for an out-of-range RTT next to the RTT input, and clears it when fixed', async () => {
+    renderInApp(<DesignerPage />);
+    const rtt = screen.getByLabelText('RTT');
+    const rate = screen.getByLabelText('Bottleneck rate');
+    await screen.findByText('Spec is valid');
+
+    const message = schemaMessageForRtt('99999ms');
+    expect(message).toMatch(/between .* \(got '99999ms'\)/);
+    fireEvent.change(rtt, { target: { value: '99999ms' } });
+
+    await waitFor(() => expect(rtt.getAttribute('aria-invalid')).toBe('true'));
+    const error = describedBy(rtt, message);
+    expect(error, `an element described by the RTT input reads "${message}"`).toBeDefined();
+    // In the RTT field's own wrapper, not under another field.
+    expect(rtt.closest('.mantine-InputWrapper-root')?.contains(error ?? null)).toBe(true);
+    expect(rate.getAttribute('aria-invalid')).not.toBe('true');
+    expect(screen.getByRole('status').textContent).toBe('1 problem to fix');
+    expect(screen.getByRole('button', { name: 'Launch run' })).toHaveProperty('disabled', true);
+
+    fireEvent.change(rtt, { target: { value: '80ms' } });
+    await waitFor(() => expect(rtt.getAttribute('aria-invalid')).not.toBe('true'));
+    expect(screen.queryByText(message)).toBeNull();
+    expect(describedBy(rtt, message)).toBeUndefined();
+    expect(screen.getByRole('status').textContent).toBe('Spec is valid');
+    expect(screen.getByRole('button', { name: 'Launch run' })).toHaveProperty('disabled', false);
+  });
+
+  it("offers the stacks the lab reported, not the schema's full list", async () => {
+    renderInApp(<DesignerPage />);
+    const stack = screen.getByRole('combobox', { name: 'Flow 1 stack' });
+    fireEvent.click(stack);
+    await waitFor(() => expect(stack.getAttribute('aria-expanded')).toBe('true'));
+    // The dropdown's options (still mid-transition in happy-dom, hence hidden: true).
+    const offered = () =>
+      within(must(document.getElementById(must(stack.getAttribute('aria-controls')))))
+        .queryAllByRole('option', { hidden: true })
+        .map((o) => o.textContent);
+    // Until the lab answers, the designer falls back to the schema's list (which has bbr).
+    await waitFor(() => expect(offered()).toEqual(labs[0]?.stacks));
+    expect(offered()).not.toContain('bbr');
+  });
+});

@@ -1,0 +1,161 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { FlowSummary, Run, RunSummary } from '../api/types';
+import { mockApi } from '../test/api';
+import { must } from '../test/must';
+import { renderInApp } from '../test/render';
+import { ResultsPage } from './ResultsPage';
+
+const run: Run = {
+  id: 'r42',
+  name: 'reno-vs-cubic',
+  owner: 'ada',
+  status: 'completed',
+  verdict: 'suspect',
+  preset: null,
+  campaign: null,
+  stacks: ['reno', 'cubic'],
+  createdAt: '2025-03-01T10:00:00Z',
+  startedAt: '2025-03-01T10:00:05Z',
+  finishedAt: '2025-03-01T10:00:40Z',
+  progress: { elapsedS: 30, totalS: 30 },
+  error: null,
+  partial: false,
+  spec: { name: 'reno-vs-cubic', duration: '30s', paths: {}, flows: [] },
+};
+
+const flow = (over: Partial<FlowSummary>): FlowSummary => ({
+  name: 'f',
+  stack: 'reno',
+  observedStacks: ['reno'],
+  path: 'main',
+  direction: 'forward',
+  streams: 1,
+  startS: 0,
+  durationS: 30,
+  status: 'ok',
+  error: null,
+  goodputMbps: { mean: null, sd: null, wholeRun: null },
+  stability: null,
+  retransmits: null,
+  rttMs: { mean: null, min: null, max: null },
+  maxCwndBytes: null,
+  metrics: [],
+  ...over,
+});
+
+const summary: RunSummary = {
+  name: 'reno-vs-cubic',
+  status: 'completed',
+  error: null,
+  seed: 7,
+  verdict: 'suspect',
+  fidelity: {
+    verdict: 'suspect',
+    reasons: ['rate: measured bottleneck 91.2 Mbit/s is 8.8 % under the configured 100 Mbit/s'],
+    checks: [
+      { id: 'rtt', status: 'pass', measured: 70.4, expected: '70 ms ± 5 %', message: '70.4 ms' },
+      { id: 'rate', status: 'warn', measured: 91.2, expected: '100 Mbit/s ± 5 %', message: '91.2 Mbit/s' },
+    ],
+  },
+  flows: [
+    flow({
+      name: 'reno',
+      stack: 'reno',
+      goodputMbps: { mean: 41.23, sd: 3.172, wholeRun: 41 },
+      stability: 0.0769,
+      retransmits: 120,
+      rttMs: { mean: 82.46, min: 70.1, max: 96 },
+    }),
+    flow({
+      name: 'cubic',
+      stack: 'cubic',
+      observedStacks: ['cubic'],
+      goodputMbps: { mean: 49.96, sd: 0.5, wholeRun: 50 },
+      stability: 0.01,
+      retransmits: 88,
+      rttMs: { mean: 84, min: 70.2, max: 101.5 },
+    }),
+  ],
+  paths: [
+    {
+      name: 'main',
+      loadedRtt: { meanMs: 83, maxMs: 101.5, samples: 300 },
+      configured: {
+        rttMs: 70,
+        rateMbps: 100,
+        reverseRateMbps: 100,
+        bufferPackets: { forward: 583, reverse: 583 },
+        ber: 0,
+      },
+      utilisation: { forward: 0.912, reverse: null },
+      jain: { forward: 0.99, reverse: null },
+    },
+  ],
+};
+
+describe('ResultsPage', () => {
+  it('shows each flow as mean ± σ with units, and the verdict with its reasons', async () => {
+    mockApi({
+      'GET /api/runs/r42': { body: run },
+      'GET /api/runs/r42/summary': { body: summary },
+    });
+    renderInApp(<ResultsPage runId="r42" />);
+
+    const table = await screen.findByTestId('flow-summary');
+    const rowOf = (name: string) =>
+      must(
+        within(table)
+          .getAllByRole('row')
+          .find((r) => r.querySelector('td')?.textContent === name),
+        `row for flow ${name}`,
+      );
+    const cells = (name: string) =>
+      within(rowOf(name))
+        .getAllByRole('cell')
+        .map((c) => c.textContent);
+
+    // Flow, stack, path / dir., goodput mean ± σ, stability, retransmits, RTT mean (min-max).
+    expect(cells('reno')).toEqual([
+      'reno',
+      'reno',
+      'main / forward',
+      '41.2 ± 3.17 Mbit/s',
+      '0.0769',
+      '120',
+      '82.5 ms (70.1-96)',
+    ]);
+    expect(cells('cubic')?.[3]).toBe('50 ± 0.5 Mbit/s');
+    expect(cells('cubic')?.[6]).toBe('84 ms (70.2-102)');
+
+    const verdict = screen.getByTestId('verdict');
+    expect(within(verdict).getByRole('heading', { level: 3 }).textContent).toBe('Fidelity verdict suspect');
+    expect(within(verdict).getByText(/read the reasons before trusting/)).toBeTruthy();
+    expect(
+      within(verdict)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(summary.fidelity?.reasons);
+    const rateCheck = must(
+      within(verdict)
+        .getAllByRole('row')
+        .find((r) => r.textContent?.startsWith('rate')),
+    );
+    expect(
+      within(rateCheck)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual(['rate', 'warn', '100 Mbit/s ± 5 %', '91.2 Mbit/s']);
+  });
+
+  it("says the run is still running and asks for no summary until it's done", async () => {
+    const { calls } = mockApi({
+      'GET /api/runs/r42': { body: { ...run, status: 'running', verdict: null } },
+    });
+    renderInApp(<ResultsPage runId="r42" />);
+    expect(await screen.findByText(/The run is still running/)).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Watch it live' }).getAttribute('href')).toBe('#/runs/r42/live');
+    expect(screen.queryByTestId('flow-summary')).toBeNull();
+    expect(calls.map((c) => c.path)).not.toContain('/api/runs/r42/summary');
+  });
+});
