@@ -1,9 +1,9 @@
 // #/bench/charts: the live charts holding a 1-hour, 16-flow run while new samples keep arriving,
 // with frame times recorded for bench/ui-bench.mjs (window.__lfnBenchResult). Not in the menu.
-import { SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Stack, Text, Title } from '@mantine/core';
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { LiveCharts } from '../live/LiveCharts';
 import { LiveModel } from '../live/liveModel';
-import { TimeSeriesChart } from '../live/TimeSeriesChart';
 import { SyntheticRun } from './syntheticRun';
 
 export interface ChartBenchResult {
@@ -114,39 +114,7 @@ export function ChartBenchPage({
       <Text size="sm" data-testid="bench-status">
         {status}
       </Text>
-      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="sm">
-        <TimeSeriesChart
-          title="Throughput per flow"
-          yLabel="Goodput (Mbit/s)"
-          series={model.charts.throughput}
-          colorIndex={colorIndex}
-          subscribe={model.subscribe}
-        />
-        <TimeSeriesChart
-          title="Congestion window per flow"
-          yLabel="cwnd (packets)"
-          series={model.charts.cwnd}
-          colorIndex={colorIndex}
-          phaseMs={50}
-          subscribe={model.subscribe}
-        />
-        <TimeSeriesChart
-          title="RTT per flow and probe"
-          yLabel="RTT (ms)"
-          series={model.charts.rtt}
-          colorIndex={colorIndex}
-          phaseMs={100}
-          subscribe={model.subscribe}
-        />
-        <TimeSeriesChart
-          title="Bottleneck queue occupancy"
-          yLabel="Backlog (packets)"
-          series={model.charts.queue}
-          colorIndex={colorIndex}
-          phaseMs={150}
-          subscribe={model.subscribe}
-        />
-      </SimpleGrid>
+      <LiveCharts model={model} colorIndex={colorIndex} />
     </Stack>
   );
 }

@@ -6,7 +6,6 @@ import {
   Group,
   Loader,
   MultiSelect,
-  Paper,
   ScrollArea,
   Select,
   SimpleGrid,
@@ -21,7 +20,7 @@ import { get } from '../api/client';
 import { keys, useRuns } from '../api/queries';
 import type { Run, RunSummary } from '../api/types';
 import { hrefOf, navigate } from '../app/router';
-import { fmt, fmtMeanSd } from '../lib/format';
+import { FlowNumberCells, num, TableHead, TablePanel } from '../lib/tables';
 import { TimeSeriesChart } from '../live/TimeSeriesChart';
 import { VerdictBadge } from '../runs/RunStatusBadge';
 import { loadOverlay } from './overlay';
@@ -115,23 +114,20 @@ export function ComparePage({ runIds }: { runIds: string[] }) {
       )}
 
       {results.length > 0 && (
-        <Paper withBorder p="sm" radius="md">
-          <Title order={3} size="h4" mb="xs">
-            Side by side
-          </Title>
+        <TablePanel title="Side by side">
           <ScrollArea type="auto">
             <Table striped fz="sm" style={{ minWidth: 760 }} data-testid="compare-summary">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Run</Table.Th>
-                  <Table.Th w={100}>Verdict</Table.Th>
-                  <Table.Th>Flow (stack)</Table.Th>
-                  <Table.Th ta="right">Goodput mean ± σ</Table.Th>
-                  <Table.Th ta="right">Stability σ/μ</Table.Th>
-                  <Table.Th ta="right">Retransmits</Table.Th>
-                  <Table.Th ta="right">RTT mean</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
+              <TableHead
+                columns={[
+                  'Run',
+                  { label: 'Verdict', key: 'verdict', w: 100 },
+                  'Flow (stack)',
+                  num('Goodput mean ± σ'),
+                  num('Stability σ/μ'),
+                  num('Retransmits'),
+                  num('RTT mean'),
+                ]}
+              />
               <Table.Tbody>
                 {results.flatMap((r) =>
                   r.summary.flows.map((f, i) => (
@@ -143,25 +139,14 @@ export function ComparePage({ runIds }: { runIds: string[] }) {
                       <Table.Td>
                         {f.name} ({f.stack})
                       </Table.Td>
-                      <Table.Td ta="right" ff="monospace">
-                        {fmtMeanSd(f.goodputMbps.mean, f.goodputMbps.sd, 'Mbit/s')}
-                      </Table.Td>
-                      <Table.Td ta="right" ff="monospace">
-                        {fmt(f.stability)}
-                      </Table.Td>
-                      <Table.Td ta="right" ff="monospace">
-                        {fmt(f.retransmits, '', 6)}
-                      </Table.Td>
-                      <Table.Td ta="right" ff="monospace">
-                        {fmt(f.rttMs.mean, 'ms')}
-                      </Table.Td>
+                      <FlowNumberCells f={f} />
                     </Table.Tr>
                   )),
                 )}
               </Table.Tbody>
             </Table>
           </ScrollArea>
-        </Paper>
+        </TablePanel>
       )}
 
       {overlay.isPending && runIds.length > 0 && <Loader size="sm" aria-label="Loading time series" />}

@@ -1,7 +1,8 @@
 // A preset's published numbers (the paper's own, with their table/figure), shown beside ours.
-import { Loader, Paper, ScrollArea, Table, Text, Title } from '@mantine/core';
+import { Loader, ScrollArea, Table, Text } from '@mantine/core';
 import { usePreset } from '../api/queries';
 import type { PublishedTable, PublishedValue } from '../api/types';
+import { NumTd, num, TableHead, TablePanel } from '../lib/tables';
 
 const refText = (ref?: Record<string, string>) => (ref ? Object.values(ref).join(', ') : '');
 
@@ -12,37 +13,26 @@ export function PublishedNumbers({ presetId }: { presetId: string }) {
   const values: PublishedValue[] = Array.isArray(pub) ? pub : (pub?.values ?? []);
   const tables: PublishedTable[] = Array.isArray(pub) ? [] : (pub?.tables ?? []);
   return (
-    <Paper withBorder p="sm" radius="md" data-testid="published">
-      <Title order={3} size="h4">
-        Published numbers: {preset.data?.title ?? presetId}
-      </Title>
-      <Text size="xs" c="dimmed" mb="xs">
-        The paper's values as published (unscaled unless noted); compare shares of capacity with ours.
-      </Text>
+    <TablePanel
+      testId="published"
+      title={`Published numbers: ${preset.data?.title ?? presetId}`}
+      note="The paper's values as published (unscaled unless noted); compare shares of capacity with ours."
+    >
       {tables.map((t) => (
         <ScrollArea key={t.id} type="auto" mb="sm">
           <Text size="sm" fw={600}>
             {refText(t.ref)} {t.unit ? `(${t.unit})` : ''}
           </Text>
           <Table fz="xs" striped>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th />
-                {t.columns.map((c) => (
-                  <Table.Th key={c.key} ta="right">
-                    {c.label}
-                  </Table.Th>
-                ))}
-              </Table.Tr>
-            </Table.Thead>
+            <TableHead
+              columns={[{ label: null, key: '' }, ...t.columns.map((c) => ({ ...c, numeric: true }))]}
+            />
             <Table.Tbody>
               {t.rows.map((r) => (
                 <Table.Tr key={r.key}>
                   <Table.Th scope="row">{r.label}</Table.Th>
                   {r.values.map((v, i) => (
-                    <Table.Td key={t.columns[i]?.key ?? i} ta="right" ff="monospace">
-                      {String(v)}
-                    </Table.Td>
+                    <NumTd key={t.columns[i]?.key ?? i}>{String(v)}</NumTd>
                   ))}
                 </Table.Tr>
               ))}
@@ -52,13 +42,7 @@ export function PublishedNumbers({ presetId }: { presetId: string }) {
       ))}
       {values.length > 0 && (
         <Table fz="xs" striped>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>What</Table.Th>
-              <Table.Th ta="right">Published</Table.Th>
-              <Table.Th>Where</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
+          <TableHead columns={['What', num('Published'), 'Where']} />
           <Table.Tbody>
             {values.map((v) => (
               <Table.Tr key={v.id}>
@@ -70,9 +54,9 @@ export function PublishedNumbers({ presetId }: { presetId: string }) {
                     </Text>
                   )}
                 </Table.Td>
-                <Table.Td ta="right" ff="monospace" style={{ whiteSpace: 'nowrap' }}>
+                <NumTd style={{ whiteSpace: 'nowrap' }}>
                   {String(v.value)} {v.unit}
-                </Table.Td>
+                </NumTd>
                 <Table.Td>{refText(v.ref)}</Table.Td>
               </Table.Tr>
             ))}
@@ -84,6 +68,6 @@ export function PublishedNumbers({ presetId }: { presetId: string }) {
           No published numbers for this preset.
         </Text>
       )}
-    </Paper>
+    </TablePanel>
   );
 }

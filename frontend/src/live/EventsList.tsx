@@ -1,5 +1,6 @@
 import { Badge, Paper, ScrollArea, Table, Text, Title } from '@mantine/core';
 import { fmt } from '../lib/format';
+import { TableHead } from '../lib/tables';
 import type { LiveEvent } from './liveModel';
 
 const COLOR: Record<string, string> = {
@@ -24,12 +25,7 @@ export function EventsList({ events }: { events: LiveEvent[] }) {
       ) : (
         <ScrollArea h={260} type="auto">
           <Table fz="xs" verticalSpacing={2} aria-live="polite">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th w={70}>t (s)</Table.Th>
-                <Table.Th>Event</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
+            <TableHead columns={[{ label: 't (s)', key: 't', w: 70 }, 'Event']} />
             <Table.Tbody>
               {[...events].reverse().map((e) => (
                 <Table.Tr key={`${e.seq}-${e.kind}`}>

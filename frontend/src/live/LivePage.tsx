@@ -8,7 +8,6 @@ import {
   Group,
   Paper,
   Progress,
-  SimpleGrid,
   Stack,
   Text,
   Title,
@@ -19,15 +18,10 @@ import { hrefOf } from '../app/router';
 import { fmtDuration } from '../lib/format';
 import { RunStatusBadge } from '../runs/RunStatusBadge';
 import { EventsList } from './EventsList';
+import { LiveCharts } from './LiveCharts';
 import { LiveModel } from './liveModel';
 import { connectLive } from './liveSocket';
-import { TimeSeriesChart } from './TimeSeriesChart';
 import { useThrottledVersion } from './useThrottled';
-
-function flowNamesOf(spec: unknown): string[] {
-  const flows = (spec as { flows?: { name?: string; stack?: string }[] } | null)?.flows;
-  return Array.isArray(flows) ? flows.map((f, i) => f.name ?? `${f.stack}-${i + 1}`) : [];
-}
 
 export function LivePage({ runId }: { runId: string }) {
   // One model per run (the page is also keyed by run id).
@@ -50,7 +44,7 @@ export function LivePage({ runId }: { runId: string }) {
   }, [model.done, refetchRun]);
 
   // Flows keep the colour of their position in the spec; other series (probes, queues) follow.
-  const flowNames = flowNamesOf(run.data?.spec);
+  const flowNames = run.data?.spec.flows.map((f) => f.name) ?? [];
   const flowKey = flowNames.join(',');
   // biome-ignore lint/correctness/useExhaustiveDependencies: flowKey stands for flowNames
   const colorIndex = useCallback(
@@ -119,39 +113,7 @@ export function LivePage({ runId }: { runId: string }) {
       {stop.error && <Alert color="red">{stop.error.message}</Alert>}
       <Grid gap="sm">
         <Grid.Col span={{ base: 12, lg: 9 }}>
-          <SimpleGrid cols={{ base: 1, md: 2 }} spacing="sm">
-            <TimeSeriesChart
-              title="Throughput per flow"
-              yLabel="Goodput (Mbit/s)"
-              series={model.charts.throughput}
-              colorIndex={colorIndex}
-              subscribe={model.subscribe}
-            />
-            <TimeSeriesChart
-              title="Congestion window per flow"
-              yLabel="cwnd (packets)"
-              series={model.charts.cwnd}
-              colorIndex={colorIndex}
-              phaseMs={50}
-              subscribe={model.subscribe}
-            />
-            <TimeSeriesChart
-              title="RTT per flow and probe"
-              yLabel="RTT (ms)"
-              series={model.charts.rtt}
-              colorIndex={colorIndex}
-              phaseMs={100}
-              subscribe={model.subscribe}
-            />
-            <TimeSeriesChart
-              title="Bottleneck queue occupancy"
-              yLabel="Backlog (packets)"
-              series={model.charts.queue}
-              colorIndex={colorIndex}
-              phaseMs={150}
-              subscribe={model.subscribe}
-            />
-          </SimpleGrid>
+          <LiveCharts model={model} colorIndex={colorIndex} />
         </Grid.Col>
         <Grid.Col span={{ base: 12, lg: 3 }}>
           <EventsList events={model.events} />

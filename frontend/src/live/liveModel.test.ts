@@ -1,39 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import type { LiveMessage } from '../api/types';
+import { goodputSample, queueSample, tcpSample } from '../bench/syntheticRun';
 import { LiveModel } from './liveModel';
 
 const q = (seq: number, t: number, drops: number): LiveMessage => ({
   seq,
   type: 'sample',
-  sample: {
-    kind: 'queue',
-    t,
-    path: 'main',
-    stage: 'bottleneck',
-    direction: 'forward',
-    backlogPackets: 10,
-    drops,
-  },
+  sample: queueSample(t, 'main', 10, drops),
 });
 
 describe('LiveModel', () => {
   it('routes samples to the charts in display units and ignores replayed seqs', () => {
     const m = new LiveModel(64, 0.1);
-    m.apply({ seq: 1, type: 'sample', sample: { kind: 'goodput', t: 0.1, flow: 'a', bps: 50e6 } });
-    m.apply({ seq: 1, type: 'sample', sample: { kind: 'goodput', t: 0.1, flow: 'a', bps: 99e6 } });
-    m.apply({
-      seq: 2,
-      type: 'sample',
-      sample: {
-        kind: 'tcp',
-        t: 0.1,
-        flow: 'a',
-        cwndPackets: 80,
-        srttMs: 71,
-        deliveryBps: 1,
-        retransSegments: 0,
-      },
-    });
+    m.apply({ seq: 1, type: 'sample', sample: goodputSample(0.1, 'a', 50e6) });
+    m.apply({ seq: 1, type: 'sample', sample: goodputSample(0.1, 'a', 99e6) });
+    m.apply({ seq: 2, type: 'sample', sample: tcpSample(0.1, 'a', 80, 71) });
     m.apply({ seq: 3, type: 'progress', elapsedS: 3, totalS: 10 });
     expect(m.charts.throughput.toColumns()[1]).toEqual([null, 50]); // bucket 0 (0-0.1 s) is empty
     expect(m.charts.cwnd.toColumns()[1]).toEqual([null, 80]);

@@ -2,6 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { Preset, Run } from '../api/types';
 import { mockApi } from '../test/api';
+import { spec } from '../test/fixtures';
 import { renderInApp } from '../test/render';
 import { PresetsPage } from './PresetsPage';
 
@@ -35,6 +36,8 @@ const queued = (id: string): Run => ({
   status: 'queued',
   verdict: null,
   preset: 'bic-rtt',
+  campaign: 'c1',
+  lab: 'default',
   stacks: ['bic', 'reno'],
   createdAt: '2025-03-01T10:00:00Z',
   startedAt: null,
@@ -42,8 +45,7 @@ const queued = (id: string): Run => ({
   progress: { elapsedS: 0, totalS: 10 },
   error: null,
   partial: false,
-  spec: {},
-  queuedRuns: [id],
+  spec: spec('preset-run'),
 });
 
 describe('PresetsPage', () => {
@@ -63,7 +65,7 @@ describe('PresetsPage', () => {
   it('starts the chosen preset, shortened, when "Run it" is pressed', async () => {
     const { calls } = mockApi({
       'GET /api/presets': { body: presets },
-      'POST /api/runs': { status: 202, body: queued('r9') },
+      'POST /api/runs': { status: 202, body: { ...queued('r9'), queuedRuns: ['r9'] } },
     });
     renderInApp(<PresetsPage />);
     const card = await screen.findByTestId('preset-bic-rtt');

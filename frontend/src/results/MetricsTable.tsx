@@ -1,18 +1,15 @@
 // Every metric summary.json holds, with its title, unit and definition from the shared registry.
-import { METRICS } from '@lfnlab/metrics/registry';
-import { Paper, ScrollArea, Table, Text, Title } from '@mantine/core';
+import { METRICS, type MetricDefinition } from '@lfnlab/metrics/registry';
+import { ScrollArea, Table, Text } from '@mantine/core';
 import type { MetricValue, RunSummary } from '../api/types';
 import { fmt, fmtRate } from '../lib/format';
+import { NumTd, num, TableHead, TablePanel } from '../lib/tables';
 
-interface Def {
-  title: string;
-  unit: string;
-  definition: string;
-  source?: string;
-}
-const defOf = (id: string): Def | undefined => (METRICS as unknown as Record<string, Def>)[id];
+/** A summary written by a newer service may carry ids this build does not know yet. */
+const defOf = (id: string): MetricDefinition | undefined => (METRICS as Record<string, MetricDefinition>)[id];
 
 export function fmtMetric(m: MetricValue): string {
+  // NaN ("did not happen") reaches the browser as null: JSON has no NaN (metrics/registry.ts).
   if (m.value === null) return 'not reached';
   if (m.unit === 'bit/s') return fmtRate(m.value);
   if (m.unit === 'ratio') return fmt(m.value);
@@ -26,20 +23,15 @@ interface Row {
 
 export function MetricsTable({ summary }: { summary: RunSummary }) {
   const rows: Row[] = [
-    ...(summary.metrics?.groups ?? []).flatMap((g) =>
+    ...summary.metrics.groups.flatMap((g) =>
       g.metrics.map((m) => ({ scope: `${g.path} ${g.direction} (${g.flows.join(', ')})`, m })),
     ),
-    ...(summary.metrics?.flows ?? []).flatMap((f) => f.metrics.map((m) => ({ scope: f.flow, m }))),
+    ...summary.metrics.flows.flatMap((f) => f.metrics.map((m) => ({ scope: f.flow, m }))),
     ...summary.flows.flatMap((f) => f.metrics.map((m) => ({ scope: f.name, m }))),
-    ...(summary.metrics?.theory ?? []).flatMap((t) =>
-      t.metrics.map((m) => ({ scope: `${t.path} (theory)`, m })),
-    ),
+    ...summary.metrics.theory.flatMap((t) => t.metrics.map((m) => ({ scope: `${t.path} (theory)`, m }))),
   ];
   return (
-    <Paper withBorder p="sm" radius="md">
-      <Title order={3} size="h4" mb="xs">
-        Fairness and other metrics
-      </Title>
+    <TablePanel title="Fairness and other metrics">
       {rows.length === 0 ? (
         <Text c="dimmed" size="sm">
           This run's summary has no further metrics.
@@ -47,14 +39,7 @@ export function MetricsTable({ summary }: { summary: RunSummary }) {
       ) : (
         <ScrollArea type="auto">
           <Table striped fz="sm" style={{ minWidth: 720 }} data-testid="metrics">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Metric</Table.Th>
-                <Table.Th>Of</Table.Th>
-                <Table.Th ta="right">Value</Table.Th>
-                <Table.Th>Definition</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
+            <TableHead columns={['Metric', 'Of', num('Value'), 'Definition']} />
             <Table.Tbody>
               {rows.map(({ scope, m }) => {
                 const d = defOf(m.id);
@@ -67,9 +52,7 @@ export function MetricsTable({ summary }: { summary: RunSummary }) {
                       </Text>
                     </Table.Td>
                     <Table.Td>{scope}</Table.Td>
-                    <Table.Td ta="right" ff="monospace" style={{ whiteSpace: 'nowrap' }}>
-                      {fmtMetric(m)}
-                    </Table.Td>
+                    <NumTd style={{ whiteSpace: 'nowrap' }}>{fmtMetric(m)}</NumTd>
                     <Table.Td>
                       <Text size="xs">{d?.definition ?? ''}</Text>
                       {d?.source && (
@@ -85,6 +68,6 @@ export function MetricsTable({ summary }: { summary: RunSummary }) {
           </Table>
         </ScrollArea>
       )}
-    </Paper>
+    </TablePanel>
   );
 }

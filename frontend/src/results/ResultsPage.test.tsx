@@ -2,6 +2,7 @@ import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { FlowSummary, Run, RunSummary } from '../api/types';
 import { mockApi } from '../test/api';
+import { spec } from '../test/fixtures';
 import { must } from '../test/must';
 import { renderInApp } from '../test/render';
 import { ResultsPage } from './ResultsPage';
@@ -14,6 +15,7 @@ const run: Run = {
   verdict: 'suspect',
   preset: null,
   campaign: null,
+  lab: 'default',
   stacks: ['reno', 'cubic'],
   createdAt: '2025-03-01T10:00:00Z',
   startedAt: '2025-03-01T10:00:05Z',
@@ -21,7 +23,7 @@ const run: Run = {
   progress: { elapsedS: 30, totalS: 30 },
   error: null,
   partial: false,
-  spec: { name: 'reno-vs-cubic', duration: '30s', paths: {}, flows: [] },
+  spec: spec('reno-vs-cubic'),
 };
 
 const flow = (over: Partial<FlowSummary>): FlowSummary => ({
@@ -40,6 +42,7 @@ const flow = (over: Partial<FlowSummary>): FlowSummary => ({
   retransmits: null,
   rttMs: { mean: null, min: null, max: null },
   maxCwndBytes: null,
+  cpuPercent: { sender: null, receiver: null },
   metrics: [],
   ...over,
 });
@@ -88,10 +91,12 @@ const summary: RunSummary = {
         bufferPackets: { forward: 583, reverse: 583 },
         ber: 0,
       },
+      idleRtt: null,
       utilisation: { forward: 0.912, reverse: null },
       jain: { forward: 0.99, reverse: null },
     },
   ],
+  metrics: { flows: [], groups: [], theory: [] },
 };
 
 describe('ResultsPage', () => {

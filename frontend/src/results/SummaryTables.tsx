@@ -1,28 +1,26 @@
 // Per-flow and per-path summary: mean ± σ goodput, stability σ/μ, retransmits, RTT; utilisation and Jain's index.
-import { Paper, ScrollArea, Table, Text, Title } from '@mantine/core';
+import { ScrollArea, Table, Text } from '@mantine/core';
 import type { RunSummary } from '../api/types';
 import { colorOf } from '../lib/colors';
-import { fmt, fmtMeanSd, fmtPct } from '../lib/format';
+import { fmt, fmtPct } from '../lib/format';
+import { FlowNumberCells, NumTd, num, TableHead, TablePanel } from '../lib/tables';
 
 export function FlowSummaryTable({ summary }: { summary: RunSummary }) {
   return (
-    <Paper withBorder p="sm" radius="md">
-      <Title order={3} size="h4" mb="xs">
-        Flows
-      </Title>
+    <TablePanel title="Flows">
       <ScrollArea type="auto">
         <Table striped style={{ minWidth: 820 }} data-testid="flow-summary">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Flow</Table.Th>
-              <Table.Th>Stack</Table.Th>
-              <Table.Th>Path / dir.</Table.Th>
-              <Table.Th ta="right">Goodput mean ± σ</Table.Th>
-              <Table.Th ta="right">Stability σ/μ</Table.Th>
-              <Table.Th ta="right">Retransmits (segments)</Table.Th>
-              <Table.Th ta="right">RTT mean (min-max)</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
+          <TableHead
+            columns={[
+              'Flow',
+              'Stack',
+              'Path / dir.',
+              num('Goodput mean ± σ'),
+              num('Stability σ/μ'),
+              num('Retransmits (segments)'),
+              num('RTT mean (min-max)'),
+            ]}
+          />
           <Table.Tbody>
             {summary.flows.map((f, i) => (
               <Table.Tr key={f.name}>
@@ -57,70 +55,54 @@ export function FlowSummaryTable({ summary }: { summary: RunSummary }) {
                 <Table.Td>
                   {f.path} / {f.direction}
                 </Table.Td>
-                <Table.Td ta="right" ff="monospace">
-                  {fmtMeanSd(f.goodputMbps.mean, f.goodputMbps.sd, 'Mbit/s')}
-                </Table.Td>
-                <Table.Td ta="right" ff="monospace">
-                  {fmt(f.stability)}
-                </Table.Td>
-                <Table.Td ta="right" ff="monospace">
-                  {fmt(f.retransmits, '', 6)}
-                </Table.Td>
-                <Table.Td ta="right" ff="monospace">
-                  {fmt(f.rttMs.mean, 'ms')} ({fmt(f.rttMs.min)}-{fmt(f.rttMs.max)})
-                </Table.Td>
+                <FlowNumberCells f={f} rttRange />
               </Table.Tr>
             ))}
           </Table.Tbody>
         </Table>
       </ScrollArea>
-    </Paper>
+    </TablePanel>
   );
 }
 
 export function PathSummaryTable({ summary }: { summary: RunSummary }) {
   return (
-    <Paper withBorder p="sm" radius="md">
-      <Title order={3} size="h4" mb="xs">
-        Paths
-      </Title>
+    <TablePanel title="Paths">
       <ScrollArea type="auto">
         <Table striped style={{ minWidth: 720 }}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Path</Table.Th>
-              <Table.Th ta="right">Configured</Table.Th>
-              <Table.Th ta="right">Buffer fwd (packets)</Table.Th>
-              <Table.Th ta="right">Loaded RTT mean / max</Table.Th>
-              <Table.Th ta="right">Utilisation fwd / rev</Table.Th>
-              <Table.Th ta="right">Jain's index fwd / rev</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
+          <TableHead
+            columns={[
+              'Path',
+              num('Configured'),
+              num('Buffer fwd (packets)'),
+              num('Loaded RTT mean / max'),
+              num('Utilisation fwd / rev'),
+              num("Jain's index fwd / rev"),
+            ]}
+          />
           <Table.Tbody>
             {summary.paths.map((p) => (
               <Table.Tr key={p.name}>
                 <Table.Td>{p.name}</Table.Td>
-                <Table.Td ta="right" ff="monospace">
+                <NumTd>
                   {fmt(p.configured.rateMbps, 'Mbit/s')}, {fmt(p.configured.rttMs, 'ms')}
                   {p.configured.ber ? `, BER ${p.configured.ber}` : ''}
-                </Table.Td>
-                <Table.Td ta="right" ff="monospace">
-                  {fmt(p.configured.bufferPackets.forward, '', 6)}
-                </Table.Td>
-                <Table.Td ta="right" ff="monospace">
+                </NumTd>
+                <NumTd>{fmt(p.configured.bufferPackets.forward, '', 6)}</NumTd>
+                <NumTd>
                   {p.loadedRtt ? `${fmt(p.loadedRtt.meanMs)} / ${fmt(p.loadedRtt.maxMs, 'ms')}` : '—'}
-                </Table.Td>
-                <Table.Td ta="right" ff="monospace">
+                </NumTd>
+                <NumTd>
                   {fmtPct(p.utilisation.forward)} / {fmtPct(p.utilisation.reverse)}
-                </Table.Td>
-                <Table.Td ta="right" ff="monospace">
+                </NumTd>
+                <NumTd>
                   {fmt(p.jain.forward)} / {fmt(p.jain.reverse)}
-                </Table.Td>
+                </NumTd>
               </Table.Tr>
             ))}
           </Table.Tbody>
         </Table>
       </ScrollArea>
-    </Paper>
+    </TablePanel>
   );
 }

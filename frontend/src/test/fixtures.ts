@@ -1,5 +1,15 @@
 // Small fixtures shaped like docs/API.md, shared by the component tests.
+import { type Spec, SpecSchema } from '@lfnlab/emulator/spec';
 import type { Lab, User } from '../api/types';
+
+/** A resolved spec, as a run record carries it: two flows over one 100 Mbit/s, 70 ms path. */
+export const spec = (name: string): Spec =>
+  SpecSchema.parse({
+    name,
+    duration: '30s',
+    paths: { main: { rtt: '70ms', rate: '100Mbit', buffer: '1bdp' } },
+    flows: [{ stack: 'reno' }, { stack: 'cubic' }],
+  });
 
 export const student: User = { id: 'u1', username: 'ada', role: 'student', class: 'net101' };
 
