@@ -76,7 +76,7 @@ if [ "$demo" = 1 ]; then
   cat <<MSG
 
 Done. Open http://${LFNLAB_HOST:-127.0.0.1}:${LFNLAB_PORT:-8080}/ and sign in as admin; the password is in
-$data/admin-password. The presets are under "Presets": pick one and press "Run it".
+$data/admin-password. The seed papers' experiments are under "Paper presets": pick one and press "Run it".
 The lab stays booted ('npx lfnlab lab status'); the service logs to $data/serve.log.
 From the command line: npx lfnlab run examples/reno-vs-cubic.yaml  (see examples/, and --dry-run)
 MSG
