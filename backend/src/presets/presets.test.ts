@@ -29,6 +29,7 @@ describe('the preset folder', () => {
         'seed002-equivalence',
         'seed002-transient',
         'seed002-cbr',
+        'seed002-selfsimilar',
         'seed003-responsiveness',
         'seed003-ber',
         'seed004-maxbw',
@@ -36,14 +37,14 @@ describe('the preset folder', () => {
     );
   });
 
-  it('keeps presets that need UDP cross traffic out of the validated set, marked TODO(udp)', () => {
-    const pending = readdirSync(join(PRESETS_DIR, 'pending')).filter((f) => f.endsWith('.yaml'));
-    expect(pending.length).toBeGreaterThan(0);
-    for (const f of pending)
-      expect(readFileSync(join(PRESETS_DIR, 'pending', f), 'utf8')).toMatch(/TODO\(udp\)/);
-    // The ones that model UDP as capacity say so where the model sits.
-    for (const f of ['seed000-sinusoidal.yaml', 'seed002-cbr.yaml'])
-      expect(readFileSync(join(PRESETS_DIR, f), 'utf8')).toMatch(/TODO\(udp\)/);
+  it('send the UDP backgrounds of seeds 000 and 002 as real cross traffic, not as a modelled capacity', () => {
+    for (const name of ['seed000-sinusoidal', 'seed002-cbr', 'seed002-selfsimilar']) {
+      const p = presets.find((x) => x.name === name);
+      const vary = p?.parts[0]?.campaign.vary ?? {};
+      const base = JSON.stringify(p?.parts[0]?.campaign.base ?? {});
+      expect(Object.keys(vary).some((k) => k.includes('cross')) || base.includes('cross'), name).toBe(true);
+      expect(JSON.stringify(vary), name).not.toContain('changes');
+    }
   });
 });
 
