@@ -5,6 +5,8 @@
 //      against `lfnlab serve --lab fake`
 //   3. frame times while the live charts hold a 1-hour, 16-flow run and keep     target: no frame > 50 ms
 //      receiving samples (#/bench/charts: max and p99 frame, and chart draw times)
+//      (the draw times cover uPlot's canvas calls only; Chromium rasterises the canvas later, at
+//      commit, so that cost shows in the frame times, not in the draw times)
 // Options: --runs N (first-point repetitions, default 5), --json (machine-readable line at the end).
 // LFN_BENCH_UI=<url of an already running UI+API> skips starting the service.
 import { spawn } from 'node:child_process';
