@@ -67,7 +67,6 @@ export const EXPECTED_SCHEMA = {
   },
 } as const satisfies Record<string, ExpectedMeasurement>;
 
-export type ExpectedMeasurementName = keyof typeof EXPECTED_SCHEMA;
 export type Measurement = (typeof BACKEND_MEASUREMENTS)[number];
 
 /** lfn_summary.verdict_code: the fidelity verdict as a number (InfluxQL cannot aggregate strings). */

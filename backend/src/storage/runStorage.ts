@@ -102,14 +102,6 @@ export class Storage {
     return new Storage(o, writer);
   }
 
-  get enabled(): boolean {
-    return this.writer !== null;
-  }
-
-  add(p: Point): void {
-    this.writer?.add(p);
-  }
-
   forRun(meta: RunMeta): RunSink {
     const flows = flowTags(meta.spec);
     let ctx: RunContext | null = null;
