@@ -110,6 +110,7 @@ func (r *registry) spawn(req spawnReq, w *writer) (int, error) {
 		ev := map[string]interface{}{
 			"name": req.Name, "code": code, "signal": sig,
 			"ms":     time.Since(p.started).Milliseconds(),
+			"monoMs": monoMs(),
 			"stderr": stderr.buf.String(),
 		}
 		if stdout != nil {

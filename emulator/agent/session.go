@@ -32,7 +32,12 @@ type agent struct {
 	sid      string
 	inSeq    uint64
 	lastSeen time.Time
-	watchdog time.Duration
+	// lastSeenWall is the host's clock (the RTC) at the last frame: the watchdog counts host
+	// seconds, because a dilated guest's own clock can run hundreds of times faster than the
+	// host's while it idles.
+	lastSeenWall int64
+	watchdog     time.Duration
+	sched        timetable
 }
 
 type helloBody struct {
@@ -86,6 +91,7 @@ func (a *agent) handleLine(line []byte) {
 	if okSession {
 		a.inSeq = f.Seq
 		a.lastSeen = time.Now()
+		a.lastSeenWall = wallSeconds()
 	}
 	a.mu.Unlock()
 	if !okSession {
@@ -108,7 +114,7 @@ func (a *agent) hello(f *frame) {
 	// The session id mixes both nonces, so a recorded session cannot be replayed into a new one.
 	sid := h.Nonce + "." + randomHex(16)
 	a.mu.Lock()
-	a.sid, a.inSeq, a.lastSeen = sid, f.Seq, time.Now()
+	a.sid, a.inSeq, a.lastSeen, a.lastSeenWall = sid, f.Seq, time.Now(), wallSeconds()
 	a.watchdog = time.Duration(h.WatchdogMs) * time.Millisecond
 	a.mu.Unlock()
 	a.w.startSession(sid)
@@ -125,6 +131,8 @@ func (a *agent) endSession(why string) bool {
 	had := a.sid != ""
 	a.sid = ""
 	a.mu.Unlock()
+	// Nothing the host scheduled may start once nobody listens.
+	a.sched.stop()
 	if !had {
 		return false
 	}
@@ -139,15 +147,28 @@ func (a *agent) endSession(why string) bool {
 }
 
 // watch ends a session whose host stopped sending (the host pings every second while it works).
+// Silence must last the watchdog on both clocks: the guest's (cheap to read) and the host's (the
+// RTC, read only once the guest's says so).
 func (a *agent) watch() {
 	for range time.Tick(500 * time.Millisecond) {
 		a.mu.Lock()
 		stale := a.sid != "" && a.watchdog > 0 && time.Since(a.lastSeen) > a.watchdog
+		seenWall, limit := a.lastSeenWall, int64(a.watchdog/time.Second)+1
 		a.mu.Unlock()
-		if stale {
+		if stale && wallSeconds()-seenWall > limit {
 			a.endSession("host silent past the watchdog")
 		}
 	}
+}
+
+// wallSeconds is the host's clock as the guest can see it: qemu drives the CMOS RTC from the
+// host's time whatever drives the guest's own clock. One-second resolution is plenty for a
+// watchdog.
+func wallSeconds() int64 {
+	if v, err := strconv.ParseInt(readTrim("/sys/class/rtc/rtc0/since_epoch"), 10, 64); err == nil {
+		return v
+	}
+	return time.Now().Unix()
 }
 
 func (a *agent) reply(id uint64, body interface{}, err error) {
@@ -161,7 +182,15 @@ func (a *agent) reply(id uint64, body interface{}, err error) {
 func (a *agent) dispatch(f *frame) {
 	switch f.Type {
 	case "ping":
-		a.w.send("pong", f.ID, map[string]interface{}{"running": a.procs.count()})
+		// The guest's clock rides on every heartbeat: the host follows the lab's time by it.
+		a.w.send("pong", f.ID, map[string]interface{}{"running": a.procs.count(), "monotonicMs": monoMs()})
+	case "schedule":
+		var req scheduleReq
+		if err := json.Unmarshal(f.Body, &req); err != nil {
+			a.reply(f.ID, nil, err)
+			return
+		}
+		a.schedule(f.ID, req)
 	case "exec":
 		var req execReq
 		if err := json.Unmarshal(f.Body, &req); err != nil {
@@ -215,6 +244,7 @@ type resetReport struct {
 
 // reset returns the lab to its booted state: no supervised processes, no lfn- namespaces.
 func (a *agent) reset() resetReport {
+	a.sched.stop()
 	rep := resetReport{Killed: a.procs.stopAll(2 * time.Second), Namespaces: []string{}, Errors: []string{}}
 	for _, ns := range listNamespaces() {
 		// Anything still running inside keeps the namespace alive after `ip netns del`.

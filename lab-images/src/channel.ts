@@ -53,6 +53,28 @@ export interface ExitEvent {
   stdout?: string;
   stderr: string;
   stdoutDropped?: number;
+  /** The lab's CLOCK_MONOTONIC at the exit, ms (agents before the timetable did not say). */
+  monoMs?: number;
+}
+
+/** A timetable item the agent carried out (see `schedule`): when, on the lab's clock, and what came of it. */
+export interface FiredEvent {
+  tag: string;
+  /** The time asked for, ms from t0. */
+  atMs: number;
+  /** When it happened: the lab's CLOCK_MONOTONIC, and ms from t0. */
+  monoMs: number;
+  tMs: number;
+  pid?: number;
+  error?: string;
+  ok?: boolean;
+  results?: { argv: string[]; code: number; stdout: string; stderr: string; ms: number; error?: string }[];
+}
+
+/** The lab's clock as the last heartbeat reported it, with the host time it arrived. */
+export interface LabClockReading {
+  monoMs: number;
+  hostMs: number;
 }
 
 export interface OutputEvent {
@@ -73,6 +95,8 @@ export class Channel extends EventEmitter {
   /** While the hello is out, only frames of the session it opens are accepted. */
   private helloNonce = '';
   hello: Hello | undefined;
+  /** The lab's clock from the latest heartbeat: how the host follows guest time during a run. */
+  labClock: LabClockReading | undefined;
 
   private constructor(
     private readonly sock: Socket,
@@ -173,7 +197,13 @@ export class Channel extends EventEmitter {
     } else if (p && f.type === 'error') {
       this.pending.delete(f.id as number);
       p.reject(new ChannelError(String((f.body as { message?: string })?.message ?? 'agent error')));
-    } else if (f.type === 'output' || f.type === 'exit') {
+    } else if (f.type === 'pong') {
+      const mono = (f.body as { monotonicMs?: number } | undefined)?.monotonicMs;
+      if (typeof mono === 'number') {
+        this.labClock = { monoMs: mono, hostMs: Date.now() };
+        this.emit('clock', this.labClock);
+      }
+    } else if (f.type === 'output' || f.type === 'exit' || f.type === 'fired') {
       this.emit(f.type, f.body);
     }
   }

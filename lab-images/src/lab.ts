@@ -6,14 +6,17 @@ import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } 
 import { cpus, release } from 'node:os';
 import { join } from 'node:path';
 import { cacheDir, run } from '@lfnlab/kernels';
+import { holdAwake, pauseIfUnheld } from './awake.js';
 import type { LabImage } from './build.js';
 import { Channel, LabBusyError } from './channel.js';
-import { type Accel, qemuArgv } from './qemu.js';
+import { type Accel, type LabClock, qemuArgv } from './qemu.js';
 
 export interface LabRecord {
   name: string;
   pid: number;
   accel: Accel;
+  /** realtime, or dilated (qemu's instruction counter drives guest time). Absent in old records: realtime. */
+  clock: LabClock;
   imageId: string;
   cpus: number;
   memMb: number;
@@ -26,6 +29,7 @@ export interface LabRecord {
 export interface LabPaths {
   dir: string;
   socket: string;
+  qmpSocket: string;
   keyFile: string;
   consoleLog: string;
   qemuLog: string;
@@ -38,6 +42,7 @@ export function labPaths(name: string): LabPaths {
   return {
     dir,
     socket: join(dir, 'ctl.sock'),
+    qmpSocket: join(dir, 'qmp.sock'),
     keyFile: join(dir, 'key'),
     consoleLog: join(dir, 'console.log'),
     qemuLog: join(dir, 'qemu.log'),
@@ -72,7 +77,18 @@ export async function connectLab(
 ): Promise<Channel> {
   const rec = readLab(name);
   if (!rec) throw new Error(`lab '${name}' is not running: start it with 'lfnlab lab up'`);
-  return Channel.open(labPaths(name).socket, labKey(name), opts);
+  const p = labPaths(name);
+  if (rec.clock !== 'dilated') return Channel.open(p.socket, labKey(name), opts);
+  // A dilated lab is paused while nobody uses it; the channel holds it awake until it closes.
+  const release = await holdAwake(p.dir, p.qmpSocket);
+  try {
+    const ch = await Channel.open(p.socket, labKey(name), opts);
+    ch.once('close', () => void release().catch(() => undefined));
+    return ch;
+  } catch (err) {
+    await release().catch(() => undefined);
+    throw err;
+  }
 }
 
 /** KVM verdicts per host kernel: /dev/kvm existing is no proof that a stock guest kernel boots. */
@@ -99,13 +115,15 @@ export interface UpOptions {
   name?: string;
   image: LabImage;
   accel?: Accel | 'auto';
+  /** Default: dilated wherever the lab runs under TCG, realtime under KVM. */
+  clock?: LabClock | 'auto';
   cpus?: number;
   memMb?: number;
   log?: (s: string) => void;
 }
 
 async function boot(
-  o: Required<Omit<UpOptions, 'accel'>> & { accel: Accel; timeoutMs: number },
+  o: Required<Omit<UpOptions, 'accel' | 'clock'>> & { accel: Accel; clock: LabClock; timeoutMs: number },
 ): Promise<LabRecord> {
   const p = labPaths(o.name);
   rmSync(p.dir, { recursive: true, force: true });
@@ -155,6 +173,7 @@ async function boot(
     name: o.name,
     pid,
     accel: o.accel,
+    clock: o.clock,
     imageId: o.image.id,
     cpus: o.cpus,
     memMb: o.memMb,
@@ -164,7 +183,17 @@ async function boot(
     qemuVersion,
   };
   writeFileSync(p.record, `${JSON.stringify(rec, null, 2)}\n`);
+  if (o.clock === 'dilated') await pauseIfUnheld(p.dir, p.qmpSocket);
   return rec;
+}
+
+/** The clock a lab gets: what was asked for, else dilated under TCG (its timers cannot be trusted otherwise). */
+export function chooseClock(asked: LabClock | 'auto' | undefined, accel: Accel): LabClock {
+  const want = asked ?? ((process.env.LFNLAB_CLOCK as LabClock | 'auto' | undefined) || 'auto');
+  if (want === 'auto') return accel === 'tcg' ? 'dilated' : 'realtime';
+  if (want === 'dilated' && accel !== 'tcg')
+    throw new Error('a dilated clock needs TCG: run with --accel tcg, or --clock realtime under KVM');
+  return want;
 }
 
 export async function labUp(o: UpOptions): Promise<LabRecord> {
@@ -172,21 +201,30 @@ export async function labUp(o: UpOptions): Promise<LabRecord> {
   const log = o.log ?? ((s: string) => console.error(s));
   const running = readLab(name);
   if (running) {
-    if (running.imageId === o.image.id) return running;
-    log(`lab '${name}' runs image ${running.imageId}; the current image is ${o.image.id}: restarting it`);
+    const clock = chooseClock(o.clock, running.accel);
+    const runningClock = running.clock ?? 'realtime';
+    if (running.imageId === o.image.id && runningClock === clock) return running;
+    log(
+      running.imageId !== o.image.id
+        ? `lab '${name}' runs image ${running.imageId}; the current image is ${o.image.id}: restarting it`
+        : `lab '${name}' runs on a ${runningClock} clock; ${clock} was asked for: restarting it`,
+    );
     await labDown(name);
   }
   const base = {
     name,
     image: o.image,
-    cpus: o.cpus ?? Math.max(1, Math.min(cpus().length, 2)),
     memMb: o.memMb ?? 2048,
     log,
   };
+  const vcpus = (clock: LabClock) =>
+    clock === 'dilated' ? 1 : (o.cpus ?? Math.max(1, Math.min(cpus().length, 2)));
   let accel = o.accel ?? ((process.env.LFNLAB_ACCEL as Accel | 'auto' | undefined) || 'auto');
+  const askedClock = o.clock ?? ((process.env.LFNLAB_CLOCK as LabClock | 'auto' | undefined) || 'auto');
   if (accel === 'auto') {
     const verdict = kvmVerdict();
-    if (verdict === false || !existsSync('/dev/kvm')) {
+    // Only TCG has an instruction-driven clock: asking for it settles the accelerator.
+    if (verdict === false || !existsSync('/dev/kvm') || askedClock === 'dilated') {
       accel = 'tcg';
     } else {
       log(
@@ -195,7 +233,8 @@ export async function labUp(o: UpOptions): Promise<LabRecord> {
           : 'trying KVM (a stock kernel hangs on some hosts; falling back to TCG after 20 s)',
       );
       try {
-        const rec = await boot({ ...base, accel: 'kvm', timeoutMs: 20_000 });
+        const clock = chooseClock(o.clock, 'kvm');
+        const rec = await boot({ ...base, accel: 'kvm', clock, cpus: vcpus(clock), timeoutMs: 20_000 });
         saveKvmVerdict(true);
         return rec;
       } catch (err) {
@@ -207,8 +246,13 @@ export async function labUp(o: UpOptions): Promise<LabRecord> {
       }
     }
   }
-  log(`booting the lab under ${accel.toUpperCase()} (${base.cpus} vCPU, ${base.memMb} MiB)`);
-  return boot({ ...base, accel, timeoutMs: 120_000 });
+  const clock = chooseClock(o.clock, accel);
+  if (clock === 'dilated' && o.cpus !== undefined && o.cpus !== 1)
+    log(`a dilated lab has 1 vCPU (icount runs every vCPU on one clock); --cpus ${o.cpus} ignored`);
+  log(
+    `booting the lab under ${accel.toUpperCase()} on a ${clock} clock (${vcpus(clock)} vCPU, ${base.memMb} MiB)`,
+  );
+  return boot({ ...base, accel, clock, cpus: vcpus(clock), timeoutMs: 120_000 });
 }
 
 export async function labDown(name = 'default'): Promise<boolean> {
@@ -216,7 +260,7 @@ export async function labDown(name = 'default'): Promise<boolean> {
   const rec = readLab(name);
   if (rec) {
     try {
-      const ch = await Channel.open(p.socket, labKey(name), { timeoutMs: 3000 });
+      const ch = await connectLab(name, { timeoutMs: 3000 });
       await ch.call('poweroff', {}, 5000).catch(() => undefined);
       ch.close();
     } catch {

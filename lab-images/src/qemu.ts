@@ -3,14 +3,25 @@
 
 export type Accel = 'kvm' | 'tcg';
 
+/**
+ * The guest's clock. `realtime`: guest time follows the host's wall clock, so under TCG the guest's
+ * timers fire late whenever emulation falls behind. `dilated`: qemu's instruction counter drives
+ * guest time (1 instruction = 1 ns), so the guest's timers fire exactly on guest time however slow or
+ * loaded the host is, and wall time stretches instead.
+ */
+export type LabClock = 'realtime' | 'dilated';
+
 export interface QemuOptions {
   name: string;
   accel: Accel;
+  clock: LabClock;
   cpus: number;
   memMb: number;
   vmlinuz: string;
   initrd: string;
   socket: string;
+  /** QMP, for pausing a dilated lab between uses (see awake.ts). */
+  qmpSocket: string;
   keyFile: string;
   consoleLog: string;
   pidFile: string;
@@ -19,13 +30,24 @@ export interface QemuOptions {
 /** Guest kernel command line. tsc as clocksource measured slightly faster under TCG. */
 export const KERNEL_CMDLINE = 'console=ttyS0 panic=-1 quiet loglevel=4 clocksource=tsc tsc=reliable';
 
+/**
+ * icount: shift=0 is one guest instruction per ns, the fastest guest CPU icount offers. sleep=off lets
+ * an idle guest jump straight to its next timer instead of waiting for it in wall time, so idle
+ * stretches (RTTs, pauses) cost no wall time. icount runs every vCPU on one host thread, and under
+ * qemu 7.2 a second vCPU never comes up (the guest hangs in SMP bring-up): dilated labs have 1 vCPU.
+ */
+export const ICOUNT = 'shift=0,sleep=off';
+
 export function qemuArgv(o: QemuOptions): string[] {
+  if (o.clock === 'dilated' && o.accel !== 'tcg') throw new Error('a dilated clock needs TCG (icount)');
+  if (o.clock === 'dilated' && o.cpus !== 1) throw new Error('a dilated lab has exactly 1 vCPU');
   return [
     'qemu-system-x86_64',
     '-name',
     `lfnlab-${o.name}`,
     '-accel',
     o.accel,
+    ...(o.clock === 'dilated' ? ['-icount', ICOUNT] : []),
     '-cpu',
     o.accel === 'kvm' ? 'host' : 'max',
     '-smp',
@@ -53,6 +75,8 @@ export function qemuArgv(o: QemuOptions): string[] {
     'virtserialport,bus=vser0.0,chardev=ctl,name=lfnlab.ctl',
     '-fw_cfg',
     `name=opt/lfnlab/key,file=${o.keyFile}`,
+    '-qmp',
+    `unix:${o.qmpSocket},server=on,wait=off`,
     '-pidfile',
     o.pidFile,
     '-nic',

@@ -14,7 +14,7 @@ interface Info {
 export const labCommand: Command = {
   name: 'lab',
   summary: 'start, inspect or stop the lab VM (up | status | down)',
-  usage: `usage: lfnlab lab up|status|down [--name NAME] [--accel auto|kvm|tcg] [--cpus N] [--mem MiB] [--json]
+  usage: `usage: lfnlab lab up|status|down [--name NAME] [--accel auto|kvm|tcg] [--clock auto|realtime|dilated] [--cpus N] [--mem MiB] [--json]
 
   up       build the image if needed and boot it (KVM where it really boots, else TCG);
            prints the boot time
@@ -23,13 +23,17 @@ export const labCommand: Command = {
 
   --name NAME      lab name (default: default)
   --accel MODE     auto (default; also $LFNLAB_ACCEL), kvm or tcg
-  --cpus N         vCPUs (default: min(host cores, 2))
+  --clock MODE     auto (default; also $LFNLAB_CLOCK): dilated under TCG, realtime under KVM.
+                   dilated: qemu's instruction counter drives the guest's clock, so its timers
+                   fire on time however slow the host is; wall time stretches instead (1 vCPU)
+  --cpus N         vCPUs (default: min(host cores, 2); a dilated lab has 1)
   --mem MiB        memory (default: 2048)
   --json           status as JSON
   -h, --help       this text`,
   options: {
     name: { type: 'string' },
     accel: { type: 'string' },
+    clock: { type: 'string' },
     cpus: { type: 'string' },
     mem: { type: 'string' },
     json: { type: 'boolean' },
@@ -41,16 +45,20 @@ export const labCommand: Command = {
       const accel = (values.accel as string | undefined) ?? undefined;
       if (accel && !['auto', 'kvm', 'tcg'].includes(accel))
         throw new UsageError(`--accel must be auto, kvm or tcg (got ${accel})`);
+      const clock = (values.clock as string | undefined) ?? undefined;
+      if (clock && !['auto', 'realtime', 'dilated'].includes(clock))
+        throw new UsageError(`--clock must be auto, realtime or dilated (got ${clock})`);
       const image = await ensureImage();
       const rec = await labUp({
         name,
         image,
         accel: accel as 'auto' | 'kvm' | 'tcg' | undefined,
+        clock: clock as 'auto' | 'realtime' | 'dilated' | undefined,
         cpus: values.cpus ? Number(values.cpus) : undefined,
         memMb: values.mem ? Number(values.mem) : undefined,
       });
       console.log(
-        `lab '${name}' up: ${rec.accel.toUpperCase()}, ${rec.cpus} vCPU, ${rec.memMb} MiB, image ${rec.imageId}, ready in ${(rec.bootMs / 1000).toFixed(1)} s (started ${rec.startedAt})`,
+        `lab '${name}' up: ${rec.accel.toUpperCase()}, ${rec.clock} clock, ${rec.cpus} vCPU, ${rec.memMb} MiB, image ${rec.imageId}, ready in ${(rec.bootMs / 1000).toFixed(1)} s (started ${rec.startedAt})`,
       );
       return 0;
     }
@@ -74,7 +82,7 @@ export const labCommand: Command = {
         return 0;
       }
       console.log(
-        `lab '${name}': ${state}, ${rec.accel.toUpperCase()}, ${rec.cpus} vCPU, ${rec.memMb} MiB, pid ${rec.pid}, image ${rec.imageId}, up since ${rec.startedAt} (booted in ${(rec.bootMs / 1000).toFixed(1)} s)`,
+        `lab '${name}': ${state}, ${rec.accel.toUpperCase()}, ${rec.clock ?? 'realtime'} clock, ${rec.cpus} vCPU, ${rec.memMb} MiB, pid ${rec.pid}, image ${rec.imageId}, up since ${rec.startedAt} (booted in ${(rec.bootMs / 1000).toFixed(1)} s)`,
       );
       if (info) {
         const failed = info.boot.modules.filter((m) => !m.ok);

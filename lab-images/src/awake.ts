@@ -1,0 +1,66 @@
+// A dilated lab sleeps between uses. With `-icount sleep=off` an idle guest does not wait for its
+// next timer: qemu jumps guest time straight to it, so an idle guest races through its timers
+// (measured: ~530 guest seconds per wall second) and keeps a host core busy doing so. Paused, it
+// costs nothing and its clock stands still. Every host-side user of a dilated lab holds it awake
+// for as long as it talks to it; the last one to let go pauses it.
+//
+// Holders are files named after their process in the lab's directory, so a holder that was killed
+// is recognised as dead (its pid is gone) and does not keep the lab awake for ever.
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { qmpCommand } from './qmp.js';
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+function liveHolders(dir: string): string[] {
+  let names: string[] = [];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return names.filter((n) => {
+    const pid = Number(n.split('-')[0]);
+    if (pid > 0 && alive(pid)) return true;
+    rmSync(join(dir, n), { force: true });
+    return false;
+  });
+}
+
+/** Resumes the lab's VM and keeps it running until the returned release is called. */
+export async function holdAwake(labDir: string, qmpSocket: string): Promise<() => Promise<void>> {
+  const dir = join(labDir, 'awake');
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const me = join(dir, `${process.pid}-${randomBytes(4).toString('hex')}`);
+  writeFileSync(me, '');
+  // The holder file exists before `cont`: a releaser that pauses the lab after this point looks
+  // again and finds it (see release).
+  await qmpCommand(qmpSocket, 'cont');
+  let released = false;
+  return async () => {
+    if (released) return;
+    released = true;
+    rmSync(me, { force: true });
+    await pauseIfUnheld(labDir, qmpSocket);
+  };
+}
+
+/**
+ * Pauses the lab when nobody holds it. A holder that arrived between the look and the `stop` has
+ * either sent its `cont` after our `stop` (and wins) or created its file before our second look
+ * (and we resume for it).
+ */
+export async function pauseIfUnheld(labDir: string, qmpSocket: string): Promise<void> {
+  const dir = join(labDir, 'awake');
+  if (liveHolders(dir).length > 0) return;
+  await qmpCommand(qmpSocket, 'stop');
+  if (liveHolders(dir).length > 0) await qmpCommand(qmpSocket, 'cont');
+}
