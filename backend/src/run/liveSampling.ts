@@ -5,7 +5,7 @@ import type { ExitEvent, OutputEvent } from '@lfnlab/lab-images';
 import { SampleDemux, type SamplerCounters } from './demux.js';
 import type { RunRecorder } from './record.js';
 import type { Sample } from './samples.js';
-import type { LabSession } from './session.js';
+import type { LabSession, TimetableItem } from './session.js';
 
 export class LiveSampling {
   private demux: SampleDemux | undefined;
@@ -19,8 +19,33 @@ export class LiveSampling {
     private readonly onSample?: (s: Sample) => void,
   ) {}
 
+  /** Output that arrived before t0 was known; fed to the demux once it is. */
+  private early: { name: string; data: string; end?: boolean }[] = [];
+
+  /**
+   * The samplers as timetable items that start at once: they are running before t0, which the lab
+   * picks a lead time after the timetable arrives. Call `begin` with that t0.
+   */
+  items(leadMs: number): TimetableItem[] {
+    this.session.onOutput((e: OutputEvent) => this.feed(e.name, e.data));
+    for (const s of this.plan.samplers)
+      this.exits.set(
+        s.name,
+        this.session.exited(s.name).then((e) => {
+          if (e.stdout) this.feed(s.name, e.stdout);
+          this.feed(s.name, '', true);
+          return e;
+        }),
+      );
+    return this.plan.samplers.map((s) => ({
+      tag: `sampler:${s.name}`,
+      atMs: -leadMs,
+      spawn: { name: s.name, argv: s.argv, stream: true },
+    }));
+  }
+
   /** `t0RealMs`: the lab clock at traffic start; sample times are seconds from it. */
-  async start(t0RealMs: number): Promise<void> {
+  begin(t0RealMs: number): void {
     this.demux = new SampleDemux(
       this.plan,
       t0RealMs,
@@ -31,18 +56,16 @@ export class LiveSampling {
       },
       (name, text) => this.rec.raw(name, text),
     );
-    this.session.onOutput((e: OutputEvent) => this.demux?.feed(e.name, e.data));
-    for (const s of this.plan.samplers) {
-      this.exits.set(
-        s.name,
-        this.session.exited(s.name).then((e) => {
-          if (e.stdout) this.demux?.feed(s.name, e.stdout);
-          this.demux?.end(s.name);
-          return e;
-        }),
-      );
-      await this.session.spawn(s, { stream: true });
+    for (const e of this.early.splice(0)) this.feed(e.name, e.data, e.end);
+  }
+
+  private feed(name: string, data: string, end = false): void {
+    if (!this.demux) {
+      this.early.push({ name, data, end });
+      return;
     }
+    if (data) this.demux.feed(name, data);
+    if (end) this.demux.end(name);
   }
 
   /**

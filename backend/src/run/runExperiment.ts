@@ -22,7 +22,14 @@ import { LiveSampling } from './liveSampling.js';
 import { type PingSummary, parsePing } from './probes.js';
 import { RunRecorder } from './record.js';
 import type { CpuSample, QueueSample, Sample } from './samples.js';
-import { Aborted, plannedEndS, runTraffic, type SocketProbe } from './schedule.js';
+import {
+  Aborted,
+  plannedEndS,
+  type RunClock,
+  runTraffic,
+  type SocketProbe,
+  type TrafficProgress,
+} from './schedule.js';
 import { LabSession, type StepResult } from './session.js';
 import { emptyFlowResult, type FlowResult, type RunSummary, summarise } from './summary.js';
 import { finishTransfer } from './transferRecord.js';
@@ -41,6 +48,8 @@ export interface RunOptions {
    * flow-started, cross-started, path-changed, aborted/failed, finished.
    */
   onEvent?: (type: string, detail: Record<string, unknown>) => void;
+  /** Where the traffic phase stands, in lab seconds, about once a wall second. */
+  onProgress?: (p: TrafficProgress) => void;
   /** Change the plan before it runs: tests use it to break a link on purpose. */
   alterPlan?: (plan: Plan) => Plan;
 }
@@ -183,7 +192,7 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
   const image = await ensureImage({ log: (s) => log(`  ${s}`) });
   const lab: LabRecord = await labUp({ name: o.labName, image, log: (s) => log(`  ${s}`) });
   log(
-    `  lab: ${lab.accel.toUpperCase()}, ${lab.cpus} vCPU, image ${lab.imageId}, kernel ${image.manifest.kernel.abi} (booted in ${(lab.bootMs / 1000).toFixed(1)} s)`,
+    `  lab: ${lab.accel.toUpperCase()}, ${lab.clock ?? 'realtime'} clock, ${lab.cpus} vCPU, image ${lab.imageId}, kernel ${image.manifest.kernel.abi} (booted in ${(lab.bootMs / 1000).toFixed(1)} s)`,
   );
   // The channel is free once the previous client's session has been torn down by the agent;
   // that can take a few seconds after a kill, so wait for it rather than fail.
@@ -202,6 +211,7 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
   let setUp = false;
   let samplersOn = false;
   let cpuMHz: number | null = null;
+  let clockReport: RunClock | null = null;
   const crossExits = new Map<string, ExitEvent>();
 
   try {
@@ -268,25 +278,41 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
 
     for (const s of plan.servers) await session.spawn(s);
     await session.exec(plan.servers.flatMap((s) => (s.ready ? [s.ready] : [])));
-    // t = 0 on both clocks: the host schedules flows on its own, samples carry the lab's.
-    const clock = await channel.call<{ realtimeMs: number }>('clock');
-    const t0 = Date.now();
-    await sampling.start(clock.realtimeMs);
-    samplersOn = true;
-    log(`  sampling at ${spec.sampleHz} Hz: ${plan.samplers.map((s) => s.name).join(', ')}`);
-    rec.event('traffic', { t0: new Date(t0).toISOString(), labRealtimeMs: clock.realtimeMs });
-    probes = await runTraffic({
+    // The lab keeps the timetable: it picks t0, starts the samplers at once and everything else on
+    // its own clock; samples and events carry times from that t0.
+    const leadMs = 500;
+    const traffic = await runTraffic({
       crossExits,
       session,
       plan,
       results,
-      t0,
       log,
       event: (t, d) => rec.event(t, d),
       signal: o.signal,
       // Scheduled changes use the calibrated delay, not the plan's uncalibrated one.
       changeCmds,
+      extraItems: sampling.items(leadMs),
+      leadMs,
+      onStart: (t0) => {
+        sampling.begin(t0.t0RealtimeMs);
+        samplersOn = true;
+        log(`  sampling at ${spec.sampleHz} Hz: ${plan.samplers.map((s) => s.name).join(', ')}`);
+        rec.event('traffic', {
+          t0: new Date().toISOString(),
+          labRealtimeMs: t0.t0RealtimeMs,
+          labMonotonicMs: t0.t0MonoMs,
+          clock: lab.clock ?? 'realtime',
+        });
+      },
+      onProgress: o.onProgress,
     });
+    probes = traffic.probes;
+    clockReport = {
+      mode: lab.clock ?? 'realtime',
+      dilation: traffic.dilation,
+      guestS: traffic.guestS,
+      wallS: traffic.wallS,
+    };
     counters = await sampling.stop();
     samplersOn = false;
     after = await snapshot(session, plan, rec, 'after');
@@ -356,6 +382,7 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
     status,
     error,
     fidelity: report,
+    clock: clockReport,
   });
   rec.json('summary.json', {
     ...summary,

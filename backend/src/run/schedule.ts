@@ -1,11 +1,15 @@
-// The traffic phase: servers listening, clients started on their schedule, each socket's stack read
-// back mid-flow, every process's exit collected; bounded by the planned end plus a grace period.
+// The traffic phase: the whole timetable (sampler starts, client and cross-traffic starts, socket
+// probes, scheduled path changes) handed to the lab at once and carried out on the lab's own clock,
+// so every start lands exactly on time in guest time even when the lab's clock is dilated and runs
+// at its own pace. The host follows along on the lab's clock (its heartbeats carry it): progress,
+// the deadline and the dilation factor are all in guest seconds. Bounded by the planned end plus a
+// grace period of guest time, and by a wall-clock stall detector for a lab that stops answering.
 import { setMaxListeners } from 'node:events';
 import type { Cmd, PathChange, Plan } from '@lfnlab/emulator';
-import type { ExitEvent } from '@lfnlab/lab-images';
+import type { ExitEvent, FiredEvent, LabClockReading } from '@lfnlab/lab-images';
 import { parseIperf } from './iperf.js';
 import { parseSs, type SocketState } from './probes.js';
-import type { LabSession } from './session.js';
+import type { LabSession, TimetableItem, TimetableStart } from './session.js';
 import type { FlowResult } from './summary.js';
 import { transportExitError } from './transportFlows.js';
 
@@ -18,65 +22,100 @@ export const plannedEndS = (plan: Plan) =>
     ...plan.cross.map((c) => c.at + (c.durationMs ?? 0)),
   ) / 1000;
 
-export const wait = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) return reject(new Aborted('aborted'));
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(new Aborted('aborted'));
-    };
-    // The listener goes when the wait is over: a run schedules many waits on one signal.
-    const t = setTimeout(
-      () => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      },
-      Math.max(0, ms),
-    );
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-
-function raceAbort<T>(p: Promise<T>, signal?: AbortSignal): Promise<T> {
-  if (!signal) return p;
-  return Promise.race([
-    p,
-    new Promise<T>((_, reject) => signal.addEventListener('abort', () => reject(new Aborted('aborted')))),
-  ]);
-}
-
 export interface SocketProbe {
   t: number;
   ns: string;
   sockets: SocketState[];
 }
 
+/** Where the run stands, in the lab's time. `dilation`: guest seconds per wall second so far. */
+export interface TrafficProgress {
+  t: number;
+  endS: number;
+  dilation: number | null;
+}
+
+/** The lab's clock during a run: realtime or dilated, and how fast lab time went against the host's. */
+export interface RunClock {
+  mode: 'realtime' | 'dilated';
+  /** Lab seconds per wall second over the traffic phase; null when too short to tell. */
+  dilation: number | null;
+  /** The traffic phase's length on each clock, s. */
+  guestS: number;
+  wallS: number;
+}
+
 export interface TrafficOptions {
   session: LabSession;
   plan: Plan;
   results: Map<string, FlowResult>;
-  /** Host time (ms) that is t = 0 of the schedule. */
-  t0: number;
   log: (line: string) => void;
   event: (type: string, detail: Record<string, unknown>) => void;
   signal?: AbortSignal;
-  /** Grace after the planned end before the run is declared stuck. */
+  /** Guest seconds after the planned end before the run is declared stuck. */
   graceS?: number;
+  /** Wall seconds without any sign of the lab's clock moving before the lab is declared stuck. */
+  stallS?: number;
   /** Filled with each UDP generator's exit (its reports and closing counters). */
   crossExits?: Map<string, ExitEvent>;
-  /** The commands that carry out a scheduled change now (calibration applied). */
+  /** The commands that carry out a scheduled change (calibration applied). */
   changeCmds?: (c: PathChange) => Cmd[];
+  /** More items that start with the timetable (the samplers), and what to do once t0 is known. */
+  extraItems?: TimetableItem[];
+  leadMs?: number;
+  onStart?: (t0: TimetableStart) => void;
+  onProgress?: (p: TrafficProgress) => void;
 }
 
-export async function runTraffic(o: TrafficOptions): Promise<SocketProbe[]> {
-  const { session, plan, results, t0, log } = o;
-  const elapsed = () => (Date.now() - t0) / 1000;
+export interface TrafficOutcome {
+  probes: SocketProbe[];
+  t0: TimetableStart;
+  /** Guest seconds per wall second over the traffic phase (null when too short to tell). */
+  dilation: number | null;
+  /** Guest seconds from t0 to the last exit. */
+  guestS: number;
+  wallS: number;
+}
+
+/** Guest seconds per wall second between two heartbeat readings, when they are far enough apart. */
+export function dilationBetween(a: LabClockReading | undefined, b: LabClockReading | undefined) {
+  if (!a || !b || b.hostMs - a.hostMs < 1500) return null;
+  return (b.monoMs - a.monoMs) / (b.hostMs - a.hostMs);
+}
+
+const fmtT = (t: number) => `t=${t.toFixed(1).padStart(6)} s`;
+
+function buildTimetable(o: TrafficOptions): TimetableItem[] {
+  const { plan } = o;
+  const items: TimetableItem[] = [...(o.extraItems ?? [])];
+  for (const c of [...plan.cross, ...plan.clients])
+    items.push({ tag: `start:${c.name}`, atMs: c.at, spawn: { name: c.name, argv: c.argv } });
+  // One `ss -ti` per client namespace at each flow's midpoint: the stack each socket really uses.
+  // A sized transfer may be over long before the midpoint of the time it was given: one more probe
+  // a second in, while its connections are surely up.
+  const probeTimes = new Map<string, { ns: string; at: number }>();
+  for (const f of plan.topology.flows) {
+    const ats = [f.startMs + f.durationMs / 2, ...(f.bytes !== null ? [f.startMs + 1000] : [])];
+    for (const at of ats) probeTimes.set(`${f.clientNs}@${at}`, { ns: f.clientNs, at });
+  }
+  for (const { ns, at } of probeTimes.values()) {
+    const cmd = plan.socketProbes[ns] as Cmd;
+    items.push({ tag: `probe:${ns}`, atMs: at, exec: [{ ...cmd, allowFail: true }] });
+  }
+  for (const [i, c] of plan.changes.entries())
+    items.push({ tag: `change:${i}`, atMs: c.at, exec: o.changeCmds ? o.changeCmds(c) : c.cmds });
+  return items;
+}
+
+export async function runTraffic(o: TrafficOptions): Promise<TrafficOutcome> {
+  const { session, plan, results, log } = o;
   const probes: SocketProbe[] = [];
   const procs = [...plan.servers, ...plan.clients, ...plan.cross];
-  // Every start, socket probe and change waits on the run's signal at once: more than Node's
-  // default of 10 listeners is the design here, not a leak.
+  const byName = new Map([...plan.clients, ...plan.cross].map((p) => [p.name, p]));
   if (o.signal) setMaxListeners(0, o.signal);
+  const end = plannedEndS(plan);
+  const items = buildTimetable(o);
   const exits = procs.map((p) => ({ proc: p, exit: session.exited(p.name) }));
-  // Which clients have ended, as it happens (their output is parsed once every flow has started).
   const ended = new Set<string>();
   for (const { proc, exit } of exits)
     if (proc.role === 'client')
@@ -85,89 +124,120 @@ export async function runTraffic(o: TrafficOptions): Promise<SocketProbe[]> {
         () => undefined,
       );
 
-  const crossStarts = plan.cross.map(async (c) => {
-    await wait(c.at - (Date.now() - t0), o.signal);
-    await session.spawn(c);
-    log(`  t=${elapsed().toFixed(1).padStart(6)} s  started UDP cross traffic ${c.flow}`);
-    o.event('cross-started', { source: c.flow, t: elapsed() });
+  // Everything that can end the phase early rejects this one promise.
+  let fail!: (err: Error) => void;
+  const failed = new Promise<never>((_, reject) => {
+    fail = reject;
   });
-
-  const clientStarts = plan.clients.map(async (c) => {
-    await wait(c.at - (Date.now() - t0), o.signal);
-    await session.spawn(c);
-    const r = results.get(c.flow);
-    if (r) r.startedAtS = elapsed();
-    const f = r?.flow;
-    const how =
-      f && f.transport !== 'tcp' && f.transport !== f.stack ? `${f.transport}/${f.stack}` : f?.stack;
-    log(
-      `  t=${elapsed().toFixed(1).padStart(6)} s  started ${c.flow} (${how}, ${f?.direction}, ${f?.streams} stream${f?.streams === 1 ? '' : 's'})`,
+  failed.catch(() => undefined);
+  const onAbort = () => fail(new Aborted('aborted'));
+  if (o.signal?.aborted) throw new Aborted('aborted');
+  o.signal?.addEventListener('abort', onAbort, { once: true });
+  const onClose = () =>
+    fail(
+      new Error('the control channel closed mid-run: the lab or its agent stopped (see the lab console log)'),
     );
-    o.event('flow-started', { flow: c.flow, t: elapsed() });
-  });
+  session.channel.once('close', onClose);
 
-  // One `ss -ti` per client namespace at each flow's midpoint: the stack each socket really uses.
-  const probeTimes = new Map<string, { ns: string; at: number }>();
-  // A sized transfer may be over long before the midpoint of the time it was given: one more probe
-  // a second in, while its connections are surely up.
-  for (const f of plan.topology.flows) {
-    const ats = [f.startMs + f.durationMs / 2, ...(f.bytes !== null ? [f.startMs + 1000] : [])];
-    for (const at of ats) probeTimes.set(`${f.clientNs}@${at}`, { ns: f.clientNs, at });
-  }
-  const socketProbes = [...probeTimes.values()].map(async ({ ns, at }) => {
-    await wait(at - (Date.now() - t0), o.signal);
-    const cmd = plan.socketProbes[ns] as Cmd;
-    const r = await session.run({ ...cmd, allowFail: true });
-    probes.push({ t: elapsed(), ns, sockets: parseSs(r.stdout) });
+  let pending = items.length;
+  let allFired!: () => void;
+  const fired = new Promise<void>((r) => {
+    allFired = r;
   });
+  if (pending === 0) allFired();
+  const onFired = (e: FiredEvent) => {
+    const t = e.tMs / 1000;
+    if (e.tag.startsWith('start:')) {
+      const c = byName.get(e.tag.slice('start:'.length));
+      if (e.error) return fail(new Error(`could not start ${c?.name}: ${e.error}`));
+      if (c?.role === 'cross') {
+        log(`  ${fmtT(t)}  started UDP cross traffic ${c.flow}`);
+        o.event('cross-started', { source: c.flow, t });
+      } else if (c) {
+        const r = results.get(c.flow);
+        if (r) r.startedAtS = t;
+        const f = r?.flow;
+        const how =
+          f && f.transport !== 'tcp' && f.transport !== f.stack ? `${f.transport}/${f.stack}` : f?.stack;
+        log(
+          `  ${fmtT(t)}  started ${c.flow} (${how}, ${f?.direction}, ${f?.streams} stream${f?.streams === 1 ? '' : 's'})`,
+        );
+        o.event('flow-started', { flow: c.flow, t });
+      }
+    } else if (e.tag.startsWith('sampler:')) {
+      if (e.error) return fail(new Error(`could not start ${e.tag}: ${e.error}`));
+    } else if (e.tag.startsWith('probe:')) {
+      probes.push({ t, ns: e.tag.slice('probe:'.length), sockets: parseSs(e.results?.[0]?.stdout ?? '') });
+    } else if (e.tag.startsWith('change:')) {
+      const c = plan.changes[Number(e.tag.slice('change:'.length))];
+      if (!e.ok) {
+        const bad = e.results?.find((r) => r.code !== 0 || r.error);
+        return fail(
+          new Error(`scheduled change failed: ${bad?.argv.join(' ')}: ${bad?.stderr ?? bad?.error}`),
+        );
+      }
+      if (c) {
+        const what = [
+          c.rateBps !== undefined ? `rate ${c.rateBps / 1e6} Mbit/s` : '',
+          c.rttMs !== undefined ? `RTT ${c.rttMs} ms` : '',
+        ]
+          .filter(Boolean)
+          .join(', ');
+        log(`  ${fmtT(t)}  path ${c.path}: ${what}`);
+        o.event('path-changed', { path: c.path, t, rateBps: c.rateBps ?? null, rttMs: c.rttMs ?? null });
+      }
+    }
+    if (--pending === 0) allFired();
+  };
+  const offFired = session.onFired(onFired);
 
-  const changes = plan.changes.map(async (c) => {
-    await wait(c.at - (Date.now() - t0), o.signal);
-    await session.exec(o.changeCmds ? o.changeCmds(c) : c.cmds);
-    const what = [
-      c.rateBps !== undefined ? `rate ${c.rateBps / 1e6} Mbit/s` : '',
-      c.rttMs !== undefined ? `RTT ${c.rttMs} ms` : '',
-    ]
-      .filter(Boolean)
-      .join(', ');
-    log(`  t=${elapsed().toFixed(1).padStart(6)} s  path ${c.path}: ${what}`);
-    o.event('path-changed', {
-      path: c.path,
-      t: elapsed(),
-      rateBps: c.rateBps ?? null,
-      rttMs: c.rttMs ?? null,
-    });
-  });
+  const t0 = await Promise.race([session.schedule(items, o.leadMs ?? 500), failed]);
+  const wallT0 = Date.now();
+  o.onStart?.(t0);
 
-  const end = plannedEndS(plan);
-  const ticker = setInterval(() => {
-    const running = plan.topology.flows.filter((f) => {
-      const r = results.get(f.name);
-      return r?.startedAtS !== null && !ended.has(f.name) && elapsed() < (f.startMs + f.durationMs) / 1000;
-    }).length;
-    log(
-      `  t=${elapsed().toFixed(1).padStart(6)} s  of ${end} s, ${running} flow${running === 1 ? '' : 's'} running`,
-    );
-  }, 5000);
-  try {
-    await raceAbort(Promise.all([...clientStarts, ...crossStarts, ...socketProbes, ...changes]), o.signal);
-    // The deadline's timer is cancelled once the flows are done, or it would hold the process.
-    const finished = new AbortController();
+  // Following the lab's clock: each heartbeat says where guest time is.
+  const ch = session.channel;
+  let first: LabClockReading | undefined;
+  let lastMove = Date.now();
+  let lastMono = -Infinity;
+  let lastLog = Date.now();
+  const guestT = () => (ch.labClock ? (ch.labClock.monoMs - t0.t0MonoMs) / 1000 : 0);
+  const watch = setInterval(() => {
+    const now = ch.labClock;
+    if (now && now.monoMs >= t0.t0MonoMs && !first) first = now;
+    if (now && now.monoMs > lastMono) {
+      lastMono = now.monoMs;
+      lastMove = Date.now();
+    }
+    const t = guestT();
+    const dilation = dilationBetween(first, now);
+    o.onProgress?.({ t: Math.min(Math.max(t, 0), end), endS: end, dilation });
     const grace = o.graceS ?? 30;
-    const deadline = wait(
-      (end + grace) * 1000 - (Date.now() - t0),
-      AbortSignal.any([finished.signal, ...(o.signal ? [o.signal] : [])]),
-    ).then(
-      () => {
-        throw new Error(`flows did not finish within ${grace} s of the planned end (${end} s)`);
-      },
-      (err) => {
-        if (!finished.signal.aborted) throw err;
-      },
-    );
+    if (t > end + grace)
+      fail(new Error(`flows did not finish within ${grace} s of the planned end (${end} s), lab time`));
+    const stall = o.stallS ?? 60;
+    if ((Date.now() - lastMove) / 1000 > stall)
+      fail(new Error(`the lab's clock did not move for ${stall} s of wall time: the lab is stuck`));
+    if (Date.now() - lastLog >= 5000) {
+      lastLog = Date.now();
+      const running = plan.topology.flows.filter((f) => {
+        const r = results.get(f.name);
+        return r?.startedAtS !== null && !ended.has(f.name) && t < (f.startMs + f.durationMs) / 1000;
+      }).length;
+      const pace = dilation === null ? '' : `, ${dilation.toFixed(2)} lab s per wall s`;
+      log(
+        `  ${fmtT(Math.max(t, 0))}  of ${end} s, ${running} flow${running === 1 ? '' : 's'} running${pace}`,
+      );
+    }
+  }, 1000);
+
+  let lastExitMono = t0.t0MonoMs;
+  try {
+    await Promise.race([fired, failed]);
     const collected = Promise.all(
       exits.map(async ({ proc, exit }) => {
         const e = await exit;
+        if (e.monoMs !== undefined) lastExitMono = Math.max(lastExitMono, e.monoMs);
         if (proc.role === 'cross') {
           o.crossExits?.set(proc.flow, e);
           return;
@@ -194,14 +264,18 @@ export async function runTraffic(o: TrafficOptions): Promise<SocketProbe[]> {
         }
       }),
     );
-    try {
-      await Promise.race([collected, deadline]);
-    } finally {
-      finished.abort();
-    }
+    await Promise.race([collected, failed]);
   } finally {
-    clearInterval(ticker);
+    clearInterval(watch);
+    offFired();
+    session.channel.off('close', onClose);
+    o.signal?.removeEventListener('abort', onAbort);
   }
-  log(`  t=${elapsed().toFixed(1).padStart(6)} s  all flows done`);
-  return probes;
+  const guestS = (lastExitMono - t0.t0MonoMs) / 1000;
+  const wallS = (Date.now() - wallT0) / 1000;
+  const dilation = dilationBetween(first, ch.labClock) ?? (wallS > 0 ? guestS / wallS : null);
+  log(
+    `  ${fmtT(guestS)}  all flows done (${wallS.toFixed(1)} s of wall time${dilation ? `, ${dilation.toFixed(2)} lab s per wall s` : ''})`,
+  );
+  return { probes, t0, dilation, guestS, wallS };
 }

@@ -1,7 +1,18 @@
 // A plan's commands and processes, carried out through the lab's control channel.
 import type { Cmd, Proc } from '@lfnlab/emulator';
 import { formatArgv } from '@lfnlab/emulator';
-import type { Channel, ExitEvent, OutputEvent } from '@lfnlab/lab-images';
+import type { Channel, ExitEvent, FiredEvent, OutputEvent } from '@lfnlab/lab-images';
+
+/** One item of a timetable: a process to start or commands to run at `atMs` from t0, on the lab's clock. */
+export type TimetableItem =
+  | { tag: string; atMs: number; spawn: Pick<Proc, 'name' | 'argv'> & { stream?: boolean } }
+  | { tag: string; atMs: number; exec: Cmd[] };
+
+/** Where the lab put t0: its CLOCK_MONOTONIC and CLOCK_REALTIME, ms. */
+export interface TimetableStart {
+  t0MonoMs: number;
+  t0RealtimeMs: number;
+}
 
 export interface StepResult {
   argv: string[];
@@ -77,6 +88,42 @@ export class LabSession {
       stream: opts.stream ?? false,
     });
     return r.pid;
+  }
+
+  /**
+   * Hands the lab a timetable: it picks t0 `leadMs` after the timetable arrives and carries out each
+   * item at t0 + atMs on its own clock, reporting each as a `fired` event (see onFired). Processes
+   * started this way are awaited with `exited(name)` like spawned ones.
+   */
+  async schedule(items: TimetableItem[], leadMs: number): Promise<TimetableStart> {
+    for (const it of items) if ('spawn' in it) this.waiter(it.spawn.name);
+    const body = items.map((it) =>
+      'spawn' in it
+        ? {
+            tag: it.tag,
+            atMs: it.atMs,
+            spawn: { name: it.spawn.name, argv: it.spawn.argv, stream: it.spawn.stream ?? false },
+          }
+        : {
+            tag: it.tag,
+            atMs: it.atMs,
+            exec: {
+              steps: it.exec.map((c) => ({
+                argv: c.argv,
+                allowFail: c.allowFail,
+                until: c.until,
+                timeoutMs: c.timeoutMs,
+              })),
+              stopOnError: true,
+            },
+          },
+    );
+    return this.channel.call<TimetableStart>('schedule', { leadMs, items: body });
+  }
+
+  onFired(fn: (e: FiredEvent) => void): () => void {
+    this.channel.on('fired', fn);
+    return () => this.channel.off('fired', fn);
   }
 
   exited(name: string): Promise<ExitEvent> {

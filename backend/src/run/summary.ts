@@ -7,6 +7,7 @@ import type { IntervalSample, IperfJson } from './iperf.js';
 import type { PingSummary } from './probes.js';
 import { type RunMetrics, runMetrics } from './runMetrics.js';
 import type { RttSample, Sample } from './samples.js';
+import type { RunClock } from './schedule.js';
 import type { TransferResult } from './transportFlows.js';
 
 export interface FlowResult {
@@ -97,6 +98,8 @@ export interface RunSummary {
   flows: FlowSummary[];
   paths: PathSummary[];
   metrics: RunMetrics;
+  /** The lab's clock during the run and its pace; null when the run did not reach traffic. */
+  clock?: RunClock | null;
 }
 
 const mbps = (bps: number | null | undefined) => (bps === null || bps === undefined ? null : bps / 1e6);
@@ -194,6 +197,7 @@ export function summarise(args: {
   error: string | null;
   fidelity: FidelityReport | null;
   cpuMHz?: number | null;
+  clock?: RunClock | null;
 }): RunSummary {
   const flows = args.results.map((r) => summariseFlow(r, args.cpuMHz ?? null));
   const paths = args.paths.map((p): PathSummary => {
@@ -249,5 +253,6 @@ export function summarise(args: {
       args.results.map((r) => r.flow),
       [...args.samples, ...args.results.flatMap((r) => r.intervals)],
     ),
+    clock: args.clock ?? null,
   };
 }
