@@ -102,6 +102,9 @@ summary.json. Progress is printed while it runs; a table at the end.
   --out DIR     write the run directory here
   --dry-run     print the exact ip/tc/sysctl/iperf3 commands, run nothing
   --lab NAME    which lab (default: default)
+  --clock MODE  auto, realtime or dilated: overrides the spec's clock (default auto:
+                dilated under TCG, where qemu's instruction counter keeps the lab's
+                timers exact and wall time stretches instead; realtime under KVM)
   -h, --help    this text
 
 Every run ends with a fidelity verdict (valid, suspect or invalid) checking idle
@@ -111,7 +114,12 @@ outside the bottleneck, lab CPU and the samplers' rates.
 Exit status: 0 completed, 1 failed, 2 bad spec, 3 invalid (the link did not do
 what the spec says), 130 interrupted. Ctrl-C stops the run cleanly: processes
 stopped, namespaces removed, the partial record kept with status "aborted".`,
-  options: { out: { type: 'string' }, 'dry-run': { type: 'boolean' }, lab: { type: 'string' } },
+  options: {
+    out: { type: 'string' },
+    'dry-run': { type: 'boolean' },
+    lab: { type: 'string' },
+    clock: { type: 'string' },
+  },
   async run(values, positionals) {
     const file = positionals[0];
     if (!file) throw new UsageError(`a spec file is required\n\n${this.usage}`);
@@ -126,6 +134,9 @@ stopped, namespaces removed, the partial record kept with status "aborted".`,
       }
       throw err;
     }
+    const clock = values.clock as string | undefined;
+    if (clock !== undefined && !['auto', 'realtime', 'dilated'].includes(clock))
+      throw new UsageError(`--clock must be auto, realtime or dilated (got ${clock})`);
     if (values['dry-run']) {
       process.stdout.write(formatPlan(buildPlan(spec)));
       return 0;
@@ -151,6 +162,7 @@ stopped, namespaces removed, the partial record kept with status "aborted".`,
         specText: text,
         outDir: dir,
         labName: typeof values.lab === 'string' ? values.lab : undefined,
+        clock: clock as 'auto' | 'realtime' | 'dilated' | undefined,
         signal: abort.signal,
       });
       console.log(`\n${formatSummary(summary)}\n`);

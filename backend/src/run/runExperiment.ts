@@ -40,6 +40,8 @@ export interface RunOptions {
   specText?: string;
   outDir: string;
   labName?: string;
+  /** Overrides the spec's `clock` (the CLI's --clock). */
+  clock?: 'auto' | 'realtime' | 'dilated';
   log?: (line: string) => void;
   signal?: AbortSignal;
   onSample?: (sample: Sample) => void;
@@ -190,7 +192,12 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
   rec.event('created', { dir: o.outDir });
 
   const image = await ensureImage({ log: (s) => log(`  ${s}`) });
-  const lab: LabRecord = await labUp({ name: o.labName, image, log: (s) => log(`  ${s}`) });
+  const lab: LabRecord = await labUp({
+    name: o.labName,
+    image,
+    clock: o.clock ?? spec.clock,
+    log: (s) => log(`  ${s}`),
+  });
   log(
     `  lab: ${lab.accel.toUpperCase()}, ${lab.clock ?? 'realtime'} clock, ${lab.cpus} vCPU, image ${lab.imageId}, kernel ${image.manifest.kernel.abi} (booted in ${(lab.bootMs / 1000).toFixed(1)} s)`,
   );

@@ -127,6 +127,15 @@ const SpecObject = strict({
   sampleHz: int('a sample rate from 1 to 100 Hz', 1, 100).default(10),
   seed: int('a whole number from 0 to 2^31-1', 0, 2 ** 31 - 1).default(1),
   mtu: int('an MTU from 576 to 9000 bytes', 576, 9000).default(1500),
+  /**
+   * The lab's clock. realtime: guest time follows the host's, so under software emulation (TCG) late
+   * timers bunch packets. dilated: qemu's instruction counter drives guest time, so timers fire on
+   * time in guest time however slow the host is, and wall time stretches instead (TCG only, 1 vCPU).
+   * auto: dilated under TCG, realtime under KVM.
+   */
+  clock: z
+    .enum(['auto', 'realtime', 'dilated'], { error: 'must be one of auto, realtime, dilated' })
+    .default('auto'),
   paths: z
     .record(name('a path name'), PathSchema, { error: 'must map path names to paths' })
     .refine((p) => Object.keys(p).length >= 1 && Object.keys(p).length <= 8, {

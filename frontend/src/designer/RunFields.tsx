@@ -1,5 +1,5 @@
 // The experiment-wide fields: name, description, run length and sampling.
-import { Grid, NumberInput, Textarea, TextInput } from '@mantine/core';
+import { Grid, NumberInput, Select, Textarea, TextInput } from '@mantine/core';
 import { Controller, type FieldErrors, type UseFormReturn } from 'react-hook-form';
 import { errorAt } from './fieldError';
 import type { SpecForm } from './formModel';
@@ -55,6 +55,28 @@ export function RunFields({
           description="iperf3's per-flow goodput interval, e.g. 1s"
           {...register('sampleInterval')}
           error={errorAt(errors, 'sampleInterval')}
+        />
+      </Grid.Col>
+      <Grid.Col span={{ base: 12, sm: 6 }}>
+        <Controller
+          control={control}
+          name="clock"
+          render={({ field }) => (
+            <Select
+              label="Lab clock"
+              description="dilated: exact packet timing under software emulation; wall time stretches"
+              data={[
+                { value: 'auto', label: 'auto (dilated under TCG, realtime under KVM)' },
+                { value: 'dilated', label: 'dilated (instruction-driven, TCG only)' },
+                { value: 'realtime', label: 'realtime (host wall clock)' },
+              ]}
+              allowDeselect={false}
+              value={field.value}
+              onChange={(v) => field.onChange(v ?? 'auto')}
+              onBlur={field.onBlur}
+              error={errorAt(errors, 'clock')}
+            />
+          )}
         />
       </Grid.Col>
       <Grid.Col span={12}>

@@ -49,6 +49,7 @@ export interface SpecForm {
   duration: string;
   sampleHz: number;
   sampleInterval: string;
+  clock: 'auto' | 'realtime' | 'dilated';
   paths: PathForm[];
   flows: FlowForm[];
   extra: Record<string, unknown>;
@@ -97,6 +98,7 @@ export const defaultSpecForm = (): SpecForm => ({
   duration: '30s',
   sampleHz: 10,
   sampleInterval: '1s',
+  clock: 'auto',
   paths: [newPath('main')],
   flows: [
     { ...newFlow('main', 'reno'), name: 'reno' },
@@ -140,6 +142,7 @@ const SPEC_KEYS = [
   'duration',
   'sampleHz',
   'sampleInterval',
+  'clock',
   'paths',
   'flows',
 ] as const;
@@ -193,6 +196,7 @@ export function specInputToForm(input: unknown): SpecForm {
     duration: str(s.duration, '30s'),
     sampleHz: typeof s.sampleHz === 'number' ? s.sampleHz : 10,
     sampleInterval: str(s.sampleInterval, '1s'),
+    clock: s.clock === 'realtime' || s.clock === 'dilated' ? s.clock : 'auto',
     paths: paths.length ? paths : [newPath('main')],
     flows,
     extra: without(s, SPEC_KEYS),
@@ -243,6 +247,7 @@ export function formToSpecInput(form: SpecForm): SpecInput {
     duration: form.duration.trim(),
     sampleInterval: opt(form.sampleInterval) === '1s' ? undefined : opt(form.sampleInterval),
     sampleHz: form.sampleHz === 10 ? undefined : form.sampleHz,
+    clock: form.clock === 'auto' ? undefined : form.clock,
     ...form.extra,
     paths,
     flows: form.flows.map((f) =>
