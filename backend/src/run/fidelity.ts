@@ -1,9 +1,10 @@
 // The fidelity verdict: did the emulated link do what the spec said? Each check is a pure function
 // of what the run measured. Any failed check makes the run invalid, any warning suspect.
-import type { PathTopology, Spec } from '@lfnlab/emulator';
+import type { FlowTopology, PathTopology, Spec } from '@lfnlab/emulator';
+import { checkBurstDrops } from './burstDrops.js';
 import type { SamplerCounters } from './demux.js';
 import type { PingSummary } from './probes.js';
-import type { CpuSample, QueueSample } from './samples.js';
+import type { CpuSample, QueueSample, TcpFlowSample } from './samples.js';
 
 export type CheckStatus = 'pass' | 'warn' | 'fail' | 'skip';
 export type Verdict = 'valid' | 'suspect' | 'invalid';
@@ -303,6 +304,9 @@ export interface FidelityInput {
   cpu: CpuSample[];
   samplers: SamplerCounters[];
   trafficS: [number, number];
+  /** For the burst-drop check: the flows and their TCP samples (absent: not judged). */
+  flows?: FlowTopology[];
+  tcp?: TcpFlowSample[];
 }
 
 export function fidelity(i: FidelityInput): FidelityReport {
@@ -317,6 +321,7 @@ export function fidelity(i: FidelityInput): FidelityReport {
     checks.push(checkBottleneckRate(p.name, 'forward', forwardRate, p.bufferPackets.forward, i.queue));
     checks.push(checkBottleneckRate(p.name, 'reverse', path.reverse.rate, p.bufferPackets.reverse, i.queue));
     checks.push(...checkDelayStageLoss(p, path.ber, i.qdiscBefore, i.qdiscAfter));
+    if (i.flows && i.tcp) checks.push(checkBurstDrops(i.spec, p, i.flows, i.queue, i.tcp));
     // Host groups (flows with their own RTT): their idle RTT and their own delay stages.
     for (const g of p.groups) {
       const key = `${p.name}@${g.rttMs}ms`;

@@ -21,7 +21,7 @@ import { flowIntervals } from './iperf.js';
 import { LiveSampling } from './liveSampling.js';
 import { type PingSummary, parsePing } from './probes.js';
 import { RunRecorder } from './record.js';
-import type { CpuSample, QueueSample, Sample } from './samples.js';
+import type { CpuSample, QueueSample, Sample, TcpFlowSample } from './samples.js';
 import {
   Aborted,
   plannedEndS,
@@ -378,6 +378,8 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
           cpu: sampling.samples.filter((s): s is CpuSample => s.kind === 'cpu'),
           samplers: counters,
           trafficS: [0, end],
+          flows: plan.topology.flows,
+          tcp: sampling.samples.filter((s): s is TcpFlowSample => s.kind === 'tcp'),
         })
       : null;
   const summary = summarise({
