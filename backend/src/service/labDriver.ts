@@ -15,6 +15,8 @@ export interface DriverRunOptions {
   onSample: (s: Sample) => void;
   /** runExperiment's events: created, reset, setup, traffic {t0, labRealtimeMs}, flow-started, finished… */
   onEvent: (type: string, detail: Record<string, unknown>) => void;
+  /** Where the traffic phase stands in lab seconds, with the lab's pace (lab s per wall s). */
+  onProgress?: (p: { t: number; endS: number; dilation: number | null }) => void;
 }
 
 export type LabState = 'down' | 'booting' | 'ready' | 'busy';

@@ -9,7 +9,16 @@ export type LiveEvent = 'queued' | 'started' | 'flow-started' | 'flow-ended' | '
 export type LiveMessage =
   | { seq: number; type: 'sample'; sample: Sample }
   | { seq: number; type: 'event'; event: LiveEvent; data: Record<string, unknown> }
-  | { seq: number; type: 'progress'; elapsedS: number; totalS: number }
+  | {
+      seq: number;
+      type: 'progress';
+      /** Lab seconds: under a dilated clock the lab's time runs at its own pace. */
+      elapsedS: number;
+      totalS: number;
+      /** Lab seconds per wall second so far, and the wall seconds left at that pace (when known). */
+      dilation?: number | null;
+      etaS?: number | null;
+    }
   | { seq: number; type: 'caught-up' };
 
 type Unnumbered<T> = T extends unknown ? Omit<T, 'seq'> : never;

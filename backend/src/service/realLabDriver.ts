@@ -134,6 +134,7 @@ export class RealLabDriver implements LabDriver {
       signal: o.signal,
       onSample: o.onSample,
       onEvent: o.onEvent,
+      onProgress: o.onProgress,
     });
     return { summary };
   }

@@ -256,6 +256,7 @@ export class RunService {
           log: (l) => this.d.log(`[${run.id}] ${l.trim()}`),
           onSample: live.onSample,
           onEvent: live.onEvent,
+          onProgress: live.onProgress,
         })
       ).summary;
     } catch (err) {
@@ -290,14 +291,26 @@ export class RunService {
       ended: false,
     }));
     let lastProgressS = -1;
+    // The lab's pace (lab seconds per wall second) from its heartbeats: the ETA in wall seconds.
+    let dilation: number | null = null;
+    const progressOf = (elapsedS: number) => ({
+      elapsedS,
+      totalS,
+      ...(dilation ? { dilation, etaS: Math.max(0, totalS - elapsedS) / dilation } : {}),
+    });
+    const onProgress = (p: { t: number; dilation: number | null }) => {
+      if (p.dilation === null) return;
+      dilation = p.dilation;
+      run.progress = progressOf(run.progress.elapsedS);
+    };
     const onSample = (s: Sample) => {
       sink.onSample(s);
       channel.sample(s);
       const whole = Math.floor(Math.min(s.t, totalS));
       if (whole > lastProgressS) {
         lastProgressS = whole;
-        run.progress = { elapsedS: whole, totalS };
-        channel.publish({ type: 'progress', elapsedS: whole, totalS });
+        run.progress = progressOf(whole);
+        channel.publish({ type: 'progress', ...run.progress });
         for (const f of flows)
           if (f.started && !f.ended && s.t >= f.endS) {
             f.ended = true;
@@ -315,7 +328,7 @@ export class RunService {
         channel.publish({ type: 'event', event: 'flow-started', data: detail });
       } else if (type === 'finished') channel.publish({ type: 'event', event: 'verdict', data: detail });
     };
-    return { onSample, onEvent };
+    return { onSample, onEvent, onProgress };
   }
 
   /** Stop taking work; runs in flight are aborted and recorded. */

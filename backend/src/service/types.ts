@@ -55,7 +55,7 @@ export interface Run {
   createdAt: string;
   startedAt: string | null;
   finishedAt: string | null;
-  progress: { elapsedS: number; totalS: number };
+  progress: { elapsedS: number; totalS: number; dilation?: number | null; etaS?: number | null };
   error: string | null;
   /** The run ended early; what it recorded up to then is kept. */
   partial: boolean;

@@ -60,7 +60,10 @@ export function LivePage({ runId }: { runId: string }) {
   const progress = model.progress ?? run.data?.progress ?? null;
   const pct =
     progress && progress.totalS > 0 ? Math.min(100, (100 * progress.elapsedS) / progress.totalS) : 0;
-  const remaining = progress ? Math.max(0, progress.totalS - progress.elapsedS) : null;
+  // Elapsed and total are lab seconds; under a dilated clock the wall time left is the lab's
+  // seconds left at its measured pace.
+  const remaining = progress ? (progress.etaS ?? Math.max(0, progress.totalS - progress.elapsedS)) : null;
+  const pace = progress?.dilation ? ` · lab clock ${progress.dilation.toFixed(2)}× wall time` : '';
 
   return (
     <Stack gap="sm">
@@ -91,7 +94,9 @@ export function LivePage({ runId }: { runId: string }) {
       <Paper withBorder p="xs" radius="md">
         <Group justify="space-between" mb={4}>
           <Text size="sm">
-            Elapsed {fmtDuration(progress?.elapsedS ?? 0)} of {fmtDuration(progress?.totalS ?? null)}
+            Elapsed {fmtDuration(progress?.elapsedS ?? 0)} of {fmtDuration(progress?.totalS ?? null)} (lab
+            time)
+            {pace}
           </Text>
           <Text size="sm" data-testid="remaining">
             Remaining {finished ? fmtDuration(0) : fmtDuration(remaining)}

@@ -19,7 +19,8 @@ const BURST_GAP_S = 1;
 export class LiveModel {
   readonly charts: Record<ChartId, BucketSeries>;
   events: LiveEvent[] = [];
-  progress: { elapsedS: number; totalS: number } | null = null;
+  progress: { elapsedS: number; totalS: number; etaS?: number | null; dilation?: number | null } | null =
+    null;
   lastSeq = 0;
   done = false;
   caughtUp = false;
@@ -61,7 +62,11 @@ export class LiveModel {
         this.sample(msg.sample, msg.seq);
         break;
       case 'progress':
-        this.progress = { elapsedS: msg.elapsedS, totalS: msg.totalS };
+        this.progress = {
+          elapsedS: msg.elapsedS,
+          totalS: msg.totalS,
+          ...(msg.dilation ? { dilation: msg.dilation, etaS: msg.etaS ?? null } : {}),
+        };
         break;
       case 'caught-up':
         this.caughtUp = true;
