@@ -15,14 +15,23 @@ import { table } from '../cli/args.js';
 import type { SamplerCounters } from '../run/demux.js';
 import { runExperiment } from '../run/runExperiment.js';
 import type { RunSummary } from '../run/summary.js';
+import { clockSections } from './clockSections.js';
+import { type ClockMode, runFacts } from './clocks.js';
 import { CAPTURE, packetSpacing, withBottleneckCapture } from './spacing.js';
 
 const RESULTS = fileURLToPath(new URL('../../../bench/results/', import.meta.url));
-const { values: opts } = parseArgs({ options: { quick: { type: 'boolean' }, only: { type: 'string' } } });
+const { values: opts } = parseArgs({
+  options: { quick: { type: 'boolean' }, only: { type: 'string' }, lab: { type: 'string' } },
+});
+const labName = opts.lab ?? 'default';
 const quick = opts.quick === true;
 const want = (part: string) => !opts.only || opts.only.split(',').includes(part);
 
-async function run(input: SpecInput, extra: Parameters<typeof runExperiment>[0]['alterPlan'] = undefined) {
+async function run(
+  input: SpecInput,
+  extra: Parameters<typeof runExperiment>[0]['alterPlan'] = undefined,
+  clock: ClockMode | undefined = undefined,
+) {
   const v = validateSpec(input);
   if (!v.ok) throw new Error(JSON.stringify(v.problems));
   const dir = mkdtempSync(join(tmpdir(), `lfnlab-bench-${v.spec.name}-`));
@@ -30,11 +39,13 @@ async function run(input: SpecInput, extra: Parameters<typeof runExperiment>[0][
   const { summary } = await runExperiment({
     spec: v.spec,
     outDir: dir,
+    labName,
+    clock,
     log: () => undefined,
     alterPlan: extra,
   });
   process.stderr.write(
-    `  ${v.spec.name}: ${summary.status}, verdict ${summary.verdict} (${((Date.now() - t) / 1000).toFixed(0)} s)\n`,
+    `  ${v.spec.name}${clock ? ` (${clock})` : ''}: ${summary.status}, verdict ${summary.verdict} (${((Date.now() - t) / 1000).toFixed(0)} s)\n`,
   );
   return { summary, dir };
 }
@@ -116,7 +127,7 @@ async function spacing(rateMbit: number) {
 
 async function main() {
   const image = await ensureImage({ log: (s) => process.stderr.write(`${s}\n`) });
-  const lab = await labUp({ image, log: (s) => process.stderr.write(`${s}\n`) });
+  const lab = await labUp({ name: labName, image, log: (s) => process.stderr.write(`${s}\n`) });
   const machine = {
     host: hostname(),
     cpu: cpus()[0]?.model ?? '?',
@@ -181,14 +192,18 @@ async function main() {
     );
     // Valid means the verdict says so AND the rate was reached: a lab too slow to fill the link
     // never saturates it, so the link checks cannot fail, yet nothing ran at the configured rate.
-    const ok = (r: Record<string, unknown>) => r.verdict === 'valid' && ((r.goodputRatio as number | null) ?? 0) >= 0.9;
+    const ok = (r: Record<string, unknown>) =>
+      r.verdict === 'valid' && ((r.goodputRatio as number | null) ?? 0) >= 0.9;
     const at10 = rows.filter((r) => r.rttMs === 10);
     const good = at10.filter(ok).map((r) => r.rateMbps as number);
     const firstBad = at10.find((r) => !ok(r));
     const highest = {
       rateMbps: good.length ? Math.max(...good) : null,
       limitedBy: firstBad
-        ? [`${firstBad.rateMbps} Mbit/s: verdict ${firstBad.verdict}, goodput ${pct(firstBad.goodputRatio as number)} of the rate, lab CPU ${Math.round((firstBad.labCpuPct as number) ?? 0)}%`, ...((firstBad.reasons as string[]) ?? [])]
+        ? [
+            `${firstBad.rateMbps} Mbit/s: verdict ${firstBad.verdict}, goodput ${pct(firstBad.goodputRatio as number)} of the rate, lab CPU ${Math.round((firstBad.labCpuPct as number) ?? 0)}%`,
+            ...((firstBad.reasons as string[]) ?? []),
+          ]
         : [],
     };
     results.highestValid = highest;
@@ -214,6 +229,16 @@ async function main() {
       ),
     );
   }
+  await clockSections({
+    quick,
+    want,
+    results,
+    section,
+    run: async (input, clock) => {
+      const { summary, dir } = await run(input, undefined, clock);
+      return runFacts(dir, summary, input);
+    },
+  });
   if (want('spacing')) {
     const rows = [await spacing(50), ...(quick ? [] : [await spacing(200)])];
     results.spacing = rows;

@@ -99,6 +99,15 @@ describe('burst drops', () => {
     expect(checkBurstDrops(spec, topo, flows, few.q, few.t).status).toBe('pass');
   });
 
+  it('does not judge a drop step before which the flow was not sampled yet (slow start at a low sample rate)', () => {
+    const { spec, topo, flows } = setup();
+    const { q, t } = run(0, 80, 40);
+    // The first TCP sample comes after the step with the drops, already past slow start.
+    const late = t.filter((s) => s.t > 2);
+    expect(countBurstDrops(topo, flows, q, late).burst).toBe(0);
+    expect(checkBurstDrops(spec, topo, flows, q, late).status).toBe('pass');
+  });
+
   it('does not judge paths with reverse flows or cross traffic', () => {
     const { spec, topo, flows } = setup({
       flows: [

@@ -39,11 +39,18 @@ export function countBurstDrops(
     const d = b.drops - a.drops;
     if (d <= 0) continue;
     out.drops += d;
-    // The flows' state just before and during the step (TCP samples tick at the same rate).
+    // Each flow's state when the step began: a flow not sampled yet, or in slow start then, makes
+    // the step not judged (slow start's own bursts overflow small buffers).
     const span = b.t - a.t;
     const near = tcp.filter((s) => names.has(s.flow) && s.t >= a.t - span && s.t <= b.t);
-    if (near.length === 0) continue;
-    const inSlowStart = near.some((s) => s.ssthreshPackets === null || s.cwndPackets < s.ssthreshPackets);
+    const before = [...names].map((n) =>
+      tcp
+        .filter((s) => s.flow === n && s.t <= a.t + 0.01)
+        .reduce<TcpFlowSample | null>((m, s) => (m && m.t > s.t ? m : s), null),
+    );
+    const inSlowStart = before.some(
+      (s) => s === null || s.ssthreshPackets === null || s.cwndPackets < s.ssthreshPackets,
+    );
     if (inSlowStart) {
       out.slowStart += d;
       continue;
