@@ -196,6 +196,18 @@ export function chooseClock(asked: LabClock | 'auto' | undefined, accel: Accel):
   return want;
 }
 
+/**
+ * The clock a lab booted now would get, without booting it: what a dry run plans for. KVM is
+ * assumed only where a probe boot has already shown that it works on this host.
+ */
+export function expectedClock(asked: LabClock | 'auto' | undefined): LabClock {
+  const want = asked ?? ((process.env.LFNLAB_CLOCK as LabClock | 'auto' | undefined) || 'auto');
+  if (want !== 'auto') return want;
+  const accel = (process.env.LFNLAB_ACCEL as Accel | 'auto' | undefined) || 'auto';
+  const kvm = accel === 'kvm' || (accel === 'auto' && existsSync('/dev/kvm') && kvmVerdict() === true);
+  return kvm ? 'realtime' : 'dilated';
+}
+
 export async function labUp(o: UpOptions): Promise<LabRecord> {
   const name = o.name ?? 'default';
   const log = o.log ?? ((s: string) => console.error(s));

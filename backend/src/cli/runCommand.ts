@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { buildPlan, formatPlan, parseSpecText, SpecError } from '@lfnlab/emulator';
+import { expectedClock } from '@lfnlab/lab-images';
 import { runExperiment } from '../run/runExperiment.js';
 import type { RunSummary } from '../run/summary.js';
 import { type Command, table, UsageError } from './args.js';
@@ -138,7 +139,9 @@ stopped, namespaces removed, the partial record kept with status "aborted".`,
     if (clock !== undefined && !['auto', 'realtime', 'dilated'].includes(clock))
       throw new UsageError(`--clock must be auto, realtime or dilated (got ${clock})`);
     if (values['dry-run']) {
-      process.stdout.write(formatPlan(buildPlan(spec)));
+      // Planned for the clock the lab would get: sampler priorities differ between the two.
+      const planned = { ...spec, clock: expectedClock((clock as 'auto' | undefined) ?? spec.clock) };
+      process.stdout.write(formatPlan(buildPlan(planned)));
       return 0;
     }
     const started = new Date();

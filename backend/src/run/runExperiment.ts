@@ -181,23 +181,25 @@ async function measureIdleRtt(
 
 export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
   const log = o.log ?? ((s: string) => console.log(s));
-  const { spec } = o;
-  const plan = (o.alterPlan ?? ((p) => p))(buildPlan(spec));
   const rec = new RunRecorder(o.outDir, o.onEvent);
   const startedAt = new Date();
-  rec.text('spec.yaml', o.specText ?? JSON.stringify(spec, null, 2));
-  rec.json('spec.json', spec);
-  rec.json('plan.json', plan);
-  rec.text('plan.sh', formatPlan(plan));
+  rec.text('spec.yaml', o.specText ?? JSON.stringify(o.spec, null, 2));
   rec.event('created', { dir: o.outDir });
 
   const image = await ensureImage({ log: (s) => log(`  ${s}`) });
   const lab: LabRecord = await labUp({
     name: o.labName,
     image,
-    clock: o.clock ?? spec.clock,
+    clock: o.clock ?? o.spec.clock,
     log: (s) => log(`  ${s}`),
   });
+  // The plan depends on the clock the lab really has (auto resolves to it), and the record keeps
+  // the resolved spec, so running spec.json again gives the same configuration on any host.
+  const spec: Spec = { ...o.spec, clock: lab.clock ?? 'realtime' };
+  const plan = (o.alterPlan ?? ((p) => p))(buildPlan(spec));
+  rec.json('spec.json', spec);
+  rec.json('plan.json', plan);
+  rec.text('plan.sh', formatPlan(plan));
   log(
     `  lab: ${lab.accel.toUpperCase()}, ${lab.clock ?? 'realtime'} clock, ${lab.cpus} vCPU, image ${lab.imageId}, kernel ${image.manifest.kernel.abi} (booted in ${(lab.bootMs / 1000).toFixed(1)} s)`,
   );
