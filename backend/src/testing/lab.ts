@@ -1,12 +1,13 @@
 // Shared set-up for tests against the real lab: the image built, the lab booted (KVM where it
 // works, TCG otherwise), and a helper to run a spec into a temporary run directory.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type SpecInput, validateSpec } from '@lfnlab/emulator';
 import { ensureImage, type LabRecord, labUp } from '@lfnlab/lab-images';
 import type { QdiscStat } from '../run/fidelity.js';
 import { type RunOptions, runExperiment } from '../run/runExperiment.js';
+import type { Sample } from '../run/samples.js';
 
 export type { QdiscStat };
 
@@ -17,7 +18,10 @@ export async function bootTestLab(): Promise<LabRecord> {
   return labUp({ name: TEST_LAB, image, log: (s) => console.log(s) });
 }
 
-export async function runSpec(input: SpecInput, extra: Pick<RunOptions, 'alterPlan' | 'onSample'> = {}) {
+export async function runSpec(
+  input: SpecInput,
+  extra: Pick<RunOptions, 'alterPlan' | 'onSample' | 'onProgress' | 'clock'> = {},
+) {
   const v = validateSpec(input);
   if (!v.ok) throw new Error(`test spec invalid: ${JSON.stringify(v.problems)}`);
   const dir = mkdtempSync(join(tmpdir(), `lfnlab-${v.spec.name}-`));
@@ -32,7 +36,22 @@ export async function runSpec(input: SpecInput, extra: Pick<RunOptions, 'alterPl
       console.log(l);
     },
   });
-  return { ...outcome, log: lines, read: (f: string) => JSON.parse(readFileSync(join(dir, f), 'utf8')) };
+  const jsonl = (f: string) =>
+    existsSync(join(dir, f))
+      ? readFileSync(join(dir, f), 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l))
+      : [];
+  return {
+    ...outcome,
+    log: lines,
+    read: (f: string) => JSON.parse(readFileSync(join(dir, f), 'utf8')),
+    /** Every typed sample the run recorded, all kinds. */
+    samples: readdirSync(join(dir, 'samples')).flatMap((f) => jsonl(join('samples', f))) as Sample[],
+    /** The run's events as recorded: { type, t?, ... }. */
+    events: jsonl('events.jsonl') as ({ type: string } & Record<string, unknown>)[],
+  };
 }
 
 /** The root qdisc of a router device from a `tc -s -j qdisc show` snapshot. */

@@ -1,0 +1,106 @@
+// Issue 13's acceptance tests in the real lab: the dilated clock keeps Reno's shallow-buffer
+// sawtooth where Reno's arithmetic puts it, the realtime clock under TCG is caught by the verdict,
+// and a lab whose time runs faster than the host's still completes on lab time.
+import { buildPlan, validateSpec } from '@lfnlab/emulator';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bootTestLab, runSpec } from '../testing/lab.js';
+import type { TcpFlowSample } from './samples.js';
+import type { TrafficProgress } from './schedule.js';
+
+beforeAll(async () => {
+  await bootTestLab();
+});
+
+/** The issue's case: one Reno flow, 50 Mbit/s, 100 ms, a 0.05 BDP buffer (21 packets). */
+const renoShallow = (duration: string) => ({
+  name: 'reno-shallow',
+  duration,
+  paths: { main: { rtt: '100ms', rate: '50Mbit', buffer: '0.05bdp' } },
+  flows: [{ name: 'reno', stack: 'reno' }],
+});
+
+/** Least-squares slope of y against x. */
+function slope(xs: number[], ys: number[]): number {
+  const n = xs.length;
+  const mx = xs.reduce((a, b) => a + b, 0) / n;
+  const my = ys.reduce((a, b) => a + b, 0) / n;
+  let sxy = 0;
+  let sxx = 0;
+  for (let i = 0; i < n; i++) {
+    sxy += ((xs[i] as number) - mx) * ((ys[i] as number) - my);
+    sxx += ((xs[i] as number) - mx) ** 2;
+  }
+  return sxy / sxx;
+}
+
+describe('dilated clock', () => {
+  it('Reno, shallow buffer, 60 s: cwnd grows one packet per RTT to the pipe and the verdict is valid', async () => {
+    const input = renoShallow('60s');
+    const v = validateSpec(input);
+    if (!v.ok) throw new Error('bad spec');
+    const topo = buildPlan(v.spec).topology.paths[0];
+    const pipe = (topo?.bdpPackets ?? 0) + (topo?.bufferPackets.forward ?? 0);
+    const r = await runSpec(input);
+    const tcp = r.samples.filter((s): s is TcpFlowSample => s.kind === 'tcp' && s.flow === 'reno');
+    const peak = Math.max(...tcp.map((s) => s.cwndPackets));
+    // Congestion avoidance after slow start's losses: from 2 s after ssthresh is first set until
+    // the next loss (or the end).
+    const caStart = (tcp.find((s) => s.ssthreshPackets !== null)?.t ?? 0) + 2;
+    const lossAt =
+      tcp.find(
+        (s, i) => i > 0 && s.t > caStart && s.retransSegments > (tcp[i - 1] as TcpFlowSample).retransSegments,
+      )?.t ?? Number.POSITIVE_INFINITY;
+    const ca = tcp.filter((s) => s.t > caStart && s.t < lossAt - 0.5);
+    const srttS = ca.reduce((a, s) => a + s.srttMs, 0) / ca.length / 1000;
+    const growth = slope(
+      ca.map((s) => s.t),
+      ca.map((s) => s.cwndPackets),
+    );
+    console.log(
+      `dilated: peak cwnd ${peak} of pipe ${pipe} packets; CA growth ${growth.toFixed(2)} packets/s for 1/RTT = ${(1 / srttS).toFixed(2)}; first CA loss at ${lossAt.toFixed(1)} s; verdict ${r.summary.verdict}; ${r.summary.clock?.dilation?.toFixed(2)} lab s per wall s`,
+    );
+    expect(r.summary.clock?.mode).toBe('dilated');
+    expect(r.summary.verdict).toBe('valid');
+    expect(peak).toBeGreaterThanOrEqual(0.9 * pipe);
+    // One packet per RTT, within 15 %.
+    expect(Math.abs(growth * srttS - 1)).toBeLessThanOrEqual(0.15);
+  });
+
+  it('a lab whose time runs faster than the host (mostly idle) completes with samples, events and progress on lab time', async () => {
+    const progress: TrafficProgress[] = [];
+    const r = await runSpec(
+      {
+        name: 'dilation-fast',
+        duration: '20s',
+        paths: { main: { rtt: '200ms', rate: '5Mbit', buffer: '1bdp' } },
+        flows: [{ stack: 'reno' }, { stack: 'cubic', start: '10s' }],
+      },
+      { onProgress: (p) => progress.push(p) },
+    );
+    const clock = r.summary.clock;
+    console.log(
+      `fast lab: ${clock?.guestS.toFixed(1)} lab s in ${clock?.wallS.toFixed(1)} wall s (${clock?.dilation?.toFixed(2)}×)`,
+    );
+    expect(r.summary.status).toBe('completed');
+    expect(clock?.dilation).toBeGreaterThan(1);
+    expect(clock?.wallS).toBeLessThan(clock?.guestS ?? 0);
+    // The second flow started at 10 s of lab time, whatever the wall clock did.
+    const events = r.events.filter((e) => e.type === 'flow-started').map((e) => e.t as number);
+    expect(events[0]).toBeCloseTo(0, 1);
+    expect(events[1]).toBeCloseTo(10, 1);
+    const tcpT = r.samples.filter((s) => s.kind === 'tcp').map((s) => s.t);
+    expect(Math.max(...tcpT)).toBeGreaterThanOrEqual(19);
+    expect(progress.length).toBeGreaterThan(0);
+    expect(progress.at(-1)?.t).toBeGreaterThan(5);
+  });
+});
+
+describe('realtime clock under TCG', () => {
+  it('the Reno shallow-buffer case is not judged valid, and the verdict names the timing', async () => {
+    const r = await runSpec(renoShallow('20s'), { clock: 'realtime' });
+    console.log(`realtime: verdict ${r.summary.verdict}: ${r.summary.fidelity?.reasons.join(' | ')}`);
+    expect(r.summary.clock?.mode).toBe('realtime');
+    expect(r.summary.verdict).not.toBe('valid');
+    expect(r.summary.fidelity?.reasons.join(' ')).toMatch(/timer|spacing|gaps|burst/i);
+  });
+});
