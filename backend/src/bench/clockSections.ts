@@ -158,7 +158,7 @@ async function repeatability(c: BenchContext) {
   c.section(
     `Same spec and seed twice, dilated: ${String(spec.name)}`,
     table(
-      ['run', 'goodput Mbit/s', 'retransmits', 'cwnd peak', 'losses after slow start (lab s)'],
+      ['run', 'goodput Mbit/s', 'retransmits', 'cwnd peak', 'loss episodes (lab s)'],
       runs.map((r, i) => [
         String(i + 1),
         num(r.goodputMbps, 3),
@@ -167,7 +167,7 @@ async function repeatability(c: BenchContext) {
         r.lossTimesS.map((t) => t.toFixed(2)).join(' ') || '-',
       ]),
     ) +
-      `\ndifference: goodput ${num(Math.abs(a.goodputMbps - b.goodputMbps), 3)} Mbit/s (${pct(Math.abs(a.goodputMbps - b.goodputMbps) / a.goodputMbps)}), retransmits ${Math.abs(a.retransmits - b.retransmits)}, first loss ${a.lossTimesS[0] !== undefined && b.lossTimesS[0] !== undefined ? `${num(Math.abs(a.lossTimesS[0] - b.lossTimesS[0]), 2)} s apart` : '-'}`,
+      `\ndifference: goodput ${num(Math.abs(a.goodputMbps - b.goodputMbps), 3)} Mbit/s (${pct(Math.abs(a.goodputMbps - b.goodputMbps) / a.goodputMbps)}), retransmits ${Math.abs(a.retransmits - b.retransmits)}, last loss episode ${a.lossTimesS.at(-1) !== undefined && b.lossTimesS.at(-1) !== undefined ? `${num(Math.abs((a.lossTimesS.at(-1) as number) - (b.lossTimesS.at(-1) as number)), 2)} s apart` : '-'}`,
   );
 }
 

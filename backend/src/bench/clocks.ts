@@ -17,7 +17,7 @@ export interface RunFacts {
   cwndPeak: number;
   pipePackets: number;
   retransmits: number;
-  /** Lab seconds of the first loss after slow start (congestion avoidance), if any. */
+  /** Loss episodes: lab seconds of the first retransmission of each (retransmissions within 0.5 s of the previous one belong to it). */
   lossTimesS: number[];
   verdict: string;
   reasons: string[];
@@ -43,12 +43,16 @@ export function runFacts(dir: string, summary: RunSummary, input: SpecInput): Ru
   const lossTimesS: number[] = [];
   const byFlow = new Map<string, TcpFlowSample[]>();
   for (const s of tcp) byFlow.set(s.flow, [...(byFlow.get(s.flow) ?? []), s]);
-  for (const xs of byFlow.values())
+  for (const xs of byFlow.values()) {
+    let last = Number.NEGATIVE_INFINITY;
     for (let i = 1; i < xs.length; i++) {
       const a = xs[i - 1] as TcpFlowSample;
       const b = xs[i] as TcpFlowSample;
-      if (b.retransSegments > a.retransSegments && a.ssthreshPackets !== null) lossTimesS.push(b.t);
+      if (b.retransSegments <= a.retransSegments) continue;
+      if (b.t - last > 0.5) lossTimesS.push(b.t);
+      last = b.t;
     }
+  }
   const timing = existsSync(join(dir, 'timing.json'))
     ? (JSON.parse(readFileSync(join(dir, 'timing.json'), 'utf8')) as {
         directions?: {
