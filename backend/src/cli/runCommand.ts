@@ -70,7 +70,15 @@ export function formatSummary(s: RunSummary): string {
       n(p.jain.reverse, 3),
     ]),
   );
-  return `${flows}\n\n${paths}\n\n${formatVerdict(s)}`;
+  return `${flows}\n\n${paths}\n\n${formatClock(s)}${formatVerdict(s)}`;
+}
+
+/** Which clock the lab ran on and its pace: lab time is what every number above is measured in. */
+export function formatClock(s: RunSummary): string {
+  const c = s.clock;
+  if (!c) return '';
+  const pace = c.dilation ? `, ${c.dilation.toFixed(2)} lab s per wall s` : '';
+  return `clock: ${c.mode} (${c.guestS.toFixed(1)} s of lab time in ${c.wallS.toFixed(1)} s of wall time${pace})\n`;
 }
 
 /** The verdict comes last and loud: an invalid run's numbers are not a result. */

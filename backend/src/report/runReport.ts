@@ -98,6 +98,12 @@ function header(run: RunData): string {
         ? `${esc(env.lab.accel.toUpperCase())}${env.lab.accel === 'tcg' ? ' <span class="note">(software emulation, no KVM)</span>' : ''}${env.lab.cpus ? `, ${esc(env.lab.cpus)} vCPU` : ''}${env.lab.memMb ? `, ${esc(env.lab.memMb)} MiB` : ''}`
         : '—',
     ],
+    [
+      'Lab clock',
+      s.clock
+        ? `${esc(s.clock.mode)}${s.clock.mode === 'dilated' ? ' <span class="note">(qemu\'s instruction counter drives lab time: timers exact, wall time stretched)</span>' : ''}: ${num(s.clock.guestS, 3)} s of lab time in ${num(s.clock.wallS, 3)} s of wall time${s.clock.dilation ? ` (${num(s.clock.dilation, 3)} lab s per wall s)` : ''}`
+        : '—',
+    ],
     ['Image id', `<code>${esc(env?.image?.id ?? env?.lab?.imageId ?? '—')}</code>`],
     [
       'Lab CPU',
