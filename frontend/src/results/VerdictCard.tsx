@@ -32,6 +32,15 @@ export function VerdictCard({ summary }: { summary: RunSummary }) {
           ) : null}
         </Alert>
       )}
+      {summary.clock && (
+        <Text size="sm" mb="xs" data-testid="lab-clock">
+          Lab clock: {summary.clock.mode}
+          {summary.clock.mode === 'dilated' ? ' (instruction-driven: timers exact, wall time stretched)' : ''}
+          {' · '}
+          {summary.clock.guestS.toFixed(1)} s of lab time in {summary.clock.wallS.toFixed(1)} s of wall time
+          {summary.clock.dilation ? ` (${summary.clock.dilation.toFixed(2)} lab s per wall s)` : ''}
+        </Text>
+      )}
       {f && f.checks.length > 0 && (
         <Table fz="xs" verticalSpacing={2}>
           <Table.Thead>
