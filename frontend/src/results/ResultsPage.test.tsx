@@ -100,6 +100,20 @@ const summary: RunSummary = {
 };
 
 describe('ResultsPage', () => {
+  it('says which clock the lab ran on and how lab time compared with wall time', async () => {
+    mockApi({
+      'GET /api/runs/r42': { body: run },
+      'GET /api/runs/r42/summary': {
+        body: { ...summary, clock: { mode: 'dilated', dilation: 0.59, guestS: 60.8, wallS: 103.4 } },
+      },
+    });
+    renderInApp(<ResultsPage runId="r42" />);
+    const clock = await screen.findByTestId('lab-clock');
+    expect(clock.textContent).toContain('dilated');
+    expect(clock.textContent).toContain('60.8 s of lab time in 103.4 s of wall time');
+    expect(clock.textContent).toContain('0.59 lab s per wall s');
+  });
+
   it('shows each flow as mean ± σ with units, and the verdict with its reasons', async () => {
     mockApi({
       'GET /api/runs/r42': { body: run },
