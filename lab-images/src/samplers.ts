@@ -1,4 +1,4 @@
-// The lab's native programs (emulator/sampler, emulator/traffic and emulator/transports; C and,
+// The lab's native programs (emulator/sampler, emulator/timing, emulator/traffic and emulator/transports; C and,
 // for lfn-udt, C++ against Debian's libudt.a; all static): built here on the host and carried into
 // the image, so the lab needs no compiler and no libraries for them.
 import { createHash } from 'node:crypto';
@@ -14,6 +14,7 @@ export const NATIVE = [
   { src: dir('sampler'), binaries: ['lfn-tcpsampler', 'lfn-qdiscstat'] },
   { src: dir('traffic'), binaries: ['lfn-udpgen', 'lfn-udpsink'] },
   { src: dir('transports'), binaries: ['lfn-rbudp', 'lfn-psockets', 'lfn-udt'] },
+  { src: dir('timing'), binaries: ['lfn-pkttiming'] },
 ] as const;
 
 export function samplerSourceHash(): string {

@@ -3,7 +3,9 @@
 import {
   cpuPercent,
   type FlowTopology,
+  type PktTimingWindow,
   type Plan,
+  parsePktTimingLine,
   parseQdiscStatLine,
   parseSamplerLine,
   parseUdpSinkLine,
@@ -231,6 +233,8 @@ export class SampleDemux {
   private tcp = new Map<string, TcpDemux>();
   private qdisc: QdiscDemux;
   readonly counters = new Map<string, SamplerCounters>();
+  /** The packet-timing capture's windows, judged after the run (timingChecks.ts). */
+  readonly timing: PktTimingWindow[] = [];
   private readonly t: (realMs: number) => number;
 
   /**
@@ -308,6 +312,12 @@ export class SampleDemux {
           };
           this.emit(s);
           c.samples++;
+        } else if (r?.type === 'end') c.end = endCounters(r as never);
+      } else if (sampler.kind === 'timing') {
+        const r = parsePktTimingLine(line);
+        if (r?.type === 'window') {
+          c.records++;
+          this.timing.push(r);
         } else if (r?.type === 'end') c.end = endCounters(r as never);
       } else if (sampler.kind === 'ping') {
         const m = PING_LINE.exec(line);

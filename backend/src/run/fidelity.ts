@@ -5,6 +5,7 @@ import { checkBurstDrops } from './burstDrops.js';
 import type { SamplerCounters } from './demux.js';
 import type { PingSummary } from './probes.js';
 import type { CpuSample, QueueSample, TcpFlowSample } from './samples.js';
+import { checkDelayJitter, checkPacketSpacing, type DirectionTiming } from './timingChecks.js';
 
 export type CheckStatus = 'pass' | 'warn' | 'fail' | 'skip';
 export type Verdict = 'valid' | 'suspect' | 'invalid';
@@ -307,6 +308,8 @@ export interface FidelityInput {
   /** For the burst-drop check: the flows and their TCP samples (absent: not judged). */
   flows?: FlowTopology[];
   tcp?: TcpFlowSample[];
+  /** The packet-timing capture's findings per path and direction (absent: not judged). */
+  timing?: DirectionTiming[];
 }
 
 export function fidelity(i: FidelityInput): FidelityReport {
@@ -322,6 +325,8 @@ export function fidelity(i: FidelityInput): FidelityReport {
     checks.push(checkBottleneckRate(p.name, 'reverse', path.reverse.rate, p.bufferPackets.reverse, i.queue));
     checks.push(...checkDelayStageLoss(p, path.ber, i.qdiscBefore, i.qdiscAfter));
     if (i.flows && i.tcp) checks.push(checkBurstDrops(i.spec, p, i.flows, i.queue, i.tcp));
+    for (const d of i.timing?.filter((x) => x.path === p.name) ?? [])
+      checks.push(checkPacketSpacing(d), checkDelayJitter(d, path.jitter));
     // Host groups (flows with their own RTT): their idle RTT and their own delay stages.
     for (const g of p.groups) {
       const key = `${p.name}@${g.rttMs}ms`;

@@ -1,6 +1,6 @@
 // Samplers during a run: started before the first flow, stopped after the last, their streamed
 // output turned into typed samples as it arrives (to the run directory and any live listener).
-import type { Plan } from '@lfnlab/emulator';
+import type { PktTimingWindow, Plan } from '@lfnlab/emulator';
 import type { ExitEvent, OutputEvent } from '@lfnlab/lab-images';
 import { SampleDemux, type SamplerCounters } from './demux.js';
 import type { RunRecorder } from './record.js';
@@ -18,6 +18,11 @@ export class LiveSampling {
     private readonly rec: RunRecorder,
     private readonly onSample?: (s: Sample) => void,
   ) {}
+
+  /** The packet-timing capture's windows so far. */
+  get timing(): PktTimingWindow[] {
+    return this.demux?.timing ?? [];
+  }
 
   /** Output that arrived before t0 was known; fed to the demux once it is. */
   private early: { name: string; data: string; end?: boolean }[] = [];

@@ -32,6 +32,7 @@ import {
 } from './schedule.js';
 import { LabSession, type StepResult } from './session.js';
 import { emptyFlowResult, type FlowResult, type RunSummary, summarise } from './summary.js';
+import { timingStats } from './timingChecks.js';
 import { finishTransfer } from './transferRecord.js';
 
 export interface RunOptions {
@@ -221,6 +222,7 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
   let samplersOn = false;
   let cpuMHz: number | null = null;
   let clockReport: RunClock | null = null;
+  let t0RealMs: number | null = null;
   const crossExits = new Map<string, ExitEvent>();
 
   try {
@@ -316,6 +318,7 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
       onProgress: o.onProgress,
     });
     probes = traffic.probes;
+    t0RealMs = traffic.t0.t0RealtimeMs;
     clockReport = {
       mode: lab.clock ?? 'realtime',
       dilation: traffic.dilation,
@@ -366,6 +369,10 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
   rec.json('sampling.json', counters);
 
   const end = plannedEndS(plan);
+  const timingSampler = plan.samplers.find((s) => s.kind === 'timing');
+  const windowS = Number(timingSampler?.argv[timingSampler.argv.indexOf('--window-ms') + 1] ?? 1000) / 1000;
+  const timing = t0RealMs === null ? [] : timingStats(spec, sampling.timing, t0RealMs, end, windowS);
+  if (timingSampler) rec.json('timing.json', { windowS, directions: timing });
   const report =
     before && after
       ? fidelity({
@@ -382,6 +389,7 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
           trafficS: [0, end],
           flows: plan.topology.flows,
           tcp: sampling.samples.filter((s): s is TcpFlowSample => s.kind === 'tcp'),
+          timing,
         })
       : null;
   const summary = summarise({

@@ -2,6 +2,7 @@
 // sockets (sender state at the client, goodput at the server), one queue-and-CPU poller in the
 // router, and a ping from each path's probe host through the same bottleneck.
 
+import { pktTimingArgv } from '../sampling/pktTiming.js';
 import { qdiscStatArgv } from '../sampling/qdiscStat.js';
 import { tcpSamplerArgv } from '../sampling/tcpSampler.js';
 import type { Spec } from '../spec/schema.js';
@@ -73,7 +74,48 @@ export function buildSamplers(spec: Spec, paths: PathTopology[], flows: FlowTopo
     path: c.path.name,
     argv: inNs(c.sinkNs, realtime(udpSinkArgv({ port: c.port, durationS: 0, reportHz: hz }))),
   }));
-  return [...tcp, qdisc, ...ping, ...sinks];
+  return [...tcp, qdisc, ...ping, ...sinks, timingSampler(spec, paths)];
+}
+
+/** Frames the packet-timing capture may take per second of lab time: its cost stays a few % of the lab. */
+export const TIMING_FRAMES_PER_S = 8000;
+
+/**
+ * The packet-timing capture in the router: per direction of each path, its bottleneck IFB and the
+ * device after its delay stage. Each frame is seen about three times (arrival, bottleneck, delay
+ * stage) and ACKs come back at about half the data's frame rate, so at high rates it captures only
+ * part of every second.
+ */
+export function timingSampler(spec: Spec, paths: PathTopology[]): Sampler {
+  const framesPerS = paths.reduce((a, p) => {
+    const path = spec.paths[p.name];
+    const peak = Math.max(
+      path?.rate ?? 0,
+      ...(path?.changes ?? []).map((c) => c.rate ?? 0),
+      path?.reverse.rate ?? 0,
+    );
+    return a + (3 * 1.5 * peak) / (p.frameBytes * 8);
+  }, 0);
+  const windowMs = Math.max(
+    100,
+    Math.min(1000, Math.round((1000 * TIMING_FRAMES_PER_S) / Math.max(1, framesPerS))),
+  );
+  return {
+    name: 'timing:router',
+    kind: 'timing',
+    ns: ROUTER_NS,
+    argv: inNs(
+      ROUTER_NS,
+      pktTimingArgv({
+        dirs: paths.flatMap((p) => [
+          { name: `${p.name}.forward`, ifb: p.routerIfs.forwardIfb, egress: p.routerIfs.toReceiver },
+          { name: `${p.name}.reverse`, ifb: p.routerIfs.reverseIfb, egress: p.routerIfs.toSender },
+        ]),
+        windowMs,
+        everyMs: 1000,
+      }),
+    ),
+  };
 }
 
 /** UDP ports from here on, one per cross-traffic source (TCP flows use 5201 up). */

@@ -41,8 +41,11 @@ export interface PathChange {
 
 export interface Sampler {
   name: string;
-  /** 'capture' keeps its output raw (a packet trace); the others become typed samples. */
-  kind: 'tcp' | 'qdisc' | 'ping' | 'capture' | 'udpsink';
+  /**
+   * 'capture' keeps its output raw (a packet trace); 'timing' (lfn-pkttiming) is judged after the
+   * run; the others become typed samples.
+   */
+  kind: 'tcp' | 'qdisc' | 'ping' | 'capture' | 'udpsink' | 'timing';
   ns: string;
   /** For ping: the path it probes. */
   path?: string;

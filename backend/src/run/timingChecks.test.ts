@@ -1,0 +1,115 @@
+import { type PktTimingWindow, validateSpec } from '@lfnlab/emulator';
+import { describe, expect, it } from 'vitest';
+import { checkDelayJitter, checkPacketSpacing, rateAt, timingStats } from './timingChecks.js';
+
+const spec = (() => {
+  const v = validateSpec({
+    name: 't',
+    duration: '10s',
+    paths: {
+      main: { rtt: '20ms', rate: '20Mbit', changes: [{ at: '5s', rate: '40Mbit' }] },
+    },
+    flows: [{ stack: 'reno' }],
+  });
+  if (!v.ok) throw new Error('bad spec');
+  return v.spec;
+})();
+
+/** The bin whose range holds `nsPerByte`. */
+const binOf = (nsPerByte: number) => Math.floor(Math.log(nsPerByte / 0.01) / Math.log(1.01));
+
+const T0 = 1_000_000;
+function win(t: number, bins: [number, number][], extra: Partial<PktTimingWindow> = {}): PktTimingWindow {
+  const busy = bins.reduce((a, [, c]) => a + c, 0);
+  return {
+    type: 'window',
+    tick: t,
+    timeMs: T0 + t * 1000,
+    monoMs: 0,
+    dir: 'main.forward',
+    departures: busy,
+    matched: busy,
+    busy,
+    egressed: busy,
+    delay: { n: busy, minMs: 9.99, p1Ms: 10, p50Ms: 10.01, p99Ms: 10.05, maxMs: 10.1 },
+    captureDrops: 0,
+    bins: new Map(bins),
+    ...extra,
+  };
+}
+
+describe('packet timing', () => {
+  it('judges each window against the rate in force: exact gaps before and after a rate change pass', () => {
+    expect(rateAt(spec, 'main', 'forward', 4.9)).toBe(20e6);
+    expect(rateAt(spec, 'main', 'forward', 5.1)).toBe(40e6);
+    // 400 ns/byte at 20 Mbit/s for windows ending at 1..5 s; 200 ns/byte at 40 Mbit/s after.
+    const ws = [1, 2, 3, 4, 5].map((t) => win(t, [[binOf(400), 300]]));
+    ws.push(...[6, 7, 8].map((t) => win(t, [[binOf(200), 300]])));
+    const [fwd] = timingStats(spec, ws, T0, 10, 1);
+    expect(fwd?.gaps.busy).toBe(2400);
+    expect(fwd?.gaps.within10).toBe(1);
+    expect(fwd?.gaps.p50).toBeCloseTo(1, 1);
+    expect(checkPacketSpacing(fwd as never).status).toBe('pass');
+  });
+
+  it('fails bunched releases (gaps near zero and long gaps), warns in between, skips too few gaps', () => {
+    const bunched = [1, 2, 3].map((t) =>
+      win(t, [
+        [binOf(400), 100],
+        [binOf(5), 150],
+        [binOf(2000), 50],
+      ]),
+    );
+    const [b] = timingStats(spec, bunched, T0, 10, 1);
+    expect(b?.gaps.within10).toBeCloseTo(1 / 3, 2);
+    const c = checkPacketSpacing(b as never);
+    expect(c.status).toBe('fail');
+    expect(c.message).toMatch(/bunches/);
+    const [w] = timingStats(
+      spec,
+      [1, 2, 3].map((t) =>
+        win(t, [
+          [binOf(400), 80],
+          [binOf(5), 20],
+        ]),
+      ),
+      T0,
+      10,
+      1,
+    );
+    expect(checkPacketSpacing(w as never).status).toBe('warn');
+    const [few] = timingStats(spec, [win(1, [[binOf(400), 50]])], T0, 10, 1);
+    expect(checkPacketSpacing(few as never).status).toBe('skip');
+  });
+
+  it('leaves out windows where the capture lost frames, and windows outside the traffic phase', () => {
+    const ws = [
+      win(1, [[binOf(5), 500]], { captureDrops: 3 }),
+      win(2, [[binOf(400), 300]]),
+      win(30, [[binOf(5), 900]]),
+    ];
+    const [d] = timingStats(spec, ws, T0, 10, 1);
+    expect(d?.windows).toBe(2);
+    expect(d?.windowsExcluded).toBe(1);
+    expect(d?.gaps.within10).toBe(1);
+  });
+
+  it('judges the delay stage by the spread it adds beyond its configured jitter', () => {
+    const tight = timingStats(
+      spec,
+      [1, 2].map((t) => win(t, [[binOf(400), 300]])),
+      T0,
+      10,
+      1,
+    )[0];
+    expect(checkDelayJitter(tight as never, 0).status).toBe('pass');
+    const late = [1, 2].map((t) =>
+      win(t, [[binOf(400), 300]], {
+        delay: { n: 300, minMs: 10, p1Ms: 10, p50Ms: 11, p99Ms: 14, maxMs: 15 },
+      }),
+    );
+    const d = timingStats(spec, late, T0, 10, 1)[0];
+    expect(checkDelayJitter(d as never, 0).status).toBe('fail');
+    expect(checkDelayJitter(d as never, 2).status).toBe('pass'); // ±2 ms configured: 4 ms of spread allowed
+  });
+});

@@ -1,0 +1,159 @@
+// Packet timing, measured in the lab (lfn-pkttiming) and judged: the bottleneck's busy dequeue gaps
+// against one frame's time at the rate in force (Mininet-HiFi's packet-spacing bar), and the delay
+// stage's added delay against its configured jitter. Under a realtime clock on a software-emulated
+// lab, late timers release packets in bunches and both show it; under a dilated clock they hold.
+import { binRange, type PktTimingWindow, type Spec } from '@lfnlab/emulator';
+import type { Check } from './fidelity.js';
+
+export interface DirectionTiming {
+  path: string;
+  direction: 'forward' | 'reverse';
+  windows: number;
+  /** Windows left out because the capture itself lost frames. */
+  windowsExcluded: number;
+  gaps: {
+    busy: number;
+    /** Share of busy gaps within ±10 % of the ideal frame time. */
+    within10: number | null;
+    /** Percentiles of gap / ideal. */
+    p10: number | null;
+    p50: number | null;
+    p90: number | null;
+  };
+  delay: {
+    n: number;
+    /** The delay stage's added delay: median of the windows' medians, ms. */
+    medianMs: number | null;
+    /** Spread the stage added (p99 − p1 within a window), the 95th percentile over windows, ms. */
+    spreadMs: number | null;
+  };
+}
+
+const quantile = (sorted: number[], q: number) =>
+  sorted.length ? (sorted[Math.min(sorted.length - 1, Math.floor(q * (sorted.length - 1)))] as number) : null;
+
+/** The rate in force at lab time t (s) for a path's direction, bit/s. */
+export function rateAt(spec: Spec, path: string, direction: 'forward' | 'reverse', t: number): number {
+  const p = spec.paths[path];
+  if (!p) return Number.NaN;
+  if (direction === 'reverse') return p.reverse.rate;
+  return [...p.changes].reverse().find((c) => c.rate !== undefined && c.at <= t * 1000)?.rate ?? p.rate;
+}
+
+/**
+ * Per direction over the traffic phase [0, endS]: windows with capture loss are left out; each
+ * window's gaps are judged against the rate at its middle.
+ */
+export function timingStats(
+  spec: Spec,
+  records: PktTimingWindow[],
+  t0RealMs: number,
+  endS: number,
+  windowS: number,
+): DirectionTiming[] {
+  const out: DirectionTiming[] = [];
+  for (const path of Object.keys(spec.paths))
+    for (const direction of ['forward', 'reverse'] as const) {
+      const ws = records.filter((r) => r.dir === `${path}.${direction}`);
+      const inRun = ws.filter((r) => {
+        const t = (r.timeMs - t0RealMs) / 1000;
+        return t > 0 && t - windowS < endS;
+      });
+      const kept = inRun.filter((r) => r.captureDrops === 0);
+      const ratios: [number, number][] = [];
+      let busy = 0;
+      let within = 0;
+      for (const w of kept) {
+        const mid = (w.timeMs - t0RealMs) / 1000 - windowS / 2;
+        const ideal = 8e9 / rateAt(spec, path, direction, mid); // ns per byte
+        for (const [b, c] of w.bins) {
+          const [lo, hi] = binRange(b);
+          busy += c;
+          if (lo >= 0.9 * ideal && hi <= 1.1 * ideal) within += c;
+          ratios.push([Math.sqrt(lo * hi) / ideal, c]);
+        }
+      }
+      ratios.sort((a, b) => a[0] - b[0]);
+      const ratioAt = (q: number) => {
+        let seen = 0;
+        for (const [r, c] of ratios) {
+          seen += c;
+          if (seen >= q * busy) return r;
+        }
+        return null;
+      };
+      const delayed = kept.filter((w) => w.delay.n > 0);
+      const medians = delayed.map((w) => w.delay.p50Ms).sort((a, b) => a - b);
+      const spreads = delayed.map((w) => w.delay.p99Ms - w.delay.p1Ms).sort((a, b) => a - b);
+      out.push({
+        path,
+        direction,
+        windows: inRun.length,
+        windowsExcluded: inRun.length - kept.length,
+        gaps: {
+          busy,
+          within10: busy ? within / busy : null,
+          p10: busy ? ratioAt(0.1) : null,
+          p50: busy ? ratioAt(0.5) : null,
+          p90: busy ? ratioAt(0.9) : null,
+        },
+        delay: {
+          n: delayed.reduce((a, w) => a + w.delay.n, 0),
+          medianMs: quantile(medians, 0.5),
+          spreadMs: quantile(spreads, 0.95),
+        },
+      });
+    }
+  return out;
+}
+
+/** At least 200 busy gaps to judge; ≥ 90 % within ±10 % passes, ≥ 75 % warns. */
+export function checkPacketSpacing(d: DirectionTiming): Check {
+  const id = `packet-spacing:${d.path}:${d.direction}`;
+  const expected = '>= 90 % of busy bottleneck dequeue gaps within 10 % of one frame time';
+  const where = `${d.path} ${d.direction}`;
+  if (d.gaps.busy < 200 || d.gaps.within10 === null)
+    return {
+      id,
+      status: 'skip',
+      measured: d.gaps.within10,
+      expected,
+      message: `${where}: ${d.gaps.busy} busy dequeue gaps seen; too few to judge the bottleneck's packet spacing`,
+    };
+  const w = d.gaps.within10;
+  const pct = (x: number | null) => (x === null ? '-' : x.toFixed(2));
+  return {
+    id,
+    status: w >= 0.9 ? 'pass' : w >= 0.75 ? 'warn' : 'fail',
+    measured: w,
+    expected,
+    message: `${where}: ${(100 * w).toFixed(1)} % of ${d.gaps.busy} busy dequeue gaps within 10 % of one frame time (gap/ideal p10 ${pct(d.gaps.p10)}, median ${pct(d.gaps.p50)}, p90 ${pct(d.gaps.p90)})${w < 0.9 ? ': the emulator released packets in bunches (late timers)' : ''}`,
+  };
+}
+
+/**
+ * The delay stage may add no spread of its own beyond the configured jitter (two jitters wide):
+ * 0.2 ms passes, 1 ms warns, more fails.
+ */
+export function checkDelayJitter(d: DirectionTiming, jitterMs: number): Check {
+  const id = `delay-jitter:${d.path}:${d.direction}`;
+  const allowed = 2 * jitterMs;
+  const expected = `added delay spread (p99 − p1) <= ${(allowed + 0.2).toFixed(1)} ms`;
+  const where = `${d.path} ${d.direction}`;
+  if (d.delay.n < 100 || d.delay.spreadMs === null)
+    return {
+      id,
+      status: 'skip',
+      measured: d.delay.spreadMs,
+      expected,
+      message: `${where}: ${d.delay.n} packets timed through the delay stage; too few to judge its jitter`,
+    };
+  const extra = d.delay.spreadMs - allowed;
+  return {
+    id,
+    status: extra <= 0.2 ? 'pass' : extra <= 1 ? 'warn' : 'fail',
+    measured: d.delay.spreadMs,
+    expected,
+    message: `${where}: the delay stage added ${d.delay.medianMs?.toFixed(3)} ms (median) with a spread of ${d.delay.spreadMs.toFixed(3)} ms (p99 − p1, worst 5 % of windows)${jitterMs ? ` for ±${jitterMs} ms of configured jitter` : ''}${extra > 0.2 ? ': jitter the spec did not ask for (late timers)' : ''}`,
+  };
+}
