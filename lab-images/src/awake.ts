@@ -35,8 +35,16 @@ function liveHolders(dir: string): string[] {
   });
 }
 
-/** Resumes the lab's VM and keeps it running until the returned release is called. */
-export async function holdAwake(labDir: string, qmpSocket: string): Promise<() => Promise<void>> {
+/**
+ * Resumes the lab's VM and keeps it running until the returned release is called. `same` says
+ * whether the lab at this place is still the VM that was held: a lab restarted meanwhile (another
+ * qemu on the same sockets) is never paused by a holder of the one before.
+ */
+export async function holdAwake(
+  labDir: string,
+  qmpSocket: string,
+  same: () => boolean,
+): Promise<() => Promise<void>> {
   const dir = join(labDir, 'awake');
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const me = join(dir, `${process.pid}-${randomBytes(4).toString('hex')}`);
@@ -49,7 +57,7 @@ export async function holdAwake(labDir: string, qmpSocket: string): Promise<() =
     if (released) return;
     released = true;
     rmSync(me, { force: true });
-    await pauseIfUnheld(labDir, qmpSocket);
+    if (same()) await pauseIfUnheld(labDir, qmpSocket);
   };
 }
 

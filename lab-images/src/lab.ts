@@ -10,6 +10,7 @@ import { holdAwake, pauseIfUnheld } from './awake.js';
 import type { LabImage } from './build.js';
 import { Channel, LabBusyError } from './channel.js';
 import { type Accel, type LabClock, qemuArgv } from './qemu.js';
+import { qmpCommand } from './qmp.js';
 
 export interface LabRecord {
   name: string;
@@ -80,7 +81,7 @@ export async function connectLab(
   const p = labPaths(name);
   if (rec.clock !== 'dilated') return Channel.open(p.socket, labKey(name), opts);
   // A dilated lab is paused while nobody uses it; the channel holds it awake until it closes.
-  const release = await holdAwake(p.dir, p.qmpSocket);
+  const release = await holdAwake(p.dir, p.qmpSocket, () => readLab(name)?.pid === rec.pid);
   try {
     const ch = await Channel.open(p.socket, labKey(name), opts);
     ch.once('close', () => void release().catch(() => undefined));
@@ -272,7 +273,9 @@ export async function labDown(name = 'default'): Promise<boolean> {
   const rec = readLab(name);
   if (rec) {
     try {
-      const ch = await connectLab(name, { timeoutMs: 3000 });
+      // Awake for the power-off, and never paused again: nothing may hold a lab that is going away.
+      if (rec.clock === 'dilated') await qmpCommand(p.qmpSocket, 'cont').catch(() => undefined);
+      const ch = await Channel.open(p.socket, labKey(name), { timeoutMs: 3000 });
       await ch.call('poweroff', {}, 5000).catch(() => undefined);
       ch.close();
     } catch {

@@ -1,9 +1,12 @@
 // Issue 13's acceptance tests in the real lab: the dilated clock keeps Reno's shallow-buffer
 // sawtooth where Reno's arithmetic puts it, the realtime clock under TCG is caught by the verdict,
 // and a lab whose time runs faster than the host's still completes on lab time.
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { buildPlan, validateSpec } from '@lfnlab/emulator';
+import { connectLab, labPaths, pauseIfUnheld, qmpCommand, readLab } from '@lfnlab/lab-images';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bootTestLab, runSpec } from '../testing/lab.js';
+import { bootTestLab, runSpec, TEST_LAB } from '../testing/lab.js';
 import type { TcpFlowSample } from './samples.js';
 import type { TrafficProgress } from './schedule.js';
 
@@ -92,6 +95,26 @@ describe('dilated clock', () => {
     expect(Math.max(...tcpT)).toBeGreaterThanOrEqual(19);
     expect(progress.length).toBeGreaterThan(0);
     expect(progress.at(-1)?.t).toBeGreaterThan(5);
+  });
+});
+
+describe('an idle dilated lab', () => {
+  it('is paused while nobody holds it, and wakes for whoever connects', async () => {
+    const rec = readLab(TEST_LAB);
+    expect(rec?.clock).toBe('dilated');
+    const { dir, qmpSocket } = labPaths(TEST_LAB);
+    expect(await qmpCommand(qmpSocket, 'query-status')).toMatchObject({ running: false });
+    const ch = await connectLab(TEST_LAB, { timeoutMs: 30_000 });
+    try {
+      expect(await qmpCommand(qmpSocket, 'query-status')).toMatchObject({ running: true });
+      expect(await ch.call<{ monotonicMs: number }>('clock')).toHaveProperty('monotonicMs');
+    } finally {
+      ch.close();
+    }
+    // The channel's close lets go of the lab at once; with no holder left, the lab is paused.
+    expect(readdirSync(join(dir, 'awake'))).toEqual([]);
+    await pauseIfUnheld(dir, qmpSocket);
+    expect(await qmpCommand(qmpSocket, 'query-status')).toMatchObject({ running: false });
   });
 });
 
