@@ -5,7 +5,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { LAB_NAME } from '../../service/labDriver.js';
 import { ServiceError } from '../../service/types.js';
-import { requireRole, type Services } from '../context.js';
+import type { Services } from '../context.js';
 
 export async function labRoutes(app: FastifyInstance, { s }: { s: Services }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -14,6 +14,7 @@ export async function labRoutes(app: FastifyInstance, { s }: { s: Services }) {
   r.post(
     '/labs/:name/:action',
     {
+      config: { access: ['admin', 'instructor'] },
       schema: {
         tags: ['labs'],
         summary: 'Boot (returns at once; state says booting), power off or reset a lab',
@@ -24,7 +25,6 @@ export async function labRoutes(app: FastifyInstance, { s }: { s: Services }) {
       },
     },
     async (req, reply) => {
-      requireRole(req, 'admin', 'instructor');
       const { name, action } = req.params;
       if (action !== 'boot' && (await s.queue.activeLabs()).has(name))
         throw new ServiceError(409, `lab ${name} is running an experiment; stop the run first`);

@@ -1,6 +1,6 @@
 // For operators: an unauthenticated health check and Prometheus metrics (admin).
 import type { FastifyInstance } from 'fastify';
-import { requireRole, type Services } from '../context.js';
+import { type Services, userOf } from '../context.js';
 
 const line = (
   name: string,
@@ -21,7 +21,7 @@ export async function opsRoutes(app: FastifyInstance, { s }: { s: Services }) {
   app.get(
     '/health',
     {
-      config: { public: true },
+      config: { access: 'public' },
       schema: { tags: ['ops'], summary: 'Liveness: storage, queue, labs (no auth)' },
     },
     async () => {
@@ -36,9 +36,9 @@ export async function opsRoutes(app: FastifyInstance, { s }: { s: Services }) {
   );
   app.get(
     '/ops/metrics',
-    { schema: { tags: ['ops'], summary: 'Prometheus metrics (admin)' } },
+    { config: { access: ['admin'] }, schema: { tags: ['ops'], summary: 'Prometheus metrics (admin)' } },
     async (req, reply) => {
-      const runs = s.runs.visible(requireRole(req, 'admin'));
+      const runs = s.runs.visible(userOf(req));
       const byStatus = new Map<string, number>();
       for (const r of runs) byStatus.set(r.status, (byStatus.get(r.status) ?? 0) + 1);
       const h = s.storage.health();
