@@ -104,10 +104,11 @@ export async function buildServer(o: ServerOptions): Promise<LfnServer> {
   const accounts = new Accounts(dataDir);
   const admin = await accounts.ensureAdmin();
   const access = new Access(accounts);
-  const specs = new SpecStore(dataDir);
+  const idOf = (username: string) => accounts.userByName(username)?.id ?? null;
+  const specs = new SpecStore(dataDir, idOf);
   const hub = new LiveHub({ capacity: o.liveWindow ?? 20_000, maxHz: o.liveMaxHz ?? 10, keepEnded: 10 });
   const queue = o.queue ?? new InProcessQueue();
-  const store = new RunStore(runsDir);
+  const store = new RunStore(runsDir, { foreign: () => accounts.firstAdmin(), idOf });
   const runs = new RunService({
     store,
     queue,

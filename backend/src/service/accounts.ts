@@ -95,6 +95,13 @@ export class Accounts {
     return u ? publicUser(u) : null;
   }
 
+  /** Owner of records no account made (runs the CLI wrote): the earliest admin. */
+  firstAdmin(): PublicUser {
+    const admins = this.users.filter((u) => u.role === 'admin');
+    admins.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+    return publicUser(admins[0] as UserRow);
+  }
+
   userByName(username: string): PublicUser | null {
     const u = this.users.find((x) => x.username === username);
     return u ? publicUser(u) : null;

@@ -56,7 +56,7 @@ export async function specRoutes(app: FastifyInstance, { s }: { s: Services }) {
     { schema: { tags: ['specs'], summary: 'Stored specs and campaigns I may see' } },
     async (req) => {
       const me = userOf(req);
-      return s.specs.list((owner) => s.access.canSee(me, owner));
+      return s.specs.list((ownerId) => s.access.canSee(me, ownerId));
     },
   );
   r.post(
@@ -68,16 +68,16 @@ export async function specRoutes(app: FastifyInstance, { s }: { s: Services }) {
         body: z.object({ name: Name, kind: Kind, text: Text }),
       },
     },
-    async (req, reply) => reply.code(201).send(s.specs.create({ ...req.body, owner: userOf(req).username })),
+    async (req, reply) => reply.code(201).send(s.specs.create({ ...req.body, owner: userOf(req) })),
   );
   const visible = (req: Parameters<typeof userOf>[0], id: string) => {
     const spec = s.specs.get(id);
-    if (!spec || !s.access.canSee(userOf(req), spec.owner)) throw new ServiceError(404, `no spec ${id}`);
+    if (!spec || !s.access.canSee(userOf(req), spec.ownerId)) throw new ServiceError(404, `no spec ${id}`);
     return spec;
   };
   const editable = (req: Parameters<typeof userOf>[0], id: string) => {
     const spec = visible(req, id);
-    if (!s.access.canEdit(userOf(req), spec.owner))
+    if (!s.access.canEdit(userOf(req), spec.ownerId))
       throw new ServiceError(403, 'only its owner (or an admin) may change this spec');
     return spec;
   };
@@ -117,7 +117,7 @@ export async function specRoutes(app: FastifyInstance, { s }: { s: Services }) {
         name: `${src.name} (copy)`.slice(0, 128),
         kind: src.kind,
         text: src.text,
-        owner: userOf(req).username,
+        owner: userOf(req),
       });
       return reply.code(201).send(copy);
     },
