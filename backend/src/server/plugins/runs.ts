@@ -21,6 +21,7 @@ import type { SampleKind } from '../../run/samples.js';
 import { LAB_NAME } from '../../service/labDriver.js';
 import { ServiceError } from '../../service/types.js';
 import { type Services, userOf } from '../context.js';
+import { TEXT_BODY_LIMIT } from '../limits.js';
 
 const Id = z.object({ id: z.string().max(200) });
 const KINDS = Object.keys(CSV_COLUMNS) as SampleKind[];
@@ -78,6 +79,7 @@ export async function runRoutes(app: FastifyInstance, { s }: { s: Services }) {
   r.post(
     '/runs',
     {
+      bodyLimit: TEXT_BODY_LIMIT,
       schema: {
         tags: ['runs'],
         summary: 'Start runs: one for a spec, one per variant for a campaign or preset',

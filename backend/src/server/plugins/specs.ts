@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { ServiceError } from '../../service/types.js';
 import { checkCampaignText, checkSpec, checkSpecText } from '../../service/validation.js';
 import { type Services, userOf } from '../context.js';
+import { TEXT_BODY_LIMIT } from '../limits.js';
 
 const Text = z.string().max(1_000_000, { error: 'must be at most 1 MB' });
 const Kind = z.enum(['spec', 'campaign'], { error: 'must be spec or campaign' });
@@ -26,6 +27,7 @@ export async function specRoutes(app: FastifyInstance, { s }: { s: Services }) {
   r.post(
     '/specs/validate',
     {
+      bodyLimit: TEXT_BODY_LIMIT,
       schema: {
         tags: ['specs'],
         summary: 'Validate a spec or campaign; always 200 with ok and problems',
@@ -62,6 +64,7 @@ export async function specRoutes(app: FastifyInstance, { s }: { s: Services }) {
   r.post(
     '/specs',
     {
+      bodyLimit: TEXT_BODY_LIMIT,
       schema: {
         tags: ['specs'],
         summary: 'Store a spec or campaign (it must validate)',
@@ -87,6 +90,7 @@ export async function specRoutes(app: FastifyInstance, { s }: { s: Services }) {
   r.put(
     '/specs/:id',
     {
+      bodyLimit: TEXT_BODY_LIMIT,
       schema: {
         tags: ['specs'],
         summary: 'Change name or text (it must validate)',

@@ -1,0 +1,119 @@
+// Resource limits: slow bodies cut, a connection cap, body sizes per route, live sockets per user,
+// stored specs per user (one file each).
+import { readdirSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { MAX_SPECS_PER_USER } from '../service/specStore.js';
+import type { Run } from '../service/types.js';
+import { MAX_SOCKETS_PER_USER } from './limits.js';
+import { adminClient, type Client, SHORT_SPEC, type TestServer, testServer, userClient } from './testkit.js';
+
+let s: TestServer;
+let admin: Client;
+let port: number;
+
+beforeAll(async () => {
+  s = await testServer({ limits: { requestTimeoutMs: 1500, maxConnections: 40 } });
+  admin = await adminClient(s);
+  port = Number(new URL(await s.app.listen({ host: '127.0.0.1', port: 0 })).port);
+});
+afterAll(async () => {
+  await s.close();
+});
+
+const rawSocket = () =>
+  new Promise<Socket>((resolve, reject) => {
+    const sock = connect(port, '127.0.0.1', () => resolve(sock));
+    sock.on('error', reject);
+  });
+
+describe('connections', () => {
+  it('a client sending its body a byte at a time is cut at the request timeout', async () => {
+    const sock = await rawSocket();
+    const started = Date.now();
+    let answer = '';
+    sock.on('data', (d) => {
+      answer += String(d);
+    });
+    sock.write(
+      'POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{',
+    );
+    // The slow client: one more byte every 300 ms, forever.
+    const drip = setInterval(() => sock.writable && sock.write(' '), 300);
+    await new Promise<void>((resolve) => sock.on('close', () => resolve()));
+    clearInterval(drip);
+    const took = Date.now() - started;
+    expect(took).toBeGreaterThanOrEqual(1400);
+    expect(took).toBeLessThan(6000);
+    expect(answer).toMatch(/^HTTP\/1.1 408/);
+  });
+
+  it('connections beyond the cap are refused at once', async () => {
+    const held = await Promise.all(Array.from({ length: 40 }, rawSocket));
+    const extra = await rawSocket();
+    const closed = await new Promise<boolean>((resolve) => {
+      extra.on('close', () => resolve(true));
+      extra.write('GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n');
+    });
+    expect(closed).toBe(true);
+    for (const h of held) h.destroy();
+  });
+});
+
+describe('body sizes', () => {
+  it('64 KiB for most routes, 2 MiB where a spec text goes', async () => {
+    const big = 'x'.repeat(100 * 1024);
+    const r = await admin.req('POST', '/api/tokens', { name: big });
+    expect(r.statusCode).toBe(413);
+    expect(r.json().problems.length).toBeGreaterThan(0);
+    const text = `${SHORT_SPEC}# ${'x'.repeat(900 * 1024)}\n`;
+    expect((await admin.req('POST', '/api/specs/validate', { text })).statusCode).toBe(200);
+  });
+});
+
+describe('live sockets per user', () => {
+  it(`at most ${MAX_SOCKETS_PER_USER} at once; the next is 429`, async () => {
+    const run = await admin.json<Run>('POST', '/api/runs', { text: SHORT_SPEC.replace('4s', '3600s') });
+    const url = `ws://127.0.0.1:${port}/api/runs/${run.id}/live`;
+    const openOne = () =>
+      new Promise<{ ws: WebSocket; status: number }>((resolve) => {
+        const ws = new WebSocket(url, { headers: { cookie: `lfn_session=${admin.cookie}` } });
+        ws.on('unexpected-response', (_req, res) => resolve({ ws, status: res.statusCode ?? 0 }));
+        ws.on('open', () => resolve({ ws, status: 101 }));
+      });
+    const opened = [];
+    for (let i = 0; i < MAX_SOCKETS_PER_USER; i++) opened.push(await openOne());
+    expect(opened.every((o) => o.status === 101)).toBe(true);
+    expect((await openOne()).status).toBe(429);
+    // Another user is not affected; closing one frees a place.
+    const closed = new Promise((resolve) => opened[0]?.ws.on('close', resolve));
+    opened[0]?.ws.close();
+    await closed;
+    // The server sees the close after the client: wait for a place rather than sleep.
+    let again = await openOne();
+    for (let i = 0; i < 50 && again.status !== 101; i++) again = await openOne();
+    expect(again.status).toBe(101);
+    for (const o of [...opened, again]) o.ws.close();
+    await admin.json('POST', `/api/runs/${run.id}/stop`);
+  });
+});
+
+describe('stored specs', () => {
+  it(`at most ${MAX_SPECS_PER_USER} per user, each in its own file`, async () => {
+    const u = await userClient(s, admin, 'hoarder', 'student');
+    for (let i = 0; i < MAX_SPECS_PER_USER; i++)
+      expect(
+        (await u.req('POST', '/api/specs', { name: `s${i}`, kind: 'spec', text: SHORT_SPEC })).statusCode,
+      ).toBe(201);
+    const over = await u.req('POST', '/api/specs', { name: 'one more', kind: 'spec', text: SHORT_SPEC });
+    expect(over.statusCode).toBe(409);
+    expect(over.json().problems.length).toBeGreaterThan(0);
+    expect(readdirSync(join(s.dirs.data, 'specs')).length).toBe(MAX_SPECS_PER_USER);
+    // Someone else may still store theirs.
+    expect(
+      (await admin.req('POST', '/api/specs', { name: 'a', kind: 'spec', text: SHORT_SPEC })).statusCode,
+    ).toBe(201);
+  });
+});
