@@ -22,7 +22,7 @@ import { type ConnectionLimits, DEFAULT_LIMITS, serverFactory, type TlsFiles } f
 import { DEFAULT_BODY_LIMIT } from './limits.js';
 import { authHook, authRoutes } from './plugins/auth.js';
 import { registerDocs } from './plugins/docs.js';
-import { installFallback } from './plugins/fallback.js';
+import { installFallback, methodHook } from './plugins/fallback.js';
 import { labRoutes } from './plugins/labs.js';
 import { liveRoutes } from './plugins/live.js';
 import { opsRoutes } from './plugins/ops.js';
@@ -141,6 +141,8 @@ export async function buildServer(o: ServerOptions): Promise<LfnServer> {
     // Larger bodies only where a route says so (spec and run texts).
     bodyLimit: DEFAULT_BODY_LIMIT,
     trustProxy: o.trustProxy ?? false,
+    // Path parameters are checked by the routes' schemas (400 naming the field), not cut at 100.
+    maxParamLength: 2048,
     serverFactory: serverFactory(limits, o.tls ?? null) as FastifyServerFactory,
     // The server itself comes from serverFactory; this only makes listen() report https:// URLs.
     ...(o.tls ? { https: {} } : {}),
@@ -163,6 +165,7 @@ export async function buildServer(o: ServerOptions): Promise<LfnServer> {
   await app.register(fastifyCookie);
   await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
   await registerDocs(app);
+  app.addHook('onRequest', methodHook(app));
   app.addHook('onRequest', authHook(services));
   const withS = { s: services, prefix: '/api' };
   await app.register(authRoutes, { ...withS, secureCookie: o.secureCookie ?? false });

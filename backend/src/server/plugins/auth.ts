@@ -8,20 +8,28 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ServiceError } from '../../service/types.js';
 import { type Caller, type Services, userOf } from '../context.js';
+import { Me, Ok, TokenCreated, TokenInfo } from '../schemas.js';
+import { errorReplies } from './docs.js';
 
 export const SESSION_COOKIE = 'lfn_session';
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export const SIGN_IN_FIRST = 'sign in first (session cookie or Bearer token)';
 
+/**
+ * The caller, from a Bearer token or the session cookie. Every credential presented must be valid:
+ * a wrong cookie beside a good token (or any other mix) is refused, not quietly ignored.
+ */
 function identify(s: Services, req: FastifyRequest): Caller | null {
   const auth = req.headers.authorization;
-  if (auth?.startsWith('Bearer ')) {
-    const user = s.accounts.tokenUser(auth.slice(7).trim());
-    return user ? { user, via: 'token', sessionId: null, csrfToken: null } : null;
-  }
   const sid = req.cookies[SESSION_COOKIE];
-  const session = sid ? s.accounts.session(sid) : null;
-  return sid && session
+  const session = sid !== undefined ? s.accounts.session(sid) : null;
+  if (sid !== undefined && !session) return null;
+  if (auth !== undefined) {
+    const user = auth.startsWith('Bearer ') ? s.accounts.tokenUser(auth.slice(7).trim()) : null;
+    if (!user || (session && session.user.id !== user.id)) return null;
+    return { user, via: 'token', sessionId: null, csrfToken: null };
+  }
+  return sid !== undefined && session
     ? { user: session.user, via: 'session', sessionId: sid, csrfToken: session.csrfToken }
     : null;
 }
@@ -102,7 +110,12 @@ export async function authRoutes(app: FastifyInstance, opts: { s: Services; secu
     '/auth/login',
     {
       config: { access: 'public' },
-      schema: { tags: ['auth'], summary: 'Sign in; sets the session cookie', body: Credentials },
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in; sets the session cookie',
+        body: Credentials,
+        response: { 200: Me, ...errorReplies(401, 429) },
+      },
     },
     async (req, reply) => {
       const user = await s.accounts.login(req.ip, req.body.username, req.body.password);
@@ -126,22 +139,34 @@ export async function authRoutes(app: FastifyInstance, opts: { s: Services; secu
       return { user, csrfToken };
     },
   );
-  r.post('/auth/logout', { schema: { tags: ['auth'], summary: 'Sign out' } }, async (req, reply) => {
-    if (req.caller?.sessionId) s.accounts.deleteSession(req.caller.sessionId);
-    reply.clearCookie(SESSION_COOKIE, { path: '/' });
-    return { ok: true };
-  });
+  r.post(
+    '/auth/logout',
+    { schema: { tags: ['auth'], summary: 'Sign out', response: { 200: Ok } } },
+    async (req, reply) => {
+      if (req.caller?.sessionId) s.accounts.deleteSession(req.caller.sessionId);
+      reply.clearCookie(SESSION_COOKIE, { path: '/' });
+      return { ok: true };
+    },
+  );
   r.get(
     '/auth/me',
-    { schema: { tags: ['auth'], summary: 'Who is signed in, and the CSRF token' } },
+    { schema: { tags: ['auth'], summary: 'Who is signed in, and the CSRF token', response: { 200: Me } } },
     async (req) => ({
       user: userOf(req),
       csrfToken: req.caller?.csrfToken ?? null,
     }),
   );
 
-  r.get('/tokens', { schema: { tags: ['auth'], summary: 'My API tokens (never the secret)' } }, async (req) =>
-    s.accounts.listTokens(userOf(req).id),
+  r.get(
+    '/tokens',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'My API tokens (never the secret)',
+        response: { 200: z.array(TokenInfo) },
+      },
+    },
+    async (req) => s.accounts.listTokens(userOf(req).id),
   );
   r.post(
     '/tokens',
@@ -150,6 +175,7 @@ export async function authRoutes(app: FastifyInstance, opts: { s: Services; secu
         tags: ['auth'],
         summary: 'New API token; the secret is shown once',
         body: z.object({ name: z.string().min(1, { error: 'is required' }).max(64) }),
+        response: { 201: TokenCreated },
       },
     },
     async (req, reply) => reply.code(201).send(s.accounts.createToken(userOf(req).id, req.body.name)),
@@ -161,6 +187,7 @@ export async function authRoutes(app: FastifyInstance, opts: { s: Services; secu
         tags: ['auth'],
         summary: 'Revoke an API token',
         params: z.object({ id: z.string().max(64) }),
+        response: { 200: Ok },
       },
     },
     async (req) => {

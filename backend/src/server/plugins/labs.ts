@@ -6,11 +6,17 @@ import { z } from 'zod';
 import { LAB_NAME } from '../../service/labDriver.js';
 import { ServiceError } from '../../service/types.js';
 import type { Services } from '../context.js';
+import { LabAfterAction, LabSchema } from '../schemas.js';
+import { errorReplies } from './docs.js';
 
 export async function labRoutes(app: FastifyInstance, { s }: { s: Services }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const labs = async () => s.driver.labs(await s.queue.activeLabs());
-  r.get('/labs', { schema: { tags: ['labs'], summary: 'Every lab and its state' } }, labs);
+  r.get(
+    '/labs',
+    { schema: { tags: ['labs'], summary: 'Every lab and its state', response: { 200: z.array(LabSchema) } } },
+    labs,
+  );
   r.post(
     '/labs/:name/:action',
     {
@@ -22,6 +28,7 @@ export async function labRoutes(app: FastifyInstance, { s }: { s: Services }) {
           name: z.string().regex(LAB_NAME, { error: 'must be a lab name (letters, digits, _ -)' }),
           action: z.enum(['boot', 'down', 'reset'], { error: 'must be boot, down or reset' }),
         }),
+        response: { 200: LabAfterAction, 202: LabAfterAction, ...errorReplies(409) },
       },
     },
     async (req, reply) => {

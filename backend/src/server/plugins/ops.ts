@@ -1,6 +1,7 @@
 // For operators: an unauthenticated health check and Prometheus metrics (admin).
 import type { FastifyInstance } from 'fastify';
 import { type Services, userOf } from '../context.js';
+import { Health, textReply } from '../schemas.js';
 
 const line = (
   name: string,
@@ -22,7 +23,11 @@ export async function opsRoutes(app: FastifyInstance, { s }: { s: Services }) {
     '/health',
     {
       config: { access: 'public' },
-      schema: { tags: ['ops'], summary: 'Liveness: storage, queue, labs (no auth)' },
+      schema: {
+        tags: ['ops'],
+        summary: 'Liveness: storage, queue, labs (no auth)',
+        response: { 200: Health },
+      },
     },
     async () => {
       const h = s.storage.health();
@@ -36,7 +41,14 @@ export async function opsRoutes(app: FastifyInstance, { s }: { s: Services }) {
   );
   app.get(
     '/ops/metrics',
-    { config: { access: ['admin'] }, schema: { tags: ['ops'], summary: 'Prometheus metrics (admin)' } },
+    {
+      config: { access: ['admin'] },
+      schema: {
+        tags: ['ops'],
+        summary: 'Prometheus metrics (admin)',
+        response: { 200: textReply('text/plain', 'Prometheus text exposition format') },
+      },
+    },
     async (req, reply) => {
       const runs = s.runs.visible(userOf(req));
       const byStatus = new Map<string, number>();

@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../../service/passwordPolicy.js';
 import { ROLES, ServiceError } from '../../service/types.js';
 import { type Services, userOf } from '../context.js';
+import { Ok, QuotaReply, QuotasReply, UserSchema } from '../schemas.js';
+import { errorReplies } from './docs.js';
 
 const Role = z.enum(ROLES, { error: `must be one of ${ROLES.join(', ')}` });
 const Username = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{1,31}$/, {
@@ -32,7 +34,11 @@ export async function userRoutes(app: FastifyInstance, { s }: { s: Services }) {
     '/users',
     {
       config: { access: ['admin', 'instructor'] },
-      schema: { tags: ['users'], summary: 'Users: all (admin) or my class (instructor)' },
+      schema: {
+        tags: ['users'],
+        summary: 'Users: all (admin) or my class (instructor)',
+        response: { 200: z.array(UserSchema) },
+      },
     },
     async (req) => {
       const me = userOf(req);
@@ -50,6 +56,7 @@ export async function userRoutes(app: FastifyInstance, { s }: { s: Services }) {
         tags: ['users'],
         summary: 'Create a user (admin)',
         body: z.object({ username: Username, password: Password, role: Role, class: ClassName.optional() }),
+        response: { 201: UserSchema, ...errorReplies(409) },
       },
     },
     async (req, reply) => reply.code(201).send(await s.accounts.createUser(req.body)),
@@ -69,6 +76,7 @@ export async function userRoutes(app: FastifyInstance, { s }: { s: Services }) {
           role: Role.optional(),
           class: ClassName.optional(),
         }),
+        response: { 200: UserSchema, ...errorReplies(409) },
       },
     },
     async (req) => {
@@ -96,7 +104,12 @@ export async function userRoutes(app: FastifyInstance, { s }: { s: Services }) {
     '/users/:id',
     {
       config: { access: ['admin'] },
-      schema: { tags: ['users'], summary: 'Delete a user (admin)', params: Id },
+      schema: {
+        tags: ['users'],
+        summary: 'Delete a user (admin)',
+        params: Id,
+        response: { 200: Ok, ...errorReplies(409) },
+      },
     },
     async (req) => {
       s.accounts.deleteUser(req.params.id);
@@ -104,8 +117,10 @@ export async function userRoutes(app: FastifyInstance, { s }: { s: Services }) {
     },
   );
 
-  r.get('/quotas', { schema: { tags: ['users'], summary: 'Quotas of every role' } }, async () =>
-    s.accounts.getQuotas(),
+  r.get(
+    '/quotas',
+    { schema: { tags: ['users'], summary: 'Quotas of every role', response: { 200: QuotasReply } } },
+    async () => s.accounts.getQuotas(),
   );
   r.put(
     '/quotas/:role',
@@ -116,6 +131,7 @@ export async function userRoutes(app: FastifyInstance, { s }: { s: Services }) {
         summary: "Set a role's quota (admin)",
         params: z.object({ role: Role }),
         body: QuotaSchema,
+        response: { 200: QuotaReply },
       },
     },
     async (req) => s.accounts.setQuota(req.params.role, req.body),
