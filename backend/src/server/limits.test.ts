@@ -109,6 +109,43 @@ describe('live sockets per user', () => {
   });
 });
 
+describe('live backpressure', () => {
+  it('a reader more than 1 MB behind is closed with 1013, and resumes from its cursor', async () => {
+    const run = await admin.json<Run>('POST', '/api/runs', { text: SHORT_SPEC.replace('4s', '3600s') });
+    const channel = s.services.hub.open(run.id);
+    const url = `ws://127.0.0.1:${port}/api/runs/${run.id}/live`;
+    const headers = { cookie: `lfn_session=${admin.cookie}` };
+    const ws = new WebSocket(url, { headers });
+    let lastSeq = 0;
+    const caughtUp = new Promise<void>((resolve) =>
+      ws.on('message', (d) => {
+        const m = JSON.parse(String(d)) as { seq: number; type: string };
+        lastSeq = Math.max(lastSeq, m.seq);
+        if (m.type === 'caught-up') resolve();
+      }),
+    );
+    const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
+    await caughtUp;
+    // The reader stops reading (its TCP socket paused) while 12 MB are published: more than the
+    // kernel's socket buffers take, so megabytes queue in the service (below the old 16 MB cut).
+    const tcp = (ws as unknown as { _socket: Socket })._socket;
+    tcp.pause();
+    const blob = 'x'.repeat(100 * 1024);
+    for (let i = 0; i < 120; i++) channel.publish({ type: 'event', event: 'error', data: { blob, i } });
+    tcp.resume();
+    expect(await closed).toBe(1013);
+    expect(lastSeq).toBeLessThan(channel.lastSeq);
+    // The client reconnects after what it saw and gets the rest.
+    const again = new WebSocket(`${url}?cursor=${lastSeq}`, { headers });
+    const first = await new Promise<number>((resolve) =>
+      again.once('message', (d) => resolve((JSON.parse(String(d)) as { seq: number }).seq)),
+    );
+    expect(first).toBe(lastSeq + 1);
+    again.close();
+    await admin.json('POST', `/api/runs/${run.id}/stop`);
+  });
+});
+
 describe('stored specs', () => {
   it(`at most ${MAX_SPECS_PER_USER} per user, each in its own file`, async () => {
     const u = await userClient(s, admin, 'hoarder', 'student');
