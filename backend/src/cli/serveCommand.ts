@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
+import { get as httpGet } from 'node:http';
+import { get as httpsGet } from 'node:https';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,12 +21,23 @@ export function defaultDataDir(): string {
 
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
 
+/** GET /api/health answers 200. Over HTTPS the certificate is not checked: this is our own child. */
+function healthy(url: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const get = url.startsWith('https:') ? httpsGet : httpGet;
+    const req = get(`${url}/api/health`, { rejectUnauthorized: false, timeout: 1000 }, (res) => {
+      res.resume();
+      resolve(res.statusCode === 200);
+    });
+    req.on('timeout', () => req.destroy());
+    req.on('error', () => resolve(false));
+  });
+}
+
 async function waitForHealth(url: string, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
-    try {
-      if ((await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(1000) })).ok) return true;
-    } catch {}
+    if (await healthy(url)) return true;
     await new Promise((r) => setTimeout(r, 200));
   }
   return false;

@@ -142,7 +142,7 @@ export async function buildServer(o: ServerOptions): Promise<LfnServer> {
     bodyLimit: DEFAULT_BODY_LIMIT,
     trustProxy: o.trustProxy ?? false,
     // Path parameters are checked by the routes' schemas (400 naming the field), not cut at 100.
-    maxParamLength: 2048,
+    routerOptions: { maxParamLength: 2048 },
     serverFactory: serverFactory(limits, o.tls ?? null) as FastifyServerFactory,
     // The server itself comes from serverFactory; this only makes listen() report https:// URLs.
     ...(o.tls ? { https: {} } : {}),
