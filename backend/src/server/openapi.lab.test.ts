@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /** The version verified with this API; bump it deliberately. */
 const SCHEMATHESIS = 'schemathesis==4.32.5';
-const MAX_EXAMPLES = '60';
+const MAX_EXAMPLES = '100';
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const fuzzDir = join(repo, 'backend/fuzz');
