@@ -229,6 +229,24 @@ describe('passwords', () => {
   });
 });
 
+describe('admins and their own account', () => {
+  it('an admin can neither delete nor demote themselves, even with another admin present', async () => {
+    const other = await admin.json<{ id: string }>('POST', '/api/users', {
+      username: 'second-admin',
+      password: 'another-Admin-pass-1',
+      role: 'admin',
+    });
+    expect(other.id).toBeTruthy();
+    const me = (await admin.json<{ user: { id: string } }>('GET', '/api/auth/me')).user.id;
+    const del = await admin.req('DELETE', `/api/users/${me}`);
+    expect(del.statusCode).toBe(409);
+    const demote = await admin.req('PATCH', `/api/users/${me}`, { role: 'student' });
+    expect(demote.statusCode).toBe(409);
+    expect(demote.json().problems[0].path).toBe('role');
+    expect((await admin.req('GET', '/api/auth/me')).statusCode).toBe(200);
+  });
+});
+
 describe('cookies and the log', () => {
   it('sets Secure cookies when a trusted proxy says the request came over HTTPS', async () => {
     const proxied = await testServer({ trustProxy: true });

@@ -87,6 +87,11 @@ export async function userRoutes(app: FastifyInstance, { s }: { s: Services }) {
         throw new ServiceError(403, 'only admin may change other users, roles or classes', [
           { path: '(role)', message: 'must be admin' },
         ]);
+      // Another admin must do it: a stolen session (or a slip) cannot lock its own admin out.
+      if (own && patch.role !== undefined && patch.role !== me.role)
+        throw new ServiceError(409, 'you cannot change your own role; another admin must', [
+          { path: 'role', message: 'not your own' },
+        ]);
       // Even an admin gives the current password for their own: a stolen session cannot lock them out.
       if (own && patch.password !== undefined) {
         if (currentPassword === undefined || !(await s.accounts.passwordMatches(me.id, currentPassword)))
@@ -112,6 +117,10 @@ export async function userRoutes(app: FastifyInstance, { s }: { s: Services }) {
       },
     },
     async (req) => {
+      if (userOf(req).id === req.params.id)
+        throw new ServiceError(409, 'you cannot delete your own account; another admin must', [
+          { path: 'id', message: 'not your own' },
+        ]);
       s.accounts.deleteUser(req.params.id);
       return { ok: true };
     },
