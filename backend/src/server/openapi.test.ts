@@ -53,8 +53,8 @@ describe('OpenAPI document', () => {
   it('one-of request rules are oneOf', () => {
     const body = (key: string) =>
       operations().find((o) => o.key === key)?.op.requestBody?.content['application/json']?.schema;
-    expect((body('POST /api/runs')?.oneOf as unknown[]).length).toBe(3);
-    expect((body('POST /api/specs/validate')?.oneOf as unknown[]).length).toBe(2);
+    expect(body('POST /api/runs')?.oneOf).toHaveLength(3);
+    expect(body('POST /api/specs/validate')?.oneOf).toHaveLength(2);
   });
 
   it('refuses a body that fits no alternative, naming the field', async () => {
