@@ -17,15 +17,16 @@ export const SIGN_IN_FIRST = 'sign in first (session cookie or Bearer token)';
 
 /**
  * The caller, from a Bearer token or the session cookie. Every credential presented must be valid:
- * a wrong cookie beside a good token (or any other mix) is refused, not quietly ignored.
+ * a wrong cookie beside a good token (or any other mix) is refused, not quietly ignored. Other
+ * Authorization schemes (Basic from a proxy's own sign-in) are not ours and are left alone.
  */
 function identify(s: Services, req: FastifyRequest): Caller | null {
   const auth = req.headers.authorization;
   const sid = req.cookies[SESSION_COOKIE];
   const session = sid !== undefined ? s.accounts.session(sid) : null;
   if (sid !== undefined && !session) return null;
-  if (auth !== undefined) {
-    const user = auth.startsWith('Bearer ') ? s.accounts.tokenUser(auth.slice(7).trim()) : null;
+  if (auth !== undefined && /^bearer /i.test(auth)) {
+    const user = s.accounts.tokenUser(auth.slice(7).trim());
     if (!user || (session && session.user.id !== user.id)) return null;
     return { user, via: 'token', sessionId: null, csrfToken: null };
   }
