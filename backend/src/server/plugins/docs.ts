@@ -42,6 +42,62 @@ function addErrorReplies(r: RouteOptions) {
   r.schema.response = { ...errorReplies(...codes), ...(r.schema.response as object | undefined) };
 }
 
+/** `#/paths/…/method` of an operation, for links. */
+const ref = (path: string, method: string) =>
+  `#/paths/${path.replaceAll('~', '~0').replaceAll('/', '~1')}/${method}`;
+
+/** What a created resource leads to: its id's operations (so a client, or a fuzzer, can follow). */
+const LINKS: Array<{ from: [string, string, string]; to: Array<[string, string]> }> = [
+  {
+    from: ['/api/runs', 'post', '202'],
+    to: [
+      ['/api/runs/{id}', 'get'],
+      ['/api/runs/{id}/stop', 'post'],
+      ['/api/runs/{id}/summary', 'get'],
+      ['/api/runs/{id}/record', 'get'],
+      ['/api/runs/{id}/report', 'get'],
+      ['/api/runs/{id}/export/{format}', 'get'],
+      ['/api/runs/{id}/grafana', 'get'],
+    ],
+  },
+  {
+    from: ['/api/specs', 'post', '201'],
+    to: [
+      ['/api/specs/{id}', 'get'],
+      ['/api/specs/{id}', 'put'],
+      ['/api/specs/{id}', 'delete'],
+      ['/api/specs/{id}/duplicate', 'post'],
+    ],
+  },
+  {
+    from: ['/api/users', 'post', '201'],
+    to: [
+      ['/api/users/{id}', 'patch'],
+      ['/api/users/{id}', 'delete'],
+    ],
+  },
+  { from: ['/api/tokens', 'post', '201'], to: [['/api/tokens/{id}', 'delete']] },
+];
+
+type Doc = {
+  paths?: Record<string, Record<string, { responses?: Record<string, Record<string, unknown>> }>>;
+};
+
+function addLinks(doc: Doc): Doc {
+  for (const { from, to } of LINKS) {
+    const [path, method, status] = from;
+    const response = doc.paths?.[path]?.[method]?.responses?.[status];
+    if (!response) continue;
+    response.links = Object.fromEntries(
+      to.map(([p, m]) => [
+        `${m}_${p.replace('/api/', '').replace(/[{}]/g, '').replaceAll('/', '_')}`,
+        { operationRef: ref(p, m), parameters: { id: '$response.body#/id' } },
+      ]),
+    );
+  }
+  return doc;
+}
+
 /** Registered on the root before any route, so its onRoute hooks see them all. */
 export async function registerDocs(app: FastifyInstance): Promise<void> {
   app.addHook('onRoute', addErrorReplies);
@@ -61,6 +117,7 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
       security: [{ session: [] }, { token: [] }],
     },
     transform: jsonSchemaTransform,
+    transformObject: (d) => addLinks(('openapiObject' in d ? d.openapiObject : d) as Doc) as never,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 }
