@@ -128,6 +128,7 @@ describe.runIf(hasPython)('schemathesis against the OpenAPI document', () => {
       {
         encoding: 'utf8',
         maxBuffer: 64 * 1024 * 1024,
+        cwd: dir, // its cache (.schemathesis/) goes there, not into the repository
         env: {
           ...process.env,
           SCHEMATHESIS_HOOKS: 'hooks',
