@@ -13,10 +13,11 @@ say() { printf '\n== %s\n' "$*"; }
 [ "$(id -u)" = 0 ] || { echo "setup.sh: run as root (the lab needs qemu, and apt-get installs packages)" >&2; exit 1; }
 
 # Debian packages: qemu and the tools the image carries (copied from this host's Debian packages),
-# InfluxDB 1.6 for samples, and Chromium for the web UI's end-to-end tests.
+# InfluxDB 1.6 for samples, Chromium for the web UI's end-to-end tests, and Python's venv for the
+# API fuzz test (schemathesis from PyPI in a throwaway venv).
 PKGS=(qemu-system-x86 iperf3 iproute2 ethtool iputils-ping busybox-static kmod cpio tcpdump util-linux make gcc g++
       libc6-dev libudt-dev influxdb influxdb-client ca-certificates git curl
-      chromium fonts-dejavu-core)
+      chromium fonts-dejavu-core python3 python3-venv)
 command -v go >/dev/null || PKGS+=(golang-go)
 missing=()
 for p in "${PKGS[@]}"; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p"); done

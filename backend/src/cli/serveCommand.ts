@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
+import { get as httpGet } from 'node:http';
+import { get as httpsGet } from 'node:https';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,12 +21,23 @@ export function defaultDataDir(): string {
 
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
 
+/** GET /api/health answers 200. Over HTTPS the certificate is not checked: this is our own child. */
+function healthy(url: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const get = url.startsWith('https:') ? httpsGet : httpGet;
+    const req = get(`${url}/api/health`, { rejectUnauthorized: false, timeout: 1000 }, (res) => {
+      res.resume();
+      resolve(res.statusCode === 200);
+    });
+    req.on('timeout', () => req.destroy());
+    req.on('error', () => resolve(false));
+  });
+}
+
 async function waitForHealth(url: string, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
-    try {
-      if ((await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(1000) })).ok) return true;
-    } catch {}
+    if (await healthy(url)) return true;
     await new Promise((r) => setTimeout(r, 200));
   }
   return false;
@@ -35,6 +48,7 @@ export const serveCommand: Command = {
   summary: 'the HTTP API, live streams and web UI (--lab fake for a lab-less demo)',
   usage: `usage: lfnlab serve [--host 127.0.0.1] [--port 8080] [--data DIR] [--runs DIR]
                     [--lab real|fake] [--influx URL|off] [--grafana URL] [--daemon]
+                    [--tls-cert FILE --tls-key FILE] [--trust-proxy true|ADDRS]
 
 Serves the API (docs at /api/docs), live WebSockets and, when frontend/dist is
 built, the web UI at /. Runs queue per lab and run one at a time; each writes its
@@ -49,11 +63,18 @@ run directory under --runs and its samples to InfluxDB.
   --fake-speed X    fake lab: run time passes X times faster (default 1)
   --influx URL|off  InfluxDB 1.x (default http://127.0.0.1:8086); off: run directories only
   --grafana URL     Grafana for "open in Grafana" links (default http://127.0.0.1:3000)
+  --tls-cert FILE   serve HTTPS with this PEM certificate (and --tls-key FILE);
+                    session cookies are then Secure
+  --trust-proxy X   behind a reverse proxy: believe its X-Forwarded-For/-Proto
+                    (true, or its addresses/CIDRs comma-separated); a request
+                    it forwarded as https gets a Secure cookie
   --daemon          detach; pid in DATA/serve.pid, log in DATA/serve.log; prints the URL
   -h, --help        this text
 
 The first start creates the user 'admin' with a random password, prints it and
-writes it to DATA/admin-password (mode 0600). Stop with Ctrl-C (or kill the pid):
+writes it to DATA/admin-password (mode 0600). Requests are logged (JSON lines on
+stdout, credentials redacted). To serve a class over a network, see the Security
+section of docs/ARCHITECTURE.md. Stop with Ctrl-C (or kill the pid):
 running runs are stopped, the lab reset, and their records kept.`,
   options: {
     host: { type: 'string' },
@@ -65,6 +86,9 @@ running runs are stopped, the lab reset, and their records kept.`,
     influx: { type: 'string' },
     grafana: { type: 'string' },
     daemon: { type: 'boolean' },
+    'tls-cert': { type: 'string' },
+    'tls-key': { type: 'string' },
+    'trust-proxy': { type: 'string' },
   },
   async run(values) {
     const host = str(values.host) ?? '127.0.0.1';
@@ -78,6 +102,15 @@ running runs are stopped, the lab reset, and their records kept.`,
     const influxArg = str(values.influx) ?? 'http://127.0.0.1:8086';
     if (influxArg !== 'off' && !/^https?:\/\/./.test(influxArg))
       throw new UsageError('--influx must be an http(s) URL or off');
+    const tlsCert = str(values['tls-cert']);
+    const tlsKey = str(values['tls-key']);
+    if ((tlsCert === undefined) !== (tlsKey === undefined))
+      throw new UsageError('--tls-cert and --tls-key go together');
+    for (const f of [tlsCert, tlsKey])
+      if (f !== undefined && !existsSync(f)) throw new UsageError(`${f}: no such file`);
+    const trustArg = str(values['trust-proxy']);
+    const trustProxy =
+      trustArg === undefined || trustArg === 'false' ? false : trustArg === 'true' ? true : trustArg;
     const dataDir = resolve(str(values.data) ?? defaultDataDir());
     const runsDir = resolve(str(values.runs) ?? 'runs');
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
@@ -95,7 +128,7 @@ running runs are stopped, the lab reset, and their records kept.`,
       closeSync(fd);
       writeFileSync(join(dataDir, 'serve.pid'), `${child.pid}\n`);
       child.unref();
-      const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+      const url = `${tlsCert ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
       const up = await waitForHealth(url, 30_000);
       console.log(
         up
@@ -121,6 +154,9 @@ running runs are stopped, the lab reset, and their records kept.`,
       storage,
       staticDir: FRONTEND_DIST,
       grafanaUrl: str(values.grafana),
+      tls: tlsCert && tlsKey ? { cert: tlsCert, key: tlsKey } : null,
+      trustProxy,
+      logger: { level: 'info', stream: process.stdout },
       log,
     });
     const address = await server.app.listen({ host, port });

@@ -6,6 +6,7 @@ import type { Run, StoredSpec } from '../service/types.js';
 import {
   adminClient,
   type Client,
+  passwordOf,
   runEnded,
   SHORT_SPEC,
   type TestServer,
@@ -41,7 +42,7 @@ describe('accounts', () => {
     await userClient(s, admin, 'hashcheck', 'student');
     const { readFileSync } = await import('node:fs');
     const users = readFileSync(join(s.dirs.data, 'users.json'), 'utf8');
-    expect(users).not.toContain('pw-hashcheck-12345');
+    expect(users).not.toContain(passwordOf('hashcheck'));
     expect(users).toMatch(/scrypt\$16384\$8\$1\$/);
   });
 
@@ -109,7 +110,7 @@ describe('accounts', () => {
       role: 'student',
     });
     expect(short.statusCode).toBe(400);
-    expect(short.json().problems).toEqual([{ path: 'password', message: 'must be at least 8 characters' }]);
+    expect(short.json().problems).toEqual([{ path: 'password', message: 'must be at least 10 characters' }]);
   });
 });
 

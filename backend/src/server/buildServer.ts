@@ -5,7 +5,7 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyWebsocket from '@fastify/websocket';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerFactory, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { Access } from '../service/access.js';
 import { Accounts } from '../service/accounts.js';
@@ -16,10 +16,13 @@ import { RunService } from '../service/runService.js';
 import { RunStore } from '../service/runStore.js';
 import { SpecStore } from '../service/specStore.js';
 import type { Storage } from '../storage/runStorage.js';
-import type { Services } from './context.js';
+import type { RouteAccess, Services } from './context.js';
 import { installErrorHandler } from './errors.js';
+import { type ConnectionLimits, DEFAULT_LIMITS, serverFactory, type TlsFiles } from './httpServer.js';
+import { DEFAULT_BODY_LIMIT } from './limits.js';
 import { authHook, authRoutes } from './plugins/auth.js';
 import { registerDocs } from './plugins/docs.js';
+import { installFallback, methodHook } from './plugins/fallback.js';
 import { labRoutes } from './plugins/labs.js';
 import { liveRoutes } from './plugins/live.js';
 import { opsRoutes } from './plugins/ops.js';
@@ -44,22 +47,48 @@ export interface ServerOptions {
   /** frontend/dist, or null for none. */
   staticDir?: string | null;
   grafanaUrl?: string;
-  /** Cookies only over HTTPS (set when a TLS proxy is in front). */
+  /** Cookies only over HTTPS. Also on by itself for requests over TLS (tls, or a trusted proxy's X-Forwarded-Proto). */
   secureCookie?: boolean;
+  /** Serve HTTPS with this certificate and key (PEM files). */
+  tls?: TlsFiles | null;
+  /** Believe X-Forwarded-For/-Proto from these proxies (true, or addresses/CIDRs, comma-separated). */
+  trustProxy?: boolean | string;
+  /** Timeouts and the connection cap (defaults: DEFAULT_LIMITS). */
+  limits?: Partial<ConnectionLimits>;
   log?: (line: string) => void;
-  logger?: boolean;
+  /** Fastify's request log (pino, secrets redacted): where and from which level; false for none. */
+  logger?: { stream?: NodeJS.WritableStream; level?: string } | false;
 }
 
 export interface RouteInfo {
   method: string;
   url: string;
+  access: RouteAccess;
   public: boolean;
 }
+
+/** Never in the log: credentials in headers, and any password or token field of a body or object. */
+const REDACT = [
+  'req.headers.cookie',
+  'req.headers.authorization',
+  'req.headers["x-csrf-token"]',
+  'res.headers["set-cookie"]',
+  'password',
+  'currentPassword',
+  'token',
+  'csrfToken',
+  '*.password',
+  '*.currentPassword',
+  '*.token',
+  '*.csrfToken',
+  '*.*.password',
+  '*.*.token',
+];
 
 export interface LfnServer {
   app: FastifyInstance;
   services: Services;
-  /** Every route registered (method, URL pattern, public or not): the security tests walk these. */
+  /** Every route registered (method, URL pattern, who may call it): the security tests walk these. */
   routes: RouteInfo[];
   /** Set on the first start: the admin account created, and where its password was written. */
   admin: { username: string; password: string; file: string } | null;
@@ -75,10 +104,11 @@ export async function buildServer(o: ServerOptions): Promise<LfnServer> {
   const accounts = new Accounts(dataDir);
   const admin = await accounts.ensureAdmin();
   const access = new Access(accounts);
-  const specs = new SpecStore(dataDir);
+  const idOf = (username: string) => accounts.userByName(username)?.id ?? null;
+  const specs = new SpecStore(dataDir, idOf);
   const hub = new LiveHub({ capacity: o.liveWindow ?? 20_000, maxHz: o.liveMaxHz ?? 10, keepEnded: 10 });
   const queue = o.queue ?? new InProcessQueue();
-  const store = new RunStore(runsDir);
+  const store = new RunStore(runsDir, { foreign: () => accounts.firstAdmin(), idOf });
   const runs = new RunService({
     store,
     queue,
@@ -103,19 +133,39 @@ export async function buildServer(o: ServerOptions): Promise<LfnServer> {
     startedAt: new Date(),
   };
 
-  const app = Fastify({ logger: o.logger ?? false, bodyLimit: 2 * 1024 * 1024 });
+  const limits = { ...DEFAULT_LIMITS, ...o.limits };
+  const logger = o.logger ?? { level: 'warn' };
+  const app: FastifyInstance = Fastify({
+    logger:
+      logger === false ? false : { level: logger.level ?? 'info', stream: logger.stream, redact: REDACT },
+    // Larger bodies only where a route says so (spec and run texts).
+    bodyLimit: DEFAULT_BODY_LIMIT,
+    trustProxy: o.trustProxy ?? false,
+    // Path parameters are checked by the routes' schemas (400 naming the field), not cut at 100.
+    routerOptions: { maxParamLength: 2048 },
+    serverFactory: serverFactory(limits, o.tls ?? null) as FastifyServerFactory,
+    // The server itself comes from serverFactory; this only makes listen() report https:// URLs.
+    ...(o.tls ? { https: {} } : {}),
+  } as FastifyServerOptions);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorateRequest('caller', null);
   installErrorHandler(app);
-  const routes: RouteInfo[] = [];
+  // Read when asked, not when registered: a plugin scope's own onRoute hook (the UI's files are
+  // declared public that way) runs after this one.
+  const routeOptions: Array<{ method: string; url: string; config?: { access?: RouteAccess } }> = [];
   app.addHook('onRoute', (r) => {
-    for (const method of [r.method].flat())
-      routes.push({ method, url: r.url, public: r.config?.public === true });
+    for (const method of [r.method].flat()) routeOptions.push({ method, url: r.url, config: r.config });
   });
+  const routes = (): RouteInfo[] =>
+    routeOptions.map((r) => {
+      const access = r.config?.access ?? 'user';
+      return { method: r.method, url: r.url, access, public: access === 'public' };
+    });
   await app.register(fastifyCookie);
   await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
   await registerDocs(app);
+  app.addHook('onRequest', methodHook(app));
   app.addHook('onRequest', authHook(services));
   const withS = { s: services, prefix: '/api' };
   await app.register(authRoutes, { ...withS, secureCookie: o.secureCookie ?? false });
@@ -126,21 +176,17 @@ export async function buildServer(o: ServerOptions): Promise<LfnServer> {
   await app.register(liveRoutes, withS);
   await app.register(labRoutes, withS);
   await app.register(opsRoutes, withS);
-  const ui = await registerStatic(app, o.staticDir ?? null);
-  // Unknown /api routes are 404 (after the auth hook: 401 without sign-in); any other GET is the
-  // single-page app's own route when the UI is served.
-  app.setNotFoundHandler((req, reply) =>
-    ui && req.method === 'GET' && !req.url.startsWith('/api/')
-      ? reply.sendFile('index.html')
-      : reply.code(404).send({ error: `no route ${req.method} ${req.url.split('?')[0]}` }),
-  );
+  const indexHtml = await registerStatic(app, o.staticDir ?? null);
+  installFallback(app, indexHtml);
 
   await runs.start();
   let closed = false;
   return {
     app,
     services,
-    routes,
+    get routes() {
+      return routes();
+    },
     admin,
     async close() {
       if (closed) return;

@@ -8,6 +8,10 @@ import type { RunQueue } from '../service/queue.js';
 import type { RunService } from '../service/runService.js';
 import type { SpecStore } from '../service/specStore.js';
 import { type PublicUser, type Role, ServiceError } from '../service/types.js';
+
+/** Who may call a route: anyone, any signed-in user, or signed-in users of these roles. */
+export type RouteAccess = 'public' | 'user' | readonly Role[];
+
 import type { Storage } from '../storage/runStorage.js';
 
 export interface Services {
@@ -35,8 +39,11 @@ declare module 'fastify' {
     caller: Caller | null;
   }
   interface FastifyContextConfig {
-    /** Reachable without a session or token (login, health, the web UI's files). */
-    public?: boolean;
+    /**
+     * Who may call the route, declared where it is registered: 'public' (login, health, the web
+     * UI's files), or the roles allowed. Routes that declare nothing need any signed-in user.
+     */
+    access?: RouteAccess;
   }
 }
 
@@ -44,10 +51,4 @@ declare module 'fastify' {
 export function userOf(req: FastifyRequest): PublicUser {
   if (!req.caller) throw new ServiceError(401, 'sign in first (session cookie or Bearer token)');
   return req.caller.user;
-}
-
-export function requireRole(req: FastifyRequest, ...roles: Role[]): PublicUser {
-  const u = userOf(req);
-  if (!roles.includes(u.role)) throw new ServiceError(403, `only ${roles.join(' or ')} may do this`);
-  return u;
 }

@@ -1,5 +1,6 @@
 // For the service's tests: a server on temporary directories with the fake lab and storage off
 // (or given), signed-in clients for inject(), and waiting for a run to end by its live 'done'.
+import { createHash } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -92,6 +93,10 @@ export async function adminClient(s: LfnServer): Promise<Client> {
   return login(s, 'admin', s.admin.password);
 }
 
+/** The password userClient gives each user (the policy refuses one containing the username). */
+export const passwordOf = (username: string) =>
+  `s3cret-${createHash('sha256').update(username).digest('hex').slice(0, 12)}`;
+
 /** A new user of that role (made by admin), signed in. */
 export async function userClient(
   s: LfnServer,
@@ -100,7 +105,7 @@ export async function userClient(
   role: Role,
   cls: string | null = null,
 ): Promise<Client> {
-  const password = `pw-${username}-12345`;
+  const password = passwordOf(username);
   await admin.json('POST', '/api/users', { username, password, role, class: cls });
   return login(s, username, password);
 }

@@ -3,6 +3,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readJsonFile, writeJsonAtomic } from './jsonFile.js';
+import { LoginLimits } from './loginLimits.js';
+import { passwordProblem } from './passwordPolicy.js';
 import { dummyHash, hashPassword, randomId, randomPassword, sha256, verifyPassword } from './passwords.js';
 import {
   DEFAULT_QUOTAS,
@@ -35,11 +37,12 @@ interface SessionRow {
 }
 
 export const TOKEN_PREFIX = 'lfn_';
+
+function checkPassword(password: string, username: string) {
+  const problem = passwordProblem(password, username);
+  if (problem) throw new ServiceError(400, `password ${problem}`, [{ path: 'password', message: problem }]);
+}
 const SESSION_TTL_MS = 7 * 24 * 3600e3;
-/** Failed logins before a pause: per username, and (higher: a class shares one NAT address) per address. */
-const LOGIN_MAX_FAILURES = 10;
-const LOGIN_MAX_FAILURES_PER_ADDRESS = 100;
-const LOGIN_WINDOW_MS = 15 * 60e3;
 
 const publicUser = (u: UserRow): PublicUser => ({
   id: u.id,
@@ -53,7 +56,7 @@ export class Accounts {
   private tokens: TokenRow[];
   private sessions: SessionRow[];
   private quotas: Quotas;
-  private failures = new Map<string, number[]>();
+  readonly loginLimits: LoginLimits;
 
   constructor(private readonly dataDir: string) {
     this.users = readJsonFile<UserRow[]>(this.file('users'), []);
@@ -62,6 +65,7 @@ export class Accounts {
       (s) => s.expiresAt > Date.now(),
     );
     this.quotas = { ...DEFAULT_QUOTAS, ...readJsonFile<Partial<Quotas>>(this.file('quotas'), {}) };
+    this.loginLimits = new LoginLimits(dataDir);
   }
 
   private file(name: string) {
@@ -75,7 +79,9 @@ export class Accounts {
   /** First start: an admin with a random password, also written to DATA/admin-password (0600). */
   async ensureAdmin(): Promise<{ username: string; password: string; file: string } | null> {
     if (this.users.some((u) => u.role === 'admin')) return null;
-    const password = randomPassword();
+    let password = randomPassword();
+    // Random, so the policy passes all but (about) once in a million: then draw again.
+    while (passwordProblem(password, 'admin')) password = randomPassword();
     await this.createUser({ username: 'admin', password, role: 'admin', class: null });
     const file = join(this.dataDir, 'admin-password');
     writeFileSync(file, `${password}\n`, { mode: 0o600 });
@@ -89,6 +95,13 @@ export class Accounts {
   user(id: string): PublicUser | null {
     const u = this.users.find((x) => x.id === id);
     return u ? publicUser(u) : null;
+  }
+
+  /** Owner of records no account made (runs the CLI wrote): the earliest admin. */
+  firstAdmin(): PublicUser {
+    const admins = this.users.filter((u) => u.role === 'admin');
+    admins.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+    return publicUser(admins[0] as UserRow);
   }
 
   userByName(username: string): PublicUser | null {
@@ -106,6 +119,7 @@ export class Accounts {
       throw new ServiceError(409, `user ${o.username} already exists`, [
         { path: 'username', message: 'is taken' },
       ]);
+    checkPassword(o.password, o.username);
     const row: UserRow = {
       id: randomId(),
       username: o.username,
@@ -121,7 +135,7 @@ export class Accounts {
 
   async updateUser(
     id: string,
-    patch: { password?: string; role?: Role; class?: string | null },
+    patch: { password?: string; role?: Role; class?: string | null; keepSession?: string | null },
   ): Promise<PublicUser> {
     const u = this.users.find((x) => x.id === id);
     if (!u) throw new ServiceError(404, `no user ${id}`);
@@ -130,8 +144,12 @@ export class Accounts {
         { path: 'role', message: 'last admin' },
       ]);
     if (patch.password !== undefined) {
+      checkPassword(patch.password, u.username);
       u.passwordHash = await hashPassword(patch.password);
-      this.dropSessionsOf(id);
+      // A new password ends every way in that the old one gave, except the session changing it.
+      this.dropSessionsOf(id, patch.keepSession);
+      this.tokens = this.tokens.filter((t) => t.userId !== id);
+      this.save('tokens');
     }
     if (patch.role) u.role = patch.role;
     if (patch.class !== undefined) u.class = patch.class;
@@ -155,32 +173,30 @@ export class Accounts {
     return this.users.filter((u) => u.role === 'admin').length;
   }
 
-  private dropSessionsOf(userId: string) {
-    this.sessions = this.sessions.filter((s) => s.userId !== userId);
+  private dropSessionsOf(userId: string, keepSessionId?: string | null) {
+    const keep = keepSessionId ? sha256(keepSessionId) : null;
+    this.sessions = this.sessions.filter((s) => s.userId !== userId || s.hash === keep);
     this.save('sessions');
   }
 
-  /** Too many recent failures for this username or address (keys `user:…`, `ip:…`): the caller answers 429. */
-  loginBlocked(keys: string[]): boolean {
-    const now = Date.now();
-    return keys.some(
-      (k) =>
-        (this.failures.get(k) ?? []).filter((t) => now - t < LOGIN_WINDOW_MS).length >=
-        (k.startsWith('ip:') ? LOGIN_MAX_FAILURES_PER_ADDRESS : LOGIN_MAX_FAILURES),
-    );
+  /** The user's own password, checked (changing one's password needs the current one). */
+  async passwordMatches(id: string, password: string): Promise<boolean> {
+    const u = this.users.find((x) => x.id === id);
+    return u ? verifyPassword(password, u.passwordHash) : false;
   }
 
-  async login(username: string, password: string, keys: string[]): Promise<PublicUser | null> {
+  /** Sign-in under LoginLimits: null when throttled (the caller answers 429), else the user or false. */
+  async login(address: string, username: string, password: string): Promise<PublicUser | false | null> {
+    const ticket = this.loginLimits.reserve(address, username);
+    if (!ticket) return null;
     const u = this.users.find((x) => x.username === username);
-    const ok = await verifyPassword(password, u?.passwordHash ?? (await dummyHash()));
-    if (ok && u) {
-      for (const k of keys) this.failures.delete(k);
-      return publicUser(u);
+    let ok = false;
+    try {
+      ok = (await verifyPassword(password, u?.passwordHash ?? (await dummyHash()))) && u !== undefined;
+    } finally {
+      this.loginLimits.settle(ticket, ok);
     }
-    const now = Date.now();
-    for (const k of keys)
-      this.failures.set(k, [...(this.failures.get(k) ?? []).filter((t) => now - t < LOGIN_WINDOW_MS), now]);
-    return null;
+    return ok && u ? publicUser(u) : false;
   }
 
   createSession(userId: string): { sessionId: string; csrfToken: string } {

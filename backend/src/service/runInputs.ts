@@ -58,7 +58,7 @@ export function presets(): Preset[] {
 export function resolveRunInput(
   input: RunInput,
   specs: SpecStore,
-  canSee: (owner: string) => boolean,
+  canSee: (ownerId: string) => boolean,
 ): PlannedRun[] {
   if ('text' in input) {
     const r = checkSpecText(input.text, 'text');
@@ -67,7 +67,7 @@ export function resolveRunInput(
   }
   if ('specId' in input) {
     const s = specs.get(input.specId);
-    if (!s || !canSee(s.owner))
+    if (!s || !canSee(s.ownerId))
       throw new ServiceError(404, `no spec ${input.specId}`, [{ path: 'specId', message: 'not found' }]);
     if (s.kind === 'spec') {
       const r = checkSpecText(s.text, 'specId');

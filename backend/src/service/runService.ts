@@ -97,7 +97,7 @@ export class RunService {
     const to = f.to ? Date.parse(f.to) : null;
     return this.d.store
       .all()
-      .filter((r) => this.d.access.canSee(viewer, r.owner))
+      .filter((r) => this.d.access.canSee(viewer, r.ownerId))
       .filter((r) => !f.owner || r.owner === f.owner)
       .filter((r) => !f.stack || r.stacks.includes(f.stack))
       .filter((r) => !f.preset || r.preset === f.preset)
@@ -112,7 +112,7 @@ export class RunService {
   /** The run if `viewer` may see it; 404 otherwise (no hint that someone else's run exists). */
   get(viewer: PublicUser, id: string): Run {
     const run = this.d.store.get(id);
-    if (!run || !this.d.access.canSee(viewer, run.owner)) throw new ServiceError(404, `no run ${id}`);
+    if (!run || !this.d.access.canSee(viewer, run.ownerId)) throw new ServiceError(404, `no run ${id}`);
     return run;
   }
 
@@ -121,8 +121,8 @@ export class RunService {
   }
 
   async create(user: PublicUser, input: RunInput & { lab?: string }): Promise<Run[]> {
-    const planned = resolveRunInput(input, this.d.specs, (owner) => this.d.access.canSee(user, owner));
-    const active = this.d.store.all().filter((r) => r.owner === user.username && isActive(r)).length;
+    const planned = resolveRunInput(input, this.d.specs, (ownerId) => this.d.access.canSee(user, ownerId));
+    const active = this.d.store.all().filter((r) => r.ownerId === user.id && isActive(r)).length;
     enforceQuota(
       planned.map((p) => p.spec),
       this.d.accounts.getQuotas()[user.role],
@@ -148,6 +148,7 @@ export class RunService {
       id,
       name: p.name,
       owner: user.username,
+      ownerId: user.id,
       status: 'queued',
       verdict: null,
       preset: p.preset,
@@ -173,7 +174,7 @@ export class RunService {
 
   async stop(viewer: PublicUser, id: string): Promise<Run> {
     const run = this.get(viewer, id);
-    if (!this.d.access.canControl(viewer, run.owner)) throw new ServiceError(404, `no run ${id}`);
+    if (!this.d.access.canControl(viewer, run.ownerId)) throw new ServiceError(404, `no run ${id}`);
     if (!isActive(run)) return run;
     this.stopRequests.set(id, viewer.username);
     const r = await this.d.queue.cancel(id);

@@ -1,6 +1,8 @@
 // Run records: service.json in each run directory, beside the record runExperiment writes, so the
 // run directory stays the one source of truth and a restart finds every run by scanning. Runs made
-// by the CLI (no service.json) are listed too, owned by admin, their state read from summary.json.
+// by the CLI (no service.json) are listed too, owned by the first admin, their state read from
+// summary.json. Records from before user ids (owner by username only) get the id of the account
+// that had the name when first read, written back once.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Spec } from '@lfnlab/emulator';
@@ -29,7 +31,7 @@ const isDir = (p: string) => {
 export const stacksOf = (spec: Partial<Spec> | null) => [...new Set((spec?.flows ?? []).map((f) => f.stack))];
 
 /** A run directory the CLI wrote, as a Run. */
-function foreignRun(id: string, dir: string, owner: string): Run | null {
+function foreignRun(id: string, dir: string, owner: RunOwner): Run | null {
   const spec = readJson<Spec>(join(dir, 'spec.json'));
   const summary = readJson<RunSummaryFile>(join(dir, 'summary.json'));
   if (!spec && !summary) return null;
@@ -45,7 +47,8 @@ function foreignRun(id: string, dir: string, owner: string): Run | null {
   return {
     id,
     name: summary?.name ?? spec?.name ?? id,
-    owner,
+    owner: owner.username,
+    ownerId: owner.id,
     status: summary?.status ?? 'failed',
     verdict: summary?.verdict ?? null,
     preset: null,
@@ -64,12 +67,29 @@ function foreignRun(id: string, dir: string, owner: string): Run | null {
   };
 }
 
+export interface RunOwner {
+  id: string;
+  username: string;
+}
+
+export interface RunOwners {
+  /** Who owns runs the CLI wrote (no service.json). */
+  foreign(): RunOwner;
+  /** A username's current id, for records from before ids; null when no account has it. */
+  idOf(username: string): string | null;
+}
+
+const NO_OWNERS: RunOwners = {
+  foreign: () => ({ id: '(cli)', username: 'admin' }),
+  idOf: () => null,
+};
+
 export class RunStore {
   private readonly entries = new Map<string, Entry>();
 
   constructor(
     readonly runsDir: string,
-    private readonly foreignOwner = 'admin',
+    private readonly owners: RunOwners = NO_OWNERS,
   ) {}
 
   /** Read every run directory (and the runs inside campaign directories) under runsDir. */
@@ -92,9 +112,13 @@ export class RunStore {
     const own = readJson<Run>(join(dir, SERVICE_FILE));
     if (own) {
       this.entries.set(own.id, { run: own, dir, foreign: false });
+      if (!own.ownerId) {
+        own.ownerId = this.owners.idOf(own.owner) ?? `(deleted) ${own.owner}`;
+        this.save(own, dir);
+      }
       return;
     }
-    const run = foreignRun(id, dir, this.foreignOwner);
+    const run = foreignRun(id, dir, this.owners.foreign());
     if (run) this.entries.set(id, { run, dir, foreign: true });
   }
 

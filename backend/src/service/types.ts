@@ -31,7 +31,10 @@ export interface StoredSpec {
   name: string;
   kind: 'spec' | 'campaign';
   text: string;
+  /** The owner's username when stored (shown; a later account of that name is not the owner). */
   owner: string;
+  /** The owner's user id: what access is decided by. */
+  ownerId: string;
   createdAt: string;
   updatedAt: string;
 }
@@ -43,8 +46,10 @@ export type Verdict = 'valid' | 'suspect' | 'invalid';
 export interface Run {
   id: string;
   name: string;
-  /** Username of the owner (CLI runs found on disk belong to admin). */
+  /** Username of the owner when it was started (shown; CLI runs found on disk: the first admin's). */
   owner: string;
+  /** The owner's user id: what access is decided by (a new account with an old name owns nothing). */
+  ownerId: string;
   status: RunStatus;
   verdict: Verdict | null;
   preset: string | null;

@@ -5,15 +5,22 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { LAB_NAME } from '../../service/labDriver.js';
 import { ServiceError } from '../../service/types.js';
-import { requireRole, type Services } from '../context.js';
+import type { Services } from '../context.js';
+import { LabAfterAction, LabSchema } from '../schemas.js';
+import { errorReplies } from './docs.js';
 
 export async function labRoutes(app: FastifyInstance, { s }: { s: Services }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const labs = async () => s.driver.labs(await s.queue.activeLabs());
-  r.get('/labs', { schema: { tags: ['labs'], summary: 'Every lab and its state' } }, labs);
+  r.get(
+    '/labs',
+    { schema: { tags: ['labs'], summary: 'Every lab and its state', response: { 200: z.array(LabSchema) } } },
+    labs,
+  );
   r.post(
     '/labs/:name/:action',
     {
+      config: { access: ['admin', 'instructor'] },
       schema: {
         tags: ['labs'],
         summary: 'Boot (returns at once; state says booting), power off or reset a lab',
@@ -21,10 +28,10 @@ export async function labRoutes(app: FastifyInstance, { s }: { s: Services }) {
           name: z.string().regex(LAB_NAME, { error: 'must be a lab name (letters, digits, _ -)' }),
           action: z.enum(['boot', 'down', 'reset'], { error: 'must be boot, down or reset' }),
         }),
+        response: { 200: LabAfterAction, 202: LabAfterAction, ...errorReplies(409) },
       },
     },
     async (req, reply) => {
-      requireRole(req, 'admin', 'instructor');
       const { name, action } = req.params;
       if (action !== 'boot' && (await s.queue.activeLabs()).has(name))
         throw new ServiceError(409, `lab ${name} is running an experiment; stop the run first`);

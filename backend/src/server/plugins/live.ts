@@ -6,14 +6,14 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { WebSocket } from 'ws';
 import { z } from 'zod';
 import { Downsampler, type LiveMessage } from '../../service/liveHub.js';
-import { isActive } from '../../service/types.js';
+import { isActive, ServiceError } from '../../service/types.js';
 import { type Services, userOf } from '../context.js';
-
-/** A browser that stops reading is cut off rather than held in memory. */
-const MAX_BUFFERED = 16 * 1024 * 1024;
+import { LIVE_BEHIND_CODE, MAX_LIVE_BUFFERED, MAX_SOCKETS_PER_USER } from '../limits.js';
 
 export async function liveRoutes(app: FastifyInstance, { s }: { s: Services }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  /** Open live sockets per user id. */
+  const open = new Map<string, number>();
   r.get(
     '/runs/:id/live',
     {
@@ -33,11 +33,23 @@ export async function liveRoutes(app: FastifyInstance, { s }: { s: Services }) {
       },
       // Access is checked before the upgrade, so a refusal is a plain 401/404.
       preHandler: async (req) => {
-        s.runs.get(userOf(req), (req.params as { id: string }).id);
+        const me = userOf(req);
+        s.runs.get(me, (req.params as { id: string }).id);
+        if ((open.get(me.id) ?? 0) >= MAX_SOCKETS_PER_USER)
+          throw new ServiceError(429, `at most ${MAX_SOCKETS_PER_USER} live sockets per user; close some`, [
+            { path: '(connection)', message: `at most ${MAX_SOCKETS_PER_USER} open per user` },
+          ]);
       },
     },
     (socket: WebSocket, req) => {
-      const run = s.runs.get(userOf(req), req.params.id);
+      const me = userOf(req);
+      open.set(me.id, (open.get(me.id) ?? 0) + 1);
+      socket.on('close', () => {
+        const n = (open.get(me.id) ?? 1) - 1;
+        if (n > 0) open.set(me.id, n);
+        else open.delete(me.id);
+      });
+      const run = s.runs.get(me, req.params.id);
       const { cursor, maxHz } = req.query;
       const channel = isActive(run) ? s.hub.open(run.id) : s.hub.channel(run.id);
       const thin = maxHz < s.hub.maxHz ? new Downsampler(maxHz) : null;
@@ -46,8 +58,10 @@ export async function liveRoutes(app: FastifyInstance, { s }: { s: Services }) {
       const send = (m: LiveMessage) => {
         if (m.seq <= cursor || socket.readyState !== socket.OPEN) return;
         if (m.type === 'sample' && thin && !thin.keep(m.sample)) return;
-        if (socket.bufferedAmount > MAX_BUFFERED) {
-          socket.close(1013, 'too far behind; reconnect with ?cursor=');
+        // A reader that stops reading is cut off early rather than held in memory; the client
+        // reconnects with ?cursor= and resumes from the window.
+        if (socket.bufferedAmount > MAX_LIVE_BUFFERED) {
+          socket.close(LIVE_BEHIND_CODE, 'too far behind; reconnect with ?cursor=');
           return;
         }
         socket.send(JSON.stringify(m));

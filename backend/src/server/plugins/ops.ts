@@ -1,6 +1,7 @@
 // For operators: an unauthenticated health check and Prometheus metrics (admin).
 import type { FastifyInstance } from 'fastify';
-import { requireRole, type Services } from '../context.js';
+import { type Services, userOf } from '../context.js';
+import { Health, textReply } from '../schemas.js';
 
 const line = (
   name: string,
@@ -21,8 +22,12 @@ export async function opsRoutes(app: FastifyInstance, { s }: { s: Services }) {
   app.get(
     '/health',
     {
-      config: { public: true },
-      schema: { tags: ['ops'], summary: 'Liveness: storage, queue, labs (no auth)' },
+      config: { access: 'public' },
+      schema: {
+        tags: ['ops'],
+        summary: 'Liveness: storage, queue, labs (no auth)',
+        response: { 200: Health },
+      },
     },
     async () => {
       const h = s.storage.health();
@@ -36,9 +41,16 @@ export async function opsRoutes(app: FastifyInstance, { s }: { s: Services }) {
   );
   app.get(
     '/ops/metrics',
-    { schema: { tags: ['ops'], summary: 'Prometheus metrics (admin)' } },
+    {
+      config: { access: ['admin'] },
+      schema: {
+        tags: ['ops'],
+        summary: 'Prometheus metrics (admin)',
+        response: { 200: textReply('text/plain', 'Prometheus text exposition format') },
+      },
+    },
     async (req, reply) => {
-      const runs = s.runs.visible(requireRole(req, 'admin'));
+      const runs = s.runs.visible(userOf(req));
       const byStatus = new Map<string, number>();
       for (const r of runs) byStatus.set(r.status, (byStatus.get(r.status) ?? 0) + 1);
       const h = s.storage.health();

@@ -9,6 +9,7 @@ import { formatRef, PRESETS_DIR, type Preset } from '../../presets/index.js';
 import { presets } from '../../service/runInputs.js';
 import { ServiceError } from '../../service/types.js';
 import type { Services } from '../context.js';
+import { PresetDetail, PresetSchema } from '../schemas.js';
 
 function view(p: Preset) {
   return {
@@ -28,8 +29,10 @@ function view(p: Preset) {
 
 export async function presetRoutes(app: FastifyInstance, _: { s: Services }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  r.get('/presets', { schema: { tags: ['presets'], summary: 'The paper presets' } }, async () =>
-    presets().map(view),
+  r.get(
+    '/presets',
+    { schema: { tags: ['presets'], summary: 'The paper presets', response: { 200: z.array(PresetSchema) } } },
+    async () => presets().map(view),
   );
   r.get(
     '/presets/:id',
@@ -38,6 +41,7 @@ export async function presetRoutes(app: FastifyInstance, _: { s: Services }) {
         tags: ['presets'],
         summary: 'One preset with its published numbers',
         params: z.object({ id: z.string().max(128) }),
+        response: { 200: PresetDetail },
       },
     },
     async (req) => {

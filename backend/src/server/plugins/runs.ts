@@ -19,36 +19,40 @@ import {
 } from '../../report/index.js';
 import type { SampleKind } from '../../run/samples.js';
 import { LAB_NAME } from '../../service/labDriver.js';
-import { ServiceError } from '../../service/types.js';
+import { type Run, ServiceError } from '../../service/types.js';
 import { type Services, userOf } from '../context.js';
+import { MAX_TEXT_CHARS, TEXT_BODY_LIMIT } from '../limits.js';
+import { Document, GrafanaLink, MetricDefinition, RunSchema, StartedRuns, textReply } from '../schemas.js';
+import { errorReplies } from './docs.js';
 
 const Id = z.object({ id: z.string().max(200) });
 const KINDS = Object.keys(CSV_COLUMNS) as SampleKind[];
 
-export const StartRunBody = z
-  .object({
-    text: z.string().max(1_000_000, { error: 'must be at most 1 MB' }).optional(),
-    specId: z.string().max(64).optional(),
-    preset: z.string().max(128).optional(),
-    part: z.string().max(64).optional(),
-    variant: z.string().max(200).optional(),
-    shorten: z
-      .number()
-      .int()
-      .min(2, { error: 'must be 2 to 3600 seconds' })
-      .max(3600, { error: 'must be 2 to 3600 seconds' })
-      .optional(),
-    lab: z.string().regex(LAB_NAME, { error: 'must be a lab name (letters, digits, _ -)' }).optional(),
-  })
-  .superRefine((b, ctx) => {
-    const given = (['text', 'specId', 'preset'] as const).filter((k) => b[k] !== undefined);
-    if (given.length !== 1)
-      ctx.addIssue({
-        code: 'custom',
-        path: [given[1] ?? 'text'],
-        message: 'give exactly one of text, specId or preset',
-      });
-  });
+const Lab = z.string().regex(LAB_NAME, { error: 'must be a lab name (letters, digits, _ -)' }).optional();
+const Variant = z.string().max(200).optional();
+/** A spec text, a stored spec or campaign, or a preset: exactly one (oneOf in the OpenAPI document). */
+export const StartRunBody = z.xor(
+  [
+    z.strictObject({
+      text: z.string().max(MAX_TEXT_CHARS, { error: `must be at most ${MAX_TEXT_CHARS} characters` }),
+      lab: Lab,
+    }),
+    z.strictObject({ specId: z.string().max(64), variant: Variant, lab: Lab }),
+    z.strictObject({
+      preset: z.string().max(128),
+      part: z.string().max(64).optional(),
+      variant: Variant,
+      shorten: z
+        .number()
+        .int()
+        .min(2, { error: 'must be 2 to 3600 seconds' })
+        .max(3600, { error: 'must be 2 to 3600 seconds' })
+        .optional(),
+      lab: Lab,
+    }),
+  ],
+  { error: 'give exactly one of text, specId or preset' },
+);
 
 const ListQuery = z.object({
   owner: z.string().max(64).optional(),
@@ -78,58 +82,91 @@ export async function runRoutes(app: FastifyInstance, { s }: { s: Services }) {
   r.post(
     '/runs',
     {
+      bodyLimit: TEXT_BODY_LIMIT,
       schema: {
         tags: ['runs'],
         summary: 'Start runs: one for a spec, one per variant for a campaign or preset',
         body: StartRunBody,
+        response: { 202: StartedRuns, ...errorReplies(404, 409) },
       },
     },
     async (req, reply) => {
-      const { text, specId, preset, part, variant, shorten, lab } = req.body;
+      const b = req.body;
+      const { lab } = b;
       const input =
-        text !== undefined
-          ? { text }
-          : specId !== undefined
-            ? { specId, variant }
-            : { preset: preset as string, part, shorten, variant };
+        'text' in b
+          ? { text: b.text }
+          : 'specId' in b
+            ? { specId: b.specId, variant: b.variant }
+            : { preset: b.preset, part: b.part, shorten: b.shorten, variant: b.variant };
       // Only known labs: a run naming a new one would boot another VM.
       if (lab && !(await s.driver.labs(await s.queue.activeLabs())).some((l) => l.name === lab))
         throw new ServiceError(400, `no lab ${lab}`, [
           { path: 'lab', message: 'must be a lab GET /api/labs lists' },
         ]);
       const runs = await s.runs.create(userOf(req), { ...input, lab });
-      return reply.code(202).send({ ...runs[0], queuedRuns: runs.map((x) => x.id) });
+      return reply.code(202).send({ ...(runs[0] as Run), queuedRuns: runs.map((x) => x.id) });
     },
   );
   r.get(
     '/runs',
-    { schema: { tags: ['runs'], summary: 'Runs I may see, newest first, filtered', querystring: ListQuery } },
+    {
+      schema: {
+        tags: ['runs'],
+        summary: 'Runs I may see, newest first, filtered',
+        querystring: ListQuery,
+        response: { 200: z.object({ runs: z.array(RunSchema) }) },
+      },
+    },
     async (req) => ({
       runs: s.runs.visible(userOf(req), req.query),
     }),
   );
   r.get(
     '/runs/:id',
-    { schema: { tags: ['runs'], summary: 'One run with its status and progress', params: Id } },
+    {
+      schema: {
+        tags: ['runs'],
+        summary: 'One run with its status and progress',
+        params: Id,
+        response: { 200: RunSchema },
+      },
+    },
     async (req) => s.runs.get(userOf(req), req.params.id),
   );
   r.post(
     '/runs/:id/stop',
-    { schema: { tags: ['runs'], summary: 'Stop a queued or running run', params: Id } },
+    {
+      schema: {
+        tags: ['runs'],
+        summary: 'Stop a queued or running run',
+        params: Id,
+        response: { 200: RunSchema },
+      },
+    },
     async (req) => s.runs.stop(userOf(req), req.params.id),
   );
   r.get(
     '/runs/:id/summary',
-    { schema: { tags: ['runs'], summary: "The run's summary.json", params: Id } },
+    {
+      schema: { tags: ['runs'], summary: "The run's summary.json", params: Id, response: { 200: Document } },
+    },
     async (req) => {
       const summary = readJson(join(runDir(req, req.params.id), 'summary.json'));
       if (!summary) throw new ServiceError(404, `run ${req.params.id} has no summary yet`);
-      return summary;
+      return summary as Record<string, unknown>;
     },
   );
   r.get(
     '/runs/:id/record',
-    { schema: { tags: ['runs'], summary: 'Spec, environment, sysctls, qdiscs, offloads', params: Id } },
+    {
+      schema: {
+        tags: ['runs'],
+        summary: 'Spec, environment, sysctls, qdiscs, offloads',
+        params: Id,
+        response: { 200: Document },
+      },
+    },
     async (req) => {
       const dir = runDir(req, req.params.id);
       const f = (name: string) => readJson(join(dir, name));
@@ -149,7 +186,14 @@ export async function runRoutes(app: FastifyInstance, { s }: { s: Services }) {
   );
   r.get(
     '/runs/:id/report',
-    { schema: { tags: ['runs'], summary: 'The HTML report', params: Id } },
+    {
+      schema: {
+        tags: ['runs'],
+        summary: 'The HTML report',
+        params: Id,
+        response: { 200: textReply('text/html', 'The report, one self-contained HTML page') },
+      },
+    },
     async (req, reply) =>
       reply.type('text/html; charset=utf-8').send(renderRunReport(loaded(req, req.params.id))),
   );
@@ -165,6 +209,16 @@ export async function runRoutes(app: FastifyInstance, { s }: { s: Services }) {
         querystring: z.object({
           kind: z.enum(KINDS, { error: `must be one of ${KINDS.join(', ')}` }).default('goodput'),
         }),
+        response: {
+          200: {
+            description: 'The export as a download: CSV, JSON or gzipped flent data',
+            content: {
+              'text/csv': { schema: z.string() },
+              'application/json': { schema: Document },
+              'application/gzip': { schema: z.string() },
+            },
+          },
+        },
       },
     },
     async (req, reply) => {
@@ -180,12 +234,19 @@ export async function runRoutes(app: FastifyInstance, { s }: { s: Services }) {
       return reply
         .type('application/gzip')
         .header('content-disposition', `attachment; filename="${base}.flent.gz"`)
-        .send(gzipSync(JSON.stringify(flentData(run))));
+        .send(gzipSync(JSON.stringify(flentData(run))) as unknown as string); // bytes, sent as they are
     },
   );
   r.get(
     '/runs/:id/grafana',
-    { schema: { tags: ['runs'], summary: 'A link to the Run dashboard for this run', params: Id } },
+    {
+      schema: {
+        tags: ['runs'],
+        summary: 'A link to the Run dashboard for this run',
+        params: Id,
+        response: { 200: GrafanaLink },
+      },
+    },
     async (req) => {
       const run = s.runs.get(userOf(req), req.params.id);
       let fromMs = Date.parse(run.startedAt ?? run.createdAt);
@@ -196,7 +257,11 @@ export async function runRoutes(app: FastifyInstance, { s }: { s: Services }) {
       return { url: grafanaRunUrl(s.grafanaUrl, { run: run.id, fromMs, toMs }) };
     },
   );
-  r.get('/metric-definitions', { schema: { tags: ['runs'], summary: 'The metric library' } }, async () =>
-    Object.values(METRICS).map((m) => ({ ...m, name: m.title })),
+  r.get(
+    '/metric-definitions',
+    {
+      schema: { tags: ['runs'], summary: 'The metric library', response: { 200: z.array(MetricDefinition) } },
+    },
+    async () => Object.values(METRICS).map((m) => ({ ...m, name: m.title })),
   );
 }

@@ -1,0 +1,124 @@
+// Response shapes of the API, for the OpenAPI document and the serializer alike (a reply that does
+// not fit its schema is a 500, so the schemas stay true). Documents whose shape the run or the
+// spec language decides (summary, record, a validated spec) are objects of any fields here.
+import { z } from 'zod';
+import { ROLES } from '../service/types.js';
+
+export const ProblemSchema = z.object({ path: z.string(), message: z.string() });
+export const ErrorBody = z
+  .object({ error: z.string(), problems: z.array(ProblemSchema).optional() })
+  .describe('An error: what went wrong, and each problem with the field it is about');
+
+export const Ok = z.object({ ok: z.boolean() });
+
+export const UserSchema = z.object({
+  id: z.string(),
+  username: z.string(),
+  role: z.enum(ROLES),
+  class: z.string().nullable(),
+});
+export const Me = z.object({ user: UserSchema, csrfToken: z.string().nullable() });
+export const TokenInfo = z.object({
+  id: z.string(),
+  name: z.string(),
+  createdAt: z.string(),
+  lastUsedAt: z.string().nullable(),
+});
+export const TokenCreated = z.object({ id: z.string(), name: z.string(), token: z.string() });
+
+export const QuotaReply = z.object({
+  concurrentRuns: z.number(),
+  maxDurationS: z.number(),
+  maxRateMbps: z.number(),
+  maxFlows: z.number(),
+});
+export const QuotasReply = z.object(
+  Object.fromEntries(ROLES.map((r) => [r, QuotaReply])) as Record<(typeof ROLES)[number], typeof QuotaReply>,
+);
+
+export const StoredSpecSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  kind: z.enum(['spec', 'campaign']),
+  text: z.string(),
+  owner: z.string(),
+  ownerId: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+export const RunSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  owner: z.string(),
+  ownerId: z.string(),
+  status: z.enum(['queued', 'running', 'completed', 'failed', 'aborted']),
+  verdict: z.enum(['valid', 'suspect', 'invalid']).nullable(),
+  preset: z.string().nullable(),
+  campaign: z.string().nullable(),
+  lab: z.string(),
+  stacks: z.array(z.string()),
+  createdAt: z.string(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+  progress: z.object({ elapsedS: z.number(), totalS: z.number() }),
+  error: z.string().nullable(),
+  partial: z.boolean(),
+  /** The spec as validated (see docs/SPEC.md). */
+  spec: z.unknown(),
+});
+export const StartedRuns = RunSchema.extend({ queuedRuns: z.array(z.string()) });
+
+export const LabSchema = z.object({
+  name: z.string(),
+  state: z.string(),
+  accel: z.enum(['tcg', 'kvm']).nullable(),
+  cpus: z.number().nullable(),
+  kernel: z.string().nullable(),
+  stacks: z.array(z.string()),
+  bootMs: z.number().nullable(),
+});
+/** After boot/down/reset: the lab as listed, or only its name and state when it is gone. */
+export const LabAfterAction = LabSchema.partial().extend({ name: z.string(), state: z.string() });
+
+export const Health = z.object({
+  ok: z.boolean(),
+  influx: z.string(),
+  spoolBytes: z.number(),
+  queue: z.number(),
+  labs: z.array(z.object({ name: z.string(), state: z.string() })),
+});
+
+export const ValidateReply = z.union([
+  z.object({ ok: z.literal(true), spec: z.unknown() }),
+  z.object({
+    ok: z.literal(true),
+    campaign: z.unknown(),
+    variants: z.array(z.object({ id: z.string(), params: z.record(z.string(), z.unknown()) })),
+  }),
+  z.object({ ok: z.literal(false), problems: z.array(ProblemSchema) }),
+]);
+
+const PresetPart = z.object({ name: z.string(), text: z.string() });
+export const PresetSchema = z.looseObject({
+  id: z.string(),
+  paper: z.unknown(),
+  title: z.unknown(),
+  parts: z.array(PresetPart),
+});
+export const PresetDetail = PresetSchema.extend({
+  claims: z.unknown(),
+  published: z.array(z.looseObject({ id: z.string() })),
+});
+
+/** JSON documents of a run (summary, record, export): objects whose fields the run decides. */
+export const Document = z.record(z.string(), z.unknown());
+
+export const MetricDefinition = z.looseObject({ name: z.string() });
+export const GrafanaLink = z.object({ url: z.string() });
+
+/** Non-JSON replies, documented by media type. */
+export const textReply = (type: string, description: string) => ({
+  description,
+  content: { [type]: { schema: z.string() } },
+});
