@@ -33,6 +33,7 @@ const queued = (id: string): Run => ({
   id,
   name: 'preset-run',
   owner: 'ada',
+  ownerId: 'u-ada',
   status: 'queued',
   verdict: null,
   preset: 'bic-rtt',

@@ -11,6 +11,7 @@ const run: Run = {
   id: 'r42',
   name: 'reno-vs-cubic',
   owner: 'ada',
+  ownerId: 'u-ada',
   status: 'completed',
   verdict: 'suspect',
   preset: null,
