@@ -2,18 +2,22 @@
 /*
  * lfn-pkttiming: what the emulated link really did to packet timing, measured in the router.
  *
- * One AF_PACKET socket sees every IPv4 frame on every device of the router namespace, stamped by
- * the kernel at the tap (CLOCK_REALTIME: with SO_TIMESTAMPNS on, the kernel stamps every tapped
- * frame when it is seen; frames arriving from another namespace have their old stamp cleared at
- * the crossing). Per direction of a path it knows two devices: the bottleneck IFB (a frame
- * leaving it is the bottleneck's dequeue, time D) and the egress veth after the delay stage (time
- * E). Any frame coming in on a non-IFB device is an arrival at the router (time A). Frames are
- * matched across the taps by a hash of their IPv4 header fields (addresses, id, length, protocol)
- * and the first four bytes of the transport header (ports).
+ * One AF_PACKET socket sees every IPv4 frame on every device of the router namespace. Per
+ * direction of a path it knows two devices: the bottleneck IFB (a frame leaving it is the
+ * bottleneck's dequeue, time D) and the egress veth after the delay stage (time E). Any frame
+ * coming in on a non-IFB device is an arrival at the router. Frames are matched across the taps by
+ * a hash of their IPv4 header fields (addresses, id, length, protocol) and the first four bytes of
+ * the transport header (ports).
+ *
+ * Times: frames leaving a device are stamped by the kernel at the tap (SO_TIMESTAMPNS,
+ * CLOCK_REALTIME). Arriving frames are not timed: TCP's departure-time stamp (CLOCK_MONOTONIC)
+ * survives the veth into the router, so their kernel stamp is not the arrival time. Their order is
+ * enough: one socket receives the taps in the order they happened, so "arrived before frame i-1
+ * left" is "was read before i-1's departure was read".
  *
  *  - Bottleneck spacing: frame i left D_i after frame i-1 left D_{i-1}. When i had arrived before
- *    i-1 left (A_i <= D_{i-1}), the queue was busy and netem scheduled i exactly len_i/rate after
- *    i-1, so the gap should be len_i * 8 / rate. Busy gaps are kept as a histogram of nanoseconds
+ *    i-1 left, the queue was busy and netem scheduled i exactly len_i/rate after i-1, so the gap
+ *    should be len_i * 8 / rate. Busy gaps are kept as a histogram of nanoseconds
  *    per byte on 1 % log bins; the host judges them against the rate in force at the time.
  *  - Delay stage: d_i = E_i - D_i, reported as min, p1, p50, p99, max per window.
  *
@@ -60,6 +64,7 @@ struct dir {
 	char ifb[IF_NAMESIZE], egress[IF_NAMESIZE];
 	int ifb_idx, egress_idx;
 	uint64_t last_departure; /* D_{i-1}, ns; 0 = none yet in this window */
+	uint64_t last_departure_seq; /* its place in the order of reads */
 	/* per window */
 	uint64_t departures, matched, busy, egressed, delay_n;
 	uint32_t bins[NBINS];
@@ -68,7 +73,8 @@ struct dir {
 
 struct slot {
 	uint64_t key;
-	uint64_t arrival, departure;
+	uint64_t arrival;   /* the arrival's place in the order of reads; 0 = not seen */
+	uint64_t departure; /* D, ns; 0 = not departed (or already timed through the delay stage) */
 };
 
 static struct dir dirs[MAX_DIRS];
@@ -160,7 +166,7 @@ static struct dir *dir_by_egress(int idx)
 
 static int is_ifb(int idx) { return dir_by_ifb(idx) != NULL; }
 
-static uint64_t captured, arrivals, unkeyed;
+static uint64_t captured, arrivals, unkeyed, seq;
 
 static void handle(const unsigned char *buf, size_t caplen, size_t len, const struct sockaddr_ll *ll, uint64_t ts)
 {
@@ -170,12 +176,13 @@ static void handle(const unsigned char *buf, size_t caplen, size_t len, const st
 		return;
 	}
 	captured++;
+	seq++;
 	struct slot *s = lookup(key);
 	if (ll->sll_pkttype != PACKET_OUTGOING) {
 		/* An arrival, unless this frame was seen already (a re-injection after the IFB). */
 		if (is_ifb(ll->sll_ifindex) || (s->key == key && s->arrival)) return;
 		s->key = key;
-		s->arrival = ts;
+		s->arrival = seq;
 		s->departure = 0;
 		arrivals++;
 		return;
@@ -186,7 +193,7 @@ static void handle(const unsigned char *buf, size_t caplen, size_t len, const st
 		int known = s->key == key && s->arrival;
 		if (known) {
 			d->matched++;
-			if (d->last_departure && s->arrival <= d->last_departure && ts > d->last_departure && len > 0) {
+			if (d->last_departure && s->arrival < d->last_departure_seq && ts > d->last_departure && len > 0) {
 				double nspb = (double)(ts - d->last_departure) / (double)len;
 				d->bins[bin_of(nspb)]++;
 				d->busy++;
@@ -199,6 +206,7 @@ static void handle(const unsigned char *buf, size_t caplen, size_t len, const st
 			s->departure = ts;
 		}
 		d->last_departure = ts;
+		d->last_departure_seq = seq;
 		return;
 	}
 	d = dir_by_egress(ll->sll_ifindex);

