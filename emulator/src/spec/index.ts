@@ -1,4 +1,5 @@
 export * from './cross.js';
+export * from './effectiveLoad.js';
 export * from './fields.js';
 export * from './flow.js';
 export * from './jsonSchema.js';

@@ -3,6 +3,7 @@
 // durations in ms, rates in bit/s, sizes in bytes. Every message names what is allowed.
 import { z } from 'zod';
 import { type CrossPattern, CrossSchema, checkCross, resolveCross } from './cross.js';
+import { checkLoad } from './effectiveLoad.js';
 import { amount, duration, int, name, rate, strict } from './fields.js';
 import { FlowSchema, flowLabel } from './flow.js';
 import { LIMITS } from './limits.js';
@@ -163,7 +164,8 @@ function checkSpec(spec: SpecOut, ctx: z.core.$RefinementCtx<SpecOut>): void {
         path: at('path'),
         message: `is required when there are several paths; one of ${pathNames.join(', ')}`,
       });
-    } else if (flow.path !== undefined && !(flow.path in spec.paths)) {
+    } else if (flow.path !== undefined && !Object.hasOwn(spec.paths, flow.path)) {
+      // Own keys only: `constructor` or `toString` is in every object, but names no path here.
       ctx.addIssue({
         code: 'custom',
         path: at('path'),
@@ -323,7 +325,8 @@ function resolveSpec(spec: SpecOut) {
   };
 }
 
-export const SpecSchema = SpecObject.superRefine(checkSpec).transform(resolveSpec);
+// The resolved spec is bounded by what the lab can hold (effectiveLoad.ts).
+export const SpecSchema = SpecObject.superRefine(checkSpec).transform(resolveSpec).superRefine(checkLoad);
 
 /** What a person writes. */
 export type SpecInput = z.input<typeof SpecSchema>;
