@@ -1,12 +1,24 @@
 // A campaign file: a base spec, parameters to vary (their cross product), repetitions, and an
 // order. Expansion is deterministic: the same file gives the same variants in the same order.
-import { fieldPath, type SpecInput, type SpecProblem, validateSpec } from '@lfnlab/emulator';
+import {
+  FORBIDDEN_KEYS,
+  fieldPath,
+  pathKeys,
+  type SpecInput,
+  type SpecProblem,
+  specFieldProblem,
+  validateSpec,
+} from '@lfnlab/emulator';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 
 const PARAM = /^(?:[A-Za-z_][\w-]*|\[\d+\])(?:\.[A-Za-z_][\w-]*|\[\d+\])*$/;
 
-export const CampaignSchema = z.strictObject(
+/** Variants (combinations × repetitions) one campaign may have: checked before anything is expanded. */
+export const MAX_VARIANTS = 2000;
+
+export const CampaignSchema = z
+  .strictObject(
   {
     name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, {
       error: 'must be a campaign name: letters, digits, _ . -',
@@ -40,7 +52,24 @@ export const CampaignSchema = z.strictObject(
         ? `unknown field(s) ${iss.keys.join(', ')}; allowed: name, description, base, vary, repeat, order, seed`
         : 'must be a campaign object',
   },
-);
+)
+  .superRefine((c, ctx) => {
+    for (const key of Object.keys(c.vary)) {
+      const why = specFieldProblem(key);
+      if (why)
+        ctx.addIssue({ code: 'custom', path: ['vary', key], message: `${why}: vary names spec fields, e.g. paths.main.rate` });
+    }
+    // The count is known from the file alone: refuse a huge campaign before building any of it.
+    const n = Object.values(c.vary).reduce((a, vs) => a * vs.length, 1) * c.repeat;
+    if (n > MAX_VARIANTS)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['vary'],
+        message: `${Object.entries(c.vary)
+          .map(([k, vs]) => `${k}: ${vs.length}`)
+          .join(' × ')}${c.repeat > 1 ? ` × repeat ${c.repeat}` : ''} = ${n} variants; at most ${MAX_VARIANTS} per campaign`,
+      });
+  });
 
 export type Campaign = z.output<typeof CampaignSchema>;
 
@@ -52,24 +81,27 @@ export interface Variant {
   spec: SpecInput;
 }
 
-const tokens = (path: string) =>
-  [...path.matchAll(/([A-Za-z_][\w-]*)|\[(\d+)\]/g)].map((m) =>
-    m[2] !== undefined ? Number(m[2]) : (m[1] as string),
-  );
-
-/** Set `value` at a path like `flows[0].stack` in a deep copy of `obj`. */
+/**
+ * Set `value` at a path like `flows[0].stack` in a deep copy of `obj`. Only a spec field may be
+ * named (specFieldProblem), only own properties are walked, and no key may reach a prototype.
+ */
 export function setPath<T>(obj: T, path: string, value: unknown): T {
+  const why = specFieldProblem(path);
+  if (why) throw new Error(`${path}: ${why}`);
   const copy = structuredClone(obj) as Record<string | number, unknown>;
-  const keys = tokens(path);
+  const keys = pathKeys(path);
+  // sysctl keys hold dots: everything after sysctls.ROLE is one key.
+  const walk = keys[0] === 'sysctls' && keys.length > 3 ? [...keys.slice(0, 2), keys.slice(2).join('.')] : keys;
   let cur: Record<string | number, unknown> = copy;
-  keys.forEach((k, i) => {
-    if (i === keys.length - 1) {
-      cur[k] = value;
+  walk.forEach((k, i) => {
+    if (typeof k === 'string' && FORBIDDEN_KEYS.has(k)) throw new Error(`${path}: '${k}' is not a spec field`);
+    if (i === walk.length - 1) {
+      Object.defineProperty(cur, k, { value, enumerable: true, writable: true, configurable: true });
       return;
     }
-    const next = cur[k];
+    const next = Object.hasOwn(cur, k) ? cur[k] : undefined;
     if (next === undefined || next === null || typeof next !== 'object') {
-      throw new Error(`${path}: the base spec has nothing at ${keys.slice(0, i + 1).join('.')}`);
+      throw new Error(`${path}: the base spec has nothing at ${walk.slice(0, i + 1).join('.')}`);
     }
     cur = next as Record<string | number, unknown>;
   });
@@ -103,19 +135,38 @@ export class CampaignError extends Error {
 
 /** Every combination × repetition, each validated as a spec; problems name the campaign parameter. */
 export function expandCampaign(c: Campaign): Variant[] {
+  const steps = expansion(c);
+  for (let s = steps.next(); ; s = steps.next()) if (s.done) return s.value;
+}
+
+/**
+ * The same, giving the event loop back every `chunk` combinations: the service expands campaigns
+ * this way, so a big one (up to MAX_VARIANTS) never holds up other requests.
+ */
+export async function expandCampaignAsync(c: Campaign, chunk = 20): Promise<Variant[]> {
+  const steps = expansion(c);
+  for (let i = 1, s = steps.next(); ; i++, s = steps.next()) {
+    if (s.done) return s.value;
+    if (i % chunk === 0) await new Promise<void>((r) => setImmediate(r));
+  }
+}
+
+/** Expansion as steps: one yield per combination, the variants when done. */
+function* expansion(c: Campaign): Generator<void, Variant[]> {
   const names = Object.keys(c.vary);
   let combos: Record<string, unknown>[] = [{}];
   for (const n of names)
     combos = combos.flatMap((combo) => (c.vary[n] ?? []).map((v) => ({ ...combo, [n]: v })));
   const variants: Variant[] = [];
   const problems: SpecProblem[] = [];
-  combos.forEach((params, ci) => {
+  for (const [ci, params] of combos.entries()) {
+    yield;
     let spec = structuredClone(c.base) as SpecInput;
     try {
       for (const [path, value] of Object.entries(params)) spec = setPath(spec, path, value);
     } catch (err) {
       problems.push({ field: 'vary', message: (err as Error).message });
-      return;
+      continue;
     }
     const v = validateSpec(spec);
     if (!v.ok) {
@@ -127,7 +178,7 @@ export function expandCampaign(c: Campaign): Variant[] {
           field: `base.${p.field}`,
           message: `${p.message} (with ${where || 'no variation'})`,
         });
-      return;
+      continue;
     }
     for (let r = 1; r <= c.repeat; r++) {
       const label = Object.values(params).map(slug).join('-');
@@ -138,7 +189,7 @@ export function expandCampaign(c: Campaign): Variant[] {
         spec,
       });
     }
-  });
+  }
   if (problems.length) throw new CampaignError(problems);
   if (c.order === 'random') {
     const rnd = seededRandom(c.seed);

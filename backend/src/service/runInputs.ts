@@ -55,11 +55,11 @@ export function presets(): Preset[] {
   return presetCache;
 }
 
-export function resolveRunInput(
+export async function resolveRunInput(
   input: RunInput,
   specs: SpecStore,
   canSee: (ownerId: string) => boolean,
-): PlannedRun[] {
+): Promise<PlannedRun[]> {
   if ('text' in input) {
     const r = checkSpecText(input.text, 'text');
     if (!r.ok) throw invalid('spec', r.problems);
@@ -74,7 +74,7 @@ export function resolveRunInput(
       if (!r.ok) throw invalid('stored spec', r.problems);
       return [{ name: r.value.name, spec: r.value, specText: s.text, preset: null, campaign: null }];
     }
-    const c = checkCampaignText(s.text, 'specId');
+    const c = await checkCampaignText(s.text, 'specId');
     if (!c.ok) throw invalid('stored campaign', c.problems);
     return fromCampaign(c.value, { variant: input.variant, preset: null });
   }
@@ -94,7 +94,7 @@ export function resolveRunInput(
       { path: 'part', message: `must be one of ${preset.parts.map((p) => p.name).join(', ')}` },
     ]);
   const campaign = input.shorten ? shortenForCi(part.campaign, input.shorten) : part.campaign;
-  const c = checkCampaign(campaign, 'preset');
+  const c = await checkCampaign(campaign, 'preset');
   if (!c.ok) throw invalid('preset', c.problems);
   return fromCampaign(c.value, { variant: input.variant, preset: preset.name });
 }

@@ -121,7 +121,7 @@ export class RunService {
   }
 
   async create(user: PublicUser, input: RunInput & { lab?: string }): Promise<Run[]> {
-    const planned = resolveRunInput(input, this.d.specs, (ownerId) => this.d.access.canSee(user, ownerId));
+    const planned = await resolveRunInput(input, this.d.specs, (ownerId) => this.d.access.canSee(user, ownerId));
     const active = this.d.store.all().filter((r) => r.ownerId === user.id && isActive(r)).length;
     enforceQuota(
       planned.map((p) => p.spec),
@@ -214,7 +214,17 @@ export class RunService {
   }
 
   private work(job: RunJob, signal: AbortSignal): Promise<void> {
-    const p = this.execute(job, signal).finally(() => this.inFlight.delete(job.runId));
+    const p = this.execute(job, signal)
+      // Whatever throws on the way (validation, planning, storage) ends the run as failed: a run
+      // left "running" would hold its owner's quota for ever.
+      .catch((err) => {
+        const run = this.d.store.get(job.runId);
+        const error = `the service could not run it: ${err instanceof Error ? err.message : String(err)}`;
+        this.d.log(`[${job.runId}] ${error}`);
+        if (run && (run.status === 'queued' || run.status === 'running'))
+          this.finish(run, { status: 'failed', verdict: null, error, partial: run.status === 'running' });
+      })
+      .finally(() => this.inFlight.delete(job.runId));
     this.inFlight.set(job.runId, p);
     return p;
   }

@@ -42,8 +42,8 @@ export class SpecStore {
   }
 
   /** A stored spec must validate, so every run started from one can start. */
-  static check(kind: StoredSpec['kind'], text: string): void {
-    const r = kind === 'campaign' ? checkCampaignText(text) : checkSpecText(text);
+  static async check(kind: StoredSpec['kind'], text: string): Promise<void> {
+    const r = kind === 'campaign' ? await checkCampaignText(text) : checkSpecText(text);
     if (!r.ok)
       throw new ServiceError(
         400,
@@ -81,9 +81,11 @@ export class SpecStore {
       );
   }
 
-  create(o: { name: string; kind: StoredSpec['kind']; text: string; owner: PublicUser }): StoredSpec {
+  async create(o: { name: string; kind: StoredSpec['kind']; text: string; owner: PublicUser }): Promise<StoredSpec> {
     this.checkRoom(o.owner.id, Buffer.byteLength(o.text), null);
-    SpecStore.check(o.kind, o.text);
+    await SpecStore.check(o.kind, o.text);
+    // Checked again after the wait: another create may have used the room meanwhile.
+    this.checkRoom(o.owner.id, Buffer.byteLength(o.text), null);
     const now = new Date().toISOString();
     const s: StoredSpec = {
       id: randomId(),
@@ -100,12 +102,12 @@ export class SpecStore {
     return s;
   }
 
-  update(id: string, patch: { name?: string; text?: string }): StoredSpec {
+  async update(id: string, patch: { name?: string; text?: string }): Promise<StoredSpec> {
     const s = this.get(id);
     if (!s) throw new ServiceError(404, `no spec ${id}`);
     if (patch.text !== undefined) {
       this.checkRoom(s.ownerId, Buffer.byteLength(patch.text), s);
-      SpecStore.check(s.kind, patch.text);
+      await SpecStore.check(s.kind, patch.text);
     }
     const next: StoredSpec = {
       ...s,

@@ -6,7 +6,7 @@ import {
   type Campaign,
   CampaignError,
   CampaignSchema,
-  expandCampaign,
+  expandCampaignAsync,
   type Variant,
 } from '../campaign/expand.js';
 import type { Problem } from './types.js';
@@ -50,8 +50,11 @@ export interface CheckedCampaign {
   variants: Variant[];
 }
 
-/** A campaign file: its own fields, then every variant validated as a spec (paths under `base.`). */
-export function checkCampaignText(text: string, root = 'text'): Checked<CheckedCampaign> {
+/**
+ * A campaign file: its own fields, then every variant validated as a spec (paths under `base.`).
+ * Expansion gives the event loop back as it goes (expandCampaignAsync): the service stays responsive.
+ */
+export async function checkCampaignText(text: string, root = 'text'): Promise<Checked<CheckedCampaign>> {
   const doc = parseDocument(text, root);
   if (!doc.ok) return doc;
   const r = CampaignSchema.safeParse(doc.value);
@@ -63,9 +66,9 @@ export function checkCampaignText(text: string, root = 'text'): Checked<CheckedC
   return checkCampaign(r.data, root);
 }
 
-export function checkCampaign(campaign: Campaign, root: string): Checked<CheckedCampaign> {
+export async function checkCampaign(campaign: Campaign, root: string): Promise<Checked<CheckedCampaign>> {
   try {
-    return { ok: true, value: { campaign, variants: expandCampaign(campaign) } };
+    return { ok: true, value: { campaign, variants: await expandCampaignAsync(campaign) } };
   } catch (err) {
     if (err instanceof CampaignError)
       return {

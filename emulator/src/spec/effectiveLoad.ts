@@ -27,6 +27,8 @@ export interface PathLoad {
   reverse: DirectionLoad;
   /** Queue memory: bottleneck buffers and delay-stage limits of both directions, full frames. */
   queueBytes: number;
+  /** The forward buffer in BDPs: above 1 it, not the path, is what fills memory. */
+  bufferOverBdp: number;
 }
 
 export interface EffectiveLoad {
@@ -107,15 +109,20 @@ export function effectiveLoad(spec: LoadSpec): EffectiveLoad {
     };
     const forward = dir('forward');
     const reverse = dir('reverse');
-    const maxRtt = Math.max(p.rtt, ...p.changes.map((c) => c.rtt ?? 0));
-    const bdpF = bdpBytes(forward.peakBps, maxRtt);
-    const bdpR = bdpBytes(reverse.peakBps, maxRtt);
+    // Queues are sized as the plan sizes them (plan/dumbbell.ts): from the path's own rate and RTT.
+    const bdpF = bdpBytes(p.rate, p.rtt);
+    const bdpR = bdpBytes(p.reverse.rate, p.rtt);
     const queues =
       bufferPackets(p.buffer, bdpF, frame) +
       bufferPackets(p.reverse.buffer, bdpR, frame) +
-      delayLimitPackets(forward.peakBps, reverse.peakBps, maxRtt / 2, frame) +
-      delayLimitPackets(reverse.peakBps, forward.peakBps, maxRtt / 2, frame);
-    paths[name] = { forward, reverse, queueBytes: queues * frame };
+      delayLimitPackets(p.rate, p.reverse.rate, p.rtt / 2, frame) +
+      delayLimitPackets(p.reverse.rate, p.rate, p.rtt / 2, frame);
+    paths[name] = {
+      forward,
+      reverse,
+      queueBytes: queues * frame,
+      bufferOverBdp: (bufferPackets(p.buffer, bdpF, frame) * frame) / Math.max(1, bdpF),
+    };
     // The connections of one direction share its pipe (BDP plus buffer): together they cannot have
     // more in flight, however many there are or however large their windows. Sender and receiver
     // buffers hold about twice what is in flight each; every connection has its floor besides.
@@ -165,9 +172,12 @@ const mib = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;
 export function checkLoad(spec: LoadSpec, ctx: z.core.$RefinementCtx<unknown>): void {
   const load = effectiveLoad(spec);
   if (load.memoryBytes > RUN_MEMORY_BYTES) {
+    // Name what to change: the deepest buffer when buffers dominate, else the flows.
     const [worst] = Object.entries(load.paths).sort((a, b) => b[1].queueBytes - a[1].queueBytes);
     const field =
-      worst && worst[1].queueBytes >= load.socketBytes ? ['paths', worst[0], 'buffer'] : ['flows'];
+      worst && (worst[1].queueBytes >= load.socketBytes || worst[1].bufferOverBdp > 1)
+        ? ['paths', worst[0], 'buffer']
+        : ['flows'];
     ctx.addIssue({
       code: 'custom',
       path: field,

@@ -7,3 +7,4 @@ export * from './schema.js';
 export * from './stacks.js';
 export * from './units.js';
 export * from './validate.js';
+export * from './fieldPaths.js';

@@ -104,11 +104,26 @@ export const PathSchema = strict({
   }).optional(),
 });
 
+// Keys: dot-separated names, none empty or starting with '-' (sysctl would read `net.-a` as an
+// option). Values: whole numbers sysctl can write exactly, or plain words and numbers (tcp_rmem's
+// "4096 87380 6291456").
 const sysctlMap = z.record(
-  z.string().regex(/^net\.[a-z0-9_.-]+$/, { error: 'must be a net.* sysctl key, e.g. net.ipv4.tcp_ecn' }),
-  z.union([z.string().regex(/^[\w .:-]*$/, { error: 'must be a plain value' }), z.number()], {
-    error: 'must be a number or a plain string',
+  z.string().regex(/^net(\.[a-z0-9_][a-z0-9_-]*)+$/, {
+    error: 'must be a net.* sysctl key of dot-separated names, e.g. net.ipv4.tcp_ecn',
   }),
+  z.union(
+    [
+      z.string().regex(/^[\w .:-]*$/, { error: 'must be a plain value' }),
+      z
+        .number()
+        .int({ error: 'must be a whole number' })
+        .min(-Number.MAX_SAFE_INTEGER, { error: 'must be a whole number within ±2^53' })
+        .max(Number.MAX_SAFE_INTEGER, { error: 'must be a whole number within ±2^53' }),
+    ],
+    {
+      error: 'must be a whole number within ±2^53 or a plain string',
+    },
+  ),
   { error: 'must map net.* sysctl keys (e.g. net.ipv4.tcp_ecn) to numbers or plain strings' },
 );
 

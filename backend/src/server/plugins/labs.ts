@@ -1,5 +1,7 @@
 // Labs: what each one is (kernel, stacks, cores, TCG or KVM, busy or not), and boot, power off or
 // reset it. Changing a lab is for admins and instructors; a busy lab is not touched.
+
+import { cpus, totalmem } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -8,6 +10,11 @@ import { ServiceError } from '../../service/types.js';
 import type { Services } from '../context.js';
 import { LabAfterAction, LabSchema } from '../schemas.js';
 import { errorReplies } from './docs.js';
+
+/** Lab VMs this host can run side by side: 2 GiB each with 2 GiB left for the host, one per core. */
+export function hostLabCapacity(): number {
+  return Math.max(1, Math.min(cpus().length, Math.floor((totalmem() / 2 ** 30 - 2) / 2.25)));
+}
 
 export async function labRoutes(app: FastifyInstance, { s }: { s: Services }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -35,8 +42,17 @@ export async function labRoutes(app: FastifyInstance, { s }: { s: Services }) {
       const { name, action } = req.params;
       if (action !== 'boot' && (await s.queue.activeLabs()).has(name))
         throw new ServiceError(409, `lab ${name} is running an experiment; stop the run first`);
-      if (action === 'boot') await s.driver.boot(name);
-      else if (action === 'down') await s.driver.down(name);
+      if (action === 'boot') {
+        // A lab VM takes 2 GiB and a core's worth of CPU: a host boots no more than it can hold.
+        const all = await labs();
+        const up = all.filter((l) => l.state !== 'down');
+        if (!up.some((l) => l.name === name) && up.length >= hostLabCapacity())
+          throw new ServiceError(
+            409,
+            `this host holds at most ${hostLabCapacity()} lab VM(s) (2 GiB and a core each); ${up.map((l) => l.name).join(', ')} already up: power one off first`,
+          );
+        await s.driver.boot(name);
+      } else if (action === 'down') await s.driver.down(name);
       else await s.driver.reset(name);
       const lab = (await labs()).find((l) => l.name === name);
       return reply.code(action === 'boot' ? 202 : 200).send(lab ?? { name, state: 'down' });

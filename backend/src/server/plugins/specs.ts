@@ -44,7 +44,7 @@ export async function specRoutes(app: FastifyInstance, { s }: { s: Services }) {
       const text = 'text' in req.body ? req.body.text : undefined;
       const spec = 'spec' in req.body ? req.body.spec : undefined;
       if (kind === 'campaign') {
-        const c = checkCampaignText(
+        const c = await checkCampaignText(
           text ?? JSON.stringify(spec ?? null),
           text !== undefined ? 'text' : 'spec',
         );
@@ -85,7 +85,7 @@ export async function specRoutes(app: FastifyInstance, { s }: { s: Services }) {
         response: { 201: StoredSpecSchema, ...errorReplies(409) },
       },
     },
-    async (req, reply) => reply.code(201).send(s.specs.create({ ...req.body, owner: userOf(req) })),
+    async (req, reply) => reply.code(201).send(await s.specs.create({ ...req.body, owner: userOf(req) })),
   );
   const visible = (req: Parameters<typeof userOf>[0], id: string) => {
     const spec = s.specs.get(id);
@@ -124,7 +124,7 @@ export async function specRoutes(app: FastifyInstance, { s }: { s: Services }) {
     },
     async (req) => {
       editable(req, req.params.id);
-      return s.specs.update(req.params.id, req.body);
+      return await s.specs.update(req.params.id, req.body);
     },
   );
   r.delete(
@@ -148,7 +148,7 @@ export async function specRoutes(app: FastifyInstance, { s }: { s: Services }) {
     },
     async (req, reply) => {
       const src = visible(req, req.params.id);
-      const copy = s.specs.create({
+      const copy = await s.specs.create({
         name: `${src.name} (copy)`.slice(0, 128),
         kind: src.kind,
         text: src.text,
