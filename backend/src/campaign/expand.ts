@@ -19,45 +19,49 @@ export const MAX_VARIANTS = 2000;
 
 export const CampaignSchema = z
   .strictObject(
-  {
-    name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, {
-      error: 'must be a campaign name: letters, digits, _ . -',
-    }),
-    description: z.string().optional(),
-    /** The spec every run starts from. */
-    base: z.record(z.string(), z.unknown(), { error: 'must be a spec (an object)' }),
-    /** Spec fields to vary, as paths into the spec (`paths.main.rate`, `flows[0].stack`), each with its values. */
-    vary: z
-      .record(
-        z
-          .string()
-          .regex(PARAM, { error: 'must be a path into the spec, e.g. paths.main.rate or flows[0].stack' }),
-        z.array(z.unknown()).min(1, { error: 'needs at least one value' }),
-      )
-      .default({}),
-    /** Runs of every combination. */
-    repeat: z
-      .number()
-      .int()
-      .min(1, { error: 'must be 1 to 100' })
-      .max(100, { error: 'must be 1 to 100' })
-      .default(1),
-    /** random (default, seeded): no drift in the lab lines up with a parameter; sequential: file order. */
-    order: z.enum(['random', 'sequential'], { error: 'must be random or sequential' }).default('random'),
-    seed: z.number().int().min(0).default(1),
-  },
-  {
-    error: (iss) =>
-      iss.code === 'unrecognized_keys'
-        ? `unknown field(s) ${iss.keys.join(', ')}; allowed: name, description, base, vary, repeat, order, seed`
-        : 'must be a campaign object',
-  },
-)
+    {
+      name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, {
+        error: 'must be a campaign name: letters, digits, _ . -',
+      }),
+      description: z.string().optional(),
+      /** The spec every run starts from. */
+      base: z.record(z.string(), z.unknown(), { error: 'must be a spec (an object)' }),
+      /** Spec fields to vary, as paths into the spec (`paths.main.rate`, `flows[0].stack`), each with its values. */
+      vary: z
+        .record(
+          z
+            .string()
+            .regex(PARAM, { error: 'must be a path into the spec, e.g. paths.main.rate or flows[0].stack' }),
+          z.array(z.unknown()).min(1, { error: 'needs at least one value' }),
+        )
+        .default({}),
+      /** Runs of every combination. */
+      repeat: z
+        .number()
+        .int()
+        .min(1, { error: 'must be 1 to 100' })
+        .max(100, { error: 'must be 1 to 100' })
+        .default(1),
+      /** random (default, seeded): no drift in the lab lines up with a parameter; sequential: file order. */
+      order: z.enum(['random', 'sequential'], { error: 'must be random or sequential' }).default('random'),
+      seed: z.number().int().min(0).default(1),
+    },
+    {
+      error: (iss) =>
+        iss.code === 'unrecognized_keys'
+          ? `unknown field(s) ${iss.keys.join(', ')}; allowed: name, description, base, vary, repeat, order, seed`
+          : 'must be a campaign object',
+    },
+  )
   .superRefine((c, ctx) => {
     for (const key of Object.keys(c.vary)) {
       const why = specFieldProblem(key);
       if (why)
-        ctx.addIssue({ code: 'custom', path: ['vary', key], message: `${why}: vary names spec fields, e.g. paths.main.rate` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['vary', key],
+          message: `${why}: vary names spec fields, e.g. paths.main.rate`,
+        });
     }
     // The count is known from the file alone: refuse a huge campaign before building any of it.
     const n = Object.values(c.vary).reduce((a, vs) => a * vs.length, 1) * c.repeat;
@@ -67,7 +71,9 @@ export const CampaignSchema = z
         path: ['vary'],
         message: `${Object.entries(c.vary)
           .map(([k, vs]) => `${k}: ${vs.length}`)
-          .join(' × ')}${c.repeat > 1 ? ` × repeat ${c.repeat}` : ''} = ${n} variants; at most ${MAX_VARIANTS} per campaign`,
+          .join(
+            ' × ',
+          )}${c.repeat > 1 ? ` × repeat ${c.repeat}` : ''} = ${n} variants; at most ${MAX_VARIANTS} per campaign`,
       });
   });
 
@@ -91,10 +97,12 @@ export function setPath<T>(obj: T, path: string, value: unknown): T {
   const copy = structuredClone(obj) as Record<string | number, unknown>;
   const keys = pathKeys(path);
   // sysctl keys hold dots: everything after sysctls.ROLE is one key.
-  const walk = keys[0] === 'sysctls' && keys.length > 3 ? [...keys.slice(0, 2), keys.slice(2).join('.')] : keys;
+  const walk =
+    keys[0] === 'sysctls' && keys.length > 3 ? [...keys.slice(0, 2), keys.slice(2).join('.')] : keys;
   let cur: Record<string | number, unknown> = copy;
   walk.forEach((k, i) => {
-    if (typeof k === 'string' && FORBIDDEN_KEYS.has(k)) throw new Error(`${path}: '${k}' is not a spec field`);
+    if (typeof k === 'string' && FORBIDDEN_KEYS.has(k))
+      throw new Error(`${path}: '${k}' is not a spec field`);
     if (i === walk.length - 1) {
       Object.defineProperty(cur, k, { value, enumerable: true, writable: true, configurable: true });
       return;

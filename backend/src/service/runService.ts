@@ -121,7 +121,9 @@ export class RunService {
   }
 
   async create(user: PublicUser, input: RunInput & { lab?: string }): Promise<Run[]> {
-    const planned = await resolveRunInput(input, this.d.specs, (ownerId) => this.d.access.canSee(user, ownerId));
+    const planned = await resolveRunInput(input, this.d.specs, (ownerId) =>
+      this.d.access.canSee(user, ownerId),
+    );
     const active = this.d.store.all().filter((r) => r.ownerId === user.id && isActive(r)).length;
     enforceQuota(
       planned.map((p) => p.spec),

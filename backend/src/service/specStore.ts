@@ -81,7 +81,12 @@ export class SpecStore {
       );
   }
 
-  async create(o: { name: string; kind: StoredSpec['kind']; text: string; owner: PublicUser }): Promise<StoredSpec> {
+  async create(o: {
+    name: string;
+    kind: StoredSpec['kind'];
+    text: string;
+    owner: PublicUser;
+  }): Promise<StoredSpec> {
     this.checkRoom(o.owner.id, Buffer.byteLength(o.text), null);
     await SpecStore.check(o.kind, o.text);
     // Checked again after the wait: another create may have used the room meanwhile.

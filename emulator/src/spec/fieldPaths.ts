@@ -17,7 +17,11 @@ const schema = () => {
 
 /** Every alternative a schema node stands for (anyOf/oneOf/allOf unrolled). */
 function alternatives(node: Json): Json[] {
-  const alts = [...((node.anyOf as Json[]) ?? []), ...((node.oneOf as Json[]) ?? []), ...((node.allOf as Json[]) ?? [])];
+  const alts = [
+    ...((node.anyOf as Json[]) ?? []),
+    ...((node.oneOf as Json[]) ?? []),
+    ...((node.allOf as Json[]) ?? []),
+  ];
   return alts.length ? alts.flatMap(alternatives) : [node];
 }
 
@@ -40,7 +44,9 @@ function child(node: Json, key: PathKey): Json[] {
 
 /** The keys of a path like `flows[0].stack`. */
 export const pathKeys = (path: string): PathKey[] =>
-  [...path.matchAll(/([A-Za-z_][\w-]*)|\[(\d+)\]/g)].map((m) => (m[2] !== undefined ? Number(m[2]) : (m[1] as string)));
+  [...path.matchAll(/([A-Za-z_][\w-]*)|\[(\d+)\]/g)].map((m) =>
+    m[2] !== undefined ? Number(m[2]) : (m[1] as string),
+  );
 
 /**
  * Null when `path` names a field a spec can have, else why not. sysctl keys contain dots, so
@@ -51,13 +57,18 @@ export function specFieldProblem(path: string): string | null {
   if (keys.length === 0) return 'is not a path into the spec';
   const bad = keys.find((k) => typeof k === 'string' && FORBIDDEN_KEYS.has(k));
   if (bad !== undefined) return `'${bad}' is not a spec field`;
-  const sysctl = keys[0] === 'sysctls' && keys.length > 3 ? [...keys.slice(0, 2), keys.slice(2).join('.')] : keys;
+  const sysctl =
+    keys[0] === 'sysctls' && keys.length > 3 ? [...keys.slice(0, 2), keys.slice(2).join('.')] : keys;
   let nodes: Json[] = [schema()];
   for (let i = 0; i < sysctl.length; i++) {
     const key = sysctl[i] as PathKey;
     nodes = nodes.flatMap((n) => child(n, key));
     if (nodes.length === 0)
-      return `${sysctl.slice(0, i + 1).map((k) => (typeof k === 'number' ? `[${k}]` : k)).join('.').replace(/\.\[/g, '[')} is not a spec field`;
+      return `${sysctl
+        .slice(0, i + 1)
+        .map((k) => (typeof k === 'number' ? `[${k}]` : k))
+        .join('.')
+        .replace(/\.\[/g, '[')} is not a spec field`;
   }
   return null;
 }

@@ -1,5 +1,6 @@
 export * from './cross.js';
 export * from './effectiveLoad.js';
+export * from './fieldPaths.js';
 export * from './fields.js';
 export * from './flow.js';
 export * from './jsonSchema.js';
@@ -7,4 +8,3 @@ export * from './schema.js';
 export * from './stacks.js';
 export * from './units.js';
 export * from './validate.js';
-export * from './fieldPaths.js';
