@@ -293,6 +293,28 @@ export function verdictOf(checks: Check[]): FidelityReport {
   };
 }
 
+/** What share of its rate a bottleneck direction carried over the samples, from its qdisc's byte counter. */
+export function bottleneckUtilisation(
+  path: string,
+  direction: 'forward' | 'reverse',
+  rateAt: (t: number) => number,
+  queue: QueueSample[],
+): number | null {
+  const q = queue
+    .filter((s) => s.path === path && s.stage === 'bottleneck' && s.direction === direction)
+    .sort((a, b) => a.t - b.t);
+  let bits = 0;
+  let capacity = 0;
+  for (let k = 1; k < q.length; k++) {
+    const a = q[k - 1] as QueueSample;
+    const b = q[k] as QueueSample;
+    if (b.bytes < a.bytes || b.t <= a.t) continue;
+    bits += (b.bytes - a.bytes) * 8;
+    capacity += rateAt((a.t + b.t) / 2) * (b.t - a.t);
+  }
+  return capacity > 0 ? bits / capacity : null;
+}
+
 export interface FidelityInput {
   spec: Spec;
   paths: PathTopology[];
@@ -326,7 +348,18 @@ export function fidelity(i: FidelityInput): FidelityReport {
     checks.push(...checkDelayStageLoss(p, path.ber, i.qdiscBefore, i.qdiscAfter));
     if (i.flows && i.tcp) checks.push(checkBurstDrops(i.spec, p, i.flows, i.queue, i.tcp));
     for (const d of i.timing?.filter((x) => x.path === p.name) ?? [])
-      checks.push(checkPacketSpacing(d), checkDelayJitter(d, path.jitter));
+      checks.push(
+        checkPacketSpacing(
+          d,
+          bottleneckUtilisation(
+            p.name,
+            d.direction,
+            d.direction === 'forward' ? forwardRate : () => path.reverse.rate,
+            i.queue,
+          ),
+        ),
+        checkDelayJitter(d, path.jitter),
+      );
     // Host groups (flows with their own RTT): their idle RTT and their own delay stages.
     for (const g of p.groups) {
       const key = `${p.name}@${g.rttMs}ms`;

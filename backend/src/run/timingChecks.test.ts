@@ -113,3 +113,12 @@ describe('packet timing', () => {
     expect(checkDelayJitter(d as never, 2).status).toBe('pass'); // ±2 ms configured: 4 ms of spread allowed
   });
 });
+
+describe('packet spacing on a lightly used link', () => {
+  it('is not judged below 5 % of the rate (a forward flow\'s ACKs), and judged above', () => {
+    const ws = [1, 2, 3].map((t) => win(t, [[binOf(5), 300]]));
+    const [d] = timingStats(spec, ws, T0, 10, 1);
+    expect(checkPacketSpacing(d as never, 0.014).status).toBe('skip');
+    expect(checkPacketSpacing(d as never, 0.08).status).toBe('fail');
+  });
+});
