@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { buildPlan, formatPlan, parseSpecText, SpecError } from '@lfnlab/emulator';
-import { runExperiment } from '../run/runExperiment.js';
+import { runOrRecord } from '../run/runOrRecord.js';
 import type { RunSummary } from '../run/summary.js';
 import { type Command, table, UsageError } from './args.js';
 
@@ -146,7 +146,7 @@ stopped, namespaces removed, the partial record kept with status "aborted".`,
     process.on('SIGINT', onInt);
     process.on('SIGTERM', onTerm);
     try {
-      const { summary } = await runExperiment({
+      const { summary } = await runOrRecord({
         spec,
         specText: text,
         outDir: dir,

@@ -33,14 +33,14 @@ export class LiveSampling {
     );
     this.session.onOutput((e: OutputEvent) => this.demux?.feed(e.name, e.data));
     for (const s of this.plan.samplers) {
-      this.exits.set(
-        s.name,
-        this.session.exited(s.name).then((e) => {
-          if (e.stdout) this.demux?.feed(s.name, e.stdout);
-          this.demux?.end(s.name);
-          return e;
-        }),
-      );
+      const exit = this.session.exited(s.name).then((e) => {
+        if (e.stdout) this.demux?.feed(s.name, e.stdout);
+        this.demux?.end(s.name);
+        return e;
+      });
+      // When the lab dies the exit never comes; stop() must not wait for it nor the process crash.
+      exit.catch(() => undefined);
+      this.exits.set(s.name, exit);
       await this.session.spawn(s, { stream: true });
     }
   }
@@ -53,7 +53,10 @@ export class LiveSampling {
     await Promise.all(
       this.plan.samplers.map((s) => this.session.signal(s.name, 'INT').catch(() => undefined)),
     );
-    await Promise.race([Promise.all(this.exits.values()), new Promise((r) => setTimeout(r, 10_000).unref())]);
+    await Promise.race([
+      Promise.allSettled(this.exits.values()),
+      new Promise((r) => setTimeout(r, 10_000).unref()),
+    ]);
     return [...(this.demux?.counters.values() ?? [])];
   }
 }
