@@ -333,6 +333,8 @@ function resultsSection(run: RunData, flows: FlowInfo[]): string {
       `<td class="num">${esc(isNum(whole) ? num(whole, 4) : '—')}</td>`,
       mcell('recovery.time', findMetric(fm, 'recovery.time')),
       mcell('rampup.time_90', findMetric(fm, 'rampup.time_90')),
+      // Only the flow level knows the sender's CPU share (iperf3) next to the lab CPU's clock.
+      mcell('cpu.mhz_per_mbps', findMetric(sf?.metrics, 'cpu.mhz_per_mbps')),
       ...(anyFailed
         ? [
             sf?.status === 'failed'
@@ -356,6 +358,7 @@ function resultsSection(run: RunData, flows: FlowInfo[]): string {
         '<abbr title="Bytes the receiver got over the whole transfer divided by its duration (iperf3)">Whole-run goodput</abbr> <span class="unit">(Mbit/s)</span>',
         mhead('recovery.time', 'Loss recovery, median'),
         mhead('rampup.time_90', 'Ramp-up to 90 %'),
+        mhead('cpu.mhz_per_mbps', 'Sender CPU'),
         ...(anyFailed ? ['Status'] : []),
       ],
       flowRows,

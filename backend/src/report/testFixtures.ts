@@ -269,7 +269,7 @@ export function makeFakeRun(dir: string, o: FakeRunOptions = {}): Record<string,
       rttMs: { mean: 51, min: 50, max: 60 },
       maxCwndBytes: 130000,
       cpuPercent: { sender: 5, receiver: 10 },
-      metrics: [],
+      metrics: [metricValue('cpu.mhz_per_mbps', 12.5)],
     })),
     paths: [
       {
