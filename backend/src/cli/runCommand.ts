@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { buildPlan, formatPlan, parseSpecText, SpecError } from '@lfnlab/emulator';
+import { formatLimit } from '../run/limitedBy.js';
 import { runOrRecord } from '../run/runOrRecord.js';
 import type { RunSummary } from '../run/summary.js';
 import { type Command, table, UsageError } from './args.js';
@@ -24,6 +25,7 @@ export function formatSummary(s: RunSummary): string {
       'whole run',
       'retrans',
       'RTT ms',
+      'limited by',
       'status',
       ...(transfers ? ['integrity'] : []),
     ],
@@ -39,6 +41,7 @@ export function formatSummary(s: RunSummary): string {
       n(f.goodputMbps.wholeRun),
       f.retransmits ?? '-',
       n(f.rttMs.mean),
+      formatLimit(f.limitedBy),
       f.status,
       ...(transfers ? [f.integrity ?? '-'] : []),
     ]),

@@ -372,6 +372,6 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
     finishedAt: new Date().toISOString(),
     samples: rec.sampleCount,
   });
-  rec.event('finished', { status, verdict: report?.verdict ?? null });
+  rec.event('finished', { status, verdict: summary.verdict });
   return { dir: o.outDir, summary };
 }
