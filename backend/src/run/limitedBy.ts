@@ -18,7 +18,11 @@ export interface FlowLimit {
   busyS: number;
 }
 
-/** A bottleneck with at least this many packets queued, or a drop, is doing the limiting. */
+/**
+ * A bottleneck whose median backlog over the second is at least this many packets, or that
+ * dropped, is doing the limiting. The median: under TCG netem releases packets in bunches, so a
+ * lone sample may show a few packets queued at a link that mostly idles.
+ */
 export const STANDING_QUEUE_PACKETS = 3;
 /** Delivered rate at or above this share of the configured rate: the link was full. */
 export const FULL_LINK = 0.9;
@@ -44,7 +48,8 @@ const byWindow = <T extends { t: number }>(xs: T[]) => {
 
 /** Whether the bottleneck limited anything in window `k` (a 1 s bucket). */
 function bottleneckBusy(queue: QueueSample[], prevLast: QueueSample | undefined, rateBps: number): boolean {
-  if (queue.some((q) => q.backlogPackets >= STANDING_QUEUE_PACKETS)) return true;
+  const backlog = queue.map((q) => q.backlogPackets).sort((a, b) => a - b);
+  if ((backlog[Math.floor(backlog.length / 2)] ?? 0) >= STANDING_QUEUE_PACKETS) return true;
   const first = prevLast ?? queue[0];
   const last = queue[queue.length - 1];
   if (!first || !last || last === first) return false;
