@@ -23,7 +23,7 @@ const flow = plan.topology.flows[0]?.name as string;
 function run(o: {
   rwnd?: number;
   sndbuf?: number;
-  backlog: number;
+  backlog: number | ((i: number) => number);
   linkShare: number;
   cpuPct: number;
 }): Sample[] {
@@ -45,8 +45,8 @@ function run(o: {
       stage: 'bottleneck',
       direction: 'forward',
       dev: 'p0-ifb',
-      backlogPackets: o.backlog,
-      backlogBytes: o.backlog * 1500,
+      backlogPackets: typeof o.backlog === 'number' ? o.backlog : o.backlog(i),
+      backlogBytes: 0,
       drops: 0,
       packets: 0,
       bytes: (t * 100e6 * o.linkShare) / 8,
@@ -79,6 +79,10 @@ describe('what limited a flow', () => {
     expect(l?.limitedBy).toBe('sender');
     expect(formatLimit(l)).toBe('sender (lab) 100 %');
     expect(labLimitChecks({ [flow]: l ?? null })[0]?.status).toBe('fail');
+  });
+  it('a bunch of packets in one sample of ten does not make a standing queue (TCG releases in bunches)', () => {
+    const l = limits(run({ backlog: (i) => (i % 10 === 3 ? 20 : 0), linkShare: 0.6, cpuPct: 70 }));
+    expect(l?.limitedBy).toBe('sender');
   });
   it('an idle bottleneck and an idle lab: the congestion window, counted as the network', () => {
     expect(limits(run({ backlog: 0, linkShare: 0.6, cpuPct: 10 }))?.limitedBy).toBe('network');
