@@ -296,6 +296,18 @@ static inline void hlp_owd_sample(struct hlp_core *c, u32 tsval, u32 tsecr,
 		c->sowd_q3 = c->sowd_q3 - (c->sowd_q3 >> HLP_SOWD_SHIFT) + d;
 }
 
+/*
+ * Whether an ACK's timestamps measure the path: an ACK for a single segment
+ * may have waited out the receiver's delayed-ACK timer (40 ms in Linux), and
+ * its TSval - TSecr then reads as 40 ms of queue.  With the window at 1 that
+ * is every ACK: each looked like early congestion and held the window at 1
+ * for good.  ACKs for two or more segments are sent at once.
+ */
+static inline bool hlp_ack_measures_path(u32 pkts_acked)
+{
+	return pkts_acked >= 2;
+}
+
 /* Inference usable: samples seen and the peer's clock passed the check. */
 static inline bool hlp_usable(const struct hlp_core *c)
 {

@@ -127,8 +127,10 @@ static void hlp_pkts_acked(struct sock *sk, const struct ack_sample *sample)
 		hlp_fall_back(ca);
 		return;
 	}
-	/* only ACKs that advance the window echo a fresh segment's TSval */
-	if (!sample->pkts_acked || !tp->rx_opt.saw_tstamp ||
+	/* only ACKs that advance the window echo a fresh segment's TSval,
+	 * and only undelayed ones time the path */
+	if (!hlp_ack_measures_path(sample->pkts_acked) ||
+	    !tp->rx_opt.saw_tstamp ||
 	    !tp->rx_opt.rcv_tsecr ||
 	    inet_csk(sk)->icsk_ca_state != TCP_CA_Open)
 		return;

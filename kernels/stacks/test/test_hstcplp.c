@@ -216,6 +216,10 @@ static void check_lp(void)
 		 "indication after itt expired: halve again");
 	CHECK_EQ(c.reactions, 3, "three reactions counted");
 
+	/* a lone segment's ACK may be a delayed one: not a path sample */
+	CHECK(!hlp_ack_measures_path(1), "ACK for one segment (maybe delayed 40 ms): no OWD sample");
+	CHECK(hlp_ack_measures_path(2), "ACK for two segments (sent at once): OWD sample");
+
 	/* peer timestamp clock at 250 Hz: unusable, fall back */
 	hlp_core_init(&c);
 	for (t = 0; t <= 1200; t += 10)
