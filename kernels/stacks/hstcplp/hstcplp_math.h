@@ -189,6 +189,7 @@ static inline u32 hs_increase(u32 w, u32 *cnt, u32 a, u32 acked)
 #define HLP_OWD_ORIGIN		(1U << 20)	/* OWD values are kept as ms + this */
 #define HLP_OWD_LIMIT		(1U << 21)
 #define HLP_CLOCK_CHECK_MS	1000U		/* check the peer's clock after 1 s */
+#define HLP_SETTLE_SAMPLES	(1U << HLP_SOWD_SHIFT)	/* one EWMA time constant */
 
 #define HLP_F_SAMPLE		0x01	/* at least one OWD sample */
 #define HLP_F_CLOCK_OK		0x02	/* peer clock ticks ~1 kHz */
@@ -213,6 +214,7 @@ struct hlp_core {
 	u32 itt_ms;		/* inference time-out set at that reaction */
 	u32 reactions;		/* early indications acted on */
 	u32 react_seq;		/* snd_nxt at the last reaction */
+	u32 fresh;		/* samples since the smoothed delay restarted */
 	u8 flags;
 };
 
@@ -228,6 +230,7 @@ static inline void hlp_core_init(struct hlp_core *c)
 	c->itt_ms = 0;
 	c->reactions = 0;
 	c->react_seq = 0;
+	c->fresh = 0;
 	c->flags = 0;
 }
 
@@ -284,16 +287,27 @@ static inline void hlp_owd_sample(struct hlp_core *c, u32 tsval, u32 tsecr,
 	 * After a reaction the ACKs of one more window still report the queue
 	 * the flow built before it: judged again, they would read as a second
 	 * indication and send the window to 1 on an idle path.  The smoothed
-	 * delay restarts from the first segment sent after the reaction.
+	 * delay restarts (from d_min) at the first segment sent after the
+	 * reaction, and is judged again after one time constant of samples.
 	 */
-	if ((c->flags & HLP_F_SETTLING) && (s32)(snd_una - c->react_seq) > 0) {
-		c->flags &= ~HLP_F_SETTLING;
+	if ((c->flags & HLP_F_SETTLING) && !c->fresh &&
+	    (s32)(snd_una - c->react_seq) > 0)
 		settled = true;
+	if (settled) {
+		/* restart from "no queue": one late packet weighs 1/8 */
+		c->sowd_q3 = c->owd_min << HLP_SOWD_SHIFT;
+		c->fresh = 1;
 	}
-	if (settled)
-		c->sowd_q3 = d << HLP_SOWD_SHIFT;
-	else	/* (L1): sd <- sd - sd/8 + d/8, kept << 3 */
-		c->sowd_q3 = c->sowd_q3 - (c->sowd_q3 >> HLP_SOWD_SHIFT) + d;
+	/* (L1): sd <- sd - sd/8 + d/8, kept << 3 */
+	c->sowd_q3 = c->sowd_q3 - (c->sowd_q3 >> HLP_SOWD_SHIFT) + d;
+	if (!settled && c->fresh) {
+		if (++c->fresh >= HLP_SETTLE_SAMPLES) {
+			/* one time constant of new samples: judge again;
+			 * a single late packet is not a queue */
+			c->flags &= ~HLP_F_SETTLING;
+			c->fresh = 0;
+		}
+	}
 }
 
 /*
@@ -368,6 +382,7 @@ static inline enum hlp_action hlp_check(struct hlp_core *c, u32 now_ms,
 	}
 	c->flags |= HLP_F_REACTED | HLP_F_SETTLING;
 	c->react_seq = snd_nxt;
+	c->fresh = 0;
 	c->last_react_ms = now_ms;
 	c->itt_ms = (itt_rtts ? itt_rtts : 1) * srtt_ms;
 	c->reactions++;

@@ -18,8 +18,10 @@
  *     first indication: w <- w/2 and an inference time-out itt (itt_rtts RTTs)
  *     during which the window does not grow; another indication before itt
  *     expires: w <- 1.  An indication counts only from ACKs of data sent
- *     after the last reaction (the smoothed delay restarts there): the ACKs
- *     still in flight report the queue the reaction has already answered.
+ *     after the last reaction (the smoothed delay restarts there, from
+ *     d_min, and is judged after 8 such samples): the ACKs still in flight
+ *     report the queue the reaction has already answered, and under TCG one
+ *     late packet must not read as a queue.
  *
  * Without TCP timestamps (or when the peer's timestamp clock does not run at
  * ~1 kHz) the delay inference cannot work: the socket falls back to plain

@@ -191,14 +191,20 @@ static void check_lp(void)
 	CHECK_EQ(hlp_check(&c, t + 150, 3000, 100, 15, 3, 5), HLP_NONE,
 		 "stale queue from before the halving: no second reaction");
 
-	/* Idle path: the data sent after the halving sees no queue. */
-	feed(&c, t + 160, 50, 1, 1, 2001);
+	/* Idle path: the data sent after the halving sees no queue, but one
+	 * packet comes late (TCG timers): no single sample decides. */
+	feed(&c, t + 160, 150, 1, 1, 2001);
 	CHECK_EQ(hlp_check(&c, t + 160, 3000, 100, 15, 3, 5), HLP_NONE,
+		 "one late packet after the halving: no reaction yet");
+	for (i = 1; i < 8; i++)
+		feed(&c, t + 160 + i, 50, 1, 1, 2001 + i);
+	CHECK_EQ(hlp_check(&c, t + 168, 3000, 100, 15, 3, 5), HLP_NONE,
 		 "after the halving the queue is gone: no reaction");
 
-	/* Competing traffic keeps the queue after the halving, inside itt. */
-	for (i = 0; i < 5; i++)
-		feed(&c, t + 170 + i, 150, 1, 1, 2002 + i);
+	/* Competing traffic keeps the queue: the next reaction needs its own
+	 * window of samples after this one. */
+	for (i = 0; i < 8; i++)
+		feed(&c, t + 170 + i, 150, 1, 1, 2010 + i);
 	CHECK_EQ(hlp_check(&c, t + 175, 3000, 100, 15, 3, 5), HLP_TO_ONE,
 		 "queue persists after the halving, inside itt = 300 ms: window to 1");
 	CHECK(hlp_in_inference(&c, t + 175 + 299), "itt restarted at that reaction");
@@ -211,7 +217,7 @@ static void check_lp(void)
 		 "delay back at d_min: no indication");
 	/* congestion again long after itt: halve, not 1 */
 	for (i = 0; i < 10; i++)
-		feed(&c, t + 1000 + i, 150, 1, 1, 3100 + i);
+		feed(&c, t + 1000 + i, 150, 1, 1, 4100 + i);
 	CHECK_EQ(hlp_check(&c, t + 1010, 4000, 100, 15, 3, 5), HLP_HALVE,
 		 "indication after itt expired: halve again");
 	CHECK_EQ(c.reactions, 3, "three reactions counted");
