@@ -80,6 +80,9 @@ describe('what limited a flow', () => {
     expect(formatLimit(l)).toBe('sender (lab) 100 %');
     expect(labLimitChecks({ [flow]: l ?? null })[0]?.status).toBe('fail');
   });
+  it('a standing queue while the link delivers 40 % of its rate: the emulated link lags, so the lab', () => {
+    expect(limits(run({ backlog: 40, linkShare: 0.4, cpuPct: 20 }))?.limitedBy).toBe('sender');
+  });
   it('a bunch of packets in one sample of ten does not make a standing queue (TCG releases in bunches)', () => {
     const l = limits(run({ backlog: (i) => (i % 10 === 3 ? 20 : 0), linkShare: 0.6, cpuPct: 70 }));
     expect(l?.limitedBy).toBe('sender');

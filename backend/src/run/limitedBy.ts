@@ -1,8 +1,9 @@
 // What held each flow back, second by second: tcp_info's chrono counters say whether the sender
-// waited on the receiver's window, on its send buffer, or had its congestion window's worth in
-// flight. In that last case the bottleneck decides between the network (a standing queue, drops or
-// a full link) and the lab itself (the link idle and the lab's CPU busy: the sender could not keep
-// up, so the numbers measure the emulator, not the stack).
+// waited on the receiver's window, on its send buffer, or had data in flight under its congestion
+// window. In that last case the bottleneck decides between the network (it dropped or delivered
+// its rate) and the lab itself (a queue while the link delivered less than its rate: the emulated
+// link is not keeping up; or the link idle while the lab's CPU was busy: the sender could not keep
+// up, or its pacing timers fired late). Either way the numbers measure the emulator, not the stack.
 import type { FlowTopology, PathTopology, Spec } from '@lfnlab/emulator';
 import type { CpuSample, QueueSample, Sample, TcpFlowSample } from './samples.js';
 
@@ -19,9 +20,9 @@ export interface FlowLimit {
 }
 
 /**
- * A bottleneck whose median backlog over the second is at least this many packets, or that
- * dropped, is doing the limiting. The median: under TCG netem releases packets in bunches, so a
- * lone sample may show a few packets queued at a link that mostly idles.
+ * A standing queue: the second's median backlog is at least this many packets. The median: under
+ * TCG netem releases packets in bunches, so a lone sample may show a few packets queued at a link
+ * that mostly idles.
  */
 export const STANDING_QUEUE_PACKETS = 3;
 /** Delivered rate at or above this share of the configured rate: the link was full. */
@@ -46,23 +47,36 @@ const byWindow = <T extends { t: number }>(xs: T[]) => {
   return m;
 };
 
-/** Whether the bottleneck limited anything in window `k` (a 1 s bucket). */
-function bottleneckBusy(queue: QueueSample[], prevLast: QueueSample | undefined, rateBps: number): boolean {
-  const backlog = queue.map((q) => q.backlogPackets).sort((a, b) => a - b);
-  if ((backlog[Math.floor(backlog.length / 2)] ?? 0) >= STANDING_QUEUE_PACKETS) return true;
+type BottleneckState = 'full' | 'queued-not-full' | 'idle';
+
+/**
+ * The bottleneck over one 1 s window: full (it dropped, or delivered >= 90 % of its rate),
+ * queued but not full (a standing queue while the link delivers less than its rate: netem is not
+ * keeping up, the emulator is the limit), or idle.
+ */
+function bottleneckState(
+  queue: QueueSample[],
+  prevLast: QueueSample | undefined,
+  rateBps: number,
+): BottleneckState {
   const first = prevLast ?? queue[0];
   const last = queue[queue.length - 1];
-  if (!first || !last || last === first) return false;
-  if (last.drops > first.drops) return true;
-  const dt = last.t - first.t;
-  return dt > 0 && ((last.bytes - first.bytes) * 8) / dt >= FULL_LINK * rateBps;
+  if (first && last && last !== first) {
+    if (last.drops > first.drops) return 'full';
+    const dt = last.t - first.t;
+    if (dt > 0 && ((last.bytes - first.bytes) * 8) / dt >= FULL_LINK * rateBps) return 'full';
+  }
+  const backlog = queue.map((q) => q.backlogPackets).sort((a, b) => a - b);
+  return (backlog[Math.floor(backlog.length / 2)] ?? 0) >= STANDING_QUEUE_PACKETS
+    ? 'queued-not-full'
+    : 'idle';
 }
 
 function flowLimit(
   tcp: TcpFlowSample[],
   queue: QueueSample[],
   cpu: CpuSample[],
-  rateBps: number,
+  rateAt: (t: number) => number,
 ): FlowLimit | null {
   const withChrono = tcp.filter((s) => s.busyUs !== undefined);
   if (withChrono.length < 2) return null;
@@ -95,8 +109,8 @@ function flowLimit(
     const prev = queueBy.get(k - 1);
     const cpus = cpuBy.get(k) ?? [];
     const cpuPct = cpus.length ? cpus.reduce((s, c) => s + c.busyPct, 0) / cpus.length : 0;
-    const labHeld =
-      q.length > 0 && !bottleneckBusy(q, prev?.[prev.length - 1], rateBps) && cpuPct >= LAB_CPU_BUSY_PCT;
+    const state = q.length ? bottleneckState(q, prev?.[prev.length - 1], rateAt(k)) : 'full';
+    const labHeld = state === 'queued-not-full' || (state === 'idle' && cpuPct >= LAB_CPU_BUSY_PCT);
     us[labHeld ? 'sender' : 'network'] += cwnd;
   }
   const total = LIMIT_KINDS.reduce((s, kind) => s + us[kind], 0);
@@ -125,7 +139,12 @@ export function flowLimits(
       out[f.name] = null;
       continue;
     }
-    const rateBps = f.direction === 'forward' ? path.rate : path.reverse.rate;
+    // The forward rate follows the path's schedule of changes, as the fidelity check reads it.
+    const rateAt = (t: number) =>
+      f.direction === 'reverse'
+        ? path.reverse.rate
+        : ([...path.changes].reverse().find((c) => c.rate !== undefined && c.at <= t * 1000)?.rate ??
+          path.rate);
     const tcp = samples.filter((s): s is TcpFlowSample => s.kind === 'tcp' && s.flow === f.name && s.t >= 0);
     const queue = samples.filter(
       (s): s is QueueSample =>
@@ -135,7 +154,7 @@ export function flowLimits(
         s.direction === f.direction &&
         s.t >= 0,
     );
-    out[f.name] = flowLimit(tcp, queue, cpu, rateBps);
+    out[f.name] = flowLimit(tcp, queue, cpu, rateAt);
   }
   return out;
 }
