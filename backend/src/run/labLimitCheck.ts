@@ -20,7 +20,7 @@ export function labLimitChecks(limits: Record<string, FlowLimit | null>): Check[
         expected: `< ${LAB_LIMITED_WARN * 100} % of busy time limited by the lab`,
         message:
           share >= LAB_LIMITED_WARN
-            ? `${flow}: limited by the sender (the lab) for ${pct} % of its busy time — the bottleneck idled while the lab's CPU was busy, so the rate measures the emulator`
+            ? `${flow}: limited by the sender (the lab) for ${pct} % of its busy time — the bottleneck delivered under its rate while the lab lagged (a queue the emulated link did not drain, or an idle link and a busy lab CPU), so the rate measures the emulator`
             : `${flow}: limited by the lab for ${pct} % of its busy time (mostly ${l.limitedBy})`,
       },
     ];
