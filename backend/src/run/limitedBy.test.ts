@@ -26,6 +26,8 @@ function run(o: {
   backlog: number | ((i: number) => number);
   linkShare: number;
   cpuPct: number;
+  /** Packets in flight per packet of congestion window (1: the window is full). */
+  fill?: number;
 }): Sample[] {
   const out: Sample[] = [];
   for (let i = 0; i <= 100; i++) {
@@ -34,6 +36,8 @@ function run(o: {
       kind: 'tcp',
       t,
       flow,
+      cwndPackets: 100,
+      unackedPackets: 100 * (o.fill ?? 1),
       busyUs: i * 100_000,
       rwndLimitedUs: i * (o.rwnd ?? 0) * 1000,
       sndbufLimitedUs: i * (o.sndbuf ?? 0) * 1000,
@@ -74,8 +78,8 @@ describe('what limited a flow', () => {
     expect(l?.busyS).toBeCloseTo(10, 6);
     expect(formatLimit(l)).toBe('network 100 %');
   });
-  it("an idle bottleneck delivering 60 % of its rate while the lab's CPU is busy: the sender (lab)", () => {
-    const l = limits(run({ backlog: 0, linkShare: 0.6, cpuPct: 70 }));
+  it("an idle bottleneck delivering 60 % of its rate, the window two-thirds filled, the lab's CPU busy: the sender (lab)", () => {
+    const l = limits(run({ backlog: 0, linkShare: 0.6, cpuPct: 70, fill: 0.65 }));
     expect(l?.limitedBy).toBe('sender');
     expect(formatLimit(l)).toBe('sender (lab) 100 %');
     expect(labLimitChecks({ [flow]: l ?? null })[0]?.status).toBe('fail');
@@ -84,8 +88,13 @@ describe('what limited a flow', () => {
     expect(limits(run({ backlog: 40, linkShare: 0.4, cpuPct: 20 }))?.limitedBy).toBe('sender');
   });
   it('a bunch of packets in one sample of ten does not make a standing queue (TCG releases in bunches)', () => {
-    const l = limits(run({ backlog: (i) => (i % 10 === 3 ? 20 : 0), linkShare: 0.6, cpuPct: 70 }));
+    const l = limits(
+      run({ backlog: (i) => (i % 10 === 3 ? 20 : 0), linkShare: 0.6, cpuPct: 70, fill: 0.65 }),
+    );
     expect(l?.limitedBy).toBe('sender');
+  });
+  it('an idle bottleneck under a full window (after a loss), the lab CPU busy: the network (the stack chose it)', () => {
+    expect(limits(run({ backlog: 0, linkShare: 0.6, cpuPct: 70 }))?.limitedBy).toBe('network');
   });
   it('an idle bottleneck and an idle lab: the congestion window, counted as the network', () => {
     expect(limits(run({ backlog: 0, linkShare: 0.6, cpuPct: 10 }))?.limitedBy).toBe('network');
@@ -108,7 +117,7 @@ describe('what limited a flow', () => {
       spec: v.spec,
       paths: plan.topology.paths,
       results: plan.topology.flows.map(emptyFlowResult),
-      samples: run({ backlog: 0, linkShare: 0.6, cpuPct: 70 }),
+      samples: run({ backlog: 0, linkShare: 0.6, cpuPct: 70, fill: 0.6 }),
       idleRtt: {},
       status: 'completed',
       error: null,

@@ -27,14 +27,20 @@ export interface FlowLimit {
 export const STANDING_QUEUE_PACKETS = 3;
 /** Delivered rate at or above this share of the configured rate: the link was full. */
 export const FULL_LINK = 0.9;
-/** Lab CPU (percent of all vCPUs) at or above which an idle bottleneck is blamed on the lab. */
+/** Lab CPU (percent of all vCPUs) at or above which an idle bottleneck under an unfilled window is the lab's. */
 export const LAB_CPU_BUSY_PCT = 45;
 
 interface Window {
   busy: number;
   rwnd: number;
   sndbuf: number;
+  /** Sums over the window's samples: packets in flight and the congestion window. */
+  inFlight: number;
+  cwnd: number;
 }
+
+/** In flight below this share of the congestion window: the sender did not fill its window. */
+export const WINDOW_FILLED = 0.8;
 
 const byWindow = <T extends { t: number }>(xs: T[]) => {
   const m = new Map<number, T[]>();
@@ -88,7 +94,9 @@ function flowLimit(
     // A stream that ended or restarted resets its lifetime counters: skip that step.
     if (busy < 0) continue;
     const k = Math.floor(b.t);
-    const w = perWindow.get(k) ?? { busy: 0, rwnd: 0, sndbuf: 0 };
+    const w = perWindow.get(k) ?? { busy: 0, rwnd: 0, sndbuf: 0, inFlight: 0, cwnd: 0 };
+    w.inFlight += b.unackedPackets ?? 0;
+    w.cwnd += b.cwndPackets ?? 0;
     w.busy += busy;
     w.rwnd += Math.max(0, (b.rwndLimitedUs ?? 0) - (a.rwndLimitedUs ?? 0));
     w.sndbuf += Math.max(0, (b.sndbufLimitedUs ?? 0) - (a.sndbufLimitedUs ?? 0));
@@ -110,7 +118,12 @@ function flowLimit(
     const cpus = cpuBy.get(k) ?? [];
     const cpuPct = cpus.length ? cpus.reduce((s, c) => s + c.busyPct, 0) / cpus.length : 0;
     const state = q.length ? bottleneckState(q, prev?.[prev.length - 1], rateAt(k)) : 'full';
-    const labHeld = state === 'queued-not-full' || (state === 'idle' && cpuPct >= LAB_CPU_BUSY_PCT);
+    // An idle link under a flow that keeps its window full is the congestion control's choice
+    // (after a loss, a delay-based back-off); one whose sender leaves its window unfilled while the
+    // lab's CPU is busy is the lab's (no cycles to send, or pacing timers firing late).
+    const unfilled = w.cwnd > 0 && w.inFlight < WINDOW_FILLED * w.cwnd;
+    const labHeld =
+      state === 'queued-not-full' || (state === 'idle' && unfilled && cpuPct >= LAB_CPU_BUSY_PCT);
     us[labHeld ? 'sender' : 'network'] += cwnd;
   }
   const total = LIMIT_KINDS.reduce((s, kind) => s + us[kind], 0);
