@@ -48,12 +48,13 @@ export const EXPECTED_SCHEMA = {
       'One point per (run, stack, path) when a run finishes, timestamped at the end of its traffic. ' +
       "goodput_mbps: mean goodput of that stack's flows on that path over the run, Mbit/s (per flow); " +
       "jain: Jain fairness index over all of the run's flows (the same on every point of a run); " +
-      "verdict_code: the run's fidelity verdict, 0 valid, 1 suspect, 2 invalid (see VERDICT_CODES). " +
+      "verdict_code: the run's fidelity verdict, 0 valid, 1 suspect, 2 invalid (see VERDICT_CODES); " +
+      "lab_limited_share: mean share (0..1) of those flows' busy time the lab, not the network, held them back. " +
       'Tag campaign names the sweep the run belongs to and is left out for a single run. ' +
       "Read by the Campaign and Compare dashboards and the Run dashboard's summary stats.",
     tags: ['run', 'user', 'campaign', 'stack', 'path'],
     optionalTags: ['campaign'],
-    fields: { goodput_mbps: 'float', jain: 'float', verdict_code: 'float' },
+    fields: { goodput_mbps: 'float', jain: 'float', verdict_code: 'float', lab_limited_share: 'float' },
   },
   lfn_health: {
     doc:

@@ -182,7 +182,8 @@ export async function ensureImage(opts: BuildOptions = {}): Promise<LabImage> {
   const closure = readModuleClosure(tree.modulesDir);
   const h = createHash('sha256')
     .update(
-      `recipe ${recipeHash()}\nkernel ${sel.sha256}\nagent ${agent.sourceHash}\nsamplers ${samplers.sourceHash}\n`,
+      // The out-of-tree stacks too: a changed module must reach the lab (it did not, before).
+      `recipe ${recipeHash()}\nkernel ${sel.sha256}\nstacks ${stacks.sourceHash}\nagent ${agent.sourceHash}\nsamplers ${samplers.sourceHash}\n`,
     )
     .update(tools.map((t) => `${t.name} ${t.sha256}`).join('\n'));
   for (const f of [...files].sort()) h.update(`\n${f} ${await sha256File(f)}`);

@@ -33,6 +33,8 @@ export function verifyFrame(key: Buffer, line: string): Frame | null {
 }
 
 export class ChannelError extends Error {}
+/** How long the agent may stay silent (it answers a ping every second) before the lab counts as gone. */
+export const DEFAULT_SILENCE_MS = 20_000;
 export class LabBusyError extends ChannelError {}
 
 export interface Hello {
@@ -94,6 +96,8 @@ export class Channel extends EventEmitter {
   private closed = false;
   /** While the hello is out, only frames of the session it opens are accepted. */
   private helloNonce = '';
+  /** When the agent last said anything (a pong at the least, every second). */
+  private lastHeard = Date.now();
   hello: Hello | undefined;
   /** The lab's clock from the latest heartbeat: how the host follows guest time during a run. */
   labClock: LabClockReading | undefined;
@@ -113,7 +117,11 @@ export class Channel extends EventEmitter {
    * Connect and say hello. qemu serves one client at a time: when another holds the channel the
    * hello is not answered, and after `timeoutMs` this fails with LabBusyError.
    */
-  static async open(socketPath: string, key: Buffer, opts: { timeoutMs?: number; watchdogMs?: number } = {}) {
+  static async open(
+    socketPath: string,
+    key: Buffer,
+    opts: { timeoutMs?: number; watchdogMs?: number; silenceMs?: number } = {},
+  ) {
     const sock = await new Promise<Socket>((resolve, reject) => {
       const s = connect(socketPath);
       s.once('connect', () => resolve(s));
@@ -140,7 +148,22 @@ export class Channel extends EventEmitter {
       throw err;
     }
     ch.sid = ch.hello.sid;
-    ch.heartbeat = setInterval(() => ch.send('ping', 0, {}), 1000);
+    // The socket stays open when the agent dies inside a live qemu: only its silence tells.
+    const silenceMs = opts.silenceMs ?? DEFAULT_SILENCE_MS;
+    ch.lastHeard = Date.now();
+    ch.heartbeat = setInterval(() => {
+      const quiet = Date.now() - ch.lastHeard;
+      if (quiet > silenceMs) {
+        ch.sock.destroy();
+        ch.onClose(
+          new ChannelError(
+            `the lab stopped answering: no reply for ${Math.round(quiet / 1000)} s (its agent died or qemu hangs)`,
+          ),
+        );
+        return;
+      }
+      ch.send('ping', 0, {});
+    }, 1000);
     ch.heartbeat.unref();
     return ch;
   }
@@ -185,6 +208,7 @@ export class Channel extends EventEmitter {
         ? f?.sid === this.sid
         : f?.sid.startsWith(`${this.helloNonce}.`) || f?.sid === this.helloNonce;
       if (!f || !ours) continue;
+      this.lastHeard = Date.now();
       this.onFrame(f);
     }
   }

@@ -61,11 +61,20 @@ const alive = (pid: number) => {
   }
 };
 
+/** The pid is still our qemu: a killed lab's pid may since belong to another process. */
+const isQemu = (pid: number) => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('qemu-system');
+  } catch {
+    return process.platform !== 'linux'; // no /proc to ask: trust the signal test
+  }
+};
+
 export function readLab(name: string): LabRecord | null {
   const p = labPaths(name);
   if (!existsSync(p.record)) return null;
   const rec = JSON.parse(readFileSync(p.record, 'utf8')) as LabRecord;
-  return alive(rec.pid) ? rec : null;
+  return alive(rec.pid) && isQemu(rec.pid) ? rec : null;
 }
 
 export function labKey(name: string): Buffer {

@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Spec, validateSpec } from '@lfnlab/emulator';
-import { runExperiment } from '../run/runExperiment.js';
+import { runOrRecord } from '../run/runOrRecord.js';
 import type { RunSummary } from '../run/summary.js';
 import { type Campaign, expandCampaign, type Variant } from './expand.js';
 
@@ -14,7 +14,7 @@ export type RunOne = (spec: Spec, dir: string, signal?: AbortSignal) => Promise<
 export const runInLab =
   (labName: string | undefined): RunOne =>
   async (spec, outDir, signal) =>
-    (await runExperiment({ spec, outDir, labName, signal, log: () => undefined })).summary;
+    (await runOrRecord({ spec, outDir, labName, signal, log: () => undefined })).summary;
 
 export interface CampaignRow {
   id: string;
@@ -130,7 +130,7 @@ export async function runCampaign(o: {
     const left = variants.slice(i + 1).filter((x) => !finished(join(o.dir, 'runs', x.id))).length;
     const eta = (times.reduce((a, b) => a + b, 0) / times.length) * left;
     log(
-      `[${i + 1}/${variants.length}] ${v.id}: ${s.status}, verdict ${s.verdict ?? '-'} in ${((Date.now() - t) / 1000).toFixed(0)} s; ${left} left, ETA ${Math.ceil(eta / 60_000)} min`,
+      `[${i + 1}/${variants.length}] ${v.id}: ${s.status}${s.status === 'failed' && s.error ? ` (${s.error})` : ''}, verdict ${s.verdict ?? '-'} in ${((Date.now() - t) / 1000).toFixed(0)} s; ${left} left, ETA ${Math.ceil(eta / 60_000)} min`,
     );
     if (s.status === 'aborted') break;
   }

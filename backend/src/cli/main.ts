@@ -12,10 +12,12 @@ import { presetCommand } from './presetCommand.js';
 import { reindexCommand } from './reindexCommand.js';
 import { reportCommand } from './reportCommand.js';
 import { runCommand } from './runCommand.js';
+import { selftestCommand } from './selftestCommand.js';
 import { serveCommand } from './serveCommand.js';
 
 const COMMANDS: Command[] = [
   runCommand,
+  selftestCommand,
   campaignCommand,
   presetCommand,
   reportCommand,

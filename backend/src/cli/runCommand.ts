@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { buildPlan, formatPlan, parseSpecText, SpecError } from '@lfnlab/emulator';
 import { expectedClock } from '@lfnlab/lab-images';
-import { runExperiment } from '../run/runExperiment.js';
+import { formatLimit } from '../run/limitedBy.js';
+import { runOrRecord } from '../run/runOrRecord.js';
 import type { RunSummary } from '../run/summary.js';
 import { type Command, table, UsageError } from './args.js';
 
@@ -25,6 +26,7 @@ export function formatSummary(s: RunSummary): string {
       'whole run',
       'retrans',
       'RTT ms',
+      'limited by',
       'status',
       ...(transfers ? ['integrity'] : []),
     ],
@@ -40,6 +42,7 @@ export function formatSummary(s: RunSummary): string {
       n(f.goodputMbps.wholeRun),
       f.retransmits ?? '-',
       n(f.rttMs.mean),
+      formatLimit(f.limitedBy),
       f.status,
       ...(transfers ? [f.integrity ?? '-'] : []),
     ]),
@@ -168,7 +171,7 @@ stopped, namespaces removed, the partial record kept with status "aborted".`,
     process.on('SIGINT', onInt);
     process.on('SIGTERM', onTerm);
     try {
-      const { summary } = await runExperiment({
+      const { summary } = await runOrRecord({
         spec,
         specText: text,
         outDir: dir,

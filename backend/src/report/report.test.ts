@@ -102,6 +102,11 @@ describe('run report', () => {
     expect(flowTable).toContain('<span class="unit">(%)</span>');
     expect(flowTable).toContain('51.25 ± 3.500');
     expect(flowTable).toContain('<span class="unit">(ms)</span>');
+    // The sender's CPU per Mbit/s (seed 000), from the flow's own metrics.
+    expect(flowTable).toContain('Sender CPU</abbr> <span class="unit">(MHz/(Mbit/s))</span>');
+    expect(flowTable).toMatch(/<td class="num"[^>]*>12\.50?</);
+    expect(flowTable).toContain('Limited by</abbr>');
+    expect(flowTable).toContain('<td>network 90 %</td>');
     const groups = html.slice(
       html.indexOf('id="group-table"'),
       html.indexOf('</table>', html.indexOf('id="group-table"')),

@@ -1,6 +1,7 @@
 // The HTML report of one run: the fidelity verdict first, then what was run, the papers' tables
 // with every metric defined, and the time series as inline SVG.
 import type { MetricValue } from '../metrics/index.js';
+import { formatLimit } from '../run/limitedBy.js';
 import type { FlowSummary, PathSummary } from '../run/summary.js';
 import {
   esc,
@@ -339,6 +340,9 @@ function resultsSection(run: RunData, flows: FlowInfo[]): string {
       `<td class="num">${esc(isNum(whole) ? num(whole, 4) : '—')}</td>`,
       mcell('recovery.time', findMetric(fm, 'recovery.time')),
       mcell('rampup.time_90', findMetric(fm, 'rampup.time_90')),
+      // Only the flow level knows the sender's CPU share (iperf3) next to the lab CPU's clock.
+      mcell('cpu.mhz_per_mbps', findMetric(sf?.metrics, 'cpu.mhz_per_mbps')),
+      `<td>${esc(formatLimit(sf?.limitedBy))}</td>`,
       ...(anyFailed
         ? [
             sf?.status === 'failed'
@@ -362,6 +366,8 @@ function resultsSection(run: RunData, flows: FlowInfo[]): string {
         '<abbr title="Bytes the receiver got over the whole transfer divided by its duration (iperf3)">Whole-run goodput</abbr> <span class="unit">(Mbit/s)</span>',
         mhead('recovery.time', 'Loss recovery, median'),
         mhead('rampup.time_90', 'Ramp-up to 90 %'),
+        mhead('cpu.mhz_per_mbps', 'Sender CPU'),
+        '<abbr title="What held the flow back, with its share of the time the flow had data in flight: the network (congestion window at a busy bottleneck), the receiver\'s window, the send buffer, or the sender (the lab could not keep up while the bottleneck idled)">Limited by</abbr>',
         ...(anyFailed ? ['Status'] : []),
       ],
       flowRows,

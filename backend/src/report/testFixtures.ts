@@ -269,7 +269,12 @@ export function makeFakeRun(dir: string, o: FakeRunOptions = {}): Record<string,
       rttMs: { mean: 51, min: 50, max: 60 },
       maxCwndBytes: 130000,
       cpuPercent: { sender: 5, receiver: 10 },
-      metrics: [],
+      metrics: [metricValue('cpu.mhz_per_mbps', 12.5)],
+      limitedBy: {
+        limitedBy: 'network' as const,
+        shares: { network: 0.9, 'receiver-window': 0.1, 'send-buffer': 0, sender: 0 },
+        busyS: durationS,
+      },
     })),
     paths: [
       {

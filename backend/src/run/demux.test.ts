@@ -24,6 +24,8 @@ function tcpLine(o: {
   received: number;
   cookie: string;
   cc?: string;
+  /** busy, rwnd-limited and sndbuf-limited µs */
+  chrono?: [number, number, number];
 }) {
   const row: Record<string, string | number> = Object.fromEntries(TCP_SAMPLER_COLUMNS.map((c) => [c, 0]));
   Object.assign(row, {
@@ -50,6 +52,9 @@ function tcpLine(o: {
     data_segs_out: 100,
     info_len: 232,
     cookie: o.cookie,
+    busy_us: o.chrono?.[0] ?? 0,
+    rwnd_limited_us: o.chrono?.[1] ?? 0,
+    sndbuf_limited_us: o.chrono?.[2] ?? 0,
   });
   return `${TCP_SAMPLER_COLUMNS.map((c) => row[c]).join('\t')}\n`;
 }
@@ -80,6 +85,7 @@ describe('SampleDemux', () => {
         acked: 100_000,
         received: 0,
         cookie: '1',
+        chrono: [90_000, 20_000, 1_000],
       }) +
       tcpLine({
         tick: 1,
@@ -90,6 +96,7 @@ describe('SampleDemux', () => {
         acked: 70_000,
         received: 0,
         cookie: '2',
+        chrono: [80_000, 0, 4_000],
       });
     const tick2 = tcpLine({
       tick: 2,
@@ -117,6 +124,10 @@ describe('SampleDemux', () => {
       cwndPackets: 80,
       bytesAcked: 170_000,
       pacingBps: null,
+      // tcp_info's chrono counters, summed over the data streams (not the control connection).
+      busyUs: 170_000,
+      rwndLimitedUs: 20_000,
+      sndbufLimitedUs: 5_000,
     });
     d.feed(
       name,

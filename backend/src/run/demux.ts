@@ -116,6 +116,9 @@ class TcpDemux {
             lostPackets: socks.reduce((a, s) => a + s.lostPackets, 0),
             unackedPackets: socks.reduce((a, s) => a + s.unackedPackets, 0),
             dataSegsOut: socks.reduce((a, s) => a + s.dataSegsOut, 0),
+            busyUs: socks.reduce((a, s) => a + s.busyUs, 0),
+            rwndLimitedUs: socks.reduce((a, s) => a + s.rwndLimitedUs, 0),
+            sndbufLimitedUs: socks.reduce((a, s) => a + s.sndbufLimitedUs, 0),
           };
           this.emit(sample);
           n++;

@@ -33,15 +33,16 @@ export class LiveSampling {
    */
   items(leadMs: number): TimetableItem[] {
     this.session.onOutput((e: OutputEvent) => this.feed(e.name, e.data));
-    for (const s of this.plan.samplers)
-      this.exits.set(
-        s.name,
-        this.session.exited(s.name).then((e) => {
-          if (e.stdout) this.feed(s.name, e.stdout);
-          this.feed(s.name, '', true);
-          return e;
-        }),
-      );
+    for (const s of this.plan.samplers) {
+      const exit = this.session.exited(s.name).then((e) => {
+        if (e.stdout) this.feed(s.name, e.stdout);
+        this.feed(s.name, '', true);
+        return e;
+      });
+      // When the lab dies the exit never comes; stop() must not wait for it nor the process crash.
+      exit.catch(() => undefined);
+      this.exits.set(s.name, exit);
+    }
     return this.plan.samplers.map((s) => ({
       tag: `sampler:${s.name}`,
       atMs: -leadMs,
@@ -81,7 +82,10 @@ export class LiveSampling {
     await Promise.all(
       this.plan.samplers.map((s) => this.session.signal(s.name, 'INT').catch(() => undefined)),
     );
-    await Promise.race([Promise.all(this.exits.values()), new Promise((r) => setTimeout(r, 10_000).unref())]);
+    await Promise.race([
+      Promise.allSettled(this.exits.values()),
+      new Promise((r) => setTimeout(r, 10_000).unref()),
+    ]);
     return [...(this.demux?.counters.values() ?? [])];
   }
 }

@@ -18,6 +18,7 @@ import type { SamplerCounters } from './demux.js';
 import { KEY_SYSCTLS, parseOffloads, parseSysctl, TOOL_VERSION_CMDS, toolVersions } from './environment.js';
 import { fidelity, type LinkStat, type QdiscStat } from './fidelity.js';
 import { flowIntervals } from './iperf.js';
+import { retireLostLab } from './labLoss.js';
 import { LiveSampling } from './liveSampling.js';
 import { type PingSummary, parsePing } from './probes.js';
 import { RunRecorder } from './record.js';
@@ -32,6 +33,7 @@ import {
 } from './schedule.js';
 import { LabSession, type StepResult } from './session.js';
 import { emptyFlowResult, type FlowResult, type RunSummary, summarise } from './summary.js';
+import { summaryInput } from './summaryInput.js';
 import { timingStats } from './timingChecks.js';
 import { finishTransfer } from './transferRecord.js';
 
@@ -209,6 +211,10 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
   const channel = await connectLab(lab.name, { watchdogMs: 10_000, timeoutMs: 60_000 });
   const session = new LabSession(channel);
   const sampling = new LiveSampling(session, plan, rec, o.onSample);
+  // A lab that dies mid-run stops the schedule at once, not at its next planned step.
+  const lost = new AbortController();
+  channel.on('close', () => lost.abort());
+  const signal = AbortSignal.any([lost.signal, ...(o.signal ? [o.signal] : [])]);
 
   const results = new Map<string, FlowResult>(plan.topology.flows.map((f) => [f.name, emptyFlowResult(f)]));
   let idleRtt: Record<string, PingSummary | null> = {};
@@ -238,10 +244,7 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
     const missing = [
       ...new Set(spec.flows.filter((f) => usesKernelTcp(f.transport)).map((f) => f.stack)),
     ].filter((s) => !info.stacksAvailable.includes(s));
-    if (missing.length)
-      throw new Error(
-        `the lab kernel has no ${missing.join(', ')}; it offers ${info.stacksAvailable.join(', ')}`,
-      );
+    if (missing.length) throw new Error(missingStacksMessage(missing, info));
     const cpuinfo = await session.run({ argv: ['cat', '/proc/cpuinfo'], allowFail: true });
     cpuMHz = Number(/^cpu MHz\s*:\s*([\d.]+)/m.exec(cpuinfo.stdout)?.[1]) || null;
     rec.json('environment.json', {
@@ -299,7 +302,7 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
       results,
       log,
       event: (t, d) => rec.event(t, d),
-      signal: o.signal,
+      signal,
       // Scheduled changes use the calibrated delay, not the plan's uncalibrated one.
       changeCmds,
       extraItems: sampling.items(leadMs),
@@ -329,8 +332,9 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
     samplersOn = false;
     after = await snapshot(session, plan, rec, 'after');
   } catch (err) {
-    status = err instanceof Aborted ? 'aborted' : 'failed';
+    status = err instanceof Aborted && !session.lost ? 'aborted' : 'failed';
     error = err instanceof Error ? err.message : String(err);
+    if (session.lost) error = await retireLostLab(lab.name, session.lost);
     rec.event(status, { error });
   } finally {
     if (samplersOn) counters = await sampling.stop().catch(() => []);
@@ -392,23 +396,28 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
           timing,
         })
       : null;
-  const summary = summarise({
-    spec,
-    paths: plan.topology.paths,
-    results: [...results.values()],
-    samples: sampling.samples,
-    idleRtt,
-    status,
-    error,
-    fidelity: report,
-    clock: clockReport,
-  });
+  const summary = summarise(
+    summaryInput({
+      spec,
+      paths: plan.topology.paths,
+      results: [...results.values()],
+      samples: sampling.samples,
+      idleRtt,
+      status,
+      error,
+      fidelity: report,
+      cpuMHz,
+      clock: clockReport,
+    }),
+  );
   rec.json('summary.json', {
     ...summary,
+    // From the samples that arrived before the run stopped (the service marks its records alike).
+    partial: status !== 'completed',
     startedAt: startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
     samples: rec.sampleCount,
   });
-  rec.event('finished', { status, verdict: report?.verdict ?? null });
+  rec.event('finished', { status, verdict: summary.verdict });
   return { dir: o.outDir, summary };
 }

@@ -25,6 +25,14 @@ export interface TcpFlowSample {
   lostPackets: number;
   unackedPackets: number;
   dataSegsOut: number;
+  /**
+   * tcp_info's chrono counters, lifetime µs summed over the streams (absent in older records):
+   * time with data in flight, and the parts of it held by the receiver's window and by the send
+   * buffer; the rest was the congestion window's (what limitedBy.ts reads).
+   */
+  busyUs?: number;
+  rwndLimitedUs?: number;
+  sndbufLimitedUs?: number;
 }
 
 /** Goodput of a flow at its receiver: the change in bytes received since the previous tick. */

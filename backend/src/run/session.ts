@@ -32,21 +32,40 @@ export class PlanStepError extends Error {
   }
 }
 
+type ExitWaiter = {
+  promise: Promise<ExitEvent>;
+  resolve: (e: ExitEvent) => void;
+  reject: (e: Error) => void;
+};
+
 export class LabSession {
-  private exits = new Map<string, { promise: Promise<ExitEvent>; resolve: (e: ExitEvent) => void }>();
+  private exits = new Map<string, ExitWaiter>();
+  /** Why the channel went away mid-session (qemu died, the agent stopped answering); null while up. */
+  lost: Error | null = null;
 
   constructor(readonly channel: Channel) {
     channel.on('exit', (e: ExitEvent) => this.waiter(e.name).resolve(e));
+    // A process whose exit can no longer arrive must not be awaited for ever: with the socket gone
+    // nothing else holds Node's event loop, and the process would end silently with status 0.
+    channel.on('close', (err: Error) => {
+      this.lost = err;
+      for (const w of this.exits.values()) w.reject(err);
+    });
   }
 
-  private waiter(name: string) {
+  private waiter(name: string): ExitWaiter {
     let w = this.exits.get(name);
     if (!w) {
       let resolve!: (e: ExitEvent) => void;
-      const promise = new Promise<ExitEvent>((r) => {
-        resolve = r;
+      let reject!: (e: Error) => void;
+      const promise = new Promise<ExitEvent>((res, rej) => {
+        resolve = res;
+        reject = rej;
       });
-      w = { promise, resolve };
+      // Nobody may be awaiting this exit when the channel dies; that is not an unhandled rejection.
+      promise.catch(() => undefined);
+      w = { promise, resolve, reject };
+      if (this.lost) reject(this.lost);
       this.exits.set(name, w);
     }
     return w;

@@ -4,6 +4,8 @@ import type { FlowTopology, PathTopology, Spec, Transport } from '@lfnlab/emulat
 import { jainIndex, type MetricValue, meanAndSd, metricValue } from '../metrics/index.js';
 import type { FidelityReport } from './fidelity.js';
 import type { IntervalSample, IperfJson } from './iperf.js';
+import { withLabLimits } from './labLimitCheck.js';
+import { type FlowLimit, flowLimits } from './limitedBy.js';
 import type { PingSummary } from './probes.js';
 import { type RunMetrics, runMetrics } from './runMetrics.js';
 import type { RttSample, Sample } from './samples.js';
@@ -69,6 +71,8 @@ export interface FlowSummary {
   integrity?: 'ok' | 'mismatch' | null;
   /** udt, rbudp, psockets: bytes, digests, rounds and re-sends as both sides reported them. */
   transfer?: TransferResult | null;
+  /** What held the flow back (tcp_info chrono counters with the bottleneck and the lab CPU). */
+  limitedBy?: FlowLimit | null;
 }
 
 export interface PathSummary {
@@ -199,7 +203,18 @@ export function summarise(args: {
   cpuMHz?: number | null;
   clock?: RunClock | null;
 }): RunSummary {
-  const flows = args.results.map((r) => summariseFlow(r, args.cpuMHz ?? null));
+  const limits = flowLimits(
+    args.spec,
+    args.paths,
+    args.results.map((r) => r.flow),
+    args.samples,
+  );
+  const flows = args.results.map((r) => ({
+    ...summariseFlow(r, args.cpuMHz ?? null),
+    limitedBy: limits[r.flow.name] ?? null,
+  }));
+  // A flow the lab held back makes the run suspect or invalid, whatever the link did.
+  const fidelity = args.fidelity ? withLabLimits(args.fidelity, limits) : null;
   const paths = args.paths.map((p): PathSummary => {
     const path = args.spec.paths[p.name];
     if (!path) throw new Error(`path ${p.name} missing from the spec`);
@@ -243,8 +258,8 @@ export function summarise(args: {
     status: args.status,
     error: args.error,
     seed: args.spec.seed,
-    verdict: args.fidelity?.verdict ?? null,
-    fidelity: args.fidelity,
+    verdict: fidelity?.verdict ?? null,
+    fidelity,
     flows,
     paths,
     metrics: runMetrics(

@@ -115,7 +115,7 @@ describe('packet timing', () => {
 });
 
 describe('packet spacing on a lightly used link', () => {
-  it('is not judged below 5 % of the rate (a forward flow\'s ACKs), and judged above', () => {
+  it("is not judged below 5 % of the rate (a forward flow's ACKs), and judged above", () => {
     const ws = [1, 2, 3].map((t) => win(t, [[binOf(5), 300]]));
     const [d] = timingStats(spec, ws, T0, 10, 1);
     expect(checkPacketSpacing(d as never, 0.014).status).toBe('skip');

@@ -4,21 +4,10 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildPlan, type Spec } from '@lfnlab/emulator';
-import { jsonLines, readJson } from '../report/load.js';
+import { readJson } from '../report/load.js';
 import type { IntervalSample } from '../run/iperf.js';
-import { SAMPLE_KINDS, type Sample } from '../run/samples.js';
+import { readSamples } from '../run/readSamples.js';
 import { type RunSummary, summarise } from '../run/summary.js';
-
-function readSamples(dir: string): Sample[] {
-  const out: Sample[] = [];
-  for (const kind of SAMPLE_KINDS)
-    for (const line of jsonLines(join(dir, 'samples', `${kind}.jsonl`))) {
-      try {
-        out.push(JSON.parse(line) as Sample);
-      } catch {} // a torn last line from the crash
-    }
-  return out.sort((a, b) => a.t - b.t);
-}
 
 /** Writes summary.json unless the run already has one; returns the summary on disk. */
 export function ensureSummary(

@@ -78,7 +78,7 @@ export const SCHEMA: Record<
   /** One point per (run, stack, path) when a run ends; tag campaign only for a campaign's runs. */
   lfn_summary: {
     tags: ['run', 'user', 'campaign', 'stack', 'path'],
-    fields: ['goodput_mbps', 'jain', 'verdict_code'],
+    fields: ['goodput_mbps', 'jain', 'verdict_code', 'lab_limited_share'],
   },
   /** The service itself, every few seconds: spool size and a counter of points written. */
   lfn_health: { tags: ['host'], fields: ['spool_bytes', 'points_written'] },

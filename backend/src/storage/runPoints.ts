@@ -41,11 +41,12 @@ export function summaryPoints(ctx: RunContext, summary: RunSummary, campaign?: s
   const means = summary.flows.map((f) => f.goodputMbps.mean).filter((x): x is number => x !== null);
   const jain = means.length ? jainIndex(means) : null;
   const verdict = summary.verdict ? VERDICT_CODES[summary.verdict] : null;
-  const groups = new Map<string, { stack: string; path: string; goodput: number[] }>();
+  const groups = new Map<string, { stack: string; path: string; goodput: number[]; labShare: number[] }>();
   for (const f of summary.flows) {
     const key = `${f.stack}\u0000${f.path}`;
-    const g = groups.get(key) ?? { stack: f.stack, path: f.path, goodput: [] };
+    const g = groups.get(key) ?? { stack: f.stack, path: f.path, goodput: [], labShare: [] };
     if (f.goodputMbps.mean !== null) g.goodput.push(f.goodputMbps.mean);
+    if (f.limitedBy) g.labShare.push(f.limitedBy.shares.sender);
     groups.set(key, g);
   }
   return [...groups.values()].map((g) => {
@@ -53,6 +54,9 @@ export function summaryPoints(ctx: RunContext, summary: RunSummary, campaign?: s
     if (g.goodput.length) fields.goodput_mbps = g.goodput.reduce((a, b) => a + b, 0) / g.goodput.length;
     if (jain !== null && Number.isFinite(jain)) fields.jain = jain;
     if (verdict !== null) fields.verdict_code = verdict;
+    // Share of the flows' busy time the lab (not the network) held them back: limitedBy.ts.
+    if (g.labShare.length)
+      fields.lab_limited_share = g.labShare.reduce((a, b) => a + b, 0) / g.labShare.length;
     const tags: Record<string, string> = { run: ctx.runId, user: ctx.user, stack: g.stack, path: g.path };
     if (campaign) tags.campaign = campaign;
     return { measurement: MEASUREMENTS.summary, tags, fields, timeNs };

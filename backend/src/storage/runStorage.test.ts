@@ -74,6 +74,19 @@ describe('run points', () => {
     expect(failed[0]?.fields.verdict_code).toBeUndefined();
     expect(failed[0]?.tags.campaign).toBe('sweep');
   });
+  it("carry the lab-limited share of the flows' busy time (limitedBy), mean per stack and path", () => {
+    const s = fakeSummary(['cubic-1-1', 'cubic-1-2'], 'invalid');
+    const limit = (sender: number) => ({
+      limitedBy: sender > 0.5 ? ('sender' as const) : ('network' as const),
+      shares: { network: 1 - sender, 'receiver-window': 0, 'send-buffer': 0, sender },
+      busyS: 10,
+    });
+    s.flows = s.flows.map((f, i) => ({ ...f, limitedBy: limit(i === 0 ? 0.8 : 0.4) }));
+    expect(summaryPoints(ctx, s)[0]?.fields.lab_limited_share).toBeCloseTo(0.6, 9);
+    expect(
+      summaryPoints(ctx, fakeSummary(['cubic-1'], 'valid'))[0]?.fields.lab_limited_share,
+    ).toBeUndefined();
+  });
 });
 
 describe.skipIf(!findInfluxd())('Storage against a real influxd', () => {

@@ -79,6 +79,11 @@ const summary: RunSummary = {
       stability: 0.01,
       retransmits: 88,
       rttMs: { mean: 84, min: 70.2, max: 101.5 },
+      limitedBy: {
+        limitedBy: 'network',
+        shares: { network: 0.97, 'receiver-window': 0.03, 'send-buffer': 0, sender: 0 },
+        busyS: 30,
+      },
     }),
   ],
   paths: [
@@ -135,7 +140,7 @@ describe('ResultsPage', () => {
         .getAllByRole('cell')
         .map((c) => c.textContent);
 
-    // Flow, stack, path / dir., goodput mean ± σ, stability, retransmits, RTT mean (min-max).
+    // Flow, stack, path / dir., goodput mean ± σ, stability, retransmits, RTT mean (min-max), limited by.
     expect(cells('reno')).toEqual([
       'reno',
       'reno',
@@ -144,7 +149,9 @@ describe('ResultsPage', () => {
       '0.0769',
       '120',
       '82.5 ms (70.1-96)',
+      '-',
     ]);
+    expect(cells('cubic')?.[7]).toBe('network 97 %');
     expect(cells('cubic')?.[3]).toBe('50 ± 0.5 Mbit/s');
     expect(cells('cubic')?.[6]).toBe('84 ms (70.2-102)');
 

@@ -1,9 +1,16 @@
 // Per-flow and per-path summary: mean ± σ goodput, stability σ/μ, retransmits, RTT; utilisation and Jain's index.
 import { ScrollArea, Table, Text } from '@mantine/core';
-import type { RunSummary } from '../api/types';
+import type { FlowSummary, RunSummary } from '../api/types';
 import { colorOf } from '../lib/colors';
 import { fmt, fmtPct } from '../lib/format';
 import { FlowNumberCells, NumTd, num, TableHead, TablePanel } from '../lib/tables';
+
+/** What held the flow back and for what share of its busy time (backend run/limitedBy.ts). */
+function limitText(l: FlowSummary['limitedBy']): string {
+  if (!l) return '-';
+  const name = l.limitedBy === 'sender' ? 'sender (lab)' : l.limitedBy;
+  return `${name} ${Math.round(l.shares[l.limitedBy] * 100)} %`;
+}
 
 export function FlowSummaryTable({ summary }: { summary: RunSummary }) {
   return (
@@ -19,6 +26,7 @@ export function FlowSummaryTable({ summary }: { summary: RunSummary }) {
               num('Stability σ/μ'),
               num('Retransmits (segments)'),
               num('RTT mean (min-max)'),
+              'Limited by',
             ]}
           />
           <Table.Tbody>
@@ -56,6 +64,9 @@ export function FlowSummaryTable({ summary }: { summary: RunSummary }) {
                   {f.path} / {f.direction}
                 </Table.Td>
                 <FlowNumberCells f={f} rttRange />
+                <Table.Td c={f.limitedBy?.limitedBy === 'sender' ? 'red.8' : undefined}>
+                  {limitText(f.limitedBy)}
+                </Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>

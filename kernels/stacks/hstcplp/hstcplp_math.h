@@ -189,11 +189,13 @@ static inline u32 hs_increase(u32 w, u32 *cnt, u32 a, u32 acked)
 #define HLP_OWD_ORIGIN		(1U << 20)	/* OWD values are kept as ms + this */
 #define HLP_OWD_LIMIT		(1U << 21)
 #define HLP_CLOCK_CHECK_MS	1000U		/* check the peer's clock after 1 s */
+#define HLP_SETTLE_SAMPLES	(1U << HLP_SOWD_SHIFT)	/* one EWMA time constant */
 
 #define HLP_F_SAMPLE		0x01	/* at least one OWD sample */
 #define HLP_F_CLOCK_OK		0x02	/* peer clock ticks ~1 kHz */
 #define HLP_F_CLOCK_BAD		0x04	/* peer clock unusable */
 #define HLP_F_REACTED		0x08	/* an early indication was acted on */
+#define HLP_F_SETTLING		0x10	/* ACKs still cover data sent before it */
 
 enum hlp_action {
 	HLP_NONE = 0,
@@ -211,6 +213,8 @@ struct hlp_core {
 	u32 last_react_ms;	/* local time of the last reaction */
 	u32 itt_ms;		/* inference time-out set at that reaction */
 	u32 reactions;		/* early indications acted on */
+	u32 react_seq;		/* snd_nxt at the last reaction */
+	u32 fresh;		/* samples since the smoothed delay restarted */
 	u8 flags;
 };
 
@@ -225,20 +229,24 @@ static inline void hlp_core_init(struct hlp_core *c)
 	c->last_react_ms = 0;
 	c->itt_ms = 0;
 	c->reactions = 0;
+	c->react_seq = 0;
+	c->fresh = 0;
 	c->flags = 0;
 }
 
 /*
  * Feed one ACK's timestamps (TSval = peer's clock when it sent the ACK,
  * TSecr = our clock when we sent the echoed segment) seen at local time
- * now_ms.  The unknown offset between the two clocks cancels because
+ * now_ms; snd_una is the sender's after this ACK.  The unknown offset between the two clocks cancels because
  * only differences to d_min and d_max are used.  Once, after
  * HLP_CLOCK_CHECK_MS, checks that the peer's timestamp clock runs at our
  * rate (within 1/8); if not, the inference is marked unusable.
  */
 static inline void hlp_owd_sample(struct hlp_core *c, u32 tsval, u32 tsecr,
-				  u32 now_ms)
+				  u32 now_ms, u32 snd_una)
 {
+	bool settled = false;
+
 	s32 rel;
 	u32 d;
 
@@ -275,8 +283,43 @@ static inline void hlp_owd_sample(struct hlp_core *c, u32 tsval, u32 tsecr,
 		c->owd_min = d;
 	if (d > c->owd_max)
 		c->owd_max = d;
+	/*
+	 * After a reaction the ACKs of one more window still report the queue
+	 * the flow built before it: judged again, they would read as a second
+	 * indication and send the window to 1 on an idle path.  The smoothed
+	 * delay restarts (from d_min) at the first segment sent after the
+	 * reaction, and is judged again after one time constant of samples.
+	 */
+	if ((c->flags & HLP_F_SETTLING) && !c->fresh &&
+	    (s32)(snd_una - c->react_seq) > 0)
+		settled = true;
+	if (settled) {
+		/* restart from "no queue": one late packet weighs 1/8 */
+		c->sowd_q3 = c->owd_min << HLP_SOWD_SHIFT;
+		c->fresh = 1;
+	}
 	/* (L1): sd <- sd - sd/8 + d/8, kept << 3 */
 	c->sowd_q3 = c->sowd_q3 - (c->sowd_q3 >> HLP_SOWD_SHIFT) + d;
+	if (!settled && c->fresh) {
+		if (++c->fresh >= HLP_SETTLE_SAMPLES) {
+			/* one time constant of new samples: judge again;
+			 * a single late packet is not a queue */
+			c->flags &= ~HLP_F_SETTLING;
+			c->fresh = 0;
+		}
+	}
+}
+
+/*
+ * Whether an ACK's timestamps measure the path: an ACK for a single segment
+ * may have waited out the receiver's delayed-ACK timer (40 ms in Linux), and
+ * its TSval - TSecr then reads as 40 ms of queue.  With the window at 1 that
+ * is every ACK: each looked like early congestion and held the window at 1
+ * for good.  ACKs for two or more segments are sent at once.
+ */
+static inline bool hlp_ack_measures_path(u32 pkts_acked)
+{
+	return pkts_acked >= 2;
 }
 
 /* Inference usable: samples seen and the peer's clock passed the check. */
@@ -311,15 +354,17 @@ static inline bool hlp_in_inference(const struct hlp_core *c, u32 now_ms)
 /*
  * (L2)/(L3): decide the reaction at local time now_ms.  srtt_ms is the
  * smoothed RTT; min_spread_ms is the smallest d_max - d_min for which the
- * 1 ms timestamps can tell a queue from clock jitter.
+ * 1 ms timestamps can tell a queue from clock jitter; snd_nxt marks the
+ * data sent before a reaction (no indication until it is acknowledged).
  */
 static inline enum hlp_action hlp_check(struct hlp_core *c, u32 now_ms,
-					u32 srtt_ms, u32 delta_pct,
-					u32 itt_rtts, u32 min_spread_ms)
+					u32 snd_nxt, u32 srtt_ms,
+					u32 delta_pct, u32 itt_rtts,
+					u32 min_spread_ms)
 {
 	enum hlp_action act = HLP_HALVE;
 
-	if (!hlp_usable(c))
+	if (!hlp_usable(c) || (c->flags & HLP_F_SETTLING))
 		return HLP_NONE;
 	if (c->owd_max - c->owd_min < min_spread_ms)
 		return HLP_NONE;
@@ -335,7 +380,9 @@ static inline enum hlp_action hlp_check(struct hlp_core *c, u32 now_ms,
 		if (since < c->itt_ms)
 			act = HLP_TO_ONE;
 	}
-	c->flags |= HLP_F_REACTED;
+	c->flags |= HLP_F_REACTED | HLP_F_SETTLING;
+	c->react_seq = snd_nxt;
+	c->fresh = 0;
 	c->last_react_ms = now_ms;
 	c->itt_ms = (itt_rtts ? itt_rtts : 1) * srtt_ms;
 	c->reactions++;

@@ -17,7 +17,11 @@
  *     sd <- 7/8 sd + 1/8 d;  early congestion when sd > d_min + delta (d_max - d_min);
  *     first indication: w <- w/2 and an inference time-out itt (itt_rtts RTTs)
  *     during which the window does not grow; another indication before itt
- *     expires: w <- 1.
+ *     expires: w <- 1.  An indication counts only from ACKs of data sent
+ *     after the last reaction (the smoothed delay restarts there, from
+ *     d_min, and is judged after 8 such samples): the ACKs still in flight
+ *     report the queue the reaction has already answered, and under TCG one
+ *     late packet must not read as a queue.
  *
  * Without TCP timestamps (or when the peer's timestamp clock does not run at
  * ~1 kHz) the delay inference cannot work: the socket falls back to plain
@@ -125,15 +129,17 @@ static void hlp_pkts_acked(struct sock *sk, const struct ack_sample *sample)
 		hlp_fall_back(ca);
 		return;
 	}
-	/* only ACKs that advance the window echo a fresh segment's TSval */
-	if (!sample->pkts_acked || !tp->rx_opt.saw_tstamp ||
+	/* only ACKs that advance the window echo a fresh segment's TSval,
+	 * and only undelayed ones time the path */
+	if (!hlp_ack_measures_path(sample->pkts_acked) ||
+	    !tp->rx_opt.saw_tstamp ||
 	    !tp->rx_opt.rcv_tsecr ||
 	    inet_csk(sk)->icsk_ca_state != TCP_CA_Open)
 		return;
 
 	now_ms = tcp_time_stamp(tp);
 	hlp_owd_sample(&ca->lp, tp->rx_opt.rcv_tsval, tp->rx_opt.rcv_tsecr,
-		       now_ms);
+		       now_ms, tp->snd_una);
 	if (ca->lp.flags & HLP_F_CLOCK_BAD) {
 		hlp_fall_back(ca);
 		return;
@@ -142,8 +148,8 @@ static void hlp_pkts_acked(struct sock *sk, const struct ack_sample *sample)
 		return;
 	ca->mode = HLP_MODE_LP;
 
-	act = hlp_check(&ca->lp, now_ms, hlp_srtt_ms(tp), hlp_delta_pct,
-			hlp_itt_rtts, hlp_min_spread_ms);
+	act = hlp_check(&ca->lp, now_ms, tp->snd_nxt, hlp_srtt_ms(tp),
+			hlp_delta_pct, hlp_itt_rtts, hlp_min_spread_ms);
 	if (act == HLP_NONE)
 		return;
 

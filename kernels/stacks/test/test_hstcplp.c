@@ -132,43 +132,46 @@ static void check_window_steps(void)
 	CHECK_EQ(cnt, 0, "remainder after the stretch ACK");
 }
 
-/* Feed one OWD sample: local clock now, peer clock now + skew, delay d. */
+/*
+ * Feed one OWD sample: local clock now, peer clock now + skew, delay d;
+ * una is snd_una after the ACK (which data it covers).
+ */
 static void feed(struct hlp_core *c, u32 now, u32 owd, u32 peer_num,
-		 u32 peer_den)
+		 u32 peer_den, u32 una)
 {
 	u32 tsecr = now - 100;				/* sent 100 ms ago */
 	u32 tsval = (u32)((u64)now * peer_num / peer_den) + 7777 + owd;
 
-	hlp_owd_sample(c, tsval, tsecr, now);
+	hlp_owd_sample(c, tsval, tsecr, now, una);
 }
 
 static void check_lp(void)
 {
 	struct hlp_core c;
-	u32 t, i;
+	u32 t, i, una = 0;
 	enum hlp_action act;
 	int first_eci = -1;
 
 	hlp_core_init(&c);
 	CHECK(!hlp_usable(&c), "no samples: inference off (plain HSTCP)");
-	CHECK_EQ(hlp_check(&c, 0, 100, 15, 3, 5), HLP_NONE,
+	CHECK_EQ(hlp_check(&c, 0, 0, 100, 15, 3, 5), HLP_NONE,
 		 "no samples: no reaction");
 
 	/* 1 s of samples at OWD 50 ms: clock check passes */
 	for (t = 10000; t < 11000; t += 10)
-		feed(&c, t, 50, 1, 1);
+		feed(&c, t, 50, 1, 1, ++una);
 	CHECK(!hlp_usable(&c), "before 1 s: clock not verified yet");
-	feed(&c, 11000, 50, 1, 1);
+	feed(&c, 11000, 50, 1, 1, ++una);
 	CHECK(hlp_usable(&c), "after 1 s at the same rate: inference on");
-	CHECK_EQ(hlp_check(&c, 11000, 100, 15, 3, 5), HLP_NONE,
+	CHECK_EQ(hlp_check(&c, 11000, 1000, 100, 15, 3, 5), HLP_NONE,
 		 "d_max - d_min = 0 < min_spread: no reaction");
 
 	/* queue builds: OWD 150 ms.  d_min 50, d_max 150: threshold 65.
 	 * sd after k samples = 150 - 100 (7/8)^k: 62.5, 73.4 -> 2nd sample */
 	t = 11010;
 	for (i = 1; i <= 3 && first_eci < 0; i++, t += 10) {
-		feed(&c, t, 150, 1, 1);
-		act = hlp_check(&c, t, 100, 15, 3, 5);
+		feed(&c, t, 150, 1, 1, ++una);
+		act = hlp_check(&c, t, 2000, 100, 15, 3, 5);
 		if (act != HLP_NONE) {
 			first_eci = (int)i;
 			CHECK_EQ(act, HLP_HALVE, "first early indication halves");
@@ -178,36 +181,62 @@ static void check_lp(void)
 	CHECK_EQ(hlp_threshold_q3(&c, 15) >> 3, 15, "threshold = 15% of 100 ms");
 	t -= 10;				/* time of the reaction */
 	CHECK(hlp_in_inference(&c, t + 1), "inference time-out running");
-	CHECK_EQ(hlp_check(&c, t + 50, 100, 15, 3, 5), HLP_NONE,
+	CHECK_EQ(hlp_check(&c, t + 50, 2000, 100, 15, 3, 5), HLP_NONE,
 		 "within one RTT of the halving: no second reaction");
-	CHECK_EQ(hlp_check(&c, t + 150, 100, 15, 3, 5), HLP_TO_ONE,
-		 "indication 150 ms later, inside itt = 300 ms: window to 1");
-	CHECK(hlp_in_inference(&c, t + 150 + 299), "itt restarted at that reaction");
-	CHECK(!hlp_in_inference(&c, t + 150 + 300), "itt over after 3 RTTs");
+
+	/* The ACKs of the window sent before the halving still carry its
+	 * queue (one RTT and more later): they must not count again. */
+	for (i = 0; i < 20; i++)
+		feed(&c, t + 100 + i, 150, 1, 1, 1990);
+	CHECK_EQ(hlp_check(&c, t + 150, 3000, 100, 15, 3, 5), HLP_NONE,
+		 "stale queue from before the halving: no second reaction");
+
+	/* Idle path: the data sent after the halving sees no queue, but one
+	 * packet comes late (TCG timers): no single sample decides. */
+	feed(&c, t + 160, 150, 1, 1, 2001);
+	CHECK_EQ(hlp_check(&c, t + 160, 3000, 100, 15, 3, 5), HLP_NONE,
+		 "one late packet after the halving: no reaction yet");
+	for (i = 1; i < 8; i++)
+		feed(&c, t + 160 + i, 50, 1, 1, 2001 + i);
+	CHECK_EQ(hlp_check(&c, t + 168, 3000, 100, 15, 3, 5), HLP_NONE,
+		 "after the halving the queue is gone: no reaction");
+
+	/* Competing traffic keeps the queue: the next reaction needs its own
+	 * window of samples after this one. */
+	for (i = 0; i < 8; i++)
+		feed(&c, t + 170 + i, 150, 1, 1, 2010 + i);
+	CHECK_EQ(hlp_check(&c, t + 175, 3000, 100, 15, 3, 5), HLP_TO_ONE,
+		 "queue persists after the halving, inside itt = 300 ms: window to 1");
+	CHECK(hlp_in_inference(&c, t + 175 + 299), "itt restarted at that reaction");
+	CHECK(!hlp_in_inference(&c, t + 175 + 300), "itt over after 3 RTTs");
 
 	/* delay falls back to the minimum: no indication */
 	for (i = 0; i < 60; i++)
-		feed(&c, t + 500 + i, 50, 1, 1);
-	CHECK_EQ(hlp_check(&c, t + 560, 100, 15, 3, 5), HLP_NONE,
+		feed(&c, t + 500 + i, 50, 1, 1, 3001 + i);
+	CHECK_EQ(hlp_check(&c, t + 560, 4000, 100, 15, 3, 5), HLP_NONE,
 		 "delay back at d_min: no indication");
 	/* congestion again long after itt: halve, not 1 */
 	for (i = 0; i < 10; i++)
-		feed(&c, t + 1000 + i, 150, 1, 1);
-	CHECK_EQ(hlp_check(&c, t + 1010, 100, 15, 3, 5), HLP_HALVE,
+		feed(&c, t + 1000 + i, 150, 1, 1, 4100 + i);
+	CHECK_EQ(hlp_check(&c, t + 1010, 4000, 100, 15, 3, 5), HLP_HALVE,
 		 "indication after itt expired: halve again");
 	CHECK_EQ(c.reactions, 3, "three reactions counted");
+
+	/* a lone segment's ACK may be a delayed one: not a path sample */
+	CHECK(!hlp_ack_measures_path(1), "ACK for one segment (maybe delayed 40 ms): no OWD sample");
+	CHECK(hlp_ack_measures_path(2), "ACK for two segments (sent at once): OWD sample");
 
 	/* peer timestamp clock at 250 Hz: unusable, fall back */
 	hlp_core_init(&c);
 	for (t = 0; t <= 1200; t += 10)
-		feed(&c, t, 50, 1, 4);
+		feed(&c, t, 50, 1, 4, t);
 	CHECK(!hlp_usable(&c) && (c.flags & HLP_F_CLOCK_BAD),
 	      "peer clock at 250 Hz: inference off, fall back to HSTCP");
 
 	/* peer clock 5 % fast still counts as 1 kHz */
 	hlp_core_init(&c);
 	for (t = 0; t <= 1200; t += 10)
-		feed(&c, t, 50, 21, 20);
+		feed(&c, t, 50, 21, 20, t);
 	CHECK(hlp_usable(&c), "peer clock 5%% fast: inference on");
 }
 

@@ -1,0 +1,180 @@
+// What held each flow back, second by second: tcp_info's chrono counters say whether the sender
+// waited on the receiver's window, on its send buffer, or had data in flight under its congestion
+// window. In that last case the bottleneck decides between the network (it dropped or delivered
+// its rate) and the lab itself (a queue while the link delivered less than its rate: the emulated
+// link is not keeping up; or the link idle while the lab's CPU was busy: the sender could not keep
+// up, or its pacing timers fired late). Either way the numbers measure the emulator, not the stack.
+import type { FlowTopology, PathTopology, Spec } from '@lfnlab/emulator';
+import type { CpuSample, QueueSample, Sample, TcpFlowSample } from './samples.js';
+
+export type LimitKind = 'network' | 'receiver-window' | 'send-buffer' | 'sender';
+export const LIMIT_KINDS: LimitKind[] = ['network', 'receiver-window', 'send-buffer', 'sender'];
+
+export interface FlowLimit {
+  /** The kind that held the flow for the largest share of its busy time. */
+  limitedBy: LimitKind;
+  /** Share of the flow's busy time (data in flight) per kind; they sum to 1. */
+  shares: Record<LimitKind, number>;
+  /** Seconds with data in flight, as the kernel counted them. */
+  busyS: number;
+}
+
+/**
+ * A standing queue: the second's median backlog is at least this many packets. The median: under
+ * TCG netem releases packets in bunches, so a lone sample may show a few packets queued at a link
+ * that mostly idles.
+ */
+export const STANDING_QUEUE_PACKETS = 3;
+/** Delivered rate at or above this share of the configured rate: the link was full. */
+export const FULL_LINK = 0.9;
+/** Lab CPU (percent of all vCPUs) at or above which an idle bottleneck under an unfilled window is the lab's. */
+export const LAB_CPU_BUSY_PCT = 45;
+
+interface Window {
+  busy: number;
+  rwnd: number;
+  sndbuf: number;
+  /** Sums over the window's samples: packets in flight and the congestion window. */
+  inFlight: number;
+  cwnd: number;
+}
+
+/** In flight below this share of the congestion window: the sender did not fill its window. */
+export const WINDOW_FILLED = 0.8;
+
+const byWindow = <T extends { t: number }>(xs: T[]) => {
+  const m = new Map<number, T[]>();
+  for (const x of xs) {
+    const k = Math.floor(x.t);
+    const list = m.get(k);
+    if (list) list.push(x);
+    else m.set(k, [x]);
+  }
+  return m;
+};
+
+type BottleneckState = 'full' | 'queued-not-full' | 'idle';
+
+/**
+ * The bottleneck over one 1 s window: full (it dropped, or delivered >= 90 % of its rate),
+ * queued but not full (a standing queue while the link delivers less than its rate: netem is not
+ * keeping up, the emulator is the limit), or idle.
+ */
+function bottleneckState(
+  queue: QueueSample[],
+  prevLast: QueueSample | undefined,
+  rateBps: number,
+): BottleneckState {
+  const first = prevLast ?? queue[0];
+  const last = queue[queue.length - 1];
+  if (first && last && last !== first) {
+    if (last.drops > first.drops) return 'full';
+    const dt = last.t - first.t;
+    if (dt > 0 && ((last.bytes - first.bytes) * 8) / dt >= FULL_LINK * rateBps) return 'full';
+  }
+  const backlog = queue.map((q) => q.backlogPackets).sort((a, b) => a - b);
+  return (backlog[Math.floor(backlog.length / 2)] ?? 0) >= STANDING_QUEUE_PACKETS
+    ? 'queued-not-full'
+    : 'idle';
+}
+
+function flowLimit(
+  tcp: TcpFlowSample[],
+  queue: QueueSample[],
+  cpu: CpuSample[],
+  rateAt: (t: number) => number,
+): FlowLimit | null {
+  const withChrono = tcp.filter((s) => s.busyUs !== undefined);
+  if (withChrono.length < 2) return null;
+  const perWindow = new Map<number, Window>();
+  for (let i = 1; i < withChrono.length; i++) {
+    const a = withChrono[i - 1] as TcpFlowSample;
+    const b = withChrono[i] as TcpFlowSample;
+    const busy = (b.busyUs ?? 0) - (a.busyUs ?? 0);
+    // A stream that ended or restarted resets its lifetime counters: skip that step.
+    if (busy < 0) continue;
+    const k = Math.floor(b.t);
+    const w = perWindow.get(k) ?? { busy: 0, rwnd: 0, sndbuf: 0, inFlight: 0, cwnd: 0 };
+    w.inFlight += b.unackedPackets ?? 0;
+    w.cwnd += b.cwndPackets ?? 0;
+    w.busy += busy;
+    w.rwnd += Math.max(0, (b.rwndLimitedUs ?? 0) - (a.rwndLimitedUs ?? 0));
+    w.sndbuf += Math.max(0, (b.sndbufLimitedUs ?? 0) - (a.sndbufLimitedUs ?? 0));
+    perWindow.set(k, w);
+  }
+  const queueBy = byWindow(queue);
+  const cpuBy = byWindow(cpu);
+  const us: Record<LimitKind, number> = { network: 0, 'receiver-window': 0, 'send-buffer': 0, sender: 0 };
+  for (const [k, w] of perWindow) {
+    // The counters tick in jiffies: a window's parts may add up to a little more than its busy time.
+    const rwnd = Math.min(w.rwnd, w.busy);
+    const sndbuf = Math.min(w.sndbuf, w.busy - rwnd);
+    const cwnd = w.busy - rwnd - sndbuf;
+    us['receiver-window'] += rwnd;
+    us['send-buffer'] += sndbuf;
+    if (cwnd <= 0) continue;
+    const q = queueBy.get(k) ?? [];
+    const prev = queueBy.get(k - 1);
+    const cpus = cpuBy.get(k) ?? [];
+    const cpuPct = cpus.length ? cpus.reduce((s, c) => s + c.busyPct, 0) / cpus.length : 0;
+    const state = q.length ? bottleneckState(q, prev?.[prev.length - 1], rateAt(k)) : 'full';
+    // An idle link under a flow that keeps its window full is the congestion control's choice
+    // (after a loss, a delay-based back-off); one whose sender leaves its window unfilled while the
+    // lab's CPU is busy is the lab's (no cycles to send, or pacing timers firing late).
+    const unfilled = w.cwnd > 0 && w.inFlight < WINDOW_FILLED * w.cwnd;
+    const labHeld =
+      state === 'queued-not-full' || (state === 'idle' && unfilled && cpuPct >= LAB_CPU_BUSY_PCT);
+    us[labHeld ? 'sender' : 'network'] += cwnd;
+  }
+  const total = LIMIT_KINDS.reduce((s, kind) => s + us[kind], 0);
+  if (total <= 0) return null;
+  const shares = Object.fromEntries(LIMIT_KINDS.map((kind) => [kind, us[kind] / total])) as Record<
+    LimitKind,
+    number
+  >;
+  const limitedBy = LIMIT_KINDS.reduce((best, kind) => (shares[kind] > shares[best] ? kind : best));
+  return { limitedBy, shares, busyS: total / 1e6 };
+}
+
+/** Per flow, what limited it; null for a flow without chrono samples (user-space transports, old runs). */
+export function flowLimits(
+  spec: Spec,
+  paths: PathTopology[],
+  flows: FlowTopology[],
+  samples: Sample[],
+): Record<string, FlowLimit | null> {
+  const cpu = samples.filter((s): s is CpuSample => s.kind === 'cpu' && s.t >= 0);
+  const out: Record<string, FlowLimit | null> = {};
+  for (const f of flows) {
+    const path = spec.paths[f.path];
+    const topo = paths.find((p) => p.name === f.path);
+    if (!path || !topo) {
+      out[f.name] = null;
+      continue;
+    }
+    // The forward rate follows the path's schedule of changes, as the fidelity check reads it.
+    const rateAt = (t: number) =>
+      f.direction === 'reverse'
+        ? path.reverse.rate
+        : ([...path.changes].reverse().find((c) => c.rate !== undefined && c.at <= t * 1000)?.rate ??
+          path.rate);
+    const tcp = samples.filter((s): s is TcpFlowSample => s.kind === 'tcp' && s.flow === f.name && s.t >= 0);
+    const queue = samples.filter(
+      (s): s is QueueSample =>
+        s.kind === 'queue' &&
+        s.path === f.path &&
+        s.stage === 'bottleneck' &&
+        s.direction === f.direction &&
+        s.t >= 0,
+    );
+    out[f.name] = flowLimit(tcp, queue, cpu, rateAt);
+  }
+  return out;
+}
+
+/** How a flow's limit reads in a table: "network 97 %", "sender (lab) 64 %". */
+export function formatLimit(l: FlowLimit | null | undefined): string {
+  if (!l) return '-';
+  const name = l.limitedBy === 'sender' ? 'sender (lab)' : l.limitedBy;
+  return `${name} ${Math.round(l.shares[l.limitedBy] * 100)} %`;
+}

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import type { GoodputSample, QueueSample, Sample, TcpFlowSample } from '../run/samples.js';
+import { cutsAndRegrowth, expectedQueue, rateAfterRampUp, readBack, standingQueue } from './judge.js';
+
+const tcp = (cwnds: number[]): Sample[] =>
+  cwnds.map((cwndPackets, i) => ({ kind: 'tcp', t: i / 10, flow: 'f', cwndPackets }) as TcpFlowSample);
+const goodput = (bps: (t: number) => number): Sample[] =>
+  Array.from(
+    { length: 80 },
+    (_, i) =>
+      ({ kind: 'goodput', t: i / 10, flow: 'f', bps: bps(i / 10), bytesReceived: 0 }) as GoodputSample,
+  );
+const backlog = (pkts: number): Sample[] =>
+  Array.from(
+    { length: 80 },
+    (_, i) =>
+      ({
+        kind: 'queue',
+        t: i / 10,
+        stage: 'bottleneck',
+        direction: 'forward',
+        backlogPackets: pkts,
+      }) as QueueSample,
+  );
+
+describe('selftest judgements', () => {
+  it('reads back the stack the socket reports, and only that', () => {
+    const f = { observedStacks: ['vegas'] } as never;
+    expect(readBack('vegas', f).pass).toBe(true);
+    expect(readBack('hstcplp', f)).toEqual({ pass: false, measured: 'vegas' });
+  });
+  it('judges the rate over the second half, after the ramp-up', () => {
+    // Slow for the first 2 s, then 46 Mbit/s of 50: 92 %.
+    const r = rateAfterRampUp(
+      goodput((t) => (t < 2 ? 5e6 : 46e6)),
+      'f',
+      8,
+      50e6,
+    );
+    expect(r.share).toBeCloseTo(0.92, 6);
+    expect(r.judgement.pass).toBe(true);
+    expect(
+      rateAfterRampUp(
+        goodput(() => 41.4e6),
+        'f',
+        8,
+        50e6,
+      ).judgement,
+    ).toEqual({ pass: false, measured: '83 %' });
+  });
+  it('counts window cuts and regrowth in a sawtooth, and none in a flat line', () => {
+    const saw = cutsAndRegrowth(tcp([10, 20, 40, 80, 40, 45, 50, 60, 30, 35, 40]), 'f');
+    expect([saw.cuts, saw.regrowths]).toEqual([2, 2]);
+    expect(saw.judgement.pass).toBe(true);
+    // Cut to 1 and never back (HSTCP-LP's collapse): a cut without regrowth fails.
+    expect(cutsAndRegrowth(tcp([10, 40, 80, 1, 1, 1, 1]), 'f').judgement).toEqual({
+      pass: false,
+      measured: '1 cuts, 0 regrowths',
+    });
+    expect(cutsAndRegrowth(tcp([50, 50, 50, 50]), 'f').cuts).toBe(0);
+  });
+  it("compares a delay-based stack's standing queue with its parameters' prediction", () => {
+    expect(expectedQueue('vegas', 167)).toEqual({ lo: 2, hi: 4 });
+    expect(expectedQueue('cubic', 167)).toBeNull();
+    expect(standingQueue(backlog(3), 'vegas', 167, 8)).toEqual({
+      pass: true,
+      measured: '3 pkts (expected 2-4)',
+    });
+    expect(standingQueue(backlog(60), 'vegas', 167, 8).pass).toBe(false);
+    expect(standingQueue(backlog(95), 'fast', 167, 8).pass).toBe(true);
+    expect(standingQueue(backlog(160), 'hstcplp', 167, 8).pass).toBe(false);
+    expect(standingQueue(backlog(160), 'cubic', 167, 8).pass).toBeNull();
+  });
+});

@@ -1,0 +1,125 @@
+// The selftest's judgements, as pure functions of a run's summary and samples: does the socket
+// report the stack, does the flow fill an idle bottleneck after its ramp-up, does it cut its window
+// on loss and grow it back, and does a delay-based stack keep the queue its parameters predict.
+
+import type { QueueSample, Sample, TcpFlowSample } from '../run/samples.js';
+import type { FlowSummary } from '../run/summary.js';
+
+export interface Judgement {
+  pass: boolean | null; // null: not applicable to this stack
+  measured: string;
+}
+
+/** (a) The kernel's own name for the data socket's congestion control. */
+export function readBack(stack: string, f: FlowSummary | undefined): Judgement {
+  const seen = f?.observedStacks ?? [];
+  return { pass: seen.length === 1 && seen[0] === stack, measured: seen.join(',') || 'none' };
+}
+
+/** (b) Mean goodput over the second half of the flow (after its ramp-up), against the rate. */
+export function rateAfterRampUp(
+  samples: Sample[],
+  flow: string,
+  durationS: number,
+  rateBps: number,
+  min = 0.9,
+) {
+  const late = samples.filter(
+    (s) => s.kind === 'goodput' && s.flow === flow && s.t >= durationS / 2 && s.t <= durationS,
+  );
+  if (late.length === 0)
+    return { share: null, judgement: { pass: false, measured: 'no samples' } as Judgement };
+  const share = late.reduce((a, s) => a + (s.kind === 'goodput' ? s.bps : 0), 0) / late.length / rateBps;
+  return { share, judgement: { pass: share >= min, measured: `${(share * 100).toFixed(0)} %` } as Judgement };
+}
+
+/** A window cut: cwnd falls to at most this share of its peak since the last cut. */
+export const CUT = 0.8;
+/** Regrowth: after a cut, cwnd climbs at least this much above the cut's low point. */
+export const REGROWTH = 1.2;
+
+/** (c) Window cuts and regrowths in the cwnd series of a small-buffer run. */
+export function cutsAndRegrowth(samples: Sample[], flow: string) {
+  const cwnd = samples
+    .filter((s): s is TcpFlowSample => s.kind === 'tcp' && s.flow === flow && s.t >= 0)
+    .map((s) => s.cwndPackets);
+  let peak = 0;
+  let low: number | null = null;
+  let cuts = 0;
+  let regrowths = 0;
+  for (const w of cwnd) {
+    if (low !== null) {
+      if (w < low) low = w;
+      else if (w >= low * REGROWTH && w >= low + 2) {
+        regrowths++;
+        peak = w;
+        low = null;
+        continue;
+      }
+    }
+    if (w > peak) peak = w;
+    if (peak > 4 && w <= peak * CUT && low === null) {
+      cuts++;
+      low = w;
+    }
+  }
+  return {
+    cuts,
+    regrowths,
+    judgement: {
+      pass: cuts >= 1 && regrowths >= 1,
+      measured: `${cuts} cuts, ${regrowths} regrowths`,
+    } as Judgement,
+  };
+}
+
+/**
+ * The standing queue (packets) a delay-based stack's default module parameters predict for one
+ * flow on an idle path; null where the stack does not aim at a queue of its own.
+ *  vegas: between alpha = 2 and beta = 4 packets (tcp_vegas defaults);
+ *  fast: alpha = 100 packets (tcp_fast default);
+ *  lp, hstcplp: TCP-LP backs off once the smoothed one-way delay is 15 % of the way from its
+ *  minimum to its maximum, and the maximum is the full buffer it met in slow start: at most
+ *  15 % of the buffer stays queued.
+ */
+export function expectedQueue(stack: string, bufferPackets: number): { lo: number; hi: number } | null {
+  switch (stack) {
+    case 'vegas':
+      return { lo: 2, hi: 4 };
+    case 'fast':
+      return { lo: 100, hi: 100 };
+    case 'lp':
+    case 'hstcplp':
+      return { lo: 0, hi: Math.ceil(0.15 * bufferPackets) };
+    default:
+      return null;
+  }
+}
+
+/** Measured: the median bottleneck backlog over the second half, within a tolerance of the prediction. */
+export function standingQueue(
+  samples: Sample[],
+  stack: string,
+  bufferPackets: number,
+  durationS: number,
+): Judgement {
+  const want = expectedQueue(stack, bufferPackets);
+  if (!want) return { pass: null, measured: '-' };
+  const q = samples
+    .filter(
+      (s): s is QueueSample =>
+        s.kind === 'queue' &&
+        s.stage === 'bottleneck' &&
+        s.direction === 'forward' &&
+        s.t >= durationS / 2 &&
+        s.t <= durationS,
+    )
+    .map((s) => s.backlogPackets)
+    .sort((a, b) => a - b);
+  if (!q.length) return { pass: false, measured: 'no samples' };
+  const median = q[Math.floor(q.length / 2)] as number;
+  // One-packet granularity and TCG's bunched releases: half to twice the prediction, ± 2 packets.
+  const pass = median >= want.lo / 2 - 2 && median <= want.hi * 2 + 2;
+  const range = want.lo === want.hi ? `${want.lo}` : `${want.lo}-${want.hi}`;
+  return { pass, measured: `${median} pkts (expected ${range})` };
+}
