@@ -9,16 +9,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pidAlive as alive } from './pids.js';
 import { qmpCommand } from './qmp.js';
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 function liveHolders(dir: string): string[] {
   let names: string[] = [];

@@ -9,6 +9,7 @@ import { cacheDir, run } from '@lfnlab/kernels';
 import { holdAwake, pauseIfUnheld } from './awake.js';
 import type { LabImage } from './build.js';
 import { Channel, LabBusyError } from './channel.js';
+import { pidAlive as alive } from './pids.js';
 import { type Accel, type LabClock, qemuArgv } from './qemu.js';
 import { qmpCommand } from './qmp.js';
 
@@ -51,15 +52,6 @@ export function labPaths(name: string): LabPaths {
     record: join(dir, 'lab.json'),
   };
 }
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** The pid is still our qemu: a killed lab's pid may since belong to another process. */
 const isQemu = (pid: number) => {
