@@ -43,7 +43,9 @@ export async function holdAwake(
   writeFileSync(me, '');
   // The holder file exists before `cont`: a releaser that pauses the lab after this point looks
   // again and finds it (see release).
-  await qmpCommand(qmpSocket, 'cont');
+  // qemu answers QMP from its main loop, which a racing guest can hold up for seconds on a loaded
+  // host: wait long, and if it never answers let the channel's own hello decide.
+  await qmpCommand(qmpSocket, 'cont', 60_000).catch(() => undefined);
   let released = false;
   return async () => {
     if (released) return;
