@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { GoodputSample, QueueSample, Sample, TcpFlowSample } from '../run/samples.js';
-import { cutsAndRegrowth, expectedQueue, rateAfterRampUp, readBack, standingQueue } from './judge.js';
+import {
+  cutsAndRegrowth,
+  expectedQueue,
+  expectedRateShare,
+  rateAfterRampUp,
+  readBack,
+  sawtoothUtilisation,
+  standingQueue,
+} from './judge.js';
 
 const tcp = (cwnds: number[]): Sample[] =>
   cwnds.map((cwndPackets, i) => ({ kind: 'tcp', t: i / 10, flow: 'f', cwndPackets }) as TcpFlowSample);
@@ -47,6 +55,24 @@ describe('selftest judgements', () => {
         50e6,
       ).judgement,
     ).toEqual({ pass: false, measured: '83 %' });
+  });
+  it("predicts the idle-link share from the stack's back-off: full for all but the LP family", () => {
+    // Reno in 1 BDP saws between 1 and 2 BDP: the link never idles.
+    expect(sawtoothUtilisation(1, 2)).toBe(1);
+    // Entirely below the BDP: the mean window.
+    expect(sawtoothUtilisation(0.2, 0.6)).toBeCloseTo(0.4, 9);
+    // LP halves at BDP + 15 % of a 1-BDP buffer: 0.575..1.15 BDP, the link idle 74 % of the
+    // cycle at a mean of 0.79: 84.3 %.
+    expect(expectedRateShare('lp', 167, 167)).toBeCloseTo(0.8428, 3);
+    expect(expectedRateShare('hstcplp', 167, 167)).toBeCloseTo(0.8428, 3);
+    expect(expectedRateShare('cubic', 167, 167)).toBe(1);
+    // 76 % passes against LP's prediction (>= 90 % of 84 %) but not against the full link.
+    const g = goodput(() => 38e6);
+    expect(rateAfterRampUp(g, 'f', 8, 50e6, 0.9, 0.8428).judgement).toEqual({
+      pass: true,
+      measured: '76 % (predicted 84 %)',
+    });
+    expect(rateAfterRampUp(g, 'f', 8, 50e6).judgement.pass).toBe(false);
   });
   it('counts window cuts and regrowth in a sawtooth, and none in a flat line', () => {
     const saw = cutsAndRegrowth(tcp([10, 20, 40, 80, 40, 45, 50, 60, 30, 35, 40]), 'f');

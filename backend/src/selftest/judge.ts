@@ -16,13 +16,45 @@ export function readBack(stack: string, f: FlowSummary | undefined): Judgement {
   return { pass: seen.length === 1 && seen[0] === stack, measured: seen.join(',') || 'none' };
 }
 
-/** (b) Mean goodput over the second half of the flow (after its ramp-up), against the rate. */
+/**
+ * Mean of min(w, 1) for a window that climbs linearly from `lo` to `hi` and falls back (both in
+ * units of the path's BDP): the share of an idle link a sawtooth keeps busy.
+ */
+export function sawtoothUtilisation(lo: number, hi: number): number {
+  if (lo >= 1) return 1;
+  if (hi <= 1) return (lo + hi) / 2;
+  const below = (1 - lo) / (hi - lo);
+  return (below * (lo + 1)) / 2 + (1 - below);
+}
+
+/** TCP-LP's early-congestion threshold: this share of the way from the least to the most delay. */
+export const LP_DELTA = 0.15;
+
+/**
+ * The share of an idle bottleneck a stack's default parameters let one flow fill. Every stack that
+ * keeps a standing queue (or backs off only when the buffer is full, which 1 BDP absorbs) fills
+ * it. TCP-LP and HSTCP-LP halve their window once the queue passes LP_DELTA of the buffer, so
+ * the window saws between (BDP + 0.15 B)/2 and BDP + 0.15 B: about 84 % at B = 1 BDP.
+ */
+export function expectedRateShare(stack: string, bufferPackets: number, bdpPackets: number): number {
+  if ((stack === 'lp' || stack === 'hstcplp') && bdpPackets > 0) {
+    const hi = (bdpPackets + LP_DELTA * bufferPackets) / bdpPackets;
+    return sawtoothUtilisation(hi / 2, hi);
+  }
+  return 1;
+}
+
+/**
+ * (b) Mean goodput over the second half of the flow (after its ramp-up), against the rate: at
+ * least `min` of what the stack's parameters predict (expectedRateShare).
+ */
 export function rateAfterRampUp(
   samples: Sample[],
   flow: string,
   durationS: number,
   rateBps: number,
   min = 0.9,
+  predicted = 1,
 ) {
   const late = samples.filter(
     (s) => s.kind === 'goodput' && s.flow === flow && s.t >= durationS / 2 && s.t <= durationS,
@@ -30,7 +62,14 @@ export function rateAfterRampUp(
   if (late.length === 0)
     return { share: null, judgement: { pass: false, measured: 'no samples' } as Judgement };
   const share = late.reduce((a, s) => a + (s.kind === 'goodput' ? s.bps : 0), 0) / late.length / rateBps;
-  return { share, judgement: { pass: share >= min, measured: `${(share * 100).toFixed(0)} %` } as Judgement };
+  const of = predicted < 1 ? ` (predicted ${(predicted * 100).toFixed(0)} %)` : '';
+  return {
+    share,
+    judgement: {
+      pass: share >= min * predicted,
+      measured: `${(share * 100).toFixed(0)} %${of}`,
+    } as Judgement,
+  };
 }
 
 /** A window cut: cwnd falls to at most this share of its peak since the last cut. */

@@ -1,15 +1,45 @@
 // lfnlab selftest: every stack alone on an idle path, twice: a 1-BDP buffer (does it read back
 // its name, fill the link after ramp-up, keep the queue its parameters predict) and a small buffer
-// (does it cut its window on loss and grow it back). A user who adds a stack runs this first.
+// with random loss (does it cut its window on loss and grow it back). The random loss is there
+// because a delay-based stack keeps its few packets of queue below even a small buffer and would
+// never meet a loss of its own making. A user who adds a stack runs this first.
 import { join } from 'node:path';
-import { buildPlan, type Spec, validateSpec } from '@lfnlab/emulator';
+import { buildPlan, goodputCeiling, type Spec, validateSpec } from '@lfnlab/emulator';
 import { readSamples } from '../run/readSamples.js';
 import type { RunSummary } from '../run/summary.js';
-import { cutsAndRegrowth, type Judgement, rateAfterRampUp, readBack, standingQueue } from './judge.js';
+import {
+  cutsAndRegrowth,
+  expectedRateShare,
+  type Judgement,
+  rateAfterRampUp,
+  readBack,
+  standingQueue,
+} from './judge.js';
 
 export const SELFTEST_PATH = { rtt: '40ms', rate: '50Mbit' } as const;
 export const IDLE_S = 8;
 export const LOSS_S = 6;
+/** 1e-7 per bit: about 0.12 % of 1514-byte frames lost, a few losses a second at 50 Mbit/s. */
+export const LOSS_BER = 1e-7;
+
+export type SelftestCheck = 'readBack' | 'rate' | 'recovery' | 'queue';
+
+/**
+ * Failures measured, explained and not ours to fix: the stack's own code does this on any network
+ * with exact timing (measured on the dilated clock). A stack that fails only these checks is
+ * reported as a known defect, not a failure; one that passes them has been fixed upstream and
+ * the entry should go.
+ */
+export const KNOWN_DEFECTS: Record<string, { checks: SelftestCheck[]; why: string }> = {
+  lp: {
+    checks: ['rate'],
+    why:
+      "Linux's tcp_lp halves the window on early congestion without lowering ssthresh, so it slow-starts " +
+      'straight back into the queue; the next indication falls inside the inference time-out and drops ' +
+      "the window to 1, where the receiver's delayed ACK (up to 40 ms) reads as queueing delay and holds " +
+      'it there (measured alone on 50 Mbit/s x 40 ms: 43 % of the link, 1.7 s at a window of 1)',
+  },
+};
 
 export interface SelftestRow {
   stack: string;
@@ -18,15 +48,19 @@ export interface SelftestRow {
   recovery: Judgement;
   queue: Judgement;
   pass: boolean;
+  /** Failed only checks that KNOWN_DEFECTS explains for this stack. */
+  knownDefect: string | null;
   error: string | null;
 }
 
 export function selftestSpecs(stack: string): { idle: Spec; loss: Spec } {
-  const spec = (name: string, duration: number, buffer: string) => {
+  const spec = (name: string, duration: number, buffer: string, ber?: number) => {
     const v = validateSpec({
       name,
       duration: `${duration}s`,
-      paths: { main: { ...SELFTEST_PATH, buffer } },
+      // 20 Hz: a window cut and its regrowth within a few RTTs still show in the cwnd series.
+      sampleHz: 20,
+      paths: { main: { ...SELFTEST_PATH, buffer, ...(ber ? { ber } : {}) } },
       flows: [{ stack }],
     });
     if (!v.ok) throw new Error(`selftest spec for ${stack}: ${JSON.stringify(v.problems)}`);
@@ -34,7 +68,7 @@ export function selftestSpecs(stack: string): { idle: Spec; loss: Spec } {
   };
   return {
     idle: spec(`selftest-${stack}-idle`, IDLE_S, '1bdp'),
-    loss: spec(`selftest-${stack}-loss`, LOSS_S, '0.1bdp'),
+    loss: spec(`selftest-${stack}-loss`, LOSS_S, '0.1bdp', LOSS_BER),
   };
 }
 
@@ -57,21 +91,43 @@ export async function runSelftest(o: {
     const plan = buildPlan(idle);
     const flow = plan.topology.flows[0]?.name as string;
     const buffer = plan.topology.paths[0]?.bufferPackets.forward ?? 0;
+    const bdp = plan.topology.paths[0]?.bdpPackets ?? 0;
     const idleSamples = readSamples(idleDir);
     const lossSamples = readSamples(lossDir);
     const failed = [a, b].find((s) => s.status !== 'completed');
+    // A run the lab could not carry judges the lab, not the stack.
+    const invalid = [a, b].find((s) => s.verdict === 'invalid');
     const row: SelftestRow = {
       stack,
       readBack: readBack(stack, a.flows[0]),
-      rate: rateAfterRampUp(idleSamples, flow, IDLE_S, idle.paths.main?.rate ?? 0).judgement,
+      rate: rateAfterRampUp(
+        idleSamples,
+        flow,
+        IDLE_S,
+        // Against what a saturated link carries as TCP payload (95.6 % of the rate at MTU 1500).
+        (idle.paths.main?.rate ?? 0) * goodputCeiling(idle.mtu),
+        0.9,
+        expectedRateShare(stack, buffer, bdp),
+      ).judgement,
       recovery: cutsAndRegrowth(lossSamples, flow).judgement,
       queue: standingQueue(idleSamples, stack, buffer, IDLE_S),
       pass: false,
-      error: failed ? `${failed.status}: ${failed.error}` : null,
+      knownDefect: null,
+      error: failed
+        ? `${failed.status}: ${failed.error}`
+        : invalid
+          ? `run invalid, the lab did not emulate the path: ${(invalid.fidelity?.reasons ?? []).join('; ')}`
+          : null,
     };
-    row.pass = !row.error && [row.readBack, row.rate, row.recovery, row.queue].every((j) => j.pass !== false);
+    const checks: SelftestCheck[] = ['readBack', 'rate', 'recovery', 'queue'];
+    const failing = checks.filter((c) => row[c].pass === false);
+    row.pass = !row.error && failing.length === 0;
+    const known = KNOWN_DEFECTS[stack];
+    if (!row.error && failing.length && known && failing.every((c) => known.checks.includes(c)))
+      row.knownDefect = known.why;
     rows.push(row);
-    o.log?.(`${stack}: ${row.pass ? 'pass' : 'FAIL'} (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+    const result = row.pass ? 'pass' : row.knownDefect ? 'known defect' : 'FAIL';
+    o.log?.(`${stack}: ${result} (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
   }
   return rows;
 }

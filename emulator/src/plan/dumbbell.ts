@@ -175,6 +175,13 @@ export function buildDumbbell(spec: Spec): {
             comment: 'no cached ssthresh/RTT from an earlier connection',
             ...sysctl(ns, 'net.ipv4.tcp_no_metrics_save', 1),
           },
+          {
+            // Every host shares the lab's clock; per-connection random offsets would make the
+            // one-way delay that LP and HSTCP-LP read from TSval/TSecr an arbitrary number, and
+            // the same spec's packets differ from run to run.
+            comment: 'TCP timestamps without per-connection random offsets',
+            ...sysctl(ns, 'net.ipv4.tcp_timestamps', 2),
+          },
         );
       }
   }

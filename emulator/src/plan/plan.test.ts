@@ -60,6 +60,8 @@ describe('buildPlan', () => {
     expect(argv).toContain('ip netns exec lfn-p0-snd ethtool -K eth0 tso off gso off gro off');
     expect(argv).toContain('ip netns exec lfn-p0-snd sysctl -q -w net.ipv4.tcp_rmem=4096 131072 4194304');
     expect(argv).toContain('ip netns exec lfn-p0-rcv sysctl -q -w net.ipv4.tcp_no_metrics_save=1');
+    for (const ns of ['lfn-p0-snd', 'lfn-p0-rcv'])
+      expect(argv).toContain(`ip netns exec ${ns} sysctl -q -w net.ipv4.tcp_timestamps=2`);
   });
 
   it('runs reverse flows from the receiver side, one port per flow', () => {

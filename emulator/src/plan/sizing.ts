@@ -9,6 +9,12 @@ export const ACK_FRAME_BYTES = 66;
 /** Frame size as netem and the bottleneck count it: the MTU plus the Ethernet header. */
 export const frameBytes = (mtu: number) => mtu + ETH_HEADER;
 
+/** TCP payload of a full segment: the MTU less 20 B IP, 20 B TCP and the 12 B timestamp option. */
+export const tcpPayloadBytes = (mtu: number) => mtu - 52;
+
+/** The most goodput a saturated bottleneck can carry, as a share of its rate (1448/1514 at MTU 1500). */
+export const goodputCeiling = (mtu: number) => tcpPayloadBytes(mtu) / frameBytes(mtu);
+
 /** Bandwidth-delay product in bytes: rate (bit/s) × RTT (ms). */
 export const bdpBytes = (rateBps: number, rttMs: number) => (rateBps * rttMs) / 1000 / 8;
 

@@ -1,0 +1,91 @@
+// runSelftest's bookkeeping over run directories written here by hand: which stacks pass, which
+// fail, which fail only as a known defect of their own code, and which runs judge the lab instead.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildPlan } from '@lfnlab/emulator';
+import { describe, expect, it } from 'vitest';
+import { formatKnownDefects, formatSelftest } from '../cli/selftestCommand.js';
+import type { RunSummary } from '../run/summary.js';
+import { IDLE_S, KNOWN_DEFECTS, LOSS_S, type RunOne, runSelftest } from './selftest.js';
+
+interface Behaviour {
+  /** Goodput share of the 50 Mbit/s rate over the whole idle run. */
+  share: number;
+  verdict?: 'valid' | 'invalid';
+  reads?: string;
+}
+
+/** A stand-in for the lab: writes the samples a stack with this behaviour would leave. */
+function fakeLab(behave: Record<string, Behaviour>): RunOne {
+  return async (spec, dir) => {
+    const stack = spec.flows[0]?.stack as string;
+    const flow = buildPlan(spec).topology.flows[0]?.name as string;
+    const b = behave[stack] as Behaviour;
+    const loss = spec.name.endsWith('-loss');
+    const seconds = loss ? LOSS_S : IDLE_S;
+    const lines = (xs: object[]) => `${xs.map((x) => JSON.stringify(x)).join('\n')}\n`;
+    const ts = Array.from({ length: seconds * 10 + 1 }, (_, i) => i / 10);
+    mkdirSync(join(dir, 'samples'), { recursive: true });
+    writeFileSync(
+      join(dir, 'samples/goodput.jsonl'),
+      lines(ts.map((t) => ({ kind: 'goodput', t, flow, bps: b.share * 50e6, bytesReceived: 0 }))),
+    );
+    // A sawtooth in the loss run, a flat line when idle.
+    writeFileSync(
+      join(dir, 'samples/tcp.jsonl'),
+      lines(ts.map((t) => ({ kind: 'tcp', t, flow, cwndPackets: loss ? 20 + ((t * 10) % 20) * 4 : 200 }))),
+    );
+    writeFileSync(
+      join(dir, 'samples/queue.jsonl'),
+      lines(
+        ts.map((t) => ({ kind: 'queue', t, stage: 'bottleneck', direction: 'forward', backlogPackets: 3 })),
+      ),
+    );
+    return {
+      status: 'completed',
+      error: null,
+      verdict: b.verdict ?? 'valid',
+      fidelity: { reasons: b.verdict === 'invalid' ? ['packet-spacing: 12 % of gaps within 10 %'] : [] },
+      flows: [{ observedStacks: [b.reads ?? stack] }],
+    } as unknown as RunSummary;
+  };
+}
+
+describe('runSelftest', () => {
+  it('passes, fails, and sets apart a known defect and a run the lab could not carry', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'lfnlab-selftest-unit-'));
+    const rows = await runSelftest({
+      stacks: ['reno', 'lp', 'hstcplp', 'cubic', 'bbr'],
+      outDir: out,
+      runOne: fakeLab({
+        reno: { share: 0.95 },
+        lp: { share: 0.43 }, // its known defect: the rate
+        hstcplp: { share: 0.43 }, // no known defect: a plain failure
+        cubic: { share: 0.95, verdict: 'invalid' },
+        bbr: { share: 0.95, reads: 'cubic' },
+      }),
+    });
+    const by = Object.fromEntries(rows.map((r) => [r.stack, r]));
+    expect(by.reno?.pass).toBe(true);
+    expect(by.lp?.pass).toBe(false);
+    expect(by.lp?.knownDefect).toBe(KNOWN_DEFECTS.lp?.why);
+    expect(by.hstcplp?.knownDefect).toBeNull();
+    expect(by.hstcplp?.rate.measured).toBe('45 % (predicted 84 %)');
+    expect(by.cubic?.error).toMatch(/run invalid.*packet-spacing/);
+    expect(by.bbr?.readBack).toEqual({ pass: false, measured: 'cubic' });
+    const text = formatSelftest(rows);
+    expect(text).toMatch(/^lp\s.*known defect\s*$/m);
+    expect(text).toMatch(/^hstcplp\s.*FAIL\s*$/m);
+    expect(formatKnownDefects(rows)).toMatch(/^known defect, lp: Linux's tcp_lp/);
+  });
+  it('judges the rate against the payload a saturated link carries, not the raw rate', async () => {
+    // 95.6 % of the rate is a full link at MTU 1500 (1448 of 1514 bytes): 100 %.
+    const rows = await runSelftest({
+      stacks: ['reno'],
+      outDir: mkdtempSync(join(tmpdir(), 'lfnlab-selftest-unit-')),
+      runOne: fakeLab({ reno: { share: 1448 / 1514 } }),
+    });
+    expect(rows[0]?.rate.measured).toBe('100 %');
+  });
+});
