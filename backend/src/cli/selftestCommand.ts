@@ -48,8 +48,9 @@ Runs each stack alone over 50 Mbit/s, 40 ms: ${IDLE_S} s with a 1-BDP buffer and
   (d) delay-based stacks keep the standing queue their default parameters predict
       (vegas 2-4 packets, fast 100, lp and hstcplp at most 15 % of the buffer).
 The rate is judged against the TCP payload a saturated link carries (1448 of every
-1514 bytes at MTU 1500), and for lp and hstcplp against the share their back-off
-predicts (they halve at 15 % of the buffer: about 84 % of the link). The small-buffer
+1514 bytes at MTU 1500), and for lp, hstcplp and cdg against the share their back-off
+predicts (LP halves at 15 % of the buffer: 84 % of the link; CDG backs off by 0.7 once
+a queue builds: 85 %), at >= 85 % of that first-order prediction. The small-buffer
 run adds random loss (BER ${LOSS_BER}) so that delay-based stacks, which never fill the
 buffer, meet losses too. A run the lab could not emulate (verdict invalid) fails
 the stack with the lab's reasons.

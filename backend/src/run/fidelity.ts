@@ -346,20 +346,24 @@ export function fidelity(i: FidelityInput): FidelityReport {
     checks.push(checkBottleneckRate(p.name, 'forward', forwardRate, p.bufferPackets.forward, i.queue));
     checks.push(checkBottleneckRate(p.name, 'reverse', path.reverse.rate, p.bufferPackets.reverse, i.queue));
     checks.push(...checkDelayStageLoss(p, path.ber, i.qdiscBefore, i.qdiscAfter));
-    if (i.flows && i.tcp) checks.push(checkBurstDrops(i.spec, p, i.flows, i.queue, i.tcp));
-    for (const d of i.timing?.filter((x) => x.path === p.name) ?? [])
-      checks.push(
-        checkPacketSpacing(
-          d,
-          bottleneckUtilisation(
-            p.name,
-            d.direction,
-            d.direction === 'forward' ? forwardRate : () => path.reverse.rate,
-            i.queue,
-          ),
+    const timingChecks = (i.timing?.filter((x) => x.path === p.name) ?? []).map((d) => ({
+      direction: d.direction,
+      spacing: checkPacketSpacing(
+        d,
+        bottleneckUtilisation(
+          p.name,
+          d.direction,
+          d.direction === 'forward' ? forwardRate : () => path.reverse.rate,
+          i.queue,
         ),
-        checkDelayJitter(d, path.jitter),
-      );
+      ),
+      jitter: checkDelayJitter(d, path.jitter),
+    }));
+    if (i.flows && i.tcp) {
+      const spacing = timingChecks.find((t) => t.direction === 'forward')?.spacing;
+      checks.push(checkBurstDrops(i.spec, p, i.flows, i.queue, i.tcp, spacing));
+    }
+    for (const t of timingChecks) checks.push(t.spacing, t.jitter);
     // Host groups (flows with their own RTT): their idle RTT and their own delay stages.
     for (const g of p.groups) {
       const key = `${p.name}@${g.rttMs}ms`;

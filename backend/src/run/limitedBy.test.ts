@@ -87,6 +87,19 @@ describe('what limited a flow', () => {
   it('a standing queue while the link delivers 40 % of its rate: the emulated link lags, so the lab', () => {
     expect(limits(run({ backlog: 40, linkShare: 0.4, cpuPct: 20 }))?.limitedBy).toBe('sender');
   });
+  it('the same queue under a link whose packet timing was proven exact came and went: the network', () => {
+    // CDG sawing just under the BDP: a few packets queued for most of each second, the link
+    // idle for the rest. With exact dequeue timing that is the window's doing, not netem lagging.
+    const exact = flowLimits(
+      v.spec,
+      plan.topology.paths,
+      plan.topology.flows,
+      run({ backlog: 4, linkShare: 0.85, cpuPct: 20 }),
+      (p, d) => p === 'main' && d === 'forward',
+    )[flow];
+    expect(exact?.limitedBy).toBe('network');
+    expect(limits(run({ backlog: 4, linkShare: 0.85, cpuPct: 20 }))?.limitedBy).toBe('sender');
+  });
   it('a bunch of packets in one sample of ten does not make a standing queue (TCG releases in bunches)', () => {
     const l = limits(
       run({ backlog: (i) => (i % 10 === 3 ? 20 : 0), linkShare: 0.6, cpuPct: 70, fill: 0.65 }),

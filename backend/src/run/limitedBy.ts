@@ -83,6 +83,7 @@ function flowLimit(
   queue: QueueSample[],
   cpu: CpuSample[],
   rateAt: (t: number) => number,
+  exactTiming: boolean,
 ): FlowLimit | null {
   const withChrono = tcp.filter((s) => s.busyUs !== undefined);
   if (withChrono.length < 2) return null;
@@ -122,8 +123,11 @@ function flowLimit(
     // (after a loss, a delay-based back-off); one whose sender leaves its window unfilled while the
     // lab's CPU is busy is the lab's (no cycles to send, or pacing timers firing late).
     const unfilled = w.cwnd > 0 && w.inFlight < WINDOW_FILLED * w.cwnd;
+    // With the bottleneck's packet timing proven exact, a queue under a link delivering less than
+    // its rate came and went within the second (a window sawing around the BDP), not netem lagging.
     const labHeld =
-      state === 'queued-not-full' || (state === 'idle' && unfilled && cpuPct >= LAB_CPU_BUSY_PCT);
+      (state === 'queued-not-full' && !exactTiming) ||
+      (state === 'idle' && unfilled && cpuPct >= LAB_CPU_BUSY_PCT);
     us[labHeld ? 'sender' : 'network'] += cwnd;
   }
   const total = LIMIT_KINDS.reduce((s, kind) => s + us[kind], 0);
@@ -136,12 +140,17 @@ function flowLimit(
   return { limitedBy, shares, busyS: total / 1e6 };
 }
 
-/** Per flow, what limited it; null for a flow without chrono samples (user-space transports, old runs). */
+/**
+ * Per flow, what limited it; null for a flow without chrono samples (user-space transports, old
+ * runs). `exactTiming` says where the packet-spacing check proved the bottleneck released packets
+ * on time (then a queue cannot be the emulator lagging).
+ */
 export function flowLimits(
   spec: Spec,
   paths: PathTopology[],
   flows: FlowTopology[],
   samples: Sample[],
+  exactTiming: (path: string, direction: 'forward' | 'reverse') => boolean = () => false,
 ): Record<string, FlowLimit | null> {
   const cpu = samples.filter((s): s is CpuSample => s.kind === 'cpu' && s.t >= 0);
   const out: Record<string, FlowLimit | null> = {};
@@ -167,7 +176,7 @@ export function flowLimits(
         s.direction === f.direction &&
         s.t >= 0,
     );
-    out[f.name] = flowLimit(tcp, queue, cpu, rateAt);
+    out[f.name] = flowLimit(tcp, queue, cpu, rateAt, exactTiming(f.path, f.direction));
   }
   return out;
 }

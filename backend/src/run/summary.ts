@@ -208,6 +208,8 @@ export function summarise(args: {
     args.paths,
     args.results.map((r) => r.flow),
     args.samples,
+    (path, direction) =>
+      args.fidelity?.checks.find((c) => c.id === `packet-spacing:${path}:${direction}`)?.status === 'pass',
   );
   const flows = args.results.map((r) => ({
     ...summariseFlow(r, args.cpuMHz ?? null),

@@ -66,6 +66,8 @@ describe('selftest judgements', () => {
     expect(expectedRateShare('lp', 167, 167)).toBeCloseTo(0.8428, 3);
     expect(expectedRateShare('hstcplp', 167, 167)).toBeCloseTo(0.8428, 3);
     expect(expectedRateShare('cubic', 167, 167)).toBe(1);
+    // CDG saws from the BDP down to 0.7 of it.
+    expect(expectedRateShare('cdg', 167, 167)).toBeCloseTo(0.85, 2);
     // 76 % passes against LP's prediction (>= 90 % of 84 %) but not against the full link.
     const g = goodput(() => 38e6);
     expect(rateAfterRampUp(g, 'f', 8, 50e6, 0.9, 0.8428).judgement).toEqual({

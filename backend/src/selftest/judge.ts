@@ -34,15 +34,29 @@ export const LP_DELTA = 0.15;
  * The share of an idle bottleneck a stack's default parameters let one flow fill. Every stack that
  * keeps a standing queue (or backs off only when the buffer is full, which 1 BDP absorbs) fills
  * it. TCP-LP and HSTCP-LP halve their window once the queue passes LP_DELTA of the buffer, so
- * the window saws between (BDP + 0.15 B)/2 and BDP + 0.15 B: about 84 % at B = 1 BDP.
+ * the window saws between (BDP + 0.15 B)/2 and BDP + 0.15 B: about 84 % at B = 1 BDP. CDG: below.
  */
 export function expectedRateShare(stack: string, bufferPackets: number, bdpPackets: number): number {
   if ((stack === 'lp' || stack === 'hstcplp') && bdpPackets > 0) {
     const hi = (bdpPackets + LP_DELTA * bufferPackets) / bdpPackets;
     return sawtoothUtilisation(hi / 2, hi);
   }
+  // CDG backs off (by CDG_BETA) on a rising delay gradient, which is as soon as a queue starts to
+  // build: its window peaks at about the BDP and saws down to 0.7 of it, 85 % of the link.
+  if (stack === 'cdg') return sawtoothUtilisation(CDG_BETA, 1);
   return 1;
 }
+
+/**
+ * How much of the predicted share a stack must reach: 90 % of the link where the prediction is the
+ * whole link; 85 % of a sawtooth prediction, which is first-order (it leaves out the smoothed
+ * delay's lag and LP's inference time-out: HSTCP-LP measured peaks at 1.11 BDP, not 1.15, and
+ * pauses 3 RTTs after each halving).
+ */
+export const rateTolerance = (predicted: number) => (predicted < 1 ? 0.85 : 0.9);
+
+/** tcp_cdg's default multiplicative back-off (backoff_beta = 717/1024). */
+export const CDG_BETA = 717 / 1024;
 
 /**
  * (b) Mean goodput over the second half of the flow (after its ramp-up), against the rate: at
