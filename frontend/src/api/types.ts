@@ -18,12 +18,19 @@ export type { FlowSummary, PathSummary, RunSummary } from '@lfnlab/backend-types
 export type { LabInfo as Lab } from '@lfnlab/backend-types/service/labDriver.js';
 export type { LiveEvent, LiveMessage } from '@lfnlab/backend-types/service/liveHub.js';
 export type {
+  BoardEntry,
+  MoveTo,
+  QueueBoardView as QueueBoard,
+} from '@lfnlab/backend-types/service/queueBoard.js';
+export type { PathReference, ReplayedSamples } from '@lfnlab/backend-types/report/replay.js';
+export type {
   Problem,
   PublicUser as User,
   Quota,
   Quotas,
+  QueueSpot,
   Role,
-  Run,
+  RunView as Run,
   RunStatus,
   StoredSpec,
   Verdict,

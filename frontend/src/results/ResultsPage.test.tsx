@@ -24,6 +24,7 @@ const run: Run = {
   progress: { elapsedS: 30, totalS: 30 },
   error: null,
   partial: false,
+  queue: null,
   spec: spec('reno-vs-cubic'),
 };
 
