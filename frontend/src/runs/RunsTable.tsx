@@ -3,6 +3,7 @@ import { Anchor, Checkbox, Group, ScrollArea, Table, Text } from '@mantine/core'
 import type { Run } from '../api/types';
 import { hrefOf } from '../app/router';
 import { fmtDate, fmtDuration } from '../lib/format';
+import { clockTime } from '../queue/waitText';
 import { RunStatusBadge, VerdictBadge } from './RunStatusBadge';
 
 export function RunsTable({
@@ -67,6 +68,11 @@ export function RunsTable({
                 <Table.Td>{r.stacks.join(', ')}</Table.Td>
                 <Table.Td>
                   <RunStatusBadge status={r.status} />
+                  {r.status === 'queued' && r.queue && (
+                    <Text size="xs" c="dimmed" data-testid="queue-place">
+                      #{r.queue.position} · {r.queue.ahead} ahead · ~{clockTime(r.queue.estimatedStartAt)}
+                    </Text>
+                  )}
                 </Table.Td>
                 <Table.Td>
                   <VerdictBadge verdict={r.verdict} />
