@@ -36,7 +36,16 @@ export function ClassQueue() {
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
-            {l.running && <Row e={l.running} label="now" onMove={null} onStop={(id) => stop.mutate(id)} />}
+            {l.running?.runId && <Row e={l.running} label="now" onMove={null} onStop={(id) => stop.mutate(id)} />}
+            {l.running && !l.running.runId && (
+              <Table.Tr>
+                <Table.Td colSpan={5}>
+                  <Text size="xs" c="dimmed">
+                    Running now: another person's run
+                  </Text>
+                </Table.Td>
+              </Table.Tr>
+            )}
             {groupHidden(l.waiting).map((g) =>
               'hidden' in g ? (
                 <Table.Tr key={`h${g.from}`}>
