@@ -8,7 +8,7 @@ function lab(hex: string): [number, number, number] {
   const x = (0.4124 * r! + 0.3576 * g! + 0.1805 * b!) / 0.95047;
   const y = 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
   const z = (0.0193 * r! + 0.1192 * g! + 0.9505 * b!) / 1.08883;
-  const f = (t: number) => (t > 216 / 24389 ? Math.cbrt(t) : (24389 / 27 * t + 16) / 116);
+  const f = (t: number) => (t > 216 / 24389 ? Math.cbrt(t) : ((24389 / 27) * t + 16) / 116);
   return [116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))];
 }
 /** Deuteranopia, Machado et al. 2009 (severity 1), applied in linear RGB. */
@@ -22,9 +22,15 @@ function deuteranope(hex: string): string {
     [0.280085, 0.672501, 0.047413],
     [-0.01182, 0.04294, 0.968881],
   ];
-  const out = m.map((row) => Math.min(1, Math.max(0, row[0]! * lin[0] + row[1]! * lin[1] + row[2]! * lin[2])));
+  const out = m.map((row) =>
+    Math.min(1, Math.max(0, row[0]! * lin[0] + row[1]! * lin[1] + row[2]! * lin[2])),
+  );
   return `#${out
-    .map((v) => Math.round((v <= 0.0031308 ? 12.92 * v : 1.055 * v ** (1 / 2.4) - 0.055) * 255).toString(16).padStart(2, '0'))
+    .map((v) =>
+      Math.round((v <= 0.0031308 ? 12.92 * v : 1.055 * v ** (1 / 2.4) - 0.055) * 255)
+        .toString(16)
+        .padStart(2, '0'),
+    )
     .join('')}`;
 }
 const dE = (a: string, b: string) => {
@@ -40,7 +46,10 @@ describe('the shared palette', () => {
       { name: 'c1', stack: 'cubic' },
       { name: 'c2', stack: 'cubic' },
     ]);
-    const b = flowStyles([{ name: 'x', stack: 'cubic' }, { name: 'y', stack: 'reno' }]);
+    const b = flowStyles([
+      { name: 'x', stack: 'cubic' },
+      { name: 'y', stack: 'reno' },
+    ]);
     expect(a.get('r')?.color).toBe(b.get('y')?.color);
     expect(a.get('c1')?.color).toBe(a.get('c2')?.color);
     expect(a.get('c1')?.dash).toEqual([]);
@@ -52,7 +61,9 @@ describe('the shared palette', () => {
     const four = ['reno', 'cubic', 'bbr', 'htcp'].map(stackColor);
     for (let i = 0; i < four.length; i++)
       for (let j = i + 1; j < four.length; j++)
-        expect(dE(deuteranope(four[i]!), deuteranope(four[j]!)), `${four[i]} vs ${four[j]}`).toBeGreaterThan(20);
+        expect(dE(deuteranope(four[i]!), deuteranope(four[j]!)), `${four[i]} vs ${four[j]}`).toBeGreaterThan(
+          20,
+        );
     for (const c of PALETTE) expect(Object.values(NEUTRAL)).not.toContain(c);
   });
 

@@ -36,7 +36,12 @@ const seriesKey = (s: Sample): string | null => {
 
 export function replaySamples(run: RunData, maxPerSeries: number): ReplayedSamples {
   const bySeries = new Map<string, Sample[]>();
-  const all: Sample[] = [...run.samples.goodput, ...run.samples.tcp, ...run.samples.rtt, ...run.samples.queue];
+  const all: Sample[] = [
+    ...run.samples.goodput,
+    ...run.samples.tcp,
+    ...run.samples.rtt,
+    ...run.samples.queue,
+  ];
   for (const s of all) {
     const k = seriesKey(s);
     if (!k) continue;

@@ -17,6 +17,7 @@ import {
 } from './format.js';
 import { type RunData, runStarted, trafficStart } from './load.js';
 import { badge, definitionsList, page, table } from './page.js';
+import { NEUTRAL } from './palette.js';
 import {
   bottleneckQueues,
   type FlowInfo,
@@ -29,7 +30,6 @@ import {
   runLengthS,
   tcpPoints,
 } from './series.js';
-import { NEUTRAL } from './palette.js';
 import { barChart, flowSeriesStyles, type LineSeries, lineChart } from './svg.js';
 
 export interface RunReportOptions {
@@ -481,7 +481,10 @@ function plotsSection(run: RunData, flows: FlowInfo[], o: RunReportOptions): str
   const styles = flowSeriesStyles(flows);
   const colour = (i: number) => styles.get(flows[i]?.name ?? '') ?? { color: NEUTRAL.probe, dash: '' };
   // Queues are not flows: black and grey, dashed by direction, never a stack's colour.
-  const queueStyle = (i: number) => ({ color: i % 2 ? NEUTRAL.probe : NEUTRAL.queue, dash: i >= 2 ? '6 3' : '' });
+  const queueStyle = (i: number) => ({
+    color: i % 2 ? NEUTRAL.probe : NEUTRAL.queue,
+    dash: i >= 2 ? '6 3' : '',
+  });
   const figs: string[] = [];
 
   const goodput: LineSeries[] = flows.map((f, i) => ({

@@ -28,9 +28,9 @@ import { labRoutes } from './plugins/labs.js';
 import { liveRoutes } from './plugins/live.js';
 import { opsRoutes } from './plugins/ops.js';
 import { presetRoutes } from './plugins/presets.js';
+import { queueRoutes } from './plugins/queue.js';
 import { runRoutes } from './plugins/runs.js';
 import { specRoutes } from './plugins/specs.js';
-import { queueRoutes } from './plugins/queue.js';
 import { registerStatic } from './plugins/static.js';
 import { userRoutes } from './plugins/users.js';
 

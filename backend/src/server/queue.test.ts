@@ -4,7 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { QueueBoardView } from '../service/queueBoard.js';
 import type { RunView } from '../service/types.js';
 import { grafanaBaseFor } from './plugins/runs.js';
-import { adminClient, type Client, runEnded, SHORT_SPEC, type TestServer, testServer, userClient } from './testkit.js';
+import {
+  adminClient,
+  type Client,
+  runEnded,
+  SHORT_SPEC,
+  type TestServer,
+  testServer,
+  userClient,
+} from './testkit.js';
 
 const LONG = SHORT_SPEC.replace('duration: 4s', 'duration: 60s');
 
@@ -114,7 +122,9 @@ describe('Grafana links', () => {
     expect(grafanaBaseFor('http://127.0.0.1:3000', 'lab.example.org')).toBe('http://lab.example.org:3000/');
     expect(grafanaBaseFor('http://localhost:3000/g', '10.0.0.5:8080')).toBe('http://10.0.0.5:3000/g');
     expect(grafanaBaseFor('http://127.0.0.1:3000', '127.0.0.1')).toBe('http://127.0.0.1:3000');
-    expect(grafanaBaseFor('https://grafana.example.org', 'lab.example.org')).toBe('https://grafana.example.org');
+    expect(grafanaBaseFor('https://grafana.example.org', 'lab.example.org')).toBe(
+      'https://grafana.example.org',
+    );
   });
 
   it('answers 404 with the reason when the service runs without InfluxDB', async () => {
@@ -141,7 +151,9 @@ describe('replayed samples', () => {
       expect(all.references).toEqual([{ path: 'main', rateMbps: 20, bufferPackets: expect.any(Number) }]);
       expect(all.references[0]?.bufferPackets).toBeGreaterThan(0);
       const thin = await a.json<typeof all>('GET', `/api/runs/${run.id}/samples?maxPerSeries=10`);
-      const tcpReno = thin.samples.filter((x) => x.kind === 'tcp' && x.flow === all.samples.find((y) => y.kind === 'tcp')?.flow);
+      const tcpReno = thin.samples.filter(
+        (x) => x.kind === 'tcp' && x.flow === all.samples.find((y) => y.kind === 'tcp')?.flow,
+      );
       expect(tcpReno.length).toBeLessThanOrEqual(10);
       expect(tcpReno.length).toBeGreaterThan(3);
       const bad = await a.req('GET', `/api/runs/${run.id}/samples?maxPerSeries=5`);

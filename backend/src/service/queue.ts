@@ -113,7 +113,8 @@ export class InProcessQueue extends EventEmitter implements RunQueue {
       if (!target || target.lab !== job.lab) return false;
     }
     this.waiting.splice(from, 1);
-    const to = beforeRunId === null ? this.waiting.length : this.waiting.findIndex((j) => j.runId === beforeRunId);
+    const to =
+      beforeRunId === null ? this.waiting.length : this.waiting.findIndex((j) => j.runId === beforeRunId);
     this.waiting.splice(to, 0, job);
     return true;
   }

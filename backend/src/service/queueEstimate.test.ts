@@ -51,7 +51,12 @@ describe('queue estimates', () => {
 
   it('under a dilated clock a lab second takes longer than a wall second', () => {
     const now = new Date('2026-01-01T00:00:00.000Z');
-    const slow = run('old', { status: 'completed', progress: { elapsedS: 60, totalS: 60, dilation: 0.5 }, startedAt: '2025-12-31T23:00:00.000Z', finishedAt: '2025-12-31T23:02:20.000Z' });
+    const slow = run('old', {
+      status: 'completed',
+      progress: { elapsedS: 60, totalS: 60, dilation: 0.5 },
+      startedAt: '2025-12-31T23:00:00.000Z',
+      finishedAt: '2025-12-31T23:02:20.000Z',
+    });
     const spots = queueSpots({ running: null, waiting: [run('w1'), run('w2')], history: [slow] }, now);
     // Pace 0.5: 60 lab s = 120 wall s, overhead 140 − 120 = 20 s.
     expect(spots.get('w1')).toMatchObject({ position: 1, ahead: 0, estimatedWaitS: 0 });

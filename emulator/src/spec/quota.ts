@@ -56,4 +56,3 @@ export function quotaProblems(spec: Spec, q: SpecQuota, role: string): QuotaProb
     });
   return problems;
 }
-

@@ -7,6 +7,7 @@
 import type { PublicUser } from '@lfnlab/backend-types/service/types.js';
 
 export type { MetricValue } from '@lfnlab/backend-types/metrics/registry.js';
+export type { PathReference, ReplayedSamples } from '@lfnlab/backend-types/report/replay.js';
 export type {
   Check as FidelityCheck,
   CheckStatus,
@@ -22,16 +23,15 @@ export type {
   MoveTo,
   QueueBoardView as QueueBoard,
 } from '@lfnlab/backend-types/service/queueBoard.js';
-export type { PathReference, ReplayedSamples } from '@lfnlab/backend-types/report/replay.js';
 export type {
   Problem,
   PublicUser as User,
+  QueueSpot,
   Quota,
   Quotas,
-  QueueSpot,
   Role,
-  RunView as Run,
   RunStatus,
+  RunView as Run,
   StoredSpec,
   Verdict,
 } from '@lfnlab/backend-types/service/types.js';

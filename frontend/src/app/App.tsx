@@ -39,19 +39,19 @@ function Page({ route, pages: P }: { route: Route; pages: Pages }) {
   }
 }
 
-/** Moves keyboard focus to the page, past the header and navigation (a hash link would route). */
+/**
+ * Moves keyboard focus to the page, past the header and navigation. A button: a "#main" link
+ * would be taken for a route by the hash router.
+ */
 function SkipLink() {
   return (
-    <a
-      href="#main-content"
+    <button
+      type="button"
       className="lfn-skip-link"
-      onClick={(e) => {
-        e.preventDefault();
-        document.getElementById('main-content')?.focus();
-      }}
+      onClick={() => document.getElementById('main-content')?.focus()}
     >
       Skip to content
-    </a>
+    </button>
   );
 }
 

@@ -10,8 +10,8 @@ export function NotFound({ what, id }: { what: string; id?: string }) {
         <Text size="sm">
           {id ? (
             <>
-              There is no {what} <code>{id}</code> that you can see: the address may be mistyped, or it belongs to
-              someone else.
+              There is no {what} <code>{id}</code> that you can see: the address may be mistyped, or it
+              belongs to someone else.
             </>
           ) : (
             `There is no such ${what}.`

@@ -42,7 +42,11 @@ export class PageBoundary extends Component<Props, State> {
     if (!error) return this.props.children;
     const load = isLoadFailure(error);
     return (
-      <Alert color="red" title={load ? 'This page could not be loaded' : 'This page stopped working'} role="alert">
+      <Alert
+        color="red"
+        title={load ? 'This page could not be loaded' : 'This page stopped working'}
+        role="alert"
+      >
         <Text size="sm">
           {load
             ? 'Its code did not arrive: the lfnlab service may be restarting or the network dropped. The rest of the app still works.'

@@ -8,7 +8,11 @@ const RETRIES = 2;
 const RETRY_DELAY_MS = 700;
 
 /** `load`, tried again after a pause when it fails, up to `retries` more times. */
-export function retrying<T>(load: () => Promise<T>, retries = RETRIES, delayMs = RETRY_DELAY_MS): () => Promise<T> {
+export function retrying<T>(
+  load: () => Promise<T>,
+  retries = RETRIES,
+  delayMs = RETRY_DELAY_MS,
+): () => Promise<T> {
   return async () => {
     for (let attempt = 0; ; attempt++) {
       try {
@@ -33,9 +37,13 @@ export function makePages() {
     LivePage: page(() => import('../live/LivePage').then((m) => ({ default: m.LivePage }))),
     ResultsPage: page(() => import('../results/ResultsPage').then((m) => ({ default: m.ResultsPage }))),
     ComparePage: page(() => import('../compare/ComparePage').then((m) => ({ default: m.ComparePage }))),
-    CampaignsPage: page(() => import('../campaigns/CampaignsPage').then((m) => ({ default: m.CampaignsPage }))),
+    CampaignsPage: page(() =>
+      import('../campaigns/CampaignsPage').then((m) => ({ default: m.CampaignsPage })),
+    ),
     AdminPage: page(() => import('../admin/AdminPage').then((m) => ({ default: m.AdminPage }))),
-    ChartBenchPage: page(() => import('../bench/ChartBenchPage').then((m) => ({ default: m.ChartBenchPage }))),
+    ChartBenchPage: page(() =>
+      import('../bench/ChartBenchPage').then((m) => ({ default: m.ChartBenchPage })),
+    ),
     ClassRunsPage: page(() => import('../admin/ClassRunsPage').then((m) => ({ default: m.ClassRunsPage }))),
   };
 }

@@ -1,7 +1,7 @@
 // Resilience from issue 17: a page whose code fails to load no longer white-screens the app, a lost
 // connection shows a banner, errors are plain words, and the phone's nav drawer closes on Escape/Back.
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, type ReactElement, Suspense, useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError, get, UNREACHABLE } from '../api/client';
 import { mockApi } from '../test/api';
@@ -11,6 +11,27 @@ import { PageBoundary } from './PageBoundary';
 import { retrying } from './pages';
 import { useDrawerDismiss } from './useDrawerDismiss';
 
+/** A page slot as App has it: a fresh lazy component on retry (App: makePages()). */
+function Shell({ load }: { load: () => Promise<{ default: () => ReactElement }> }) {
+  const [Current, setCurrent] = useState(() => lazy(load));
+  return (
+    <div>
+      <nav>navigation stays</nav>
+      <PageBoundary resetKey="runs" onRetry={() => setCurrent(() => lazy(load))}>
+        <Suspense fallback={<p>loading</p>}>
+          <Current />
+        </Suspense>
+      </PageBoundary>
+    </div>
+  );
+}
+
+function Drawer() {
+  const [open, setOpen] = useState(true);
+  useDrawerDismiss(open, () => setOpen(false));
+  return <p>{open ? 'drawer open' : 'drawer closed'}</p>;
+}
+
 describe('loading page code', () => {
   it('a failed import shows "Try again" beside a working app; trying again loads the page', async () => {
     let attempts = 0;
@@ -19,22 +40,8 @@ describe('loading page code', () => {
       if (attempts === 1) throw new TypeError('Failed to fetch dynamically imported module: /assets/Runs.js');
       return { default: () => <p>the runs page</p> };
     };
-    function Shell() {
-      // A fresh lazy component on retry, as App does with makePages().
-      const [Current, setCurrent] = useState(() => lazy(load));
-      return (
-        <div>
-          <nav>navigation stays</nav>
-          <PageBoundary resetKey="runs" onRetry={() => setCurrent(() => lazy(load))}>
-            <Suspense fallback={<p>loading</p>}>
-              <Current />
-            </Suspense>
-          </PageBoundary>
-        </div>
-      );
-    }
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    renderInApp(<Shell />);
+    renderInApp(<Shell load={load} />);
     expect(await screen.findByText('This page could not be loaded')).toBeTruthy();
     expect(screen.getByText('navigation stays')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
@@ -44,16 +51,24 @@ describe('loading page code', () => {
 
   it('tries an import again by itself before giving up', async () => {
     let n = 0;
-    const flaky = retrying(async () => {
-      if (++n < 3) throw new Error('network');
-      return 'code';
-    }, 2, 1);
+    const flaky = retrying(
+      async () => {
+        if (++n < 3) throw new Error('network');
+        return 'code';
+      },
+      2,
+      1,
+    );
     await expect(flaky()).resolves.toBe('code');
     let m = 0;
-    const dead = retrying(async () => {
-      m++;
-      throw new Error('down');
-    }, 2, 1);
+    const dead = retrying(
+      async () => {
+        m++;
+        throw new Error('down');
+      },
+      2,
+      1,
+    );
     await expect(dead()).rejects.toThrow('down');
     expect(m).toBe(3);
   });
@@ -81,12 +96,6 @@ describe('a lost connection', () => {
 });
 
 describe('the phone navigation drawer', () => {
-  function Drawer() {
-    const [open, setOpen] = useState(true);
-    useDrawerDismiss(open, () => setOpen(false));
-    return <p>{open ? 'drawer open' : 'drawer closed'}</p>;
-  }
-
   it('closes on Escape', async () => {
     render(<Drawer />);
     fireEvent.keyDown(window, { key: 'Escape' });

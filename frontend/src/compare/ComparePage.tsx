@@ -26,11 +26,11 @@ import { FlowNumberCells, NumTd, num, TableHead, TablePanel } from '../lib/table
 import { TimeSeriesChart } from '../live/TimeSeriesChart';
 import { VerdictBadge } from '../runs/RunStatusBadge';
 import { type CompareMetric, loadOverlay } from './overlay';
-import { relativeDelta } from './stats';
-import { SummaryCharts } from './SummaryCharts';
 import { AsymmetryTable, StackPathWindowTable } from './PaperTables';
 import { PublishedNumbers } from './PublishedNumbers';
 import { asymmetryMatrix, type RunResult, stackPathWindowTable } from './paperTables';
+import { SummaryCharts } from './SummaryCharts';
+import { relativeDelta } from './stats';
 
 const noSubscribe = () => () => {};
 
@@ -91,7 +91,12 @@ export function ComparePage({ runIds }: { runIds: string[] }) {
   // One style function per run, kept across renders (a new function would rebuild its chart).
   const perRunStyle = useMemo(() => {
     const o = overlay.data;
-    return new Map((o?.perRun ?? []).map((r) => [r.id, (n: string) => o?.styleOf(`${r.label}: ${n}`) ?? { color: '#4D4D4D', dash: [] }]));
+    return new Map(
+      (o?.perRun ?? []).map((r) => [
+        r.id,
+        (n: string) => o?.styleOf(`${r.label}: ${n}`) ?? { color: '#4D4D4D', dash: [] },
+      ]),
+    );
   }, [overlay.data]);
   const metricInfo = METRICS.find((m) => m.value === metric) ?? METRICS[0];
   // Small multiples share one y scale, so heights compare across panels.
@@ -259,4 +264,5 @@ export function ComparePage({ runIds }: { runIds: string[] }) {
   );
 }
 
-const deltaText = (d: number | null) => (d === null ? '—' : `${d > 0 ? '+' : d < 0 ? '−' : '±'}${fmtPct(Math.abs(d))}`);
+const deltaText = (d: number | null) =>
+  d === null ? '—' : `${d > 0 ? '+' : d < 0 ? '−' : '±'}${fmtPct(Math.abs(d))}`;

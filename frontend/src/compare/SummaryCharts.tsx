@@ -17,7 +17,13 @@ interface Item {
   rtt: number[];
 }
 
-export function SummaryCharts({ runs, styleOf }: { runs: RunSeries[]; styleOf: (series: string) => SeriesStyle }) {
+export function SummaryCharts({
+  runs,
+  styleOf,
+}: {
+  runs: RunSeries[];
+  styleOf: (series: string) => SeriesStyle;
+}) {
   const items: Item[] = runs.flatMap((r) =>
     r.flows.map((f) => ({
       label: `${r.label}: ${f.name}`,
@@ -87,7 +93,15 @@ function Legend({ items }: { items: Item[] }) {
       {items.map((it, i) => (
         <li key={it.label}>
           <svg width="22" height="8" aria-hidden>
-            <line x1="0" x2="22" y1="4" y2="4" stroke={it.style.color} strokeWidth="2.5" strokeDasharray={it.style.dash.join(' ')} />
+            <line
+              x1="0"
+              x2="22"
+              y1="4"
+              y2="4"
+              stroke={it.style.color}
+              strokeWidth="2.5"
+              strokeDasharray={it.style.dash.join(' ')}
+            />
           </svg>{' '}
           {i + 1}. {it.label}
         </li>
@@ -98,13 +112,21 @@ function Legend({ items }: { items: Item[] }) {
 
 function Bars({ items }: { items: Item[] }) {
   const stats = items.map((it) => boxStats(it.goodput));
-  const sd = (xs: number[], mean: number) => Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / Math.max(1, xs.length));
-  const max = niceMax(Math.max(...stats.map((s, i) => (s ? s.mean + sd(items[i]?.goodput ?? [], s.mean) : 0))));
+  const sd = (xs: number[], mean: number) =>
+    Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / Math.max(1, xs.length));
+  const max = niceMax(
+    Math.max(...stats.map((s, i) => (s ? s.mean + sd(items[i]?.goodput ?? [], s.mean) : 0))),
+  );
   const slot = (W - M.l - M.r) / items.length;
   const y = (v: number) => M.t + (H - M.t - M.b) * (1 - v / max);
   return (
     <>
-      <svg viewBox={`0 0 ${W} ${H}`} width="100%" role="img" aria-label="Bar chart of mean goodput per flow and run, with one-sigma whiskers">
+      <svg
+        viewBox={`0 0 ${W} ${H}`}
+        width="100%"
+        role="img"
+        aria-label="Bar chart of mean goodput per flow and run, with one-sigma whiskers"
+      >
         <YAxis max={max} label="flow (numbered as in the legend)" />
         {items.map((it, i) => {
           const s = stats[i];
@@ -115,8 +137,23 @@ function Bars({ items }: { items: Item[] }) {
           return (
             <g key={it.label}>
               <title>{`${it.label}: ${s.mean.toFixed(2)} ± ${d.toFixed(2)} Mbit/s`}</title>
-              <rect x={x} y={y(s.mean)} width={w} height={y(0) - y(s.mean)} fill={it.style.color} fillOpacity={it.style.dash.length ? 0.45 : 0.85} stroke={it.style.color} strokeDasharray={it.style.dash.join(' ')} />
-              <line x1={x + w / 2} x2={x + w / 2} y1={y(Math.max(0, s.mean - d))} y2={y(s.mean + d)} stroke="#000" />
+              <rect
+                x={x}
+                y={y(s.mean)}
+                width={w}
+                height={y(0) - y(s.mean)}
+                fill={it.style.color}
+                fillOpacity={it.style.dash.length ? 0.45 : 0.85}
+                stroke={it.style.color}
+                strokeDasharray={it.style.dash.join(' ')}
+              />
+              <line
+                x1={x + w / 2}
+                x2={x + w / 2}
+                y1={y(Math.max(0, s.mean - d))}
+                y2={y(s.mean + d)}
+                stroke="#000"
+              />
               <text x={x + w / 2} y={H - M.b + 12} fontSize="10" textAnchor="middle">
                 {i + 1}
               </text>
@@ -135,7 +172,12 @@ function Boxes({ items }: { items: Item[] }) {
   const slot = (W - M.l - M.r) / items.length;
   const y = (v: number) => M.t + (H - M.t - M.b) * (1 - v / max);
   return (
-    <svg viewBox={`0 0 ${W} ${H}`} width="100%" role="img" aria-label="Box plots of each flow's goodput per run">
+    <svg
+      viewBox={`0 0 ${W} ${H}`}
+      width="100%"
+      role="img"
+      aria-label="Box plots of each flow's goodput per run"
+    >
       <YAxis max={max} label="flow (numbered as in the legend)" />
       {items.map((it, i) => {
         const s = stats[i];
@@ -146,7 +188,14 @@ function Boxes({ items }: { items: Item[] }) {
           <g key={it.label} stroke={it.style.color} strokeWidth="1.5">
             <title>{`${it.label}: median ${s.median.toFixed(2)}, quartiles ${s.q1.toFixed(2)}–${s.q3.toFixed(2)}, range ${s.min.toFixed(2)}–${s.max.toFixed(2)} Mbit/s (${s.n} samples)`}</title>
             <line x1={cx} x2={cx} y1={y(s.min)} y2={y(s.max)} />
-            <rect x={cx - w / 2} y={y(s.q3)} width={w} height={Math.max(1, y(s.q1) - y(s.q3))} fill="#fff" strokeDasharray={it.style.dash.join(' ')} />
+            <rect
+              x={cx - w / 2}
+              y={y(s.q3)}
+              width={w}
+              height={Math.max(1, y(s.q1) - y(s.q3))}
+              fill="#fff"
+              strokeDasharray={it.style.dash.join(' ')}
+            />
             <line x1={cx - w / 2} x2={cx + w / 2} y1={y(s.median)} y2={y(s.median)} strokeWidth="3" />
             <text x={cx} y={H - M.b + 12} fontSize="10" textAnchor="middle" stroke="none" fill="#333">
               {i + 1}
@@ -164,14 +213,26 @@ function Cdfs({ items }: { items: Item[] }) {
   const x = (v: number) => M.l + (W - M.l - M.r) * (v / max);
   const y = (p: number) => M.t + (H - M.t - M.b) * (1 - p);
   return (
-    <svg viewBox={`0 0 ${W} ${H}`} width="100%" role="img" aria-label="Cumulative distribution of each flow's RTT per run">
+    <svg
+      viewBox={`0 0 ${W} ${H}`}
+      width="100%"
+      role="img"
+      aria-label="Cumulative distribution of each flow's RTT per run"
+    >
       <YAxis max={1} label={`RTT (ms), 0 to ${max}`} />
       {curves.map((c, i) => {
         const it = items[i] as Item;
         if (!c.length) return null;
         const d = c.map((p, k) => `${k ? 'L' : 'M'}${x(p.v).toFixed(1)},${y(p.p).toFixed(1)}`).join(' ');
         return (
-          <path key={it.label} d={d} fill="none" stroke={it.style.color} strokeWidth="2" strokeDasharray={it.style.dash.join(' ')}>
+          <path
+            key={it.label}
+            d={d}
+            fill="none"
+            stroke={it.style.color}
+            strokeWidth="2"
+            strokeDasharray={it.style.dash.join(' ')}
+          >
             <title>{it.label}</title>
           </path>
         );

@@ -3,9 +3,9 @@
 // multiples, and each flow's goodput and RTT values for the bar, box and CDF summaries.
 import { get } from '../api/client';
 import type { ReplayedSamples, Run } from '../api/types';
+import { runFlowStyle, type SeriesStyle } from '../lib/colors';
 import { BucketSeries } from '../live/bucketSeries';
 import { runFlows } from '../live/runStyles';
-import { runFlowStyle, type SeriesStyle } from '../lib/colors';
 
 export type CompareMetric = 'throughput' | 'cwnd' | 'rtt' | 'queue';
 
@@ -30,7 +30,9 @@ const charts = (cap: number): Record<CompareMetric, BucketSeries> => ({
   queue: new BucketSeries(cap),
 });
 
-export async function loadOverlay(runs: { id: string; label: string; spec: Run['spec'] }[]): Promise<Overlay> {
+export async function loadOverlay(
+  runs: { id: string; label: string; spec: Run['spec'] }[],
+): Promise<Overlay> {
   const overlaid = charts(2048);
   const styles = new Map<string, SeriesStyle>();
   const replays = await Promise.all(
@@ -39,7 +41,11 @@ export async function loadOverlay(runs: { id: string; label: string; spec: Run['
   const perRun = replays.map((x, k): RunSeries => {
     const run = runs[k] as (typeof runs)[number];
     const own = charts(1024);
-    const flows = runFlows(run.spec).map((f) => ({ ...f, goodputMbps: [] as number[], rttMs: [] as number[] }));
+    const flows = runFlows(run.spec).map((f) => ({
+      ...f,
+      goodputMbps: [] as number[],
+      rttMs: [] as number[],
+    }));
     const flowOf = (name: string) => flows.find((f) => f.name === name || name.startsWith(`${f.name}-`));
     const add = (metric: CompareMetric, t: number, name: string, v: number, stack: string | null) => {
       const key = `${run.label}: ${name}`;
@@ -59,7 +65,8 @@ export async function loadOverlay(runs: { id: string; label: string; spec: Run['
         add('cwnd', s.t, String(s.flow), Number(s.cwndPackets), f?.stack ?? null);
         add('rtt', s.t, String(s.flow), Number(s.srttMs), f?.stack ?? null);
         f?.rttMs.push(Number(s.srttMs));
-      } else if (s.kind === 'queue') add('queue', s.t, `${s.path} ${s.direction}`, Number(s.backlogPackets), null);
+      } else if (s.kind === 'queue')
+        add('queue', s.t, `${s.path} ${s.direction}`, Number(s.backlogPackets), null);
     }
     return { id: run.id, label: run.label, charts: own, flows };
   });

@@ -48,8 +48,17 @@ export function cdf(values: readonly number[], maxPoints = 200): { v: number; p:
 }
 
 /** (value − baseline) / baseline, or null when there is no baseline to divide by. */
-export function relativeDelta(value: number | null | undefined, baseline: number | null | undefined): number | null {
-  if (value == null || baseline == null || !Number.isFinite(value) || !Number.isFinite(baseline) || baseline === 0)
+export function relativeDelta(
+  value: number | null | undefined,
+  baseline: number | null | undefined,
+): number | null {
+  if (
+    value == null ||
+    baseline == null ||
+    !Number.isFinite(value) ||
+    !Number.isFinite(baseline) ||
+    baseline === 0
+  )
     return null;
   return (value - baseline) / Math.abs(baseline);
 }

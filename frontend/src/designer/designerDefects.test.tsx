@@ -21,7 +21,9 @@ describe('designer defects', () => {
     const first = renderInApp(<DesignerPage />);
     await screen.findByText('Spec is valid');
     fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'my-bufferbloat-test' } });
-    await waitFor(() => expect((screen.getByLabelText('Name') as HTMLInputElement).value).toBe('my-bufferbloat-test'));
+    await waitFor(() =>
+      expect((screen.getByLabelText('Name') as HTMLInputElement).value).toBe('my-bufferbloat-test'),
+    );
     first.unmount();
     renderInApp(<DesignerPage />);
     expect((screen.getByLabelText('Name') as HTMLInputElement).value).toBe('my-bufferbloat-test');

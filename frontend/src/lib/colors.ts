@@ -1,6 +1,13 @@
 // The app's chart colours come from the palette the HTML report uses (backend/src/report/palette.ts):
 // a colour per stack, dashes for repeats of a stack within a run and for runs in a comparison.
-import { flowStyles, indexStyle, NEUTRAL, runFlowStyle, type SeriesStyle, stackColor } from '@lfnlab/report/palette';
+import {
+  flowStyles,
+  indexStyle,
+  NEUTRAL,
+  runFlowStyle,
+  type SeriesStyle,
+  stackColor,
+} from '@lfnlab/report/palette';
 
 export { flowStyles, indexStyle, NEUTRAL, runFlowStyle, type SeriesStyle, stackColor };
 
@@ -18,6 +25,8 @@ export function runSeriesStyles(flows: readonly { name: string; stack: string }[
     const parent = flows.find((x) => series.startsWith(`${x.name}-`));
     if (parent) return { color: stackColor(parent.stack), dash: [] };
     // Queue series are "<path> <direction>": forward solid black, reverse grey dashed.
-    return series.endsWith('reverse') ? { color: NEUTRAL.probe, dash: [6, 3] } : { color: NEUTRAL.queue, dash: [] };
+    return series.endsWith('reverse')
+      ? { color: NEUTRAL.probe, dash: [6, 3] }
+      : { color: NEUTRAL.queue, dash: [] };
   };
 }

@@ -82,7 +82,11 @@ describe('LivePage', () => {
     expect(await screen.findByText('recorded samples')).toBeTruthy();
     const charts = screen.getAllByRole('img');
     expect(charts).toHaveLength(4);
-    await waitFor(() => expect(within(charts[0]?.parentElement as HTMLElement).getAllByText('reno-1').length).toBeGreaterThan(0));
+    await waitFor(() =>
+      expect(within(charts[0]?.parentElement as HTMLElement).getAllByText('reno-1').length).toBeGreaterThan(
+        0,
+      ),
+    );
   });
 
   it('an unknown run id is a not-found page: no spinner, no Stop button, no socket', async () => {

@@ -48,7 +48,11 @@ const hairline = () => 1 / (window.devicePixelRatio || 1);
 const WIDE_LINES_UP_TO = 6;
 
 /** y from zero for non-negative data, with headroom above the highest value or reference. */
-export function zeroBasedRange(min: number | null, max: number | null, refs: readonly number[]): [number, number] {
+export function zeroBasedRange(
+  min: number | null,
+  max: number | null,
+  refs: readonly number[],
+): [number, number] {
   const top = Math.max(max ?? 0, ...refs, 0);
   const bottom = Math.min(min ?? 0, 0);
   return [bottom, top > 0 ? top * 1.08 : 1];

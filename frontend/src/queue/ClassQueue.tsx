@@ -36,7 +36,9 @@ export function ClassQueue() {
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
-            {l.running?.runId && <Row e={l.running} label="now" onMove={null} onStop={(id) => stop.mutate(id)} />}
+            {l.running?.runId && (
+              <Row e={l.running} label="now" onMove={null} onStop={(id) => stop.mutate(id)} />
+            )}
             {l.running && !l.running.runId && (
               <Table.Tr>
                 <Table.Td colSpan={5}>
@@ -105,23 +107,46 @@ function Row({
         <a href={hrefOf({ page: 'live', runId: id })}>{e.name}</a>
       </Table.Td>
       <Table.Td>{e.owner}</Table.Td>
-      <Table.Td>{e.estimatedStartAt ? `~${clockTime(e.estimatedStartAt)}` : e.status === 'running' ? 'started' : '—'}</Table.Td>
+      <Table.Td>
+        {e.estimatedStartAt ? `~${clockTime(e.estimatedStartAt)}` : e.status === 'running' ? 'started' : '—'}
+      </Table.Td>
       <Table.Td>
         <Group gap={4} wrap="nowrap">
           {onMove && (
             <>
-              <ActionIcon variant="default" size="sm" aria-label={`Move ${e.name} (${e.owner}) to the front of the class's runs`} onClick={() => onMove(id, 'first')}>
+              <ActionIcon
+                variant="default"
+                size="sm"
+                aria-label={`Move ${e.name} (${e.owner}) to the front of the class's runs`}
+                onClick={() => onMove(id, 'first')}
+              >
                 ⤒
               </ActionIcon>
-              <ActionIcon variant="default" size="sm" aria-label={`Move ${e.name} (${e.owner}) earlier`} onClick={() => onMove(id, 'earlier')}>
+              <ActionIcon
+                variant="default"
+                size="sm"
+                aria-label={`Move ${e.name} (${e.owner}) earlier`}
+                onClick={() => onMove(id, 'earlier')}
+              >
                 ↑
               </ActionIcon>
-              <ActionIcon variant="default" size="sm" aria-label={`Move ${e.name} (${e.owner}) later`} onClick={() => onMove(id, 'later')}>
+              <ActionIcon
+                variant="default"
+                size="sm"
+                aria-label={`Move ${e.name} (${e.owner}) later`}
+                onClick={() => onMove(id, 'later')}
+              >
                 ↓
               </ActionIcon>
             </>
           )}
-          <Button size="compact-xs" color="red" variant="light" onClick={() => onStop(id)} aria-label={`Stop ${e.name} (${e.owner})`}>
+          <Button
+            size="compact-xs"
+            color="red"
+            variant="light"
+            onClick={() => onStop(id)}
+            aria-label={`Stop ${e.name} (${e.owner})`}
+          >
             Stop
           </Button>
         </Group>

@@ -9,10 +9,8 @@ export function QueuePanel({ run }: { run: Run }) {
   return (
     <Alert color="gray" variant="light" title="Waiting for the lab" data-testid="queue-panel">
       <Text size="sm">
-        {run.queue
-          ? `${waitText(run.queue)}.`
-          : 'In the queue; its place is being worked out.'}{' '}
-        The lab runs one experiment at a time, taking turns between people; charts appear when it starts.
+        {run.queue ? `${waitText(run.queue)}.` : 'In the queue; its place is being worked out.'} The lab runs
+        one experiment at a time, taking turns between people; charts appear when it starts.
       </Text>
       <NotifyToggle />
     </Alert>
@@ -24,7 +22,12 @@ export function NotifyToggle() {
   if (!notificationsSupported()) return null;
   return (
     <Group mt="xs" gap="xs">
-      <Button size="xs" variant={on ? 'light' : 'default'} onClick={() => void setNotifications(!on)} aria-pressed={on}>
+      <Button
+        size="xs"
+        variant={on ? 'light' : 'default'}
+        onClick={() => void setNotifications(!on)}
+        aria-pressed={on}
+      >
         {on ? 'Notifications on: runs starting and ending' : 'Notify me when my runs start and end'}
       </Button>
     </Group>

@@ -10,14 +10,19 @@ const listeners = new Set<() => void>();
 export const notificationsSupported = () => typeof window !== 'undefined' && 'Notification' in window;
 
 export function notificationsOn(): boolean {
-  return notificationsSupported() && Notification.permission === 'granted' && localStorage.getItem(KEY) === '1';
+  return (
+    notificationsSupported() && Notification.permission === 'granted' && localStorage.getItem(KEY) === '1'
+  );
 }
 
 /** Turn on (asking the browser first) or off; resolves with what is now in force. */
 export async function setNotifications(on: boolean): Promise<boolean> {
   if (!on) localStorage.removeItem(KEY);
   else if (notificationsSupported()) {
-    const p = Notification.permission === 'default' ? await Notification.requestPermission() : Notification.permission;
+    const p =
+      Notification.permission === 'default'
+        ? await Notification.requestPermission()
+        : Notification.permission;
     if (p === 'granted') localStorage.setItem(KEY, '1');
   }
   for (const fn of listeners) fn();
@@ -55,7 +60,10 @@ export function runNotes(before: ReadonlyMap<string, Run['status']>, runs: reado
       out.push({
         runId: r.id,
         title: `Run ${r.status}: ${r.name}`,
-        body: r.status === 'completed' ? `Verdict: ${r.verdict ?? 'none'}. The results are ready.` : (r.error ?? ''),
+        body:
+          r.status === 'completed'
+            ? `Verdict: ${r.verdict ?? 'none'}. The results are ready.`
+            : (r.error ?? ''),
       });
   }
   return out;

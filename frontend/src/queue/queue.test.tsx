@@ -39,11 +39,43 @@ const board: QueueBoard = {
   labs: [
     {
       lab: 'default',
-      running: { runId: null, name: null, owner: null, mine: false, status: 'running', position: null, estimatedStartAt: null },
+      running: {
+        runId: null,
+        name: null,
+        owner: null,
+        mine: false,
+        status: 'running',
+        position: null,
+        estimatedStartAt: null,
+      },
       waiting: [
-        { runId: null, name: null, owner: null, mine: false, status: 'queued', position: 1, estimatedStartAt: '2025-03-01T10:01:00Z' },
-        { runId: 'b1', name: 'bob’s run', owner: 'bob', mine: false, status: 'queued', position: 2, estimatedStartAt: '2025-03-01T10:03:00Z' },
-        { runId: 'a1', name: 'my run', owner: 'ada', mine: true, status: 'queued', position: 3, estimatedStartAt: '2025-03-01T10:05:00Z' },
+        {
+          runId: null,
+          name: null,
+          owner: null,
+          mine: false,
+          status: 'queued',
+          position: 1,
+          estimatedStartAt: '2025-03-01T10:01:00Z',
+        },
+        {
+          runId: 'b1',
+          name: 'bob’s run',
+          owner: 'bob',
+          mine: false,
+          status: 'queued',
+          position: 2,
+          estimatedStartAt: '2025-03-01T10:03:00Z',
+        },
+        {
+          runId: 'a1',
+          name: 'my run',
+          owner: 'ada',
+          mine: true,
+          status: 'queued',
+          position: 3,
+          estimatedStartAt: '2025-03-01T10:05:00Z',
+        },
       ],
     },
   ],
@@ -55,11 +87,16 @@ describe('queue places in words', () => {
   it('names the place, the runs ahead and the expected start', () => {
     expect(aheadText(0)).toBe('nothing ahead');
     expect(aheadText(1)).toBe('1 run ahead');
-    const t = waitText({ position: 12, ahead: 13, estimatedWaitS: 1500, estimatedStartAt: '2025-03-01T10:25:00Z' });
+    const t = waitText({
+      position: 12,
+      ahead: 13,
+      estimatedWaitS: 1500,
+      estimatedStartAt: '2025-03-01T10:25:00Z',
+    });
     expect(t).toMatch(/^12th in line, 13 runs ahead; starts in about 25 min 00 s \(\d\d:\d\d\)$/);
-    expect(waitText({ position: 1, ahead: 0, estimatedWaitS: 2, estimatedStartAt: '2025-03-01T10:00:00Z' })).toBe(
-      '1st in line, nothing ahead; starts any moment',
-    );
+    expect(
+      waitText({ position: 1, ahead: 0, estimatedWaitS: 2, estimatedStartAt: '2025-03-01T10:00:00Z' }),
+    ).toBe('1st in line, nothing ahead; starts any moment');
   });
 });
 
@@ -103,9 +140,15 @@ describe('campaigns', () => {
         body: {
           runs: [
             run('1', 'running'),
-            run('2', 'queued', { queue: { position: 3, ahead: 3, estimatedWaitS: 100, estimatedStartAt: '2025-03-01T10:02:00Z' } }),
-            run('3', 'queued', { queue: { position: 5, ahead: 5, estimatedWaitS: 200, estimatedStartAt: '2025-03-01T10:04:00Z' } }),
-            run('4', 'queued', { queue: { position: 6, ahead: 6, estimatedWaitS: 300, estimatedStartAt: '2025-03-01T10:06:00Z' } }),
+            run('2', 'queued', {
+              queue: { position: 3, ahead: 3, estimatedWaitS: 100, estimatedStartAt: '2025-03-01T10:02:00Z' },
+            }),
+            run('3', 'queued', {
+              queue: { position: 5, ahead: 5, estimatedWaitS: 200, estimatedStartAt: '2025-03-01T10:04:00Z' },
+            }),
+            run('4', 'queued', {
+              queue: { position: 6, ahead: 6, estimatedWaitS: 300, estimatedStartAt: '2025-03-01T10:06:00Z' },
+            }),
           ],
         },
       },
@@ -151,7 +194,12 @@ describe('notifications', () => {
       ['2', 'running'],
       ['3', 'completed'],
     ]);
-    const notes = runNotes(before, [run('1', 'running'), run('2', 'completed'), run('3', 'completed'), run('4', 'queued')]);
+    const notes = runNotes(before, [
+      run('1', 'running'),
+      run('2', 'completed'),
+      run('3', 'completed'),
+      run('4', 'queued'),
+    ]);
     expect(notes.map((n) => n.title)).toEqual(['Run started: variant 1', 'Run completed: variant 2']);
     expect(notes[1]?.body).toContain('Verdict: valid');
   });

@@ -18,7 +18,9 @@ export function clockTime(iso: string): string {
 
 export function waitText(q: QueueSpot): string {
   const when =
-    q.estimatedWaitS < 5 ? 'starts any moment' : `starts in about ${fmtDuration(roundWait(q.estimatedWaitS))} (${clockTime(q.estimatedStartAt)})`;
+    q.estimatedWaitS < 5
+      ? 'starts any moment'
+      : `starts in about ${fmtDuration(roundWait(q.estimatedWaitS))} (${clockTime(q.estimatedStartAt)})`;
   return `${ordinal(q.position)} in line, ${aheadText(q.ahead)}; ${when}`;
 }
 

@@ -26,12 +26,15 @@ export function RunCharts({ run }: { run: Run }) {
         Over time
       </Title>
       <Text size="xs" c="dimmed" mb="xs">
-        From the run's recorded samples{replay.data ? ` (${replay.data.samples.length} of ${replay.data.recorded} drawn)` : ''}.
-        Hover for values; drag across a chart to zoom in. Line colour is the stack (the same in the HTML report); a
+        From the run's recorded samples
+        {replay.data ? ` (${replay.data.samples.length} of ${replay.data.recorded} drawn)` : ''}. Hover for
+        values; drag across a chart to zoom in. Line colour is the stack (the same in the HTML report); a
         second flow of one stack is dashed.
       </Text>
       {replay.isPending && <Loader size="sm" aria-label="Loading the run's samples" />}
-      {replay.error && <Alert color="red">The recorded samples could not be loaded: {replay.error.message}</Alert>}
+      {replay.error && (
+        <Alert color="red">The recorded samples could not be loaded: {replay.error.message}</Alert>
+      )}
       {replay.data && <LiveCharts model={model} styleOf={styleOf} references={references} />}
     </Paper>
   );

@@ -36,6 +36,14 @@ export const replay = {
     { kind: 'tcp', t, flow: 'reno-1', cwndPackets: 300 + t, srttMs: 80, streams: 1, cc: 'reno' },
     { kind: 'tcp', t, flow: 'cubic-2', cwndPackets: 400, srttMs: 82, streams: 1, cc: 'cubic' },
     { kind: 'rtt', t, path: 'main', rttMs: 81, seq: t },
-    { kind: 'queue', t, path: 'main', stage: 'bottleneck', direction: 'forward', backlogPackets: 120, drops: 0 },
+    {
+      kind: 'queue',
+      t,
+      path: 'main',
+      stage: 'bottleneck',
+      direction: 'forward',
+      backlogPackets: 120,
+      drops: 0,
+    },
   ]),
 };

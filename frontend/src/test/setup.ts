@@ -57,7 +57,9 @@ if (!('Path2D' in globalThis)) {
   (globalThis as unknown as { Path2D: unknown }).Path2D = class {
     constructor() {
       // biome-ignore lint/correctness/noConstructorReturn: every path method is a no-op
-      return new Proxy(this, { get: (t, k) => (k in t ? (t as Record<string | symbol, unknown>)[k] : () => undefined) });
+      return new Proxy(this, {
+        get: (t, k) => (k in t ? (t as Record<string | symbol, unknown>)[k] : () => undefined),
+      });
     }
   };
 }
