@@ -119,19 +119,21 @@ export function LivePage({ runId }: { runId: string }) {
         </Group>
       </Group>
       {queued && run.data && <QueuePanel run={run.data} />}
-      <Paper withBorder p="xs" radius="md" hidden={queued}>
-        <Group justify="space-between" mb={4}>
-          <Text size="sm">
-            Elapsed {fmtDuration(progress?.elapsedS ?? 0)} of {fmtDuration(progress?.totalS ?? null)} (lab
-            time)
-            {pace}
-          </Text>
-          <Text size="sm" data-testid="remaining">
-            Remaining {finished ? fmtDuration(0) : fmtDuration(remaining)}
-          </Text>
-        </Group>
-        <Progress value={finished ? 100 : pct} aria-label="Run progress" size="lg" animated={!finished} />
-      </Paper>
+      {!queued && (
+        <Paper withBorder p="xs" radius="md">
+          <Group justify="space-between" mb={4}>
+            <Text size="sm">
+              Elapsed {fmtDuration(progress?.elapsedS ?? 0)} of {fmtDuration(progress?.totalS ?? null)} (lab
+              time)
+              {pace}
+            </Text>
+            <Text size="sm" data-testid="remaining">
+              Remaining {finished ? fmtDuration(0) : fmtDuration(remaining)}
+            </Text>
+          </Group>
+          <Progress value={finished ? 100 : pct} aria-label="Run progress" size="lg" animated={!finished} />
+        </Paper>
+      )}
       {run.data?.campaign && (
         <Text size="sm">
           Part of campaign {run.data.campaign} (one run per variant, queued one after another):{' '}

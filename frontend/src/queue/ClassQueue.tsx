@@ -28,7 +28,7 @@ export function ClassQueue() {
         <Table key={l.lab} fz="sm" striped style={{ minWidth: 0 }} aria-label={`Queue of lab ${l.lab}`}>
           <Table.Thead>
             <Table.Tr>
-              <Table.Th w={60}>#</Table.Th>
+              <Table.Th w={90}>#</Table.Th>
               <Table.Th>Run</Table.Th>
               <Table.Th>Student</Table.Th>
               <Table.Th>Starts</Table.Th>
@@ -102,7 +102,15 @@ function Row({
   const id = e.runId as string;
   return (
     <Table.Tr data-testid={`queue-row-${id}`}>
-      <Table.Td>{e.status === 'running' ? <Badge size="sm">running</Badge> : label}</Table.Td>
+      <Table.Td>
+        {e.status === 'running' ? (
+          <Badge size="sm" style={{ overflow: 'visible' }}>
+            running
+          </Badge>
+        ) : (
+          label
+        )}
+      </Table.Td>
       <Table.Td>
         <a href={hrefOf({ page: 'live', runId: id })}>{e.name}</a>
       </Table.Td>

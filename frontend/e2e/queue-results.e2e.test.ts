@@ -1,0 +1,228 @@
+// The visible queue and a finished run's charts, end to end in Chromium against
+// `lfnlab serve --lab fake`: students queue runs over the API, one watches her place on the live
+// page, the instructor moves and stops class runs, and a finished run's results draw four charts
+// from its samples. Screens at 1440×900 and 390×844 go to frontend/test-results/screenshots.
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, type Service, shot, startService } from './harness';
+
+const DESKTOP = { width: 1440, height: 900 };
+const PHONE = { width: 390, height: 844 };
+const PREFIX = 'queue';
+
+const spec = (name: string, duration: string) => `name: ${name}
+duration: ${duration}
+paths:
+  main: { rtt: 40ms, rate: 20Mbit, buffer: 1bdp }
+flows:
+  - { stack: reno }
+  - { stack: cubic }
+`;
+
+/** A signed-in API caller (cookie + CSRF), as a script of a student would be. */
+async function apiAs(url: string, username: string, password: string) {
+  const r = await fetch(`${url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+  if (!r.ok) throw new Error(`login ${username}: ${r.status} ${await r.text()}`);
+  const cookie = (r.headers.get('set-cookie') ?? '').split(';')[0] as string;
+  const { csrfToken } = (await r.json()) as { csrfToken: string };
+  return async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+    const res = await fetch(`${url}${path}`, {
+      method,
+      headers: { cookie, 'x-csrf-token': csrfToken, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as T;
+  };
+}
+
+async function signIn(browser: Browser, url: string, username: string, password: string, viewport = DESKTOP) {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  await page.goto(url);
+  await page.getByLabel('User name').fill(username);
+  await page.locator('input[type="password"]').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByTestId('lab-status').waitFor();
+  return { context, page };
+}
+
+/** What the screen shows now (not the whole page): for phone screens worth looking at. */
+async function screenShot(page: Page, name: string) {
+  const file = await shot(page, PREFIX, name);
+  await page.screenshot({ path: file.replace(/\.png$/, '-screen.png') });
+}
+
+/** The page is no wider than the screen (nothing cut off or needing a sideways scroll). */
+const pageWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth);
+
+interface RunRef {
+  id: string;
+  status: string;
+  queue: { position: number; ahead: number } | null;
+}
+
+describe('the queue and results, in Chromium against the fake lab', () => {
+  let service: Service;
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  // One password for all three (the policy refuses one containing the username).
+  const pw = (_u: string) => 'e2e-K8r3q-wXv!';
+
+  beforeAll(async () => {
+    service = await startService('fake', ['--fake-speed', '1']);
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    for (const c of contexts) await c.close();
+    await browser?.close();
+    await service?.stop();
+  });
+
+  it('shows places, lets the instructor reorder and stop, and draws a finished run’s charts', async () => {
+    const admin = await apiAs(service.url, service.username, service.password);
+    await admin('PUT', '/api/quotas/student', {
+      concurrentRuns: 10,
+      maxDurationS: 120,
+      maxRateMbps: 100,
+      maxFlows: 4,
+    });
+    for (const [username, role] of [
+      ['ada', 'student'],
+      ['bob', 'student'],
+      ['teach', 'instructor'],
+    ] as const)
+      await admin('POST', '/api/users', { username, password: pw(username), role, class: 'net1' });
+    const ada = await apiAs(service.url, 'ada', pw('ada'));
+    const bob = await apiAs(service.url, 'bob', pw('bob'));
+
+    // A run that holds the lab while the queue is looked at (then its results are read), and
+    // long ones behind it.
+    const short = await ada<RunRef>('POST', '/api/runs', { text: spec('short', '30s') });
+    const a2 = await ada<RunRef>('POST', '/api/runs', { text: spec('ada-long-1', '60s') });
+    const a3 = await ada<RunRef>('POST', '/api/runs', { text: spec('ada-long-2', '60s') });
+    const b1 = await bob<RunRef>('POST', '/api/runs', { text: spec('bob-long', '60s') });
+    // Ada has the lab, so Bob's first run goes before her second: turns across students.
+    const places = async () =>
+      Object.fromEntries(
+        await Promise.all(
+          [a2, a3, b1].map(async (r) => [
+            r.id,
+            (await admin<RunRef>('GET', `/api/runs/${r.id}`)).queue?.position,
+          ]),
+        ),
+      );
+    expect(await places()).toEqual({ [b1.id]: 1, [a2.id]: 2, [a3.id]: 3 });
+
+    // Ada watches her last run: a place and an expected start, not empty charts.
+    const adaUi = await signIn(browser, service.url, 'ada', pw('ada'));
+    contexts.push(adaUi.context);
+    await adaUi.page.goto(`${service.url}/#/runs/${a3.id}/live`);
+    const panel = adaUi.page.getByTestId('queue-panel');
+    await panel.waitFor();
+    expect(await panel.textContent()).toMatch(/3rd in line, 3 runs ahead; starts in about/);
+    expect(await adaUi.page.getByText('streaming').count()).toBe(0);
+    expect(await adaUi.page.locator('canvas').count()).toBe(0);
+    await expect
+      .poll(() => adaUi.page.getByTestId('queue-status').textContent())
+      .toMatch(/ahead|your run is on/);
+    await shot(adaUi.page, PREFIX, '01-live-queued-1440');
+    await adaUi.page.goto(`${service.url}/#/runs`);
+    await adaUi.page.getByTestId('queue-place').first().waitFor();
+    await shot(adaUi.page, PREFIX, '02-runs-queued-1440');
+
+    // The instructor moves Ada's last run to the front of the class's runs, then stops Bob's.
+    const teachUi = await signIn(browser, service.url, 'teach', pw('teach'));
+    contexts.push(teachUi.context);
+    await teachUi.page.goto(`${service.url}/#/class`);
+    await teachUi.page.getByTestId(`queue-row-${a3.id}`).waitFor();
+    await shot(teachUi.page, PREFIX, '03-class-queue-1440');
+    await teachUi.page
+      .getByRole('button', { name: "Move ada-long-2 (ada) to the front of the class's runs" })
+      .click();
+    await expect.poll(places).toEqual({ [a3.id]: 1, [b1.id]: 2, [a2.id]: 3 });
+    await teachUi.page.getByRole('button', { name: 'Stop bob-long (bob)' }).click();
+    await expect.poll(async () => (await admin<RunRef>('GET', `/api/runs/${b1.id}`)).status).toBe('aborted');
+    await shot(teachUi.page, PREFIX, '04-class-queue-after-1440');
+
+    // The short run has finished by now (or soon): its results draw four charts from its samples.
+    await expect
+      .poll(async () => (await admin<RunRef>('GET', `/api/runs/${short.id}`)).status, { timeout: 60_000 })
+      .toBe('completed');
+    await adaUi.page.goto(`${service.url}/#/runs/${short.id}`);
+    const charts = adaUi.page.getByTestId('run-charts');
+    await charts.waitFor();
+    await expect.poll(() => charts.locator('canvas').count(), { timeout: 15_000 }).toBe(4);
+    expect(await charts.getByText('capacity main 20 Mbit/s', { exact: false }).count()).toBeGreaterThan(0);
+    // Hover readouts: the legend under a chart names each flow with its value at the cursor.
+    const first = charts.locator('.u-over').first();
+    const box = await first.boundingBox();
+    if (!box) throw new Error('no chart area');
+    await adaUi.page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    expect(await charts.locator('.u-legend').first().textContent()).toMatch(/reno.*\d/);
+    // At 1440 px the flow table shows its RTT column without a sideways scroll.
+    const table = adaUi.page.getByTestId('flow-summary');
+    const fits = await table.evaluate((t) => {
+      const scroller = t.closest('.mantine-ScrollArea-viewport') as HTMLElement | null;
+      return !scroller || scroller.scrollWidth <= scroller.clientWidth + 1;
+    });
+    expect(fits).toBe(true);
+    expect(await pageWidth(adaUi.page)).toBeLessThanOrEqual(DESKTOP.width);
+    await shot(adaUi.page, PREFIX, '05-results-charts-1440');
+    // Drag to zoom, then reset.
+    await adaUi.page.mouse.move(box.x + box.width * 0.2, box.y + box.height / 2);
+    await adaUi.page.mouse.down();
+    await adaUi.page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2, { steps: 5 });
+    await adaUi.page.mouse.up();
+    await adaUi.page.getByRole('button', { name: 'Reset zoom' }).first().click();
+    expect(await adaUi.page.getByRole('button', { name: 'Reset zoom' }).count()).toBe(0);
+
+    // An unknown run id: a not-found page, no Stop button.
+    await adaUi.page.goto(`${service.url}/#/runs/no-such-run/live`);
+    await adaUi.page.getByTestId('not-found').waitFor();
+    expect(await adaUi.page.getByRole('button', { name: /Stop/ }).count()).toBe(0);
+    await shot(adaUi.page, PREFIX, '06-not-found-1440');
+
+    // Phone: nothing wider than the screen; the drawer closes with Escape.
+    const phone = await signIn(browser, service.url, 'ada', pw('ada'), PHONE);
+    contexts.push(phone.context);
+    // a3 has the lab by now; a2 still waits.
+    await phone.page.goto(`${service.url}/#/runs/${a2.id}/live`);
+    await phone.page.getByTestId('queue-panel').waitFor();
+    expect(await pageWidth(phone.page)).toBeLessThanOrEqual(PHONE.width);
+    await screenShot(phone.page, '07-live-queued-390');
+    await phone.page.goto(`${service.url}/#/runs/${short.id}`);
+    await expect.poll(() => phone.page.getByTestId('run-charts').locator('canvas').count()).toBe(4);
+    expect(await pageWidth(phone.page)).toBeLessThanOrEqual(PHONE.width);
+    await screenShot(phone.page, '08-results-390');
+    await phone.page.getByTestId('run-charts').scrollIntoViewIfNeeded();
+    await phone.page.screenshot({
+      path: (await shot(phone.page, PREFIX, '08b-results-charts-390')).replace(/\.png$/, '-screen.png'),
+    });
+    await phone.page.getByRole('button', { name: 'Toggle navigation' }).click();
+    const nav = phone.page.getByRole('navigation', { name: 'Main navigation' });
+    // Collapsed, the drawer is slid off the left edge rather than hidden.
+    const onScreen = async () => {
+      const b = await nav.boundingBox();
+      return b !== null && b.x + b.width > 1;
+    };
+    await expect.poll(onScreen).toBe(true);
+    await screenShot(phone.page, '09-nav-open-390');
+    await phone.page.keyboard.press('Escape');
+    await expect.poll(onScreen).toBe(false);
+    // Back closes it too, and stays on the page.
+    await phone.page.getByRole('button', { name: 'Toggle navigation' }).click();
+    await expect.poll(onScreen).toBe(true);
+    const here = phone.page.url();
+    await phone.page.goBack();
+    await expect.poll(onScreen).toBe(false);
+    expect(phone.page.url()).toBe(here);
+
+    // Clean up: nothing left running when the service stops.
+    for (const r of [a2, a3]) await ada('POST', `/api/runs/${r.id}/stop`).catch(() => undefined);
+  }, 240_000);
+});
