@@ -127,9 +127,7 @@ describe('the queue and results, in Chromium against the fake lab', () => {
     expect(await panel.textContent()).toMatch(/3rd in line, 3 runs ahead; starts in about/);
     expect(await adaUi.page.getByText('streaming').count()).toBe(0);
     expect(await adaUi.page.locator('canvas').count()).toBe(0);
-    await expect
-      .poll(() => adaUi.page.getByTestId('queue-status').textContent())
-      .toMatch(/ahead|your run is on/);
+    await expect.poll(() => adaUi.page.getByTestId('queue-status').textContent()).toMatch(/ahead|your turn/);
     await shot(adaUi.page, PREFIX, '01-live-queued-1440');
     await adaUi.page.goto(`${service.url}/#/runs`);
     await adaUi.page.getByTestId('queue-place').first().waitFor();
@@ -194,6 +192,19 @@ describe('the queue and results, in Chromium against the fake lab', () => {
     await phone.page.goto(`${service.url}/#/runs/${a2.id}/live`);
     await phone.page.getByTestId('queue-panel').waitFor();
     expect(await pageWidth(phone.page)).toBeLessThanOrEqual(PHONE.width);
+    // Header badges keep their whole text on a phone (they were cut to dots).
+    const cut = await phone.page
+      .locator('header .mantine-Badge-label')
+      .evaluateAll((ls) =>
+        ls
+          .filter((l) => (l as HTMLElement).offsetParent && l.scrollWidth > l.clientWidth + 1)
+          .map((l) => l.textContent),
+      );
+    expect(cut).toEqual([]);
+    // …and nothing in the header's left part runs under what is on its right.
+    expect(
+      await phone.page.getByTestId('header-left').evaluate((g) => g.scrollWidth <= g.clientWidth + 1),
+    ).toBe(true);
     await screenShot(phone.page, '07-live-queued-390');
     await phone.page.goto(`${service.url}/#/runs/${short.id}`);
     await expect.poll(() => phone.page.getByTestId('run-charts').locator('canvas').count()).toBe(4);

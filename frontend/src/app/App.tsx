@@ -74,7 +74,7 @@ const NAV: { route: Route; label: string; roles?: string[]; match: Route['page']
 ];
 
 export function App() {
-  const { user, loading } = useSession();
+  const { user, loading, logout } = useSession();
   const route = useRoute();
   const [navOpen, { toggle, close }] = useDisclosure(false);
   useDrawerDismiss(navOpen, close);
@@ -115,6 +115,7 @@ export function App() {
               aria-current={n.match.includes(route.page) ? 'page' : undefined}
             />
           ))}
+          <NavLink component="button" label="Log out" hiddenFrom="sm" onClick={() => void logout()} />
         </ScrollArea>
       </AppShell.Navbar>
       <AppShell.Main id="main-content" tabIndex={-1} style={{ outline: 'none' }}>

@@ -16,12 +16,13 @@ const STATE_COLOR: Record<Lab['state'], string> = {
 const mineActive = (b: QueueBoard | undefined) =>
   Boolean(b && (b.myQueued > 0 || b.labs.some((l) => l.running?.mine)));
 
-/** "3 ahead" while one of the viewer's runs waits; "your run is on" while one runs. */
+/** "3 ahead" while one of the viewer's runs waits; "your turn" while one runs. */
 function QueueStatus({ board }: { board: QueueBoard | undefined }) {
   if (!board) return null;
   const running = board.labs.some((l) => l.running?.mine);
   if (board.myFirstAhead === null && !running) return null;
-  const text = running ? 'your run is on' : `${board.myFirstAhead} ahead`;
+  // Short enough for a phone's header beside the lab badge.
+  const text = running ? 'your turn' : `${board.myFirstAhead} ahead`;
   const waiting = board.labs.reduce((n, l) => n + l.waiting.length, 0);
   return (
     <HoverCard width={280} shadow="md" withArrow openDelay={150}>
@@ -63,6 +64,8 @@ function LabStatus({ active }: { active: boolean }) {
       <HoverCard.Target>
         <Group
           gap={6}
+          wrap="nowrap"
+          style={{ flexShrink: 0 }}
           tabIndex={0}
           aria-label={`Lab ${lab.name}: ${lab.state}, ${accel}, ${lab.stacks.length} stacks`}
           data-testid="lab-status"
@@ -117,7 +120,7 @@ export function HeaderBar({ navOpen, toggleNav }: { navOpen: boolean; toggleNav:
   const board = useQueueBoard();
   return (
     <Group h="100%" px={{ base: 'xs', sm: 'md' }} justify="space-between" wrap="nowrap" gap="xs">
-      <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
+      <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }} data-testid="header-left">
         <Burger
           opened={navOpen}
           onClick={toggleNav}
@@ -148,7 +151,8 @@ export function HeaderBar({ navOpen, toggleNav }: { navOpen: boolean; toggleNav:
               class {user.class}
             </Text>
           )}
-          <Button size="xs" variant="default" onClick={() => void logout()}>
+          {/* On a phone "Log out" is in the navigation drawer: the header needs the room. */}
+          <Button size="xs" variant="default" onClick={() => void logout()} visibleFrom="sm">
             Log out
           </Button>
         </Group>
