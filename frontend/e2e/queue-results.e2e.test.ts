@@ -157,7 +157,9 @@ describe('the queue and results, in Chromium against the fake lab', () => {
     await expect.poll(() => charts.locator('canvas').count(), { timeout: 15_000 }).toBe(4);
     expect(await charts.getByText('capacity main 20 Mbit/s', { exact: false }).count()).toBeGreaterThan(0);
     // Hover readouts: the legend under a chart names each flow with its value at the cursor.
+    // The plot area, once its chart has settled (a chart is rebuilt when its series set grows).
     const first = charts.locator('.u-over').first();
+    await expect.poll(() => first.boundingBox().then((b) => (b?.width ?? 0) > 100)).toBe(true);
     const box = await first.boundingBox();
     if (!box) throw new Error('no chart area');
     await adaUi.page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
@@ -233,7 +235,20 @@ describe('the queue and results, in Chromium against the fake lab', () => {
     await expect.poll(onScreen).toBe(false);
     expect(phone.page.url()).toBe(here);
 
+    // Compare the finished run with a3 stopped part-way: one chart per run on one scale, a Δ
+    // column against the baseline, and bar/box/CDF summaries.
+    await ada('POST', `/api/runs/${a3.id}/stop`, {});
+    await expect.poll(async () => (await admin<RunRef>('GET', `/api/runs/${a3.id}`)).status).toBe('aborted');
+    await adaUi.page.goto(`${service.url}/#/compare?runs=${short.id},${a3.id}`);
+    const multiples = adaUi.page.getByTestId('small-multiples');
+    await multiples.waitFor({ timeout: 30_000 });
+    await expect.poll(() => multiples.locator('canvas').count()).toBe(2);
+    await adaUi.page.getByTestId('compare-summaries').waitFor();
+    expect(await adaUi.page.getByTestId('compare-summary').textContent()).toMatch(/baseline[\s\S]*[+−±]\d/);
+    expect(await pageWidth(adaUi.page)).toBeLessThanOrEqual(DESKTOP.width);
+    await shot(adaUi.page, PREFIX, '10-compare-1440');
+
     // Clean up: nothing left running when the service stops.
-    for (const r of [a2, a3]) await ada('POST', `/api/runs/${r.id}/stop`).catch(() => undefined);
+    await ada('POST', `/api/runs/${a2.id}/stop`, {}).catch(() => undefined);
   }, 240_000);
 });
