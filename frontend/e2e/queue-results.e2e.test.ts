@@ -248,6 +248,24 @@ describe('the queue and results, in Chromium against the fake lab', () => {
     expect(await pageWidth(adaUi.page)).toBeLessThanOrEqual(DESKTOP.width);
     await shot(adaUi.page, PREFIX, '10-compare-1440');
 
+    // The HTML report draws with the same palette (reno blue, cubic vermillion).
+    await adaUi.page.goto(`${service.url}/api/runs/${short.id}/report`);
+    await adaUi.page.locator('#fig-goodput svg').waitFor();
+    const strokes = await adaUi.page.locator('#fig-goodput svg g.series').evaluateAll((ps) =>
+      [...new Set(ps.map((p) => p.getAttribute('stroke')?.toUpperCase()))],
+    );
+    expect(strokes).toEqual(expect.arrayContaining(['#0072B2', '#D55E00']));
+    await shot(adaUi.page, PREFIX, '11-report-1440');
+
+    // The admin page fits 1440 px (its quota table made it 1629 px wide).
+    const adminUi = await signIn(browser, service.url, service.username, service.password);
+    contexts.push(adminUi.context);
+    await adminUi.page.goto(`${service.url}/#/admin`);
+    await adminUi.page.getByText('Quotas per role').waitFor();
+    await adminUi.page.getByRole('row', { name: /student/ }).first().waitFor();
+    expect(await pageWidth(adminUi.page)).toBeLessThanOrEqual(DESKTOP.width);
+    await shot(adminUi.page, PREFIX, '12-admin-1440');
+
     // Clean up: nothing left running when the service stops.
     await ada('POST', `/api/runs/${a2.id}/stop`, {}).catch(() => undefined);
   }, 240_000);
