@@ -118,9 +118,20 @@ describe('the queue and results, in Chromium against the fake lab', () => {
       );
     expect(await places()).toEqual({ [b1.id]: 1, [a2.id]: 2, [a3.id]: 3 });
 
-    // Ada watches her last run: a place and an expected start, not empty charts.
     const adaUi = await signIn(browser, service.url, 'ada', pw('ada'));
     contexts.push(adaUi.context);
+    // Keyboard: the first Tab reaches "Skip to content", which moves focus to the page; inputs
+    // show a 2 px focus ring (it was a 1 px border colour change).
+    await adaUi.page.getByRole('heading', { name: 'Experiment designer' }).waitFor();
+    await adaUi.page.keyboard.press('Tab');
+    expect(await adaUi.page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    await adaUi.page.keyboard.press('Enter');
+    expect(await adaUi.page.evaluate(() => document.activeElement?.id)).toBe('main-content');
+    const name = adaUi.page.getByLabel('Name', { exact: true });
+    await name.focus();
+    expect(await name.evaluate((el) => getComputedStyle(el).outlineWidth)).toBe('2px');
+
+    // Ada watches her last run: a place and an expected start, not empty charts.
     await adaUi.page.goto(`${service.url}/#/runs/${a3.id}/live`);
     const panel = adaUi.page.getByTestId('queue-panel');
     await panel.waitFor();
@@ -251,9 +262,9 @@ describe('the queue and results, in Chromium against the fake lab', () => {
     // The HTML report draws with the same palette (reno blue, cubic vermillion).
     await adaUi.page.goto(`${service.url}/api/runs/${short.id}/report`);
     await adaUi.page.locator('#fig-goodput svg').waitFor();
-    const strokes = await adaUi.page.locator('#fig-goodput svg g.series').evaluateAll((ps) =>
-      [...new Set(ps.map((p) => p.getAttribute('stroke')?.toUpperCase()))],
-    );
+    const strokes = await adaUi.page
+      .locator('#fig-goodput svg g.series')
+      .evaluateAll((ps) => [...new Set(ps.map((p) => p.getAttribute('stroke')?.toUpperCase()))]);
     expect(strokes).toEqual(expect.arrayContaining(['#0072B2', '#D55E00']));
     await shot(adaUi.page, PREFIX, '11-report-1440');
 
@@ -262,7 +273,10 @@ describe('the queue and results, in Chromium against the fake lab', () => {
     contexts.push(adminUi.context);
     await adminUi.page.goto(`${service.url}/#/admin`);
     await adminUi.page.getByText('Quotas per role').waitFor();
-    await adminUi.page.getByRole('row', { name: /student/ }).first().waitFor();
+    await adminUi.page
+      .getByRole('row', { name: /student/ })
+      .first()
+      .waitFor();
     expect(await pageWidth(adminUi.page)).toBeLessThanOrEqual(DESKTOP.width);
     await shot(adminUi.page, PREFIX, '12-admin-1440');
 

@@ -67,7 +67,9 @@ export function LivePage({ runId }: { runId: string }) {
   const references = useMemo(() => chartReferences(spec), [spec]);
 
   const finished = model.done || (status !== undefined && ENDED.has(status));
-  const queued = status === 'queued' && !model.done;
+  // The socket's "started" arrives before the next poll of the run: charts from that moment.
+  const started = model.events.some((e) => e.kind === 'started');
+  const queued = status === 'queued' && !model.done && !started;
   // An old run has no live window: draw its recorded samples instead of four empty charts.
   const needReplay = finished && model.caughtUp && !model.hasData && !model.replayed;
   const replay = useReplay(runId, needReplay);
