@@ -40,9 +40,13 @@ async function apiAs(url: string, username: string, password: string) {
   };
 }
 
+/** Uncaught errors in any page of the test: there must be none. */
+const pageErrors: string[] = [];
+
 async function signIn(browser: Browser, url: string, username: string, password: string, viewport = DESKTOP) {
   const context = await browser.newContext({ viewport });
   const page = await context.newPage();
+  page.on('pageerror', (e) => pageErrors.push(`${username}: ${String(e)}`));
   await page.goto(url);
   await page.getByLabel('User name').fill(username);
   await page.locator('input[type="password"]').fill(password);
@@ -282,5 +286,6 @@ describe('the queue and results, in Chromium against the fake lab', () => {
 
     // Clean up: nothing left running when the service stops.
     await ada('POST', `/api/runs/${a2.id}/stop`, {}).catch(() => undefined);
+    expect(pageErrors).toEqual([]);
   }, 240_000);
 });

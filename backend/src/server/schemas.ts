@@ -73,7 +73,10 @@ export const RunSchema = z.object({
   partial: z.boolean(),
   /** The spec as validated (see docs/SPEC.md). */
   spec: z.unknown(),
-  /** While queued: its place on its lab and when it is expected to start; null otherwise. */
+  /**
+   * While queued: its place on its lab and when it is expected to start; null otherwise (and for
+   * a route that answers a stored run without asking the queue).
+   */
   queue: z
     .object({
       position: z.number().int(),
@@ -81,7 +84,8 @@ export const RunSchema = z.object({
       estimatedWaitS: z.number(),
       estimatedStartAt: z.string(),
     })
-    .nullable(),
+    .nullable()
+    .default(null),
 });
 const BoardEntry = z.object({
   runId: z.string().nullable(),
