@@ -43,8 +43,34 @@ async function apiAs(url: string, username: string, password: string) {
 /** Uncaught errors in any page of the test: there must be none. */
 const pageErrors: string[] = [];
 
-async function signIn(browser: Browser, url: string, username: string, password: string, viewport = DESKTOP) {
+/**
+ * Stands in for the browser's Notification before the app loads: permission granted, and every
+ * notification shown is recorded in window.__notes (headless Chromium shows none).
+ */
+function recordNotifications() {
+  const notes: string[] = [];
+  (window as unknown as { __notes: string[] }).__notes = notes;
+  class RecordingNotification {
+    static permission = 'granted';
+    static requestPermission = async () => 'granted';
+    onclick: (() => void) | null = null;
+    constructor(title: string) {
+      notes.push(title);
+    }
+  }
+  (window as unknown as { Notification: unknown }).Notification = RecordingNotification;
+}
+
+async function signIn(
+  browser: Browser,
+  url: string,
+  username: string,
+  password: string,
+  viewport = DESKTOP,
+  init?: () => void,
+) {
   const context = await browser.newContext({ viewport });
+  if (init) await context.addInitScript(init);
   const page = await context.newPage();
   page.on('pageerror', (e) => pageErrors.push(`${username}: ${String(e)}`));
   await page.goto(url);
@@ -122,7 +148,7 @@ describe('the queue and results, in Chromium against the fake lab', () => {
       );
     expect(await places()).toEqual({ [b1.id]: 1, [a2.id]: 2, [a3.id]: 3 });
 
-    const adaUi = await signIn(browser, service.url, 'ada', pw('ada'));
+    const adaUi = await signIn(browser, service.url, 'ada', pw('ada'), DESKTOP, recordNotifications);
     contexts.push(adaUi.context);
     // Keyboard: the first Tab reaches "Skip to content", which moves focus to the page; inputs
     // show a 2 px focus ring (it was a 1 px border colour change).
@@ -144,6 +170,9 @@ describe('the queue and results, in Chromium against the fake lab', () => {
     expect(await adaUi.page.locator('canvas').count()).toBe(0);
     await expect.poll(() => adaUi.page.getByTestId('queue-status').textContent()).toMatch(/ahead|your turn/);
     await shot(adaUi.page, PREFIX, '01-live-queued-1440');
+    // Ada asks to be told when her runs start and end.
+    await panel.getByRole('button', { name: 'Notify me when my runs start and end' }).click();
+    await panel.getByRole('button', { name: /Notifications on/ }).waitFor();
     await adaUi.page.goto(`${service.url}/#/runs`);
     await adaUi.page.getByTestId('queue-place').first().waitFor();
     await shot(adaUi.page, PREFIX, '02-runs-queued-1440');
@@ -166,6 +195,12 @@ describe('the queue and results, in Chromium against the fake lab', () => {
     await expect
       .poll(async () => (await admin<RunRef>('GET', `/api/runs/${short.id}`)).status, { timeout: 60_000 })
       .toBe('completed');
+    // Her notification said so (within one poll of the run list).
+    await expect
+      .poll(() => adaUi.page.evaluate(() => (window as unknown as { __notes: string[] }).__notes), {
+        timeout: 15_000,
+      })
+      .toContain('Run completed: short');
     await adaUi.page.goto(`${service.url}/#/runs/${short.id}`);
     const charts = adaUi.page.getByTestId('run-charts');
     await charts.waitFor();
