@@ -204,3 +204,21 @@ describe('notifications', () => {
     expect(notes[1]?.body).toContain('Verdict: valid');
   });
 });
+
+describe('run lists', () => {
+  it('show a queued run’s place and a running run’s progress', async () => {
+    const { RunsTable } = await import('../runs/RunsTable');
+    renderInApp(
+      <RunsTable
+        runs={[
+          run('r', 'running', { progress: { elapsedS: 15, totalS: 60 } }),
+          run('q', 'queued', {
+            queue: { position: 4, ahead: 5, estimatedWaitS: 400, estimatedStartAt: '2025-03-01T10:07:00Z' },
+          }),
+        ]}
+      />,
+    );
+    expect(screen.getByTestId('run-progress').textContent).toBe('25 % of 1 min 00 s');
+    expect(screen.getByTestId('queue-place').textContent).toMatch(/^#4 · 5 ahead · ~\d\d:\d\d$/);
+  });
+});

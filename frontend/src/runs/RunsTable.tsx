@@ -68,6 +68,12 @@ export function RunsTable({
                 <Table.Td>{r.stacks.join(', ')}</Table.Td>
                 <Table.Td>
                   <RunStatusBadge status={r.status} />
+                  {r.status === 'running' && r.progress.totalS > 0 && (
+                    <Text size="xs" c="dimmed" data-testid="run-progress">
+                      {Math.min(100, Math.round((100 * r.progress.elapsedS) / r.progress.totalS))} % of{' '}
+                      {fmtDuration(r.progress.totalS)}
+                    </Text>
+                  )}
                   {r.status === 'queued' && r.queue && (
                     <Text size="xs" c="dimmed" data-testid="queue-place">
                       #{r.queue.position} · {r.queue.ahead} ahead · ~{clockTime(r.queue.estimatedStartAt)}
