@@ -35,6 +35,17 @@ export default defineConfig({
           sequence: { concurrent: false },
         },
       },
+      {
+        // Chromium against `lfnlab serve --lab fake` only (no qemu): the queue and results views.
+        resolve: { alias },
+        test: {
+          name: 'e2e',
+          include: ['frontend/e2e/**/*.e2e.test.ts'],
+          fileParallelism: false,
+          testTimeout: 300_000,
+          hookTimeout: 120_000,
+        },
+      },
       // The web UI's component tests (happy-dom), configured beside the frontend.
       'frontend/vitest.config.ts',
     ],

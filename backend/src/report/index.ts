@@ -11,6 +11,7 @@ export * from './campaignReport.js';
 export * from './downsample.js';
 export * from './exports.js';
 export * from './load.js';
+export * from './replay.js';
 export * from './runReport.js';
 export * from './svg.js';
 

@@ -17,6 +17,7 @@ import {
 } from './format.js';
 import { type RunData, runStarted, trafficStart } from './load.js';
 import { badge, definitionsList, page, table } from './page.js';
+import { NEUTRAL } from './palette.js';
 import {
   bottleneckQueues,
   type FlowInfo,
@@ -29,7 +30,7 @@ import {
   runLengthS,
   tcpPoints,
 } from './series.js';
-import { barChart, type LineSeries, lineChart, seriesStyle } from './svg.js';
+import { barChart, flowSeriesStyles, type LineSeries, lineChart } from './svg.js';
 
 export interface RunReportOptions {
   /** Cap on points per plotted line (default 2000). */
@@ -228,7 +229,7 @@ function experimentSection(run: RunData, flows: FlowInfo[]): string {
       .filter(Boolean)
       .join(', ');
     return [
-      `<th scope="row"><span aria-hidden="true" style="color:${seriesStyle(i).color}">■</span> ${esc(f.name)}</th>`,
+      `<th scope="row"><span aria-hidden="true" style="color:${flowSeriesStyles(flows).get(f.name)?.color ?? NEUTRAL.probe}">■</span> ${esc(f.name)}</th>`,
       esc(f.stack),
       observed.length
         ? `${esc(observed.join(', '))}${mismatch ? ' <span class="warn-text">(differs from the spec)</span>' : ''}`
@@ -477,7 +478,13 @@ function plotsSection(run: RunData, flows: FlowInfo[], o: RunReportOptions): str
   const maxPts = o.maxPointsPerLine ?? 2000;
   const lengthS = runLengthS(run);
   const xDomain: [number, number] | undefined = lengthS > 0 ? [0, lengthS] : undefined;
-  const colour = (i: number) => seriesStyle(i);
+  const styles = flowSeriesStyles(flows);
+  const colour = (i: number) => styles.get(flows[i]?.name ?? '') ?? { color: NEUTRAL.probe, dash: '' };
+  // Queues are not flows: black and grey, dashed by direction, never a stack's colour.
+  const queueStyle = (i: number) => ({
+    color: i % 2 ? NEUTRAL.probe : NEUTRAL.queue,
+    dash: i >= 2 ? '6 3' : '',
+  });
   const figs: string[] = [];
 
   const goodput: LineSeries[] = flows.map((f, i) => ({
@@ -561,7 +568,7 @@ function plotsSection(run: RunData, flows: FlowInfo[], o: RunReportOptions): str
   const pathSummaries = new Map((run.summary.paths ?? []).map((p) => [p.name, p]));
   const qSeries: LineSeries[] = queues.map((q, i) => ({
     name: `backlog ${q.path} ${q.direction}`,
-    ...colour(i),
+    ...queueStyle(i),
     points: queuePoints(run, q, 'backlogPackets'),
   }));
   for (const [i, q] of queues.entries()) {
@@ -569,7 +576,7 @@ function plotsSection(run: RunData, flows: FlowInfo[], o: RunReportOptions): str
     if (isNum(limit) && lengthS > 0)
       qSeries.push({
         name: `buffer limit ${q.path} ${q.direction} (${limit} packets)`,
-        color: colour(i).color,
+        color: NEUTRAL.reference,
         dash: '2 4',
         width: 1,
         points: [

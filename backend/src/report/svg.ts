@@ -3,29 +3,19 @@
 // the picture, so a chart copied out of the page still says what it shows.
 import { downsampleMinMax, medianStep, type Point, splitAtGaps } from './downsample.js';
 import { esc } from './format.js';
+import { flowStyles, indexStyle } from './palette.js';
 
-/** Okabe-Ito colours (minus yellow, too pale on white), then darker tones for many series. */
-export const PALETTE = [
-  '#0072B2',
-  '#D55E00',
-  '#009E73',
-  '#CC79A7',
-  '#E69F00',
-  '#56B4E9',
-  '#000000',
-  '#8C564B',
-  '#5E3C99',
-  '#1B7837',
-  '#B2182B',
-  '#4D4D4D',
-];
-const DASHES = ['', '6 3', '2 2', '8 3 2 3'];
-
+/** A series' colour and SVG dash by position (series without a stack); see palette.ts. */
 export function seriesStyle(i: number): { color: string; dash: string } {
-  return {
-    color: PALETTE[i % PALETTE.length] as string,
-    dash: DASHES[Math.floor(i / PALETTE.length) % DASHES.length] as string,
-  };
+  const st = indexStyle(i);
+  return { color: st.color, dash: st.dash.join(' ') };
+}
+
+/** A flow's colour (its stack's) and dash (its repeat of that stack) as SVG wants them. */
+export function flowSeriesStyles(flows: readonly { name: string; stack: string }[]) {
+  const m = new Map<string, { color: string; dash: string }>();
+  for (const [name, st] of flowStyles(flows)) m.set(name, { color: st.color, dash: st.dash.join(' ') });
+  return m;
 }
 
 export interface LineSeries {

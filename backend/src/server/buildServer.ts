@@ -12,6 +12,7 @@ import { Accounts } from '../service/accounts.js';
 import type { LabDriver } from '../service/labDriver.js';
 import { LiveHub } from '../service/liveHub.js';
 import { InProcessQueue, type RunQueue } from '../service/queue.js';
+import { QueueBoard } from '../service/queueBoard.js';
 import { RunService } from '../service/runService.js';
 import { RunStore } from '../service/runStore.js';
 import { SpecStore } from '../service/specStore.js';
@@ -27,6 +28,7 @@ import { labRoutes } from './plugins/labs.js';
 import { liveRoutes } from './plugins/live.js';
 import { opsRoutes } from './plugins/ops.js';
 import { presetRoutes } from './plugins/presets.js';
+import { queueRoutes } from './plugins/queue.js';
 import { runRoutes } from './plugins/runs.js';
 import { specRoutes } from './plugins/specs.js';
 import { registerStatic } from './plugins/static.js';
@@ -121,6 +123,7 @@ export async function buildServer(o: ServerOptions): Promise<LfnServer> {
     log,
   });
   const services: Services = {
+    board: new QueueBoard(store, queue, access),
     accounts,
     access,
     specs,
@@ -173,6 +176,7 @@ export async function buildServer(o: ServerOptions): Promise<LfnServer> {
   await app.register(specRoutes, withS);
   await app.register(presetRoutes, withS);
   await app.register(runRoutes, withS);
+  await app.register(queueRoutes, withS);
   await app.register(liveRoutes, withS);
   await app.register(labRoutes, withS);
   await app.register(opsRoutes, withS);

@@ -5,6 +5,7 @@ import type { Accounts } from '../service/accounts.js';
 import type { LabDriver } from '../service/labDriver.js';
 import type { LiveHub } from '../service/liveHub.js';
 import type { RunQueue } from '../service/queue.js';
+import type { QueueBoard } from '../service/queueBoard.js';
 import type { RunService } from '../service/runService.js';
 import type { SpecStore } from '../service/specStore.js';
 import { type PublicUser, type Role, ServiceError } from '../service/types.js';
@@ -22,6 +23,8 @@ export interface Services {
   hub: LiveHub;
   driver: LabDriver;
   queue: RunQueue;
+  /** Queue places, estimates and moves as the API shows them. */
+  board: QueueBoard;
   storage: Storage;
   grafanaUrl: string;
   startedAt: Date;

@@ -61,11 +61,52 @@ export const RunSchema = z.object({
   createdAt: z.string(),
   startedAt: z.string().nullable(),
   finishedAt: z.string().nullable(),
-  progress: z.object({ elapsedS: z.number(), totalS: z.number() }),
+  progress: z.object({
+    elapsedS: z.number(),
+    totalS: z.number(),
+    /** Lab seconds per wall second, once the lab has reported its pace. */
+    dilation: z.number().nullable().optional(),
+    /** Wall seconds left, at that pace. */
+    etaS: z.number().nullable().optional(),
+  }),
   error: z.string().nullable(),
   partial: z.boolean(),
   /** The spec as validated (see docs/SPEC.md). */
   spec: z.unknown(),
+  /**
+   * While queued: its place on its lab and when it is expected to start; null otherwise (and for
+   * a route that answers a stored run without asking the queue).
+   */
+  queue: z
+    .object({
+      position: z.number().int(),
+      ahead: z.number().int(),
+      estimatedWaitS: z.number(),
+      estimatedStartAt: z.string(),
+    })
+    .nullable()
+    .default(null),
+});
+const BoardEntry = z.object({
+  runId: z.string().nullable(),
+  name: z.string().nullable(),
+  owner: z.string().nullable(),
+  mine: z.boolean(),
+  status: z.enum(['queued', 'running']),
+  position: z.number().int().nullable(),
+  estimatedStartAt: z.string().nullable(),
+});
+export const QueueBoardSchema = z.object({
+  labs: z.array(z.object({ lab: z.string(), running: BoardEntry.nullable(), waiting: z.array(BoardEntry) })),
+  myFirstAhead: z.number().int().nullable(),
+  myQueued: z.number().int(),
+});
+export const ReplaySchema = z.object({
+  samples: z.array(z.looseObject({ kind: z.string(), t: z.number() })),
+  references: z.array(
+    z.object({ path: z.string(), rateMbps: z.number(), bufferPackets: z.number().nullable() }),
+  ),
+  recorded: z.number().int(),
 });
 export const StartedRuns = RunSchema.extend({ queuedRuns: z.array(z.string()) });
 

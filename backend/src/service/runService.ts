@@ -85,6 +85,7 @@ export class RunService {
       runId: run.id,
       lab: run.lab,
       owner: run.owner,
+      ownerId: run.ownerId,
       outDir: this.dirOf(run),
       specText,
       preset: run.preset,

@@ -67,6 +67,20 @@ export interface Run {
   spec: Spec;
 }
 
+/** Where a queued run stands: added to a run by the API (not stored), null once it has started. */
+export interface QueueSpot {
+  /** 1 = next to start on its lab. */
+  position: number;
+  /** Runs that start before this one on its lab, the one running now included. */
+  ahead: number;
+  /** Wall-clock seconds until it is expected to start, from the runs before it. */
+  estimatedWaitS: number;
+  estimatedStartAt: string;
+}
+
+/** A run as the API answers it: with its place in the queue while it waits. */
+export type RunView = Run & { queue: QueueSpot | null };
+
 export const isActive = (r: Pick<Run, 'status'>) => r.status === 'queued' || r.status === 'running';
 
 /** Problems name a field: `flows.0.stack`, `paths.main.rate`, `username`, `(body)`. */

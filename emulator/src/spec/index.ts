@@ -4,6 +4,7 @@ export * from './fieldPaths.js';
 export * from './fields.js';
 export * from './flow.js';
 export * from './jsonSchema.js';
+export * from './quota.js';
 export * from './schema.js';
 export * from './stacks.js';
 export * from './units.js';

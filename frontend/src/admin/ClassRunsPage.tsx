@@ -3,6 +3,7 @@ import { Alert, Group, Loader, Select, Stack, Text, Title } from '@mantine/core'
 import { useState } from 'react';
 import { useRuns, useUsers } from '../api/queries';
 import { useSession } from '../auth/session';
+import { ClassQueue } from '../queue/ClassQueue';
 import { RunsTable } from '../runs/RunsTable';
 
 export function ClassRunsPage() {
@@ -22,6 +23,7 @@ export function ClassRunsPage() {
       <Text size="sm" c="dimmed">
         {students.length} students, {classRuns.length} runs.
       </Text>
+      <ClassQueue />
       <Group>
         <Select
           label="Student"

@@ -28,16 +28,43 @@ export function onUnauthorised(fn: () => void): () => void {
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+/** What a person reads when the service cannot be reached at all (fetch's own "Failed to fetch"). */
+export const UNREACHABLE =
+  'Cannot reach the lfnlab service: the network is down or the service is restarting. The page keeps trying; nothing you entered is lost.';
+
+/** Whether the last request reached the service; the app shows a banner while it does not. */
+let reachable = true;
+const reachabilityListeners = new Set<() => void>();
+export function onReachability(fn: () => void): () => void {
+  reachabilityListeners.add(fn);
+  return () => reachabilityListeners.delete(fn);
+}
+export const isReachable = () => reachable;
+function setReachable(r: boolean) {
+  if (r === reachable) return;
+  reachable = r;
+  for (const fn of reachabilityListeners) fn();
+}
+
 export async function api<T>(method: Method, path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET' && csrfToken) headers['x-csrf-token'] = csrfToken;
-  const res = await fetch(path, {
-    method,
-    headers,
-    credentials: 'same-origin',
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method,
+      headers,
+      credentials: 'same-origin',
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (e) {
+    if ((e as Error).name === 'AbortError') throw e;
+    setReachable(false);
+    throw new ApiError(0, UNREACHABLE);
+  }
+  // A proxy in front of a stopped service answers 502/503/504: the same outage to a person.
+  setReachable(![502, 503, 504].includes(res.status));
   const text = await res.text();
   let data: unknown = null;
   if (text) {
@@ -50,6 +77,7 @@ export async function api<T>(method: Method, path: string, body?: unknown): Prom
   if (!res.ok) {
     if (res.status === 401 && path !== '/api/auth/login') for (const fn of unauthorisedListeners) fn();
     const err = (data ?? {}) as { error?: string; message?: string; problems?: Problem[] };
+    if ([502, 503, 504].includes(res.status)) throw new ApiError(res.status, UNREACHABLE);
     const message = err.error ?? err.message ?? (typeof data === 'string' && data ? data : res.statusText);
     throw new ApiError(res.status, message || `HTTP ${res.status}`, err.problems ?? []);
   }

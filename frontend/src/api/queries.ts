@@ -2,7 +2,20 @@
 // resource so a mutation can invalidate a whole family.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { del, get, patch, post, put } from './client';
-import type { Lab, Preset, Quota, Quotas, Role, Run, RunSummary, StoredSpec, User } from './types';
+import type {
+  Lab,
+  MoveTo,
+  Preset,
+  QueueBoard,
+  Quota,
+  Quotas,
+  ReplayedSamples,
+  Role,
+  Run,
+  RunSummary,
+  StoredSpec,
+  User,
+} from './types';
 
 export const keys = {
   labs: ['labs'] as const,
@@ -14,17 +27,59 @@ export const keys = {
   specs: ['specs'] as const,
   users: ['users'] as const,
   quotas: ['quotas'] as const,
+  queue: ['queue'] as const,
+  samples: (id: string) => ['samples', id] as const,
+  health: ['health'] as const,
 };
 
-export function useLabs(enabled = true) {
-  // Lab state changes under us (boot, busy): poll gently.
+/** How often the header polls the lab: fast while a run of the viewer's is queued or running. */
+export const LAB_POLL_MS = { active: 1000, idle: 5000 } as const;
+
+export function useLabs(enabled = true, active = false) {
+  // Lab state changes under us (boot, busy): poll gently, closely while something of ours runs.
   return useQuery({
     queryKey: keys.labs,
     queryFn: () => get<Lab[]>('/api/labs'),
-    refetchInterval: 5000,
+    refetchInterval: active ? LAB_POLL_MS.active : LAB_POLL_MS.idle,
     enabled,
   });
 }
+
+/** The queue board: what runs and waits on each lab. */
+export const useQueueBoard = (refetchMs: number | false = 3000) =>
+  useQuery({
+    queryKey: keys.queue,
+    queryFn: () => get<QueueBoard>('/api/queue'),
+    refetchInterval: refetchMs,
+  });
+
+export function useMoveRun() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, to }: { id: string; to: MoveTo }) =>
+      post<Run>(`/api/runs/${encodeURIComponent(id)}/move`, { to }),
+    onSuccess: () => {
+      void qc.invalidateQueries({ queryKey: ['runs'] });
+      void qc.invalidateQueries({ queryKey: keys.queue });
+    },
+  });
+}
+
+/** A finished run's chart samples (GET /api/runs/:id/samples). */
+export const useReplay = (id: string, enabled: boolean) =>
+  useQuery({
+    queryKey: keys.samples(id),
+    queryFn: () => get<ReplayedSamples>(`/api/runs/${encodeURIComponent(id)}/samples`),
+    enabled,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+
+export const useHealth = () =>
+  useQuery({
+    queryKey: keys.health,
+    queryFn: () => get<{ influx: 'up' | 'down' | 'off'; queue: number }>('/api/health'),
+    staleTime: 60_000,
+  });
 
 export const usePresets = () =>
   useQuery({ queryKey: keys.presets, queryFn: () => get<Preset[]>('/api/presets') });
@@ -81,7 +136,11 @@ export function useStopRun() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => post<unknown>(`/api/runs/${encodeURIComponent(id)}/stop`),
-    onSuccess: (_d, id) => qc.invalidateQueries({ queryKey: keys.run(id) }),
+    onSuccess: (_d, id) => {
+      void qc.invalidateQueries({ queryKey: keys.run(id) });
+      void qc.invalidateQueries({ queryKey: ['runs'] });
+      void qc.invalidateQueries({ queryKey: keys.queue });
+    },
   });
 }
 

@@ -7,6 +7,7 @@
 import type { PublicUser } from '@lfnlab/backend-types/service/types.js';
 
 export type { MetricValue } from '@lfnlab/backend-types/metrics/registry.js';
+export type { PathReference, ReplayedSamples } from '@lfnlab/backend-types/report/replay.js';
 export type {
   Check as FidelityCheck,
   CheckStatus,
@@ -18,13 +19,19 @@ export type { FlowSummary, PathSummary, RunSummary } from '@lfnlab/backend-types
 export type { LabInfo as Lab } from '@lfnlab/backend-types/service/labDriver.js';
 export type { LiveEvent, LiveMessage } from '@lfnlab/backend-types/service/liveHub.js';
 export type {
+  BoardEntry,
+  MoveTo,
+  QueueBoardView as QueueBoard,
+} from '@lfnlab/backend-types/service/queueBoard.js';
+export type {
   Problem,
   PublicUser as User,
+  QueueSpot,
   Quota,
   Quotas,
   Role,
-  Run,
   RunStatus,
+  RunView as Run,
   StoredSpec,
   Verdict,
 } from '@lfnlab/backend-types/service/types.js';

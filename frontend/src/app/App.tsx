@@ -2,54 +2,65 @@
 // loaded on demand so the first paint (log in, header) stays small.
 import { AppShell, Center, Loader, NavLink, ScrollArea } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { lazy, Suspense } from 'react';
+import { Suspense, useCallback, useMemo, useState } from 'react';
+import { useRuns } from '../api/queries';
 import { LoginPage } from '../auth/LoginPage';
 import { useSession } from '../auth/session';
+import { useNotificationsOn, useRunNotifications } from '../queue/notifications';
+import { ConnectionBanner } from './ConnectionBanner';
 import { HeaderBar } from './HeaderBar';
-import { hrefOf, type Route, useRoute } from './router';
+import { PageBoundary } from './PageBoundary';
+import { makePages, type Pages } from './pages';
+import { hrefOf, navigate, type Route, useRoute } from './router';
+import { useDrawerDismiss } from './useDrawerDismiss';
 
-const DesignerPage = lazy(() =>
-  import('../designer/DesignerPage').then((m) => ({ default: m.DesignerPage })),
-);
-const PresetsPage = lazy(() => import('../presets/PresetsPage').then((m) => ({ default: m.PresetsPage })));
-const RunsPage = lazy(() => import('../runs/RunsPage').then((m) => ({ default: m.RunsPage })));
-const LivePage = lazy(() => import('../live/LivePage').then((m) => ({ default: m.LivePage })));
-const ResultsPage = lazy(() => import('../results/ResultsPage').then((m) => ({ default: m.ResultsPage })));
-const ComparePage = lazy(() => import('../compare/ComparePage').then((m) => ({ default: m.ComparePage })));
-const CampaignsPage = lazy(() =>
-  import('../campaigns/CampaignsPage').then((m) => ({ default: m.CampaignsPage })),
-);
-const AdminPage = lazy(() => import('../admin/AdminPage').then((m) => ({ default: m.AdminPage })));
-const ChartBenchPage = lazy(() =>
-  import('../bench/ChartBenchPage').then((m) => ({ default: m.ChartBenchPage })),
-);
-const ClassRunsPage = lazy(() =>
-  import('../admin/ClassRunsPage').then((m) => ({ default: m.ClassRunsPage })),
-);
-
-function Page({ route }: { route: Route }) {
+function Page({ route, pages: P }: { route: Route; pages: Pages }) {
   switch (route.page) {
     case 'designer':
-      return <DesignerPage key={route.specId ?? 'new'} specId={route.specId} />;
+      return <P.DesignerPage key={route.specId ?? 'new'} specId={route.specId} />;
     case 'presets':
-      return <PresetsPage />;
+      return <P.PresetsPage />;
     case 'runs':
-      return <RunsPage />;
+      return <P.RunsPage />;
     case 'live':
-      return <LivePage key={route.runId} runId={route.runId} />;
+      return <P.LivePage key={route.runId} runId={route.runId} />;
     case 'results':
-      return <ResultsPage key={route.runId} runId={route.runId} />;
+      return <P.ResultsPage key={route.runId} runId={route.runId} />;
     case 'compare':
-      return <ComparePage runIds={route.runIds} />;
+      return <P.ComparePage runIds={route.runIds} />;
     case 'campaigns':
-      return <CampaignsPage />;
+      return <P.CampaignsPage />;
     case 'admin':
-      return <AdminPage />;
+      return <P.AdminPage />;
     case 'class':
-      return <ClassRunsPage />;
+      return <P.ClassRunsPage />;
     case 'bench':
-      return <ChartBenchPage />;
+      return <P.ChartBenchPage />;
   }
+}
+
+/**
+ * Moves keyboard focus to the page, past the header and navigation. A button: a "#main" link
+ * would be taken for a route by the hash router.
+ */
+function SkipLink() {
+  return (
+    <button
+      type="button"
+      className="lfn-skip-link"
+      onClick={() => document.getElementById('main-content')?.focus()}
+    >
+      Skip to content
+    </button>
+  );
+}
+
+/** Notifications about the signed-in user's own runs (when they turned them on). */
+function RunNotifications({ username }: { username: string }) {
+  const mine = useRuns({ owner: username }, 5000);
+  const open = useCallback((runId: string) => navigate({ page: 'live', runId }), []);
+  useRunNotifications(mine.data, open);
+  return null;
 }
 
 const NAV: { route: Route; label: string; roles?: string[]; match: Route['page'][] }[] = [
@@ -63,9 +74,15 @@ const NAV: { route: Route; label: string; roles?: string[]; match: Route['page']
 ];
 
 export function App() {
-  const { user, loading } = useSession();
+  const { user, loading, logout } = useSession();
   const route = useRoute();
   const [navOpen, { toggle, close }] = useDisclosure(false);
+  useDrawerDismiss(navOpen, close);
+  const notify = useNotificationsOn();
+  const [generation, setGeneration] = useState(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new generation means fresh imports
+  const pages = useMemo(() => makePages(), [generation]);
+  const retryPage = useCallback(() => setGeneration((g) => g + 1), []);
 
   if (loading) {
     return (
@@ -83,6 +100,7 @@ export function App() {
       padding="md"
     >
       <AppShell.Header>
+        <SkipLink />
         <HeaderBar navOpen={navOpen} toggleNav={toggle} />
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label="Main navigation">
@@ -97,18 +115,23 @@ export function App() {
               aria-current={n.match.includes(route.page) ? 'page' : undefined}
             />
           ))}
+          <NavLink component="button" label="Log out" hiddenFrom="sm" onClick={() => void logout()} />
         </ScrollArea>
       </AppShell.Navbar>
-      <AppShell.Main>
-        <Suspense
-          fallback={
-            <Center p="xl">
-              <Loader aria-label="Loading page" />
-            </Center>
-          }
-        >
-          <Page route={route} />
-        </Suspense>
+      <AppShell.Main id="main-content" tabIndex={-1} style={{ outline: 'none' }}>
+        <ConnectionBanner />
+        {notify && <RunNotifications username={user.username} />}
+        <PageBoundary onRetry={retryPage} resetKey={hrefOf(route)}>
+          <Suspense
+            fallback={
+              <Center p="xl">
+                <Loader aria-label="Loading page" />
+              </Center>
+            }
+          >
+            <Page route={route} pages={pages} />
+          </Suspense>
+        </PageBoundary>
       </AppShell.Main>
     </AppShell>
   );

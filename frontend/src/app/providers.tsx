@@ -3,6 +3,11 @@
 import { createTheme, MantineProvider } from '@mantine/core';
 import { QueryClient, type QueryClientConfig, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+import { ApiError } from '../api/client';
+
+/** Retry outages (status 0, 5xx) a few times; a 4xx (not found, not allowed) will not change. */
+export const shouldRetry = (failures: number, err: unknown) =>
+  failures < 3 && !(err instanceof ApiError && err.status >= 400 && err.status < 500);
 
 // Shade 8 of blue keeps white-on-primary text above WCAG AA contrast (4.5:1).
 export const theme = createTheme({
@@ -23,7 +28,12 @@ export function createQueryClient(config: QueryClientConfig = {}): QueryClient {
     ...config,
     defaultOptions: {
       ...config.defaultOptions,
-      queries: { refetchOnWindowFocus: false, staleTime: 2000, ...config.defaultOptions?.queries },
+      queries: {
+        refetchOnWindowFocus: false,
+        staleTime: 2000,
+        retry: shouldRetry,
+        ...config.defaultOptions?.queries,
+      },
     },
   });
 }

@@ -64,3 +64,8 @@ export function useSession(): SessionValue {
   if (!v) throw new Error('useSession outside SessionProvider');
   return v;
 }
+
+/** The signed-in user, or null (also outside a SessionProvider: pages rendered on their own). */
+export function useSessionUser() {
+  return useContext(SessionContext)?.user ?? null;
+}

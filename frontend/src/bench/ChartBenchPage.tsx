@@ -2,6 +2,7 @@
 // with frame times recorded for bench/ui-bench.mjs (window.__lfnBenchResult). Not in the menu.
 import { Stack, Text, Title } from '@mantine/core';
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { indexStyle } from '../lib/colors';
 import { LiveCharts } from '../live/LiveCharts';
 import { LiveModel } from '../live/liveModel';
 import { SyntheticRun } from './syntheticRun';
@@ -31,7 +32,7 @@ const p99 = (xs: number[]) => {
   return s[Math.min(s.length - 1, Math.floor(0.99 * s.length))] ?? 0;
 };
 
-const colorIndex = (name: string) => Number(name.replace(/\D/g, '')) || 0;
+const styleOf = (name: string) => indexStyle(Number(name.replace(/\D/g, '')) || 0);
 
 export function ChartBenchPage({
   seconds = 3600,
@@ -114,7 +115,7 @@ export function ChartBenchPage({
       <Text size="sm" data-testid="bench-status">
         {status}
       </Text>
-      <LiveCharts model={model} colorIndex={colorIndex} />
+      <LiveCharts model={model} styleOf={styleOf} />
     </Stack>
   );
 }

@@ -16,7 +16,13 @@ function CampaignGroup({ campaign, runs }: { campaign: string; runs: Run[] }) {
   const start = useStartRun();
   const stop = useStopRun();
   const done = runs.filter((r) => r.status === 'completed').length;
-  const active = runs.filter((r) => r.status === 'running' || r.status === 'queued').length;
+  // One lab runs one experiment at a time: "running" is only the run that has it.
+  const running = runs.filter((r) => r.status === 'running').length;
+  const queued = runs.filter((r) => r.status === 'queued');
+  const nextUp = queued.reduce<Run | null>(
+    (best, r) => (r.queue && (!best?.queue || r.queue.position < best.queue.position) ? r : best),
+    null,
+  );
   const failed = runs.filter((r) => r.status === 'failed' || r.status === 'aborted').length;
   const completed = runs.filter((r) => r.status === 'completed');
   const unfinished = runs.filter((r) => r.status === 'failed' || r.status === 'aborted');
@@ -45,7 +51,16 @@ function CampaignGroup({ campaign, runs }: { campaign: string; runs: Run[] }) {
         </Title>
         <Group gap="xs">
           <Badge color="teal">{done} done</Badge>
-          {active > 0 && <Badge color="blue">{active} running</Badge>}
+          {running > 0 && (
+            <Badge color="blue" data-testid="campaign-running">
+              {running} running
+            </Badge>
+          )}
+          {queued.length > 0 && (
+            <Badge color="gray" variant="light" data-testid="campaign-queued">
+              {queued.length} queued{nextUp?.queue ? ` · next ${nextUp.queue.ahead} ahead` : ''}
+            </Badge>
+          )}
           {failed > 0 && <Badge color="red">{failed} failed/stopped</Badge>}
           {pending.length > 0 && (
             <Button

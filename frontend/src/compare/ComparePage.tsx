@@ -7,6 +7,7 @@ import {
   Loader,
   MultiSelect,
   ScrollArea,
+  SegmentedControl,
   Select,
   SimpleGrid,
   Stack,
@@ -15,20 +16,30 @@ import {
   Title,
 } from '@mantine/core';
 import { useQueries, useQuery } from '@tanstack/react-query';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { get } from '../api/client';
 import { keys, useRuns } from '../api/queries';
 import type { Run, RunSummary } from '../api/types';
 import { hrefOf, navigate } from '../app/router';
-import { FlowNumberCells, num, TableHead, TablePanel } from '../lib/tables';
+import { fmtPct } from '../lib/format';
+import { FlowNumberCells, NumTd, num, TableHead, TablePanel } from '../lib/tables';
 import { TimeSeriesChart } from '../live/TimeSeriesChart';
 import { VerdictBadge } from '../runs/RunStatusBadge';
-import { loadOverlay } from './overlay';
+import { type CompareMetric, loadOverlay } from './overlay';
 import { AsymmetryTable, StackPathWindowTable } from './PaperTables';
 import { PublishedNumbers } from './PublishedNumbers';
 import { asymmetryMatrix, type RunResult, stackPathWindowTable } from './paperTables';
+import { SummaryCharts } from './SummaryCharts';
+import { relativeDelta } from './stats';
 
 const noSubscribe = () => () => {};
+
+const METRICS: { value: CompareMetric; label: string; yLabel: string }[] = [
+  { value: 'throughput', label: 'Throughput', yLabel: 'Goodput (Mbit/s)' },
+  { value: 'cwnd', label: 'cwnd', yLabel: 'cwnd (packets)' },
+  { value: 'rtt', label: 'RTT', yLabel: 'srtt (ms)' },
+  { value: 'queue', label: 'Queue', yLabel: 'Backlog (packets)' },
+];
 const shortId = (id: string) => id.slice(-4);
 
 export function ComparePage({ runIds }: { runIds: string[] }) {
@@ -59,16 +70,43 @@ export function ComparePage({ runIds }: { runIds: string[] }) {
   const labelled = runIds.map((id, k) => ({
     id,
     label: `${details[k]?.data?.name ?? 'run'} #${shortId(id)}`,
+    spec: details[k]?.data?.spec,
   }));
+  const [metric, setMetric] = useState<CompareMetric>('throughput');
+  const [view, setView] = useState<'multiples' | 'overlay'>('multiples');
+  const [baselineId, setBaselineId] = useState<string | null>(null);
+  const baseline = results.find((r) => r.id === baselineId) ?? results[0];
+  /** The baseline's mean goodput for a flow: same name, else the same stack. */
+  const baselineMean = (name: string, stack: string) => {
+    const fl = baseline?.summary.flows ?? [];
+    return (fl.find((f) => f.name === name) ?? fl.find((f) => f.stack === stack))?.goodputMbps.mean ?? null;
+  };
   const detailsReady = details.every((d) => d.data);
   const overlay = useQuery({
     queryKey: ['overlay', runIds],
-    queryFn: () => loadOverlay(labelled),
+    queryFn: () => loadOverlay(labelled.map((l) => ({ ...l, spec: l.spec as Run['spec'] }))),
     enabled: detailsReady && runIds.length > 0 && runIds.length <= 8,
     staleTime: Number.POSITIVE_INFINITY,
   });
-  const names = useMemo(() => overlay.data?.throughput.names ?? [], [overlay.data]);
-  const colorIndex = useMemo(() => (n: string) => Math.max(0, names.indexOf(n)), [names]);
+  // One style function per run, kept across renders (a new function would rebuild its chart).
+  const perRunStyle = useMemo(() => {
+    const o = overlay.data;
+    return new Map(
+      (o?.perRun ?? []).map((r) => [
+        r.id,
+        (n: string) => o?.styleOf(`${r.label}: ${n}`) ?? { color: '#4D4D4D', dash: [] },
+      ]),
+    );
+  }, [overlay.data]);
+  const metricInfo = METRICS.find((m) => m.value === metric) ?? METRICS[0];
+  // Small multiples share one y scale, so heights compare across panels.
+  const sharedMax = useMemo(() => {
+    let max = 0;
+    for (const r of overlay.data?.perRun ?? [])
+      for (const col of r.charts[metric].toColumns().slice(1))
+        for (const v of col) if (typeof v === 'number' && v > max) max = v;
+    return max;
+  }, [overlay.data, metric]);
   const sharedPreset =
     results.length && results.every((r) => byId.get(r.id)?.preset === byId.get(results[0]?.id ?? '')?.preset)
       ? byId.get(results[0]?.id ?? '')?.preset
@@ -113,6 +151,16 @@ export function ComparePage({ runIds }: { runIds: string[] }) {
         (s, k) => s.error && <Alert key={runIds[k]} color="red">{`${runIds[k]}: ${s.error.message}`}</Alert>,
       )}
 
+      {results.length > 1 && (
+        <Select
+          label="Baseline for Δ"
+          w={{ base: '100%', md: 360 }}
+          data={results.map((r) => ({ value: r.id, label: r.name }))}
+          value={baseline?.id ?? null}
+          onChange={setBaselineId}
+          allowDeselect={false}
+        />
+      )}
       {results.length > 0 && (
         <TablePanel title="Side by side">
           <ScrollArea type="auto">
@@ -126,6 +174,7 @@ export function ComparePage({ runIds }: { runIds: string[] }) {
                   num('Stability σ/μ'),
                   num('Retransmits'),
                   num('RTT mean'),
+                  num(`Δ goodput vs ${baseline ? `#${shortId(baseline.id)}` : 'baseline'}`),
                 ]}
               />
               <Table.Tbody>
@@ -140,6 +189,11 @@ export function ComparePage({ runIds }: { runIds: string[] }) {
                         {f.name} ({f.stack})
                       </Table.Td>
                       <FlowNumberCells f={f} />
+                      <NumTd>
+                        {r.id === baseline?.id
+                          ? 'baseline'
+                          : deltaText(relativeDelta(f.goodputMbps.mean, baselineMean(f.name, f.stack)))}
+                      </NumTd>
                     </Table.Tr>
                   )),
                 )}
@@ -152,22 +206,51 @@ export function ComparePage({ runIds }: { runIds: string[] }) {
       {overlay.isPending && runIds.length > 0 && <Loader size="sm" aria-label="Loading time series" />}
       {overlay.error && <Alert color="yellow">Time series unavailable: {overlay.error.message}</Alert>}
       {overlay.data && (
-        <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="sm">
-          <TimeSeriesChart
-            title="Throughput, overlaid"
-            yLabel="Goodput (Mbit/s)"
-            series={overlay.data.throughput}
-            colorIndex={colorIndex}
-            subscribe={noSubscribe}
-          />
-          <TimeSeriesChart
-            title="RTT, overlaid"
-            yLabel="RTT (ms)"
-            series={overlay.data.rtt}
-            colorIndex={colorIndex}
-            subscribe={noSubscribe}
-          />
-        </SimpleGrid>
+        <Stack gap="xs">
+          <Group gap="sm" wrap="wrap">
+            <SegmentedControl
+              aria-label="Metric"
+              data={METRICS.map((m) => ({ value: m.value, label: m.label }))}
+              value={metric}
+              onChange={(v) => setMetric(v as CompareMetric)}
+            />
+            <SegmentedControl
+              aria-label="Layout"
+              data={[
+                { value: 'multiples', label: 'One chart per run' },
+                { value: 'overlay', label: 'Overlaid' },
+              ]}
+              value={view}
+              onChange={(v) => setView(v as 'multiples' | 'overlay')}
+            />
+          </Group>
+          {view === 'overlay' ? (
+            <TimeSeriesChart
+              title={`${metricInfo?.label}, overlaid (colour: stack, dashes: run)`}
+              yLabel={metricInfo?.yLabel ?? ''}
+              series={overlay.data.overlaid[metric]}
+              styleOf={overlay.data.styleOf}
+              subscribe={noSubscribe}
+              height={280}
+            />
+          ) : (
+            <SimpleGrid cols={{ base: 1, md: 2, xl: 3 }} spacing="sm" data-testid="small-multiples">
+              {overlay.data.perRun.map((r) => (
+                <TimeSeriesChart
+                  key={r.id}
+                  title={`${r.label}: ${metricInfo?.label}`}
+                  yLabel={metricInfo?.yLabel ?? ''}
+                  series={r.charts[metric]}
+                  styleOf={perRunStyle.get(r.id) ?? overlay.data.styleOf}
+                  yMax={sharedMax}
+                  subscribe={noSubscribe}
+                  height={180}
+                />
+              ))}
+            </SimpleGrid>
+          )}
+          <SummaryCharts runs={overlay.data.perRun} styleOf={overlay.data.styleOf} />
+        </Stack>
       )}
 
       {results.length > 0 && (
@@ -180,3 +263,6 @@ export function ComparePage({ runIds }: { runIds: string[] }) {
     </Stack>
   );
 }
+
+const deltaText = (d: number | null) =>
+  d === null ? '—' : `${d > 0 ? '+' : d < 0 ? '−' : '±'}${fmtPct(Math.abs(d))}`;

@@ -1,39 +1,44 @@
 // Experiment designer: the spec as a form validated by the shared schema on every change, with
 // live theory and topology beside it, file actions and a launch button.
-import { STACK_NAMES } from '@lfnlab/emulator/spec';
+import { quotaProblems, STACK_NAMES } from '@lfnlab/emulator/spec';
 import { Alert, Button, Divider, Grid, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useMemo, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { ApiError, get } from '../api/client';
-import { useLabs, useStartRun } from '../api/queries';
+import { useLabs, useQuotas, useStartRun } from '../api/queries';
 import type { StoredSpec } from '../api/types';
 import { navigate } from '../app/router';
+import { useSessionUser } from '../auth/session';
 import { pathTheory } from '../theory/specTheory';
 import { FlowsSection } from './FlowsSection';
 import { defaultSpecForm, type SpecForm } from './formModel';
 import { PathsSection } from './PathsSection';
 import { RunFields } from './RunFields';
 import { SpecFileActions } from './SpecFileActions';
-import { specResolver } from './specResolver';
+import { checkSpecForm, specResolver } from './specResolver';
 import { formToYaml, takeDraft, yamlToForm } from './specText';
 import { TheoryPanel } from './TheoryPanel';
 import { TopologySketch } from './TopologySketch';
+import { loadWorkingCopy, saveWorkingCopy } from './workingCopy';
 
-function initialForm(): SpecForm {
+function initialForm(specId: string | undefined): SpecForm {
   const draft = takeDraft();
   if (draft) {
     try {
       return yamlToForm(draft);
     } catch {
-      /* fall through to the default spec */
+      /* fall through */
     }
   }
-  return defaultSpecForm();
+  return loadWorkingCopy(specId) ?? defaultSpecForm();
 }
 
 export function DesignerPage({ specId }: { specId?: string }) {
+  // biome-ignore lint/correctness/useExhaustiveDependencies: read once per page (keyed by spec)
+  const restored = useMemo(() => loadWorkingCopy(specId) !== null, []);
   const form = useForm<SpecForm>({
-    defaultValues: useMemo(initialForm, []),
+    // biome-ignore lint/correctness/useExhaustiveDependencies: the page is keyed by spec id
+    defaultValues: useMemo(() => initialForm(specId), []),
     resolver: specResolver,
     mode: 'all',
   });
@@ -48,22 +53,33 @@ export function DesignerPage({ specId }: { specId?: string }) {
   const stacks = lab?.stacks.length ? lab.stacks : [...STACK_NAMES];
 
   useEffect(() => {
-    if (!specId) return;
+    // A working copy of this spec (edited, then left) wins over the stored text.
+    if (!specId || restored) return;
     get<StoredSpec>(`/api/specs/${encodeURIComponent(specId)}`)
       .then((s) => reset(yamlToForm(s.text)))
       .catch((e: Error) => setLoadError(e.message));
-  }, [specId, reset]);
+  }, [specId, reset, restored]);
 
   // Validate the whole spec on every change: cross-field rules (a flow starting after the run
   // ends) must show even when the field that broke them is another one.
   // biome-ignore lint/correctness/useExhaustiveDependencies: values is the trigger
   useEffect(() => {
     void trigger();
-  }, [values, trigger]);
+    saveWorkingCopy(specId, values);
+  }, [values, trigger, specId]);
 
   const theory = useMemo(() => values.paths.map((p) => pathTheory(values, p)), [values]);
   const errors = formState.errors;
-  const problemCount = countErrors(errors);
+  // The role's quota, checked as the person types (the same rules the service applies at launch).
+  const user = useSessionUser();
+  const quotas = useQuotas(Boolean(user));
+  const overQuota = useMemo(() => {
+    const q = user && quotas.data?.[user.role];
+    if (!q) return [];
+    const checked = checkSpecForm(values);
+    return checked.ok ? quotaProblems(checked.spec, q, user.role) : [];
+  }, [values, quotas.data, user]);
+  const problemCount = countErrors(errors) + overQuota.length;
 
   const launch = handleSubmit((f) =>
     start.mutate(
@@ -71,11 +87,11 @@ export function DesignerPage({ specId }: { specId?: string }) {
       {
         onSuccess: (run) => navigate({ page: 'live', runId: run.id }),
         onError: (e) => {
-          // The service names fields the same way the schema does; show its problems too.
+          // The service's message repeats its problems: show each problem once, or the message.
           const problems = e instanceof ApiError ? e.problems : [];
           setError('root.server', {
             type: 'server',
-            message: [e.message, ...problems.map((p) => `${p.path}: ${p.message}`)].join('\n'),
+            message: problems.length ? problems.map((p) => `${p.path}: ${p.message}`).join('\n') : e.message,
           });
         },
       },
@@ -98,6 +114,15 @@ export function DesignerPage({ specId }: { specId?: string }) {
       {loadError && (
         <Alert color="red" mb="sm" title="Could not open the saved spec">
           {loadError}
+        </Alert>
+      )}
+      {overQuota.length > 0 && (
+        <Alert color="red" mb="sm" title={`Over the ${user?.role} quota`} data-testid="quota-problems">
+          {overQuota.map((p) => (
+            <Text size="sm" key={`${p.path}:${p.message}`}>
+              {p.path}: {p.message}
+            </Text>
+          ))}
         </Alert>
       )}
       {(errors.root?.message || errors.root?.server?.message) && (

@@ -13,7 +13,7 @@ import {
   Title,
 } from '@mantine/core';
 import { Controller, type FieldErrors, type UseFormReturn, useFieldArray, useWatch } from 'react-hook-form';
-import { colorOf } from '../lib/colors';
+import { stackColor } from '../lib/colors';
 import { errorAt } from './fieldError';
 import { newFlow, type SpecForm } from './formModel';
 
@@ -84,7 +84,7 @@ export function FlowsSection({
                         height: 10,
                         marginTop: 12,
                         borderRadius: 5,
-                        background: colorOf(i),
+                        background: stackColor(f.stack),
                       }}
                     />
                   </Table.Td>

@@ -7,6 +7,7 @@ import { navigate } from '../app/router';
 import { downloadText } from '../lib/download';
 import type { SpecForm } from './formModel';
 import { formToYaml, yamlToForm } from './specText';
+import { saveWorkingCopy, setFlash, takeFlash } from './workingCopy';
 
 export function SpecFileActions({
   form,
@@ -20,7 +21,11 @@ export function SpecFileActions({
   const specs = useSpecs();
   const save = useSaveSpec();
   const duplicate = useDuplicateSpec();
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  // A save of a new spec moves to its URL, which remounts the page: its message comes along.
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(() => {
+    const flash = takeFlash();
+    return flash ? { ok: true, text: flash } : null;
+  });
   const failed = (e: unknown) =>
     setMessage({ ok: false, text: e instanceof ApiError || e instanceof Error ? e.message : String(e) });
 
@@ -29,8 +34,13 @@ export function SpecFileActions({
       { id: specId, name: form.name, kind: 'spec', text: formToYaml(form) },
       {
         onSuccess: (s) => {
-          setMessage({ ok: true, text: `Saved as "${s.name}"` });
-          if (s.id !== specId) navigate({ page: 'designer', specId: s.id });
+          const text = `Saved as "${s.name}"`;
+          setMessage({ ok: true, text });
+          if (s.id !== specId) {
+            saveWorkingCopy(s.id, form);
+            setFlash(text);
+            navigate({ page: 'designer', specId: s.id });
+          }
         },
         onError: failed,
       },
@@ -44,7 +54,9 @@ export function SpecFileActions({
     }
     duplicate.mutate(specId, {
       onSuccess: (s) => {
-        setMessage({ ok: true, text: `Duplicated as "${s.name}"` });
+        const text = `Duplicated as "${s.name}"`;
+        setMessage({ ok: true, text });
+        setFlash(text);
         navigate({ page: 'designer', specId: s.id });
       },
       onError: failed,

@@ -1,7 +1,7 @@
 // A dumbbell per path: senders on the left, the router's bottleneck in the middle, receivers on
 // the right, one line per flow in its chart colour (arrow by direction), UDP sources dashed.
 import { Paper, Title } from '@mantine/core';
-import { colorOf } from '../lib/colors';
+import { stackColor } from '../lib/colors';
 import type { SpecForm } from './formModel';
 
 const W = 360;
@@ -111,7 +111,7 @@ export function TopologySketch({ form }: { form: SpecForm }) {
                     </g>
                   );
                 }
-                const color = colorOf(r.i);
+                const color = stackColor(r.f.stack);
                 const label = `${r.f.name || `${r.f.stack}-${r.i + 1}`}${r.f.streams > 1 ? ` ×${r.f.streams}` : ''}`;
                 const reverse = r.f.direction === 'reverse';
                 return (

@@ -1,22 +1,32 @@
-// One colour per flow, the same on every chart and on the topology sketch. Chosen for contrast on
-// white (WCAG ≥ 3:1 for graphics) and to stay apart under the common colour-vision deficiencies.
-const PALETTE = [
-  '#1f6fb4',
-  '#d1495b',
-  '#2a9d3f',
-  '#8e44ad',
-  '#c76b00',
-  '#00838f',
-  '#6d4c41',
-  '#c2185b',
-  '#3f51b5',
-  '#7a8a00',
-  '#e64a19',
-  '#00695c',
-  '#5d4037',
-  '#283593',
-  '#ad1457',
-  '#2e7d32',
-];
+// The app's chart colours come from the palette the HTML report uses (backend/src/report/palette.ts):
+// a colour per stack, dashes for repeats of a stack within a run and for runs in a comparison.
+import {
+  flowStyles,
+  indexStyle,
+  NEUTRAL,
+  runFlowStyle,
+  type SeriesStyle,
+  stackColor,
+} from '@lfnlab/report/palette';
 
-export const colorOf = (i: number): string => PALETTE[i % PALETTE.length] as string;
+export { flowStyles, indexStyle, NEUTRAL, runFlowStyle, type SeriesStyle, stackColor };
+
+/** By position, for lists without stacks. */
+export const colorOf = (i: number): string => indexStyle(i).color;
+
+/** A style lookup for a run's series: flows by their stack, probes and queues in neutral greys. */
+export function runSeriesStyles(flows: readonly { name: string; stack: string }[]) {
+  const byFlow = flowStyles(flows);
+  return (series: string): SeriesStyle => {
+    const f = byFlow.get(series);
+    if (f) return f;
+    if (series.startsWith('probe')) return { color: NEUTRAL.probe, dash: [4, 2] };
+    // A flow with `count` is sampled as "<name>-<k>": its spec entry's stack.
+    const parent = flows.find((x) => series.startsWith(`${x.name}-`));
+    if (parent) return { color: stackColor(parent.stack), dash: [] };
+    // Queue series are "<path> <direction>": forward solid black, reverse grey dashed.
+    return series.endsWith('reverse')
+      ? { color: NEUTRAL.probe, dash: [6, 3] }
+      : { color: NEUTRAL.queue, dash: [] };
+  };
+}

@@ -1,6 +1,8 @@
 // The live run's four charts: what the live page shows and what the chart benchmark times, so the
 // benchmark measures exactly what users see.
 import { SimpleGrid } from '@mantine/core';
+import type { SeriesStyle } from '../lib/colors';
+import type { ReferenceLine } from './chartReferences';
 import type { ChartId, LiveModel } from './liveModel';
 import { TimeSeriesChart } from './TimeSeriesChart';
 
@@ -23,10 +25,12 @@ const PHASE_STEP_MS = 50;
 
 export function LiveCharts({
   model,
-  colorIndex,
+  styleOf,
+  references = {},
 }: {
   model: LiveModel;
-  colorIndex: (name: string) => number;
+  styleOf: (name: string) => SeriesStyle;
+  references?: Partial<Record<ChartId, ReferenceLine[]>>;
 }) {
   return (
     <SimpleGrid cols={{ base: 1, md: 2 }} spacing="sm">
@@ -36,7 +40,8 @@ export function LiveCharts({
           title={c.title}
           yLabel={c.yLabel}
           series={model.charts[c.id]}
-          colorIndex={colorIndex}
+          styleOf={styleOf}
+          references={references[c.id]}
           phaseMs={i * PHASE_STEP_MS}
           subscribe={model.subscribe}
         />

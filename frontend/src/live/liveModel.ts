@@ -24,6 +24,8 @@ export class LiveModel {
   lastSeq = 0;
   done = false;
   caughtUp = false;
+  /** The charts hold a finished run's recorded samples rather than a live stream. */
+  replayed = false;
   /** Latest sample time, s (for the events' time stamps). */
   latestT = 0;
   version = 0;
@@ -76,6 +78,18 @@ export class LiveModel {
         break;
     }
     this.changed();
+  }
+
+  /** A finished run's recorded samples (GET /api/runs/:id/samples), drawn as the live ones were. */
+  replay(samples: readonly LiveSample[]): void {
+    for (const s of samples) this.sample(s, 0);
+    this.replayed = true;
+    this.changed();
+  }
+
+  /** Whether any chart holds a point. */
+  get hasData(): boolean {
+    return Object.values(this.charts).some((c) => c.names.length > 0);
   }
 
   private sample(s: LiveSample, seq: number): void {

@@ -46,6 +46,7 @@ const queued = (id: string): Run => ({
   progress: { elapsedS: 0, totalS: 10 },
   error: null,
   partial: false,
+  queue: null,
   spec: spec('preset-run'),
 });
 

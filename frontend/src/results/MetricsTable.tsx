@@ -1,6 +1,7 @@
 // Every metric summary.json holds, with its title, unit and definition from the shared registry.
 import { METRICS, type MetricDefinition } from '@lfnlab/metrics/registry';
-import { ScrollArea, Table, Text } from '@mantine/core';
+import { ScrollArea, Stack, Table, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import type { MetricValue, RunSummary } from '../api/types';
 import { fmt, fmtRate } from '../lib/format';
 import { NumTd, num, TableHead, TablePanel } from '../lib/tables';
@@ -30,12 +31,31 @@ export function MetricsTable({ summary }: { summary: RunSummary }) {
     ...summary.flows.flatMap((f) => f.metrics.map((m) => ({ scope: f.name, m }))),
     ...summary.metrics.theory.flatMap((t) => t.metrics.map((m) => ({ scope: `${t.path} (theory)`, m }))),
   ];
+  // On a phone a four-column table puts the values off-screen: one card per metric instead.
+  const narrow = useMediaQuery('(max-width: 48em)');
   return (
     <TablePanel title="Fairness and other metrics">
       {rows.length === 0 ? (
         <Text c="dimmed" size="sm">
           This run's summary has no further metrics.
         </Text>
+      ) : narrow ? (
+        <Stack gap="xs" data-testid="metrics-list">
+          {rows.map(({ scope, m }) => {
+            const d = defOf(m.id);
+            return (
+              <div key={`${scope}/${m.id}`} style={{ borderBottom: '1px solid #e6e6e6', paddingBottom: 6 }}>
+                <Text size="sm" fw={600}>
+                  {d?.title ?? m.id}: <span style={{ fontFamily: 'monospace' }}>{fmtMetric(m)}</span>
+                </Text>
+                <Text size="xs" c="dimmed">
+                  {scope}
+                </Text>
+                {d?.definition && <Text size="xs">{d.definition}</Text>}
+              </div>
+            );
+          })}
+        </Stack>
       ) : (
         <ScrollArea type="auto">
           <Table striped fz="sm" style={{ minWidth: 720 }} data-testid="metrics">

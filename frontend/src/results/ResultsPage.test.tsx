@@ -1,11 +1,12 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { FlowSummary, Run, RunSummary } from '../api/types';
 import { mockApi } from '../test/api';
-import { spec } from '../test/fixtures';
+import { replay, spec } from '../test/fixtures';
 import { must } from '../test/must';
 import { renderInApp } from '../test/render';
 import { ResultsPage } from './ResultsPage';
+import { RunActions } from './RunActions';
 
 const run: Run = {
   id: 'r42',
@@ -24,6 +25,7 @@ const run: Run = {
   progress: { elapsedS: 30, totalS: 30 },
   error: null,
   partial: false,
+  queue: null,
   spec: spec('reno-vs-cubic'),
 };
 
@@ -184,5 +186,59 @@ describe('ResultsPage', () => {
     expect(screen.getByRole('link', { name: 'Watch it live' }).getAttribute('href')).toBe('#/runs/r42/live');
     expect(screen.queryByTestId('flow-summary')).toBeNull();
     expect(calls.map((c) => c.path)).not.toContain('/api/runs/r42/summary');
+  });
+
+  it("draws a finished run's four charts from its recorded samples, with capacity and buffer lines", async () => {
+    const { calls } = mockApi({
+      'GET /api/runs/r42': { body: run },
+      'GET /api/runs/r42/summary': { body: summary },
+      'GET /api/runs/r42/samples': { body: replay },
+    });
+    renderInApp(<ResultsPage runId="r42" />);
+    const charts = await screen.findByTestId('run-charts');
+    await waitFor(() => expect(within(charts).getAllByRole('img')).toHaveLength(4));
+    const labels = within(charts)
+      .getAllByRole('img')
+      .map((c) => c.getAttribute('aria-label') ?? '');
+    expect(labels[0]).toContain('reference lines: capacity main 100 Mbit/s');
+    expect(labels[3]).toContain('reference lines: buffer main');
+    // Each chart's legend names its series: the flows by the names the samples carry.
+    await waitFor(() => expect(within(charts).getAllByText('reno-1').length).toBeGreaterThanOrEqual(3));
+    expect(within(charts).getByText(/6 of 24 drawn|18 of 24 drawn/)).toBeTruthy();
+    expect(calls.filter((c) => c.path === '/api/runs/r42/samples')).toHaveLength(1);
+  });
+
+  it('shows a not-found page for an unknown run: no spinner, no retries', async () => {
+    const { calls } = mockApi({ 'GET /api/runs/nope': { status: 404, body: { error: 'no run nope' } } });
+    renderInApp(<ResultsPage runId="nope" />);
+    expect(await screen.findByTestId('not-found')).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'No such run' })).toBeTruthy();
+    expect(screen.queryByLabelText('Loading run')).toBeNull();
+    expect(calls.filter((c) => c.path === '/api/runs/nope')).toHaveLength(1);
+  });
+});
+
+describe('Open in Grafana', () => {
+  it('is not offered when the service runs without InfluxDB', async () => {
+    const { calls } = mockApi({ 'GET /api/health': { body: { influx: 'off', queue: 0 } } });
+    renderInApp(<RunActions run={run} />);
+    await waitFor(() => expect(calls.map((c) => c.path)).toContain('/api/health'));
+    await screen.findByRole('button', { name: 'Re-run' });
+    expect(screen.queryByText('Open in Grafana')).toBeNull();
+    expect(calls.map((c) => c.path)).not.toContain('/api/runs/r42/grafana');
+  });
+
+  it('is a link to a new tab at the address the service gives; this tab stays', async () => {
+    mockApi({
+      'GET /api/health': { body: { influx: 'up', queue: 0 } },
+      'GET /api/runs/r42/grafana': { body: { url: 'http://lab.example:3000/d/lfnlab-run/x?var-run=r42' } },
+    });
+    renderInApp(<RunActions run={run} />);
+    const link = await screen.findByRole('link', { name: 'Open in Grafana' });
+    expect(link.getAttribute('href')).toBe('http://lab.example:3000/d/lfnlab-run/x?var-run=r42');
+    expect(link.getAttribute('target')).toBe('_blank');
+    expect(link.getAttribute('rel')).toContain('noopener');
+    // A link, not a button running window.open: nothing can send this tab to Grafana instead.
+    expect(link.tagName).toBe('A');
   });
 });

@@ -1,10 +1,13 @@
 import { Alert, Anchor, Button, Grid, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { ApiError } from '../api/client';
 import { useRun, useSummary } from '../api/queries';
+import { NotFound } from '../app/NotFound';
 import { hrefOf } from '../app/router';
 import { fmtDate, fmtDuration } from '../lib/format';
 import { RunStatusBadge } from '../runs/RunStatusBadge';
 import { MetricsTable } from './MetricsTable';
 import { RunActions } from './RunActions';
+import { RunCharts } from './RunCharts';
 import { FlowSummaryTable, PathSummaryTable } from './SummaryTables';
 import { VerdictCard } from './VerdictCard';
 
@@ -15,6 +18,7 @@ export function ResultsPage({ runId }: { runId: string }) {
   const finished = run.data && !['running', 'queued'].includes(run.data.status);
   const summary = useSummary(runId, Boolean(finished));
 
+  if (run.error instanceof ApiError && run.error.status === 404) return <NotFound what="run" id={runId} />;
   if (run.isPending) return <Loader aria-label="Loading run" />;
   if (run.error) return <Alert color="red">{run.error.message}</Alert>;
   const r = run.data;
@@ -52,13 +56,17 @@ export function ResultsPage({ runId }: { runId: string }) {
       <RunActions run={r} />
       {summary.data && (
         <Grid gap="md">
-          <Grid.Col span={{ base: 12, xl: 7 }}>
+          {/* Full width: beside the verdict the flow table hid its RTT column at 1440 px. */}
+          <Grid.Col span={12}>
             <Stack gap="md">
               <FlowSummaryTable summary={summary.data} />
               <PathSummaryTable summary={summary.data} />
             </Stack>
           </Grid.Col>
-          <Grid.Col span={{ base: 12, xl: 5 }}>
+          <Grid.Col span={12}>
+            <RunCharts run={r} />
+          </Grid.Col>
+          <Grid.Col span={12}>
             <VerdictCard summary={summary.data} />
           </Grid.Col>
           <Grid.Col span={12}>

@@ -1,8 +1,9 @@
 // Downloads (CSV, JSON, Flent, HTML report), re-run, open in designer and open in Grafana.
 import { Alert, Button, Group, Menu, Paper, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { stringify } from 'yaml';
-import { grafanaUrl, useStartRun } from '../api/queries';
+import { grafanaUrl, useHealth, useStartRun } from '../api/queries';
 import type { Run } from '../api/types';
 import { navigate } from '../app/router';
 import { stashDraft } from '../designer/specText';
@@ -31,18 +32,16 @@ export function RunActions({ run }: { run: Run }) {
       { onSuccess: (r) => navigate({ page: 'live', runId: r.id }), onError: (e) => setError(e.message) },
     );
 
-  const grafana = async () => {
-    // Open the window first (popup blockers allow it only in the click), then point it at the URL.
-    const w = window.open('', '_blank', 'noopener');
-    try {
-      const { url } = await grafanaUrl(run.id);
-      if (w) w.location.href = url;
-      else window.location.href = url;
-    } catch (e) {
-      w?.close();
-      setError(`Grafana: ${(e as Error).message}`);
-    }
-  };
+  // Grafana shows what InfluxDB holds: no link when the service runs without it. The address is
+  // fetched ahead, so the button is a plain link to a new tab (window.open with noopener returns
+  // null, and the old code then sent this tab away instead).
+  const health = useHealth();
+  const withGrafana = health.data !== undefined && health.data.influx !== 'off';
+  const grafana = useQuery({
+    queryKey: ['grafana', run.id, run.finishedAt],
+    queryFn: () => grafanaUrl(run.id),
+    enabled: withGrafana,
+  });
 
   const openInDesigner = () => {
     stashDraft(specText());
@@ -92,10 +91,24 @@ export function RunActions({ run }: { run: Run }) {
         <Button size="xs" variant="light" onClick={openInDesigner}>
           Open in designer
         </Button>
-        <Button size="xs" variant="light" onClick={() => void grafana()}>
-          Open in Grafana
-        </Button>
+        {withGrafana && grafana.data && (
+          <Button
+            component="a"
+            size="xs"
+            variant="light"
+            href={grafana.data.url}
+            target="_blank"
+            rel="noopener noreferrer"
+          >
+            Open in Grafana
+          </Button>
+        )}
       </Group>
+      {grafana.error && (
+        <Alert color="yellow" mt="xs" p="xs">
+          Grafana link unavailable: {grafana.error.message}
+        </Alert>
+      )}
       {error && (
         <Alert color="red" mt="xs" p="xs" role="alert">
           {error}

@@ -1,7 +1,7 @@
 // Per-flow and per-path summary: mean ± σ goodput, stability σ/μ, retransmits, RTT; utilisation and Jain's index.
 import { ScrollArea, Table, Text } from '@mantine/core';
 import type { FlowSummary, RunSummary } from '../api/types';
-import { colorOf } from '../lib/colors';
+import { flowStyles } from '../lib/colors';
 import { fmt, fmtPct } from '../lib/format';
 import { FlowNumberCells, NumTd, num, TableHead, TablePanel } from '../lib/tables';
 
@@ -13,6 +13,8 @@ function limitText(l: FlowSummary['limitedBy']): string {
 }
 
 export function FlowSummaryTable({ summary }: { summary: RunSummary }) {
+  // The swatch is the flow's line on the charts: its stack's colour.
+  const styles = flowStyles(summary.flows.map((f) => ({ name: f.name, stack: f.stack })));
   return (
     <TablePanel title="Flows">
       <ScrollArea type="auto">
@@ -30,7 +32,7 @@ export function FlowSummaryTable({ summary }: { summary: RunSummary }) {
             ]}
           />
           <Table.Tbody>
-            {summary.flows.map((f, i) => (
+            {summary.flows.map((f) => (
               <Table.Tr key={f.name}>
                 <Table.Td>
                   <span
@@ -40,7 +42,7 @@ export function FlowSummaryTable({ summary }: { summary: RunSummary }) {
                       width: 10,
                       height: 10,
                       borderRadius: 5,
-                      background: colorOf(i),
+                      background: styles.get(f.name)?.color,
                       marginRight: 6,
                     }}
                   />

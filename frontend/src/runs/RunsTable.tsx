@@ -3,6 +3,7 @@ import { Anchor, Checkbox, Group, ScrollArea, Table, Text } from '@mantine/core'
 import type { Run } from '../api/types';
 import { hrefOf } from '../app/router';
 import { fmtDate, fmtDuration } from '../lib/format';
+import { clockTime } from '../queue/waitText';
 import { RunStatusBadge, VerdictBadge } from './RunStatusBadge';
 
 export function RunsTable({
@@ -67,6 +68,17 @@ export function RunsTable({
                 <Table.Td>{r.stacks.join(', ')}</Table.Td>
                 <Table.Td>
                   <RunStatusBadge status={r.status} />
+                  {r.status === 'running' && r.progress.totalS > 0 && (
+                    <Text size="xs" c="dimmed" data-testid="run-progress">
+                      {Math.min(100, Math.round((100 * r.progress.elapsedS) / r.progress.totalS))} % of{' '}
+                      {fmtDuration(r.progress.totalS)}
+                    </Text>
+                  )}
+                  {r.status === 'queued' && r.queue && (
+                    <Text size="xs" c="dimmed" data-testid="queue-place">
+                      #{r.queue.position} · {r.queue.ahead} ahead · ~{clockTime(r.queue.estimatedStartAt)}
+                    </Text>
+                  )}
                 </Table.Td>
                 <Table.Td>
                   <VerdictBadge verdict={r.verdict} />

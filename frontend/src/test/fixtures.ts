@@ -25,3 +25,25 @@ export const labs: Lab[] = [
     bootMs: 41_000,
   },
 ];
+
+/** GET /api/runs/:id/samples for the two-flow spec above: 3 s of each chart's samples. */
+export const replay = {
+  recorded: 24,
+  references: [{ path: 'main', rateMbps: 100, bufferPackets: 583 }],
+  samples: [0.5, 1.5, 2.5].flatMap((t) => [
+    { kind: 'goodput', t, flow: 'reno-1', bps: 40e6 + t * 1e6, bytesReceived: 0 },
+    { kind: 'goodput', t, flow: 'cubic-2', bps: 50e6, bytesReceived: 0 },
+    { kind: 'tcp', t, flow: 'reno-1', cwndPackets: 300 + t, srttMs: 80, streams: 1, cc: 'reno' },
+    { kind: 'tcp', t, flow: 'cubic-2', cwndPackets: 400, srttMs: 82, streams: 1, cc: 'cubic' },
+    { kind: 'rtt', t, path: 'main', rttMs: 81, seq: t },
+    {
+      kind: 'queue',
+      t,
+      path: 'main',
+      stage: 'bottleneck',
+      direction: 'forward',
+      backlogPackets: 120,
+      drops: 0,
+    },
+  ]),
+};

@@ -13,6 +13,7 @@ import {
   loadRun,
   readJson,
   renderRunReport,
+  replaySamples,
   runJson,
   samplesCsv,
   trafficStart,
@@ -22,8 +23,30 @@ import { LAB_NAME } from '../../service/labDriver.js';
 import { type Run, ServiceError } from '../../service/types.js';
 import { type Services, userOf } from '../context.js';
 import { MAX_TEXT_CHARS, TEXT_BODY_LIMIT } from '../limits.js';
-import { Document, GrafanaLink, MetricDefinition, RunSchema, StartedRuns, textReply } from '../schemas.js';
+import {
+  Document,
+  GrafanaLink,
+  MetricDefinition,
+  ReplaySchema,
+  RunSchema,
+  StartedRuns,
+  textReply,
+} from '../schemas.js';
 import { errorReplies } from './docs.js';
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|\[?::1\]?)$/i;
+
+/**
+ * Grafana as the caller can reach it: a loopback address is only right for a browser on this host;
+ * anyone else reached the service by another name, and Grafana listens beside it under that name.
+ */
+export function grafanaBaseFor(configured: string, requestHost: string): string {
+  const url = new URL(configured);
+  const host = requestHost.replace(/:\d+$/, '');
+  if (!LOOPBACK.test(url.hostname) || !host || LOOPBACK.test(host)) return configured;
+  url.hostname = host;
+  return url.toString();
+}
 
 const Id = z.object({ id: z.string().max(200) });
 const KINDS = Object.keys(CSV_COLUMNS) as SampleKind[];
@@ -105,7 +128,8 @@ export async function runRoutes(app: FastifyInstance, { s }: { s: Services }) {
           { path: 'lab', message: 'must be a lab GET /api/labs lists' },
         ]);
       const runs = await s.runs.create(userOf(req), { ...input, lab });
-      return reply.code(202).send({ ...(runs[0] as Run), queuedRuns: runs.map((x) => x.id) });
+      const first = await s.board.view(runs[0] as Run);
+      return reply.code(202).send({ ...first, queuedRuns: runs.map((x) => x.id) });
     },
   );
   r.get(
@@ -119,7 +143,7 @@ export async function runRoutes(app: FastifyInstance, { s }: { s: Services }) {
       },
     },
     async (req) => ({
-      runs: s.runs.visible(userOf(req), req.query),
+      runs: await s.board.views(s.runs.visible(userOf(req), req.query)),
     }),
   );
   r.get(
@@ -132,7 +156,7 @@ export async function runRoutes(app: FastifyInstance, { s }: { s: Services }) {
         response: { 200: RunSchema },
       },
     },
-    async (req) => s.runs.get(userOf(req), req.params.id),
+    async (req) => s.board.view(s.runs.get(userOf(req), req.params.id)),
   );
   r.post(
     '/runs/:id/stop',
@@ -144,7 +168,31 @@ export async function runRoutes(app: FastifyInstance, { s }: { s: Services }) {
         response: { 200: RunSchema },
       },
     },
-    async (req) => s.runs.stop(userOf(req), req.params.id),
+    async (req) => s.board.view(await s.runs.stop(userOf(req), req.params.id)),
+  );
+  r.get(
+    '/runs/:id/samples',
+    {
+      schema: {
+        tags: ['runs'],
+        summary: "A finished run's throughput, TCP, RTT and bottleneck-queue samples for charts",
+        params: Id,
+        querystring: z.object({
+          maxPerSeries: z.coerce
+            .number({ error: 'must be a number of samples from 10 to 20000' })
+            .int({ error: 'must be a whole number of samples from 10 to 20000' })
+            .min(10, { error: 'must be a number of samples from 10 to 20000' })
+            .max(20_000, { error: 'must be a number of samples from 10 to 20000' })
+            .default(2000),
+        }),
+        response: { 200: ReplaySchema },
+      },
+    },
+    async (req) => {
+      const replay = replaySamples(loaded(req, req.params.id), req.query.maxPerSeries);
+      // Typed samples are records with a kind and a time; the schema says only that much.
+      return { ...replay, samples: replay.samples as unknown as { kind: string; t: number }[] };
+    },
   );
   r.get(
     '/runs/:id/summary',
@@ -249,12 +297,15 @@ export async function runRoutes(app: FastifyInstance, { s }: { s: Services }) {
     },
     async (req) => {
       const run = s.runs.get(userOf(req), req.params.id);
+      if (s.storage.health().influx === 'off')
+        throw new ServiceError(404, 'no Grafana data: this service runs without InfluxDB (--influx off)');
       let fromMs = Date.parse(run.startedAt ?? run.createdAt);
       try {
         fromMs = trafficStart(loadRun(s.runs.dir(userOf(req), run.id)))?.getTime() ?? fromMs;
       } catch {} // no summary yet: the start of the run will do
       const toMs = run.finishedAt ? Math.max(fromMs, Date.parse(run.finishedAt)) : undefined;
-      return { url: grafanaRunUrl(s.grafanaUrl, { run: run.id, fromMs, toMs }) };
+      const base = grafanaBaseFor(s.grafanaUrl, req.hostname);
+      return { url: grafanaRunUrl(base, { run: run.id, fromMs, toMs }) };
     },
   );
   r.get(

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_OVERHEAD_S, overheadS, queueSpots } from './queueEstimate.js';
+import type { Run } from './types.js';
+
+const run = (id: string, o: Partial<Run> = {}): Run =>
+  ({
+    id,
+    name: id,
+    owner: 'u',
+    ownerId: 'u',
+    status: 'queued',
+    verdict: null,
+    preset: null,
+    campaign: null,
+    lab: 'default',
+    stacks: ['reno'],
+    createdAt: '2026-01-01T00:00:00.000Z',
+    startedAt: null,
+    finishedAt: null,
+    progress: { elapsedS: 0, totalS: 60 },
+    error: null,
+    partial: false,
+    spec: {} as Run['spec'],
+    ...o,
+  }) as Run;
+
+describe('queue estimates', () => {
+  it('learns the per-run overhead from the lab’s completed runs (median), else a default', () => {
+    expect(overheadS([])).toBe(DEFAULT_OVERHEAD_S);
+    const done = (id: string, wallS: number) =>
+      run(id, {
+        status: 'completed',
+        startedAt: '2026-01-01T00:00:00.000Z',
+        finishedAt: new Date(Date.parse('2026-01-01T00:00:00.000Z') + wallS * 1000).toISOString(),
+      });
+    // 60 s of traffic in 70, 75 and 100 s of wall time: 10, 15, 40 s of overhead → 15.
+    expect(overheadS([done('a', 70), done('b', 75), done('c', 100)])).toBe(15);
+  });
+
+  it('adds the running run’s rest and every earlier run’s length at the lab’s pace', () => {
+    const now = new Date('2026-01-01T00:01:00.000Z');
+    const running = run('r', { status: 'running', startedAt: '2026-01-01T00:00:30.000Z' });
+    const waiting = [run('w1'), run('w2', { progress: { elapsedS: 0, totalS: 30 } }), run('w3')];
+    const spots = queueSpots({ running, waiting, history: [running, ...waiting] }, now);
+    // Running: 60 s + 20 s overhead, 30 s gone → 50 s left; w1 adds 80 s, w2 adds 50 s.
+    expect(spots.get('w1')).toMatchObject({ position: 1, ahead: 1, estimatedWaitS: 50 });
+    expect(spots.get('w2')).toMatchObject({ position: 2, ahead: 2, estimatedWaitS: 130 });
+    expect(spots.get('w3')).toMatchObject({ position: 3, ahead: 3, estimatedWaitS: 180 });
+    expect(spots.get('w3')?.estimatedStartAt).toBe('2026-01-01T00:04:00.000Z');
+  });
+
+  it('under a dilated clock a lab second takes longer than a wall second', () => {
+    const now = new Date('2026-01-01T00:00:00.000Z');
+    const slow = run('old', {
+      status: 'completed',
+      progress: { elapsedS: 60, totalS: 60, dilation: 0.5 },
+      startedAt: '2025-12-31T23:00:00.000Z',
+      finishedAt: '2025-12-31T23:02:20.000Z',
+    });
+    const spots = queueSpots({ running: null, waiting: [run('w1'), run('w2')], history: [slow] }, now);
+    // Pace 0.5: 60 lab s = 120 wall s, overhead 140 − 120 = 20 s.
+    expect(spots.get('w1')).toMatchObject({ position: 1, ahead: 0, estimatedWaitS: 0 });
+    expect(spots.get('w2')?.estimatedWaitS).toBe(140);
+  });
+});

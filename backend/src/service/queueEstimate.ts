@@ -1,0 +1,70 @@
+// How long a queued run will wait: the rest of the run in the lab now plus every run before it,
+// each taking its lab seconds at the lab's pace plus the set-up and tear-down the lab's recent
+// runs needed. Pure functions of run records, so the estimate is testable without a queue.
+import type { QueueSpot, Run } from './types.js';
+
+/** Set-up (reset, boot when down, calibration) and tear-down per run when no history says more. */
+export const DEFAULT_OVERHEAD_S = 20;
+/** A running run is never expected to end sooner than this (its summary and lab reset). */
+const MIN_TAIL_S = 3;
+const HISTORY = 10;
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+};
+
+/** Lab seconds per wall second: the newest known dilation on that lab, else 1 (realtime). */
+export function labPace(runs: Run[]): number {
+  const known = runs
+    .filter((r) => r.progress.dilation && r.startedAt)
+    .sort((a, b) => (b.startedAt ?? '').localeCompare(a.startedAt ?? ''));
+  return known[0]?.progress.dilation ?? 1;
+}
+
+/** Wall seconds a run takes beyond its traffic, the median over the lab's recent completed runs. */
+export function overheadS(runs: Run[]): number {
+  const done = runs
+    .filter((r) => r.status === 'completed' && r.startedAt && r.finishedAt)
+    .sort((a, b) => (b.finishedAt ?? '').localeCompare(a.finishedAt ?? ''))
+    .slice(0, HISTORY)
+    .map((r) => {
+      const wallS = (Date.parse(r.finishedAt as string) - Date.parse(r.startedAt as string)) / 1000;
+      return Math.max(0, wallS - r.progress.totalS / (r.progress.dilation ?? 1));
+    });
+  return done.length ? median(done) : DEFAULT_OVERHEAD_S;
+}
+
+export interface LabLine {
+  running: Run | null;
+  /** In the order they will start. */
+  waiting: Run[];
+  /** The lab's runs of any status (for its pace and overhead). */
+  history: Run[];
+}
+
+/** Each waiting run's place and expected start, by run id. */
+export function queueSpots(line: LabLine, now: Date): Map<string, QueueSpot> {
+  const pace = labPace(line.history);
+  const overhead = overheadS(line.history);
+  const wallOf = (r: Run) => r.progress.totalS / pace + overhead;
+  let waitS = 0;
+  if (line.running) {
+    const r = line.running;
+    const sinceStartS = r.startedAt ? (now.getTime() - Date.parse(r.startedAt)) / 1000 : 0;
+    const byEta = r.progress.etaS != null ? r.progress.etaS + overhead / 2 : Number.POSITIVE_INFINITY;
+    waitS = Math.max(MIN_TAIL_S, Math.min(byEta, wallOf(r) - sinceStartS));
+  }
+  const out = new Map<string, QueueSpot>();
+  line.waiting.forEach((r, i) => {
+    out.set(r.id, {
+      position: i + 1,
+      ahead: i + (line.running ? 1 : 0),
+      estimatedWaitS: Math.round(waitS),
+      estimatedStartAt: new Date(now.getTime() + waitS * 1000).toISOString(),
+    });
+    waitS += wallOf(r);
+  });
+  return out;
+}
