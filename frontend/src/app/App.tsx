@@ -23,6 +23,9 @@ const AdminPage = lazy(() => import('../admin/AdminPage').then((m) => ({ default
 const ChartBenchPage = lazy(() =>
   import('../bench/ChartBenchPage').then((m) => ({ default: m.ChartBenchPage })),
 );
+const ClassroomPage = lazy(() =>
+  import('../classroom/ClassroomPage').then((m) => ({ default: m.ClassroomPage })),
+);
 const ClassRunsPage = lazy(() =>
   import('../admin/ClassRunsPage').then((m) => ({ default: m.ClassRunsPage })),
 );
@@ -49,8 +52,27 @@ function Page({ route }: { route: Route }) {
       return <ClassRunsPage />;
     case 'bench':
       return <ChartBenchPage />;
+    case 'classroom':
+      return <ClassroomPage path={route.path} />;
   }
 }
+
+const CLASSROOM_NAV: typeof NAV = [
+  { route: { page: 'classroom', path: ['assignments'] }, label: 'Assignments', match: [] },
+  {
+    route: { page: 'classroom', path: ['classes'] },
+    label: 'Classes',
+    roles: ['instructor', 'admin'],
+    match: [],
+  },
+  { route: { page: 'classroom', path: ['account'] }, label: 'Account', match: [] },
+];
+
+/** Classroom entries share one page: the first part of the path tells them apart. */
+const isCurrent = (n: (typeof NAV)[number], route: Route) =>
+  n.route.page === 'classroom'
+    ? route.page === 'classroom' && (route.path[0] ?? 'assignments') === n.route.path[0]
+    : n.match.includes(route.page);
 
 const NAV: { route: Route; label: string; roles?: string[]; match: Route['page'][] }[] = [
   { route: { page: 'designer' }, label: 'Designer', match: ['designer'] },
@@ -60,6 +82,7 @@ const NAV: { route: Route; label: string; roles?: string[]; match: Route['page']
   { route: { page: 'campaigns' }, label: 'Campaigns', match: ['campaigns'] },
   { route: { page: 'class' }, label: 'Class runs', roles: ['instructor', 'admin'], match: ['class'] },
   { route: { page: 'admin' }, label: 'Users & quotas', roles: ['admin', 'instructor'], match: ['admin'] },
+  ...CLASSROOM_NAV,
 ];
 
 export function App() {
@@ -92,9 +115,9 @@ export function App() {
               key={n.label}
               href={hrefOf(n.route)}
               label={n.label}
-              active={n.match.includes(route.page)}
+              active={isCurrent(n, route)}
               onClick={close}
-              aria-current={n.match.includes(route.page) ? 'page' : undefined}
+              aria-current={isCurrent(n, route) ? 'page' : undefined}
             />
           ))}
         </ScrollArea>

@@ -1,0 +1,145 @@
+// The class table of one assignment: who ran, who is waiting, who is stuck (and why), which runs
+// were invalid, each checkpoint and the grade; refreshed while the class works, exported as CSV.
+import {
+  Alert,
+  Anchor,
+  Button,
+  Group,
+  Loader,
+  Select,
+  Stack,
+  Table,
+  Text,
+  Title,
+  Tooltip,
+} from '@mantine/core';
+import { useState } from 'react';
+import { hrefOf } from '../app/router';
+import { NumTd } from '../lib/tables';
+import { type StudentState, tableCsvUrl, useClassTable } from './api';
+import { classroomHref } from './links';
+import { StateBadge } from './StateBadge';
+
+const STATES: StudentState[] = ['not started', 'waiting', 'graded', 'stuck'];
+const mark = (passed: boolean | null) => (passed === null ? 'n/a' : passed ? 'pass' : 'fail');
+
+export function ClassTablePage({ assignmentId }: { assignmentId: string }) {
+  const q = useClassTable(assignmentId);
+  const [only, setOnly] = useState<string | null>(null);
+  if (q.isPending) return <Loader aria-label="Loading class table" />;
+  if (q.error) return <Alert color="red">{q.error.message}</Alert>;
+  const { assignment, rows } = q.data;
+  const { sheet } = assignment;
+  const count = (s: StudentState) => rows.filter((r) => r.grade.state === s).length;
+  const invalid = rows.reduce((a, r) => a + r.grade.invalidRuns, 0);
+  const shown = only ? rows.filter((r) => r.grade.state === only) : rows;
+  return (
+    <Stack>
+      <div>
+        <Title order={2}>
+          Class table: {sheet.title} ({assignment.className})
+        </Title>
+        <Text size="sm" c="dimmed">
+          <Anchor href={classroomHref.assignment(assignment.id)}>The sheet</Anchor> · refreshed every 5 s
+        </Text>
+      </div>
+      <Group gap="lg" data-testid="table-counts" wrap="wrap">
+        <Text size="sm">
+          <b>{rows.length}</b> students
+        </Text>
+        {STATES.map((s) => (
+          <Text size="sm" key={s}>
+            <b>{count(s)}</b> {s}
+          </Text>
+        ))}
+        <Text size="sm">
+          <b>{invalid}</b> invalid runs
+        </Text>
+      </Group>
+      <Group align="flex-end" wrap="wrap">
+        <Select
+          label="Show"
+          placeholder="every student"
+          clearable
+          data={STATES}
+          value={only}
+          onChange={setOnly}
+          w={180}
+        />
+        <Button component="a" href={tableCsvUrl(assignment.id)} download variant="light">
+          Export CSV
+        </Button>
+      </Group>
+      <Table.ScrollContainer minWidth={720}>
+        <Table striped highlightOnHover data-testid="class-table" fz="sm">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Student</Table.Th>
+              <Table.Th>State</Table.Th>
+              <Table.Th ta="right">Runs</Table.Th>
+              <Table.Th>Last run</Table.Th>
+              {sheet.checkpoints.map((c) => (
+                <Table.Th key={c.id}>
+                  <Tooltip label={c.text} multiline w={260}>
+                    <span>{c.id}</span>
+                  </Tooltip>
+                </Table.Th>
+              ))}
+              <Table.Th ta="right">Grade</Table.Th>
+              <Table.Th ta="right">Answers</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {shown.map((r) => (
+              <Table.Tr key={r.studentId} data-testid={`row-${r.username}`}>
+                <Table.Td>
+                  <Text size="sm" fw={500}>
+                    {r.username}
+                  </Text>
+                  {r.display && (
+                    <Text size="xs" c="dimmed">
+                      {r.display}
+                    </Text>
+                  )}
+                </Table.Td>
+                <Table.Td>
+                  <StateBadge state={r.grade.state} />
+                  {r.grade.stuckReason && (
+                    <Text size="xs" c="dimmed" maw={220}>
+                      {r.grade.stuckReason}
+                    </Text>
+                  )}
+                </Table.Td>
+                <NumTd>
+                  {r.grade.runs}
+                  {r.grade.invalidRuns > 0 && ` (${r.grade.invalidRuns} invalid)`}
+                </NumTd>
+                <Table.Td>
+                  {r.grade.lastRun ? (
+                    <Anchor href={hrefOf({ page: 'results', runId: r.grade.lastRun.id })} size="sm">
+                      {r.grade.lastRun.status}
+                      {r.grade.lastRun.verdict ? `, ${r.grade.lastRun.verdict}` : ''}
+                    </Anchor>
+                  ) : (
+                    '—'
+                  )}
+                </Table.Td>
+                {r.grade.checkpoints.map((c) => (
+                  <Table.Td key={c.id} title={c.detail}>
+                    {r.grade.runs ? mark(c.passed) : '—'}
+                  </Table.Td>
+                ))}
+                <NumTd data-testid={`grade-${r.username}`}>
+                  {r.grade.score}/{r.grade.maxScore}
+                </NumTd>
+                <NumTd>
+                  {r.grade.answered}/{r.grade.questions}
+                </NumTd>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    </Stack>
+  );
+}
