@@ -26,7 +26,7 @@ export function ClassesPage() {
       <Title order={2}>Classes</Title>
       <Paper withBorder p="sm" radius="md">
         <form
-          aria-label="New class"
+          aria-label="Create a class"
           onSubmit={(e) => {
             e.preventDefault();
             create.mutate(name.trim(), {

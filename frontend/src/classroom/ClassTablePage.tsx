@@ -48,7 +48,7 @@ export function ClassTablePage({ assignmentId }: { assignmentId: string }) {
           <b>{rows.length}</b> students
         </Text>
         {STATES.map((s) => (
-          <Text size="sm" key={s}>
+          <Text size="sm" key={s} data-testid={`count-${s.replace(' ', '-')}`} data-count={count(s)}>
             <b>{count(s)}</b> {s}
           </Text>
         ))}
