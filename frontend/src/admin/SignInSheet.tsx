@@ -10,6 +10,9 @@ const PRINT_ONLY_SHEET = `@media print {
   .lfn-no-print { display: none !important; }
 }`;
 
+/** A password broken across two lines gets typed wrong. */
+const NO_WRAP = { whiteSpace: 'nowrap' } as const;
+
 export function SignInSheet({
   className,
   issued,
@@ -51,8 +54,10 @@ export function SignInSheet({
           {issued.map((s) => (
             <Table.Tr key={s.id}>
               <Table.Td>{s.display ?? ''}</Table.Td>
-              <Table.Td ff="monospace">{s.username}</Table.Td>
-              <Table.Td ff="monospace" data-testid={`password-${s.username}`}>
+              <Table.Td ff="monospace" style={NO_WRAP}>
+                {s.username}
+              </Table.Td>
+              <Table.Td ff="monospace" style={NO_WRAP} data-testid={`password-${s.username}`}>
                 {s.password}
               </Table.Td>
             </Table.Tr>

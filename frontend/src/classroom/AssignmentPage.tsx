@@ -25,6 +25,7 @@ import { Checkpoints } from './Checkpoints';
 import { classroomHref } from './links';
 import { type FieldValues, SheetFields } from './SheetFields';
 import { StateBadge } from './StateBadge';
+import { TheoryText } from './TheoryText';
 
 function Section({ title, children, id }: { title: string; children: ReactNode; id: string }) {
   return (
@@ -214,9 +215,7 @@ export function AssignmentPage({ assignmentId }: { assignmentId: string }) {
       </div>
       <Text>{sheet.summary}</Text>
       <Section title="Theory" id="theory">
-        <Text size="sm" style={{ whiteSpace: 'pre-wrap', maxWidth: '80ch' }}>
-          {sheet.theory}
-        </Text>
+        <TheoryText text={sheet.theory} />
       </Section>
       <Section title="The experiment" id="experiment">
         <Text size="sm" mb="xs">
@@ -231,7 +230,7 @@ export function AssignmentPage({ assignmentId }: { assignmentId: string }) {
         {grade && (
           <Group gap="xs" mb="xs">
             <StateBadge state={grade.state} />
-            <Text size="sm" fw={600} data-testid="score">
+            <Text size="sm" fw={600} data-testid="score" data-state={grade.state}>
               {grade.score} of {grade.maxScore} points
             </Text>
             {grade.stuckReason && (

@@ -303,7 +303,7 @@ export async function assignmentRoutes(app: FastifyInstance, { s }: { s: Service
           answers: sub?.answers ?? {},
         };
       })
-      .sort((x, y) => x.username.localeCompare(y.username));
+      .sort((x, y) => x.username.localeCompare(y.username, 'en', { numeric: true }));
     return { assignment: a, rows };
   };
   r.get(
