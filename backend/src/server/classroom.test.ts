@@ -1,11 +1,14 @@
 // Classes and assignments over the API: classes are records (a typo makes no class), a CSV list
 // becomes students with working generated passwords, a sheet is published, a student predicts,
 // runs and answers, and the class table grades them; every cross-class reach is refused.
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   adminClient,
   type Client,
   login,
+  passwordOf,
   runEnded,
   type TestServer,
   testServer,
@@ -309,5 +312,46 @@ describe('assignments', () => {
     expect((await kid.req('DELETE', `/api/assignments/${assignment.id}`)).statusCode).toBe(403);
     await teacherA.json('DELETE', `/api/assignments/${assignment.id}`);
     expect((await kid.req('GET', `/api/assignments/${assignment.id}`)).statusCode).toBe(404);
+  });
+});
+
+describe('runs and classes', () => {
+  it('an instructor sees and stops the runs of the classes they teach, not of others', async () => {
+    const ann = await userClient(s, admin, 'ann-runs', 'student', 'net101');
+    const run = await ann.json<{ id: string }>('POST', '/api/runs', {
+      text: 'name: r\nduration: 4s\npaths: { main: { rtt: 20ms, rate: 20Mbit } }\nflows: [{ stack: reno }]\n',
+    });
+    expect((await teacherA.req('GET', `/api/runs/${run.id}`)).statusCode).toBe(200);
+    expect((await teacherB.req('GET', `/api/runs/${run.id}`)).statusCode).toBe(404);
+    expect((await teacherB.req('POST', `/api/runs/${run.id}/stop`)).statusCode).toBe(404);
+    await runEnded(s, run.id);
+  });
+});
+
+describe('upgrade from free-text classes', () => {
+  it('makes a class record for each class name users had, with the instructors who had it', async () => {
+    const old = await testServer({ fake: { timeScale: 60 } });
+    const oldAdmin = await adminClient(old);
+    await userClient(old, oldAdmin, 'old-teach', 'instructor', 'old101');
+    await userClient(old, oldAdmin, 'old-kid', 'student', 'old101');
+    await old.close();
+    // Before classes were records there was no classes.json.
+    rmSync(join(old.dirs.data, 'classes.json'));
+    const again = await testServer({ dirs: old.dirs, fake: { timeScale: 60 } });
+    try {
+      const teacher = await login(again, 'old-teach', passwordOf('old-teach'));
+      const mine = await teacher.json<
+        { name: string; students: number; instructors: { username: string }[] }[]
+      >('GET', '/api/classes');
+      expect(mine).toEqual([
+        expect.objectContaining({
+          name: 'old101',
+          students: 1,
+          instructors: [expect.objectContaining({ username: 'old-teach' })],
+        }),
+      ]);
+    } finally {
+      await again.close();
+    }
   });
 });

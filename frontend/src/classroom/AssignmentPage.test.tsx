@@ -15,12 +15,20 @@ const render = () =>
 
 describe('AssignmentPage (student)', () => {
   it('runs only after a prediction, sending the prediction and the fields as set', async () => {
+    let launched = false;
     const { calls } = mockApi({
       'GET /api/auth/me': me(kid),
-      'GET /api/assignments/a1': { body: view() },
-      'POST /api/assignments/a1/runs': {
-        status: 202,
-        body: { id: 'run-9', status: 'queued', submission: {} },
+      // Once launched, the service reports the run as the student's last, still waiting.
+      'GET /api/assignments/a1': () => ({
+        body: launched
+          ? view({
+              grade: grade({ state: 'waiting', lastRun: { id: 'run-9', status: 'queued', verdict: null } }),
+            })
+          : view(),
+      }),
+      'POST /api/assignments/a1/runs': () => {
+        launched = true;
+        return { status: 202, body: { id: 'run-9', status: 'queued', submission: {} } };
       },
     });
     render();

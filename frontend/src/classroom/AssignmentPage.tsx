@@ -94,9 +94,10 @@ function RunStep({ view, assignmentId }: { view: AssignmentView; assignmentId: s
             {message}
           </Alert>
         )}
-        {started && (
+        {started && view.grade?.state === 'waiting' && (
           <Alert color="blue" title="Queued">
-            Run {started.id} is {started.status}.{' '}
+            Run {started.id} is{' '}
+            {view.grade.lastRun?.id === started.id ? view.grade.lastRun.status : started.status}.{' '}
             <Anchor href={hrefOf({ page: 'live', runId: started.id })}>Watch it live</Anchor>; the checkpoints
             below are graded when it ends.
           </Alert>
