@@ -124,7 +124,8 @@ export const useAssignments = () =>
 export function usePublish() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (b: { classId: string; sheetId: string }) => post<Assignment>('/api/assignments', b),
+    mutationFn: (b: { classId: string; sheetId: string } | { classId: string; sheet: Sheet }) =>
+      post<Assignment>('/api/assignments', b),
     onSuccess: () => qc.invalidateQueries({ queryKey: classroomKeys.assignments }),
   });
 }
