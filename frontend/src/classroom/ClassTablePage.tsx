@@ -1,5 +1,6 @@
 // The class table of one assignment: who ran, who is waiting, who is stuck (and why), which runs
-// were invalid, each checkpoint and the grade; refreshed while the class works, exported as CSV.
+// were invalid, each checkpoint and the grade (next to the name, so a phone shows it without
+// scrolling); refreshed while the class works, exported as CSV.
 import {
   Alert,
   Anchor,
@@ -76,16 +77,14 @@ export function ClassTablePage({ assignmentId }: { assignmentId: string }) {
             <Table.Tr>
               <Table.Th>Student</Table.Th>
               <Table.Th>State</Table.Th>
+              <Table.Th ta="right">Grade</Table.Th>
               <Table.Th ta="right">Runs</Table.Th>
               <Table.Th>Last run</Table.Th>
               {sheet.checkpoints.map((c) => (
                 <Table.Th key={c.id}>
-                  <Tooltip label={c.text} multiline w={260}>
-                    <span>{c.id}</span>
-                  </Tooltip>
+                  <abbr title={c.text}>{c.id}</abbr>
                 </Table.Th>
               ))}
-              <Table.Th ta="right">Grade</Table.Th>
               <Table.Th ta="right">Answers</Table.Th>
             </Table.Tr>
           </Table.Thead>
@@ -110,6 +109,9 @@ export function ClassTablePage({ assignmentId }: { assignmentId: string }) {
                     </Text>
                   )}
                 </Table.Td>
+                <NumTd data-testid={`grade-${r.username}`}>
+                  {r.grade.score}/{r.grade.maxScore}
+                </NumTd>
                 <NumTd>
                   {r.grade.runs}
                   {r.grade.invalidRuns > 0 && ` (${r.grade.invalidRuns} invalid)`}
@@ -129,9 +131,6 @@ export function ClassTablePage({ assignmentId }: { assignmentId: string }) {
                     {r.grade.runs ? mark(c.passed) : '—'}
                   </Table.Td>
                 ))}
-                <NumTd data-testid={`grade-${r.username}`}>
-                  {r.grade.score}/{r.grade.maxScore}
-                </NumTd>
                 <NumTd>
                   {r.grade.answered}/{r.grade.questions}
                 </NumTd>
@@ -140,6 +139,13 @@ export function ClassTablePage({ assignmentId }: { assignmentId: string }) {
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
+      <Text size="xs" c="dimmed" component="div" data-testid="checkpoint-legend">
+        {sheet.checkpoints.map((c) => (
+          <div key={c.id}>
+            <b>{c.id}</b> ({c.points} {c.points === 1 ? 'point' : 'points'}): {c.text}
+          </div>
+        ))}
+      </Text>
     </Stack>
   );
 }
