@@ -1,19 +1,7 @@
 // The class table of one assignment: who ran, who is waiting, who is stuck (and why), which runs
 // were invalid, each checkpoint and the grade (next to the name, so a phone shows it without
 // scrolling); refreshed while the class works, exported as CSV.
-import {
-  Alert,
-  Anchor,
-  Button,
-  Group,
-  Loader,
-  Select,
-  Stack,
-  Table,
-  Text,
-  Title,
-  Tooltip,
-} from '@mantine/core';
+import { Alert, Anchor, Button, Group, Loader, Select, Stack, Table, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { hrefOf } from '../app/router';
 import { NumTd } from '../lib/tables';
