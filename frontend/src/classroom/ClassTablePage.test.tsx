@@ -37,6 +37,20 @@ describe('ClassTablePage', () => {
     );
   });
 
+  it('shows a student’s prediction, answers and checkpoint numbers on request', async () => {
+    const withWork = [{ ...row('ann', {}), prediction: 'about 3 s', answers: { measured: 'it took 2.8 s' } }];
+    mockApi({ 'GET /api/assignments/a1/table': { body: { assignment: view().assignment, rows: withWork } } });
+    renderInApp(<ClassTablePage assignmentId="a1" />);
+    const toggle = await screen.findByRole('button', { name: 'Show the work of ann' });
+    expect(screen.queryByTestId('details-ann')).toBeNull();
+    fireEvent.click(toggle);
+    const details = await screen.findByTestId('details-ann');
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    expect(details.textContent).toContain('Prediction: about 3 s');
+    expect(details.textContent).toContain('1. What did the run measure? it took 2.8 s');
+    expect(details.textContent).toContain('link-busy: pass — 0.83 >= 0.6');
+  });
+
   it('filters to one state', async () => {
     mockApi({ 'GET /api/assignments/a1/table': { body: { assignment: view().assignment, rows } } });
     renderInApp(<ClassTablePage assignmentId="a1" />);

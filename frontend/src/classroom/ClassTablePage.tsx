@@ -3,14 +3,11 @@
 // scrolling); refreshed while the class works, exported as CSV.
 import { Alert, Anchor, Button, Group, Loader, Select, Stack, Table, Text, Title } from '@mantine/core';
 import { useState } from 'react';
-import { hrefOf } from '../app/router';
-import { NumTd } from '../lib/tables';
 import { type StudentState, tableCsvUrl, useClassTable } from './api';
 import { classroomHref } from './links';
-import { StateBadge } from './StateBadge';
+import { StudentRow } from './StudentRow';
 
 const STATES: StudentState[] = ['not started', 'waiting', 'graded', 'stuck'];
-const mark = (passed: boolean | null) => (passed === null ? 'n/a' : passed ? 'pass' : 'fail');
 
 export function ClassTablePage({ assignmentId }: { assignmentId: string }) {
   const q = useClassTable(assignmentId);
@@ -78,51 +75,7 @@ export function ClassTablePage({ assignmentId }: { assignmentId: string }) {
           </Table.Thead>
           <Table.Tbody>
             {shown.map((r) => (
-              <Table.Tr key={r.studentId} data-testid={`row-${r.username}`}>
-                <Table.Td>
-                  <Text size="sm" fw={500}>
-                    {r.username}
-                  </Text>
-                  {r.display && (
-                    <Text size="xs" c="dimmed">
-                      {r.display}
-                    </Text>
-                  )}
-                </Table.Td>
-                <Table.Td>
-                  <StateBadge state={r.grade.state} />
-                  {r.grade.stuckReason && (
-                    <Text size="xs" c="dimmed" maw={220}>
-                      {r.grade.stuckReason}
-                    </Text>
-                  )}
-                </Table.Td>
-                <NumTd data-testid={`grade-${r.username}`}>
-                  {r.grade.score}/{r.grade.maxScore}
-                </NumTd>
-                <NumTd>
-                  {r.grade.runs}
-                  {r.grade.invalidRuns > 0 && ` (${r.grade.invalidRuns} invalid)`}
-                </NumTd>
-                <Table.Td>
-                  {r.grade.lastRun ? (
-                    <Anchor href={hrefOf({ page: 'results', runId: r.grade.lastRun.id })} size="sm">
-                      {r.grade.lastRun.status}
-                      {r.grade.lastRun.verdict ? `, ${r.grade.lastRun.verdict}` : ''}
-                    </Anchor>
-                  ) : (
-                    '—'
-                  )}
-                </Table.Td>
-                {r.grade.checkpoints.map((c) => (
-                  <Table.Td key={c.id} title={c.detail}>
-                    {r.grade.runs ? mark(c.passed) : '—'}
-                  </Table.Td>
-                ))}
-                <NumTd>
-                  {r.grade.answered}/{r.grade.questions}
-                </NumTd>
-              </Table.Tr>
+              <StudentRow key={r.studentId} row={r} sheet={sheet} />
             ))}
           </Table.Tbody>
         </Table>
