@@ -200,6 +200,7 @@ export function AssignmentPage({ assignmentId }: { assignmentId: string }) {
         <Title order={2}>{sheet.title}</Title>
         <Text c="dimmed" size="sm">
           Class {view.assignment.className}
+          {view.assignment.due && ` · due ${new Date(view.assignment.due).toLocaleString()}`}
           {sheet.basedOn && (
             <>
               {' · built on the preset '}

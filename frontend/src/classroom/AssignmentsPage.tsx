@@ -29,7 +29,7 @@ export function AssignmentsPage() {
               <Table.Tr>
                 <Table.Th>Sheet</Table.Th>
                 <Table.Th>Class</Table.Th>
-                <Table.Th>Published</Table.Th>
+                <Table.Th>Due</Table.Th>
                 <Table.Th>{teaches ? '' : 'You'}</Table.Th>
               </Table.Tr>
             </Table.Thead>
@@ -45,7 +45,7 @@ export function AssignmentsPage() {
                     </Text>
                   </Table.Td>
                   <Table.Td>{a.className}</Table.Td>
-                  <Table.Td>{new Date(a.publishedAt).toLocaleDateString()}</Table.Td>
+                  <Table.Td>{a.due ? new Date(a.due).toLocaleString() : '—'}</Table.Td>
                   <Table.Td>
                     {a.mine ? (
                       <Group gap={6} wrap="nowrap">

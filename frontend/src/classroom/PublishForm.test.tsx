@@ -17,7 +17,7 @@ async function choose(label: string, option: string) {
 }
 
 describe('PublishForm', () => {
-  it('publishes a shipped sheet by id', async () => {
+  it('publishes a shipped sheet by id, with its due time', async () => {
     const { calls } = mockApi({
       'GET /api/classes': { body: classes },
       'GET /api/sheets': { body: [sheet] },
@@ -30,11 +30,16 @@ describe('PublishForm', () => {
     await screen.findByRole('combobox', { name: 'Class' });
     await choose('Class', 'net101 (30 students)');
     await choose('Sheet', sheet.title);
+    fireEvent.change(screen.getByLabelText('Due (optional)'), { target: { value: '2026-12-01T14:00' } });
     fireEvent.click(screen.getByRole('button', { name: 'Publish' }));
     expect((await screen.findByRole('link', { name: 'Open its class table' })).getAttribute('href')).toBe(
       '#/classroom/assignments/a1/table',
     );
-    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ classId: 'c1', sheetId: sheet.id });
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({
+      classId: 'c1',
+      sheetId: sheet.id,
+      due: new Date('2026-12-01T14:00').toISOString(),
+    });
   });
 
   it('publishes a customised sheet as an object and lists the problems the service names', async () => {

@@ -12,6 +12,7 @@ import {
   Switch,
   Text,
   Textarea,
+  TextInput,
   Title,
 } from '@mantine/core';
 import { useState } from 'react';
@@ -41,6 +42,8 @@ export function PublishForm() {
   const [custom, setCustom] = useState(false);
   const [yamlText, setYamlText] = useState('');
   const [yamlError, setYamlError] = useState<string | null>(null);
+  /** datetime-local text (the browser's time zone), or '' for no due date. */
+  const [due, setDue] = useState('');
   const sheet = sheets.data?.find((s) => s.id === sheetId);
   const problems = publish.error instanceof ApiError ? publish.error.problems : [];
 
@@ -52,10 +55,11 @@ export function PublishForm() {
   const submit = () => {
     if (!classId || !sheetId) return;
     setYamlError(null);
-    if (!custom) return publish.mutate({ classId, sheetId });
+    const dueAt = due ? { due: new Date(due).toISOString() } : {};
+    if (!custom) return publish.mutate({ classId, sheetId, ...dueAt });
     const r = readYaml(yamlText);
     if ('error' in r) return setYamlError(r.error);
-    publish.mutate({ classId, sheet: r.sheet });
+    publish.mutate({ classId, sheet: r.sheet, ...dueAt });
   };
 
   if (classes.data && classes.data.length === 0)
@@ -99,6 +103,14 @@ export function PublishForm() {
             w={320}
             maw="100%"
             required
+          />
+          <TextInput
+            type="datetime-local"
+            label="Due (optional)"
+            value={due}
+            onChange={(e) => setDue(e.currentTarget.value)}
+            error={problems.find((p) => p.path === 'due')?.message}
+            w={220}
           />
           <Button type="submit" loading={publish.isPending} disabled={!classId || !sheetId}>
             Publish

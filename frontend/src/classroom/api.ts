@@ -124,7 +124,7 @@ export const useAssignments = () =>
 export function usePublish() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (b: { classId: string; sheetId: string } | { classId: string; sheet: Sheet }) =>
+    mutationFn: (b: ({ sheetId: string } | { sheet: Sheet }) & { classId: string; due?: string }) =>
       post<Assignment>('/api/assignments', b),
     onSuccess: () => qc.invalidateQueries({ queryKey: classroomKeys.assignments }),
   });
