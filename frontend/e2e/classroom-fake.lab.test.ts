@@ -213,6 +213,8 @@ describe('a lab class against the fake lab', () => {
       expect(graded).toBeGreaterThan(0);
       for (const name of ['st1', 'st2', `st${STUDENTS}`])
         expect(await tp.getByTestId(`grade-${name}`).textContent()).toMatch(/^\d\/5$/);
+      await tp.getByRole('button', { name: 'Show the work of st2', exact: true }).click();
+      await expect.poll(() => tp.getByTestId('details-st2').textContent()).toContain('answer of st2');
       await shots(tp, '08-class-table');
 
       const [download] = await Promise.all([
@@ -229,6 +231,18 @@ describe('a lab class against the fake lab', () => {
       const st1 = lines.find((l) => l.startsWith('st1,')) ?? '';
       expect(st1).toContain('CUBIC will take about 70 %');
       expect(st1).toMatch(/,graded,|,stuck,/);
+
+      // A forgotten password: the instructor resets it, the old one stops working, the new one signs in.
+      await tp.goto(`${url}/#/classroom/classes`);
+      await tp.getByRole('link', { name: 'net101', exact: true }).click();
+      tp.once('dialog', (d) => void d.accept());
+      await tp.getByRole('button', { name: 'Reset the password of st30', exact: true }).click();
+      const fresh = (await tp.getByTestId('password-st30').textContent()) ?? '';
+      expect(fresh).toMatch(/^[a-z2-9]{4}-[a-z2-9]{4}-[a-z2-9]{4}$/);
+      expect(fresh).not.toBe(passwords.st30);
+      await expect(apiLogin(url, 'st30', passwords.st30 as string)).rejects.toThrow(/401/);
+      await apiLogin(url, 'st30', fresh);
+      await shots(tp, '09-class-password-reset');
       expect(errors).toEqual([]);
     } catch (e) {
       console.error(`lfnlab serve log (tail):\n${service.log().slice(-4000)}`);
