@@ -42,28 +42,30 @@ export function SignInSheet({
       <Text size="xs" c="dimmed" mb="xs" className="lfn-no-print">
         These passwords are shown only now. Print the sheet (or reset a password later).
       </Text>
-      <Table withTableBorder withColumnBorders fz="md">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Name</Table.Th>
-            <Table.Th>Username</Table.Th>
-            <Table.Th>Password</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {issued.map((s) => (
-            <Table.Tr key={s.id}>
-              <Table.Td>{s.display ?? ''}</Table.Td>
-              <Table.Td ff="monospace" style={NO_WRAP}>
-                {s.username}
-              </Table.Td>
-              <Table.Td ff="monospace" style={NO_WRAP} data-testid={`password-${s.username}`}>
-                {s.password}
-              </Table.Td>
+      <Table.ScrollContainer minWidth={320}>
+        <Table withTableBorder withColumnBorders fz="md">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Name</Table.Th>
+              <Table.Th>Username</Table.Th>
+              <Table.Th>Password</Table.Th>
             </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+          </Table.Thead>
+          <Table.Tbody>
+            {issued.map((s) => (
+              <Table.Tr key={s.id}>
+                <Table.Td>{s.display ?? ''}</Table.Td>
+                <Table.Td ff="monospace" style={NO_WRAP}>
+                  {s.username}
+                </Table.Td>
+                <Table.Td ff="monospace" style={NO_WRAP} data-testid={`password-${s.username}`}>
+                  {s.password}
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
     </Paper>
   );
 }
