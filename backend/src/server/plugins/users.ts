@@ -32,12 +32,8 @@ export const QuotaSchema = z.object({
 function knownClass(s: Services, name: string | null | undefined): void {
   if (name === null || name === undefined || s.classes.byName(name)) return;
   const known = s.classes.all().map((c) => c.name);
-  throw new ServiceError(400, `no class ${JSON.stringify(name)}`, [
-    {
-      path: 'class',
-      message: `must be an existing class (${known.length ? known.join(', ') : 'none yet'}); create it under Classes first`,
-    },
-  ]);
+  const message = `must be an existing class (${known.length ? known.join(', ') : 'none yet'}); create it under Classes first`;
+  throw new ServiceError(400, `no class ${JSON.stringify(name)}: ${message}`, [{ path: 'class', message }]);
 }
 
 export async function userRoutes(app: FastifyInstance, { s }: { s: Services }) {
