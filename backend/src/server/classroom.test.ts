@@ -160,6 +160,11 @@ describe('assignments', () => {
     const sheets = await teacherA.json<{ id: string; basedOn: string }[]>('GET', '/api/sheets');
     expect(sheets.map((x) => x.id).sort()).toEqual(['fairness', 'reno-responsiveness', 'reverse-traffic']);
     expect((await kid.req('GET', '/api/sheets')).statusCode).toBe(403);
+    // Each shipped sheet fits the default student quota, its fields at their maximum too.
+    for (const sheetId of ['fairness', 'reverse-traffic']) {
+      const a = await teacherB.json<{ id: string }>('POST', '/api/assignments', { classId: classB.id, sheetId });
+      await teacherB.json('DELETE', `/api/assignments/${a.id}`);
+    }
     // Instructor B cannot publish into class A (it is not theirs to see).
     const foreign = await teacherB.req('POST', '/api/assignments', {
       classId: classA.id,
