@@ -162,7 +162,10 @@ describe('assignments', () => {
     expect((await kid.req('GET', '/api/sheets')).statusCode).toBe(403);
     // Each shipped sheet fits the default student quota, its fields at their maximum too.
     for (const sheetId of ['fairness', 'reverse-traffic']) {
-      const a = await teacherB.json<{ id: string }>('POST', '/api/assignments', { classId: classB.id, sheetId });
+      const a = await teacherB.json<{ id: string }>('POST', '/api/assignments', {
+        classId: classB.id,
+        sheetId,
+      });
       await teacherB.json('DELETE', `/api/assignments/${a.id}`);
     }
     // Instructor B cannot publish into class A (it is not theirs to see).
@@ -178,6 +181,19 @@ describe('assignments', () => {
       classId: classA.id,
       sheetId: 'reno-responsiveness',
     });
+  });
+
+  it('describes the checkpoint language to instructors', async () => {
+    const lang = await teacherA.json<{
+      functions: { name: string; args: string }[];
+      names: { name: string }[];
+    }>('GET', '/api/sheets/checkpoint-language');
+    expect(lang.functions.map((f) => f.name)).toEqual(
+      expect.arrayContaining(['jain', 'share', 'metric', 'theory']),
+    );
+    expect(lang.functions.find((f) => f.name === 'share')?.args).toBe('flow or stack');
+    expect(lang.names.map((n) => n.name)).toEqual(['mss', 'verdict', 'status']);
+    expect((await kid.req('GET', '/api/sheets/checkpoint-language')).statusCode).toBe(403);
   });
 
   it('refuses a sheet whose checkpoint does not parse, naming the checkpoint and the character', async () => {

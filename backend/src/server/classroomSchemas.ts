@@ -143,3 +143,10 @@ export const ClassTable = z.object({
     }),
   ),
 });
+
+export const CheckpointLanguage = z.object({
+  functions: z.array(z.object({ name: z.string(), args: z.string(), doc: z.string() })),
+  names: z.array(z.object({ name: z.string(), doc: z.string() })),
+  operators: z.array(z.string()),
+  examples: z.array(z.string()),
+});

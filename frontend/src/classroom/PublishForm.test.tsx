@@ -46,6 +46,14 @@ describe('PublishForm', () => {
     const { calls } = mockApi({
       'GET /api/classes': { body: classes },
       'GET /api/sheets': { body: [sheet] },
+      'GET /api/sheets/checkpoint-language': {
+        body: {
+          functions: [{ name: 'jain', args: '[path], [direction]', doc: "Jain's index" }],
+          names: [{ name: 'mss', doc: 'segment size' }],
+          operators: ['and or not'],
+          examples: ['jain() >= 0.9'],
+        },
+      },
       'POST /api/assignments': {
         status: 400,
         body: {
@@ -65,6 +73,10 @@ describe('PublishForm', () => {
       target: { value: (yaml as HTMLTextAreaElement).value.replace('utilisation() >= 0.6', 'jain() $ 1') },
     });
     fireEvent.click(screen.getByRole('button', { name: 'Publish' }));
+    // The language reference sits beside the editor.
+    expect((await screen.findByTestId('checkpoint-reference')).textContent).toContain(
+      'jain([path], [direction])',
+    );
     const problems = await screen.findByTestId('publish-problems');
     expect(problems.textContent).toBe('sheet.checkpoints.0.check: at character 6: unexpected "$"');
     const body = calls.find((c) => c.method === 'POST')?.body as {

@@ -19,6 +19,7 @@ import { useState } from 'react';
 import { parse, stringify } from 'yaml';
 import { ApiError } from '../api/client';
 import { type Sheet, useClasses, usePublish, useSheets } from './api';
+import { CheckpointReference } from './CheckpointReference';
 import { classroomHref } from './links';
 
 /** The YAML as a sheet object, or why it is not one. */
@@ -135,7 +136,7 @@ export function PublishForm() {
             label="Sheet (YAML)"
             description={
               'Checkpoints compare the run’s summary, e.g. jain() >= 0.9, share("cubic") > share("reno"), ' +
-              'metric("recovery.time", "reno") within 20% of theory("responsiveness"). docs/API.md lists every function.'
+              'metric("recovery.time", "reno") within 20% of theory("responsiveness"). Every function is listed below.'
             }
             autosize
             minRows={8}
@@ -146,6 +147,7 @@ export function PublishForm() {
             styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 12 } }}
           />
         )}
+        {custom && sheet && <CheckpointReference />}
         {publish.error && (
           <Alert color="red" mt="xs" title="Not published">
             {problems.length ? (

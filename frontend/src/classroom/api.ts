@@ -114,6 +114,21 @@ export const useResetPassword = (classId: string) =>
 export const useSheets = (enabled = true) =>
   useQuery({ queryKey: classroomKeys.sheets, queryFn: () => get<Sheet[]>('/api/sheets'), enabled });
 
+export interface CheckpointLanguage {
+  functions: { name: string; args: string; doc: string }[];
+  names: { name: string; doc: string }[];
+  operators: string[];
+  examples: string[];
+}
+
+export const useCheckpointLanguage = (enabled: boolean) =>
+  useQuery({
+    queryKey: ['sheets', 'checkpoint-language'],
+    queryFn: () => get<CheckpointLanguage>('/api/sheets/checkpoint-language'),
+    enabled,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+
 export const useAssignments = () =>
   useQuery({
     queryKey: classroomKeys.assignments,

@@ -8,6 +8,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { stringify } from 'yaml';
 import { z } from 'zod';
 import type { Assignment } from '../../classroom/assignmentStore.js';
+import { FUNCTIONS, NAMES } from '../../classroom/checkEval.js';
 import { gradeSubmission, tableCsv } from '../../classroom/grading.js';
 import { type Sheet, SheetSchema, shippedSheets } from '../../classroom/sheet.js';
 import { fieldValue, studentSpecText, templateDocument } from '../../classroom/template.js';
@@ -20,6 +21,7 @@ import {
   AssignmentListItem,
   AssignmentReply,
   AssignmentView,
+  CheckpointLanguage,
   ClassTable,
   SheetReply,
   SubmissionReply,
@@ -98,6 +100,29 @@ export async function assignmentRoutes(app: FastifyInstance, { s }: { s: Service
       },
     },
     async () => shippedSheets(),
+  );
+
+  r.get(
+    '/sheets/checkpoint-language',
+    {
+      config: TEACHERS,
+      schema: {
+        tags: ['assignments'],
+        summary: 'The functions and names a checkpoint may use, each with what it measures',
+        response: { 200: CheckpointLanguage },
+      },
+    },
+    async () => ({
+      functions: Object.entries(FUNCTIONS).map(([name, f]) => ({ name, args: f.args, doc: f.doc })),
+      names: Object.entries(NAMES).map(([name, n]) => ({ name, doc: n.doc })),
+      operators: ['+ - * / ^', '< <= > >= == !=', 'X within N% of Y', 'and or not', '( )'],
+      examples: [
+        'jain() >= 0.9',
+        'share("cubic") > share("reno")',
+        'metric("recovery.time", "reno") within 20% of rate() / 8 * rtt()^2 / (2 * mss)',
+        'verdict == "valid" and utilisation() > 0.8',
+      ],
+    }),
   );
 
   r.get(
