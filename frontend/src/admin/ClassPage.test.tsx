@@ -1,6 +1,8 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { SessionProvider } from '../auth/session';
 import type { ClassDetail } from '../classroom/api';
+import { me, teacher } from '../classroom/testData';
 import { mockApi } from '../test/api';
 import { renderInApp } from '../test/render';
 import { ClassPage } from './ClassPage';
@@ -20,6 +22,7 @@ const cls: ClassDetail = {
 describe('ClassPage', () => {
   it('imports a CSV list and shows the printable sign-in sheet with the generated passwords', async () => {
     const { calls } = mockApi({
+      'GET /api/auth/me': me(teacher),
       'GET /api/classes/c1': { body: cls },
       'POST /api/classes/c1/students': {
         status: 201,
@@ -29,7 +32,11 @@ describe('ClassPage', () => {
         },
       },
     });
-    renderInApp(<ClassPage classId="c1" />);
+    renderInApp(
+      <SessionProvider>
+        <ClassPage classId="c1" />
+      </SessionProvider>,
+    );
     fireEvent.change(await screen.findByRole('textbox', { name: /Class list/ }), {
       target: { value: 'username,display\nbo,Bo B' },
     });
@@ -43,6 +50,7 @@ describe('ClassPage', () => {
 
   it('shows every bad line the service names under the list', async () => {
     mockApi({
+      'GET /api/auth/me': me(teacher),
       'GET /api/classes/c1': { body: cls },
       'POST /api/classes/c1/students': {
         status: 400,
@@ -55,7 +63,11 @@ describe('ClassPage', () => {
         },
       },
     });
-    renderInApp(<ClassPage classId="c1" />);
+    renderInApp(
+      <SessionProvider>
+        <ClassPage classId="c1" />
+      </SessionProvider>,
+    );
     const list = await screen.findByRole('textbox', { name: /Class list/ });
     fireEvent.change(list, { target: { value: 'ann\nb c\nann' } });
     fireEvent.click(screen.getByRole('button', { name: 'Import and make passwords' }));
@@ -67,6 +79,7 @@ describe('ClassPage', () => {
 
   it('a quota above the admin’s is marked on its field', async () => {
     mockApi({
+      'GET /api/auth/me': me(teacher),
       'GET /api/classes/c1': { body: cls },
       'PATCH /api/classes/c1': {
         status: 400,
@@ -78,9 +91,39 @@ describe('ClassPage', () => {
         },
       },
     });
-    renderInApp(<ClassPage classId="c1" />);
+    renderInApp(
+      <SessionProvider>
+        <ClassPage classId="c1" />
+      </SessionProvider>,
+    );
     fireEvent.click(await screen.findByRole('button', { name: 'Save quota' }));
     await screen.findByText("must be at most 120 s (the admin's student quota)");
     expect(screen.getByRole('textbox', { name: /Longest run/ }).getAttribute('aria-invalid')).toBe('true');
+    // Instructors do not name instructors.
+    expect(screen.queryByRole('button', { name: 'Save instructors' })).toBeNull();
+  });
+
+  it('an admin names the instructors; an instructor does not see that panel', async () => {
+    const admin = { id: 'u-adm', username: 'admin', role: 'admin' as const, class: null };
+    const { calls } = mockApi({
+      'GET /api/auth/me': me(admin),
+      'GET /api/classes/c1': { body: cls },
+      'GET /api/users': {
+        body: [
+          admin,
+          { id: 'u-t', username: 'teach', role: 'instructor', class: null },
+          { id: 'u-t2', username: 'tutor', role: 'instructor', class: null },
+        ],
+      },
+      'PATCH /api/classes/c1': { body: cls },
+    });
+    renderInApp(
+      <SessionProvider>
+        <ClassPage classId="c1" />
+      </SessionProvider>,
+    );
+    fireEvent.click(await screen.findByRole('button', { name: 'Save instructors' }));
+    await screen.findByText('Saved.');
+    expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({ instructors: ['u-t'] });
   });
 });

@@ -20,6 +20,7 @@ import {
 import { useEffect, useState } from 'react';
 import { ApiError } from '../api/client';
 import type { Quota } from '../api/types';
+import { useSession } from '../auth/session';
 import {
   type ClassDetail,
   type IssuedPassword,
@@ -29,6 +30,7 @@ import {
   useSetClassQuota,
 } from '../classroom/api';
 import { classroomHref } from '../classroom/links';
+import { ClassInstructors } from './ClassInstructors';
 import { SignInSheet } from './SignInSheet';
 
 const QUOTA_FIELDS: { key: keyof Quota; label: string; unit: string }[] = [
@@ -184,6 +186,7 @@ function Roster({ cls, onIssued }: { cls: ClassDetail; onIssued: (p: IssuedPassw
 
 export function ClassPage({ classId }: { classId: string }) {
   const q = useClass(classId);
+  const { user } = useSession();
   const [issued, setIssued] = useState<IssuedPassword[] | null>(null);
   if (q.isPending) return <Loader aria-label="Loading class" />;
   if (q.error) return <Alert color="red">{q.error.message}</Alert>;
@@ -207,6 +210,7 @@ export function ClassPage({ classId }: { classId: string }) {
           <Stack>
             <ImportPanel cls={cls} onIssued={show} />
             <QuotaPanel cls={cls} />
+            {user?.role === 'admin' && <ClassInstructors cls={cls} />}
           </Stack>
         </Grid.Col>
         <Grid.Col span={{ base: 12, lg: 6 }}>

@@ -96,6 +96,14 @@ export function useSetClassQuota(id: string) {
   });
 }
 
+export function useSetClassInstructors(id: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (instructors: string[]) => patch<ClassDetail>(`/api/classes/${enc(id)}`, { instructors }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: classroomKeys.classes }),
+  });
+}
+
 export function useImportStudents(id: string) {
   const qc = useQueryClient();
   return useMutation({
