@@ -10,13 +10,12 @@ import { z } from 'zod';
 import type { Assignment } from '../../classroom/assignmentStore.js';
 import { FUNCTIONS, NAMES } from '../../classroom/checkEval.js';
 import { gradeSubmission, tableCsv } from '../../classroom/grading.js';
+import { checkRunnable } from '../../classroom/runnable.js';
 import { type Sheet, SheetSchema, shippedSheets } from '../../classroom/sheet.js';
 import { fieldValue, studentSpecText, templateDocument } from '../../classroom/template.js';
 import { readJson } from '../../report/index.js';
 import type { RunSummary } from '../../run/summary.js';
-import { quotaProblems } from '../../service/quotas.js';
 import { type PublicUser, type Run, ServiceError } from '../../service/types.js';
-import { checkSpec, checkSpecText } from '../../service/validation.js';
 import {
   AssignmentListItem,
   AssignmentReply,
@@ -189,7 +188,11 @@ export async function assignmentRoutes(app: FastifyInstance, { s }: { s: Service
           ]);
         sheet = found;
       } else sheet = req.body.sheet;
-      await checkRunnable(s, sheet, c.name);
+      await checkRunnable(
+        sheet,
+        c.name,
+        s.accounts.quotaOf({ id: '-', username: '-', role: 'student', class: c.name }),
+      );
       const a = s.assignments.publish({
         classId: c.id,
         className: c.name,
@@ -364,46 +367,4 @@ export async function assignmentRoutes(app: FastifyInstance, { s }: { s: Service
         .send(tableCsv(t.assignment.sheet, t.rows));
     },
   );
-}
-
-/**
- * A sheet a class can do: its template is a valid spec, fits the class's student quota, and each
- * field's range ends do too (a student must not find an allowed value the service then refuses).
- */
-async function checkRunnable(s: Services, sheet: Sheet, className: string): Promise<void> {
-  const doc = await templateDocument(sheet.template);
-  const checked = checkSpec(doc, 'template');
-  if (!checked.ok)
-    throw new ServiceError(
-      400,
-      'the sheet’s experiment is not a valid spec',
-      checked.problems.map((p) => ({ path: `template.${p.path}`, message: p.message })),
-    );
-  const quota = s.accounts.quotaOf({ id: '-', username: '-', role: 'student', class: className });
-  const problems = quotaProblems(checked.value, quota, 'student').map((p) => ({
-    path: `template.${p.path}`,
-    message: `${p.message} (class ${className})`,
-  }));
-  for (const [i, f] of sheet.fields.entries()) {
-    if (f.options || f.max === undefined) continue;
-    try {
-      const text = await studentSpecText(sheet.template, sheet.fields, { [f.path]: f.max });
-      const v = checkSpecText(text);
-      if (v.ok)
-        for (const p of quotaProblems(v.value, quota, 'student'))
-          problems.push({
-            path: `fields.${i}.max`,
-            message: `at ${f.max}: ${p.message} (class ${className})`,
-          });
-    } catch (err) {
-      if (!(err instanceof ServiceError)) throw err;
-      problems.push({ path: `fields.${i}.max`, message: err.message });
-    }
-  }
-  if (problems.length)
-    throw new ServiceError(
-      400,
-      `students could not run this sheet: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`,
-      problems,
-    );
 }
