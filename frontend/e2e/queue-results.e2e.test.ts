@@ -121,6 +121,7 @@ describe('the queue and results, in Chromium against the fake lab', () => {
       maxRateMbps: 100,
       maxFlows: 4,
     });
+    await admin('POST', '/api/classes', { name: 'net1' });
     for (const [username, role] of [
       ['ada', 'student'],
       ['bob', 'student'],

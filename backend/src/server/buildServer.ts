@@ -7,6 +7,8 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyServerFactory, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { AssignmentStore } from '../classroom/assignmentStore.js';
+import { ClassStore } from '../classroom/classStore.js';
 import { Access } from '../service/access.js';
 import { Accounts } from '../service/accounts.js';
 import type { LabDriver } from '../service/labDriver.js';
@@ -21,7 +23,9 @@ import type { RouteAccess, Services } from './context.js';
 import { installErrorHandler } from './errors.js';
 import { type ConnectionLimits, DEFAULT_LIMITS, serverFactory, type TlsFiles } from './httpServer.js';
 import { DEFAULT_BODY_LIMIT } from './limits.js';
+import { assignmentRoutes } from './plugins/assignments.js';
 import { authHook, authRoutes } from './plugins/auth.js';
+import { classRoutes } from './plugins/classes.js';
 import { registerDocs } from './plugins/docs.js';
 import { installFallback, methodHook } from './plugins/fallback.js';
 import { labRoutes } from './plugins/labs.js';
@@ -105,7 +109,12 @@ export async function buildServer(o: ServerOptions): Promise<LfnServer> {
   const log = o.log ?? (() => undefined);
   const accounts = new Accounts(dataDir);
   const admin = await accounts.ensureAdmin();
-  const access = new Access(accounts);
+  const classes = new ClassStore(dataDir);
+  classes.migrateFrom(accounts.listUsers());
+  accounts.classQuotaOf = (u) =>
+    u.role === 'student' && u.class ? (classes.byName(u.class)?.quota ?? null) : null;
+  const access = new Access(accounts, (viewer, className) => classes.teaches(viewer, className));
+  const assignments = new AssignmentStore(dataDir);
   const idOf = (username: string) => accounts.userByName(username)?.id ?? null;
   const specs = new SpecStore(dataDir, idOf);
   const hub = new LiveHub({ capacity: o.liveWindow ?? 20_000, maxHz: o.liveMaxHz ?? 10, keepEnded: 10 });
@@ -126,6 +135,8 @@ export async function buildServer(o: ServerOptions): Promise<LfnServer> {
     board: new QueueBoard(store, queue, access),
     accounts,
     access,
+    classes,
+    assignments,
     specs,
     runs,
     hub,
@@ -173,6 +184,8 @@ export async function buildServer(o: ServerOptions): Promise<LfnServer> {
   const withS = { s: services, prefix: '/api' };
   await app.register(authRoutes, { ...withS, secureCookie: o.secureCookie ?? false });
   await app.register(userRoutes, withS);
+  await app.register(classRoutes, withS);
+  await app.register(assignmentRoutes, withS);
   await app.register(specRoutes, withS);
   await app.register(presetRoutes, withS);
   await app.register(runRoutes, withS);

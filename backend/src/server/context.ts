@@ -1,5 +1,7 @@
 // What every route plugin gets: the service objects, and the caller on each request.
 import type { FastifyRequest } from 'fastify';
+import type { AssignmentStore } from '../classroom/assignmentStore.js';
+import type { ClassStore } from '../classroom/classStore.js';
 import type { Access } from '../service/access.js';
 import type { Accounts } from '../service/accounts.js';
 import type { LabDriver } from '../service/labDriver.js';
@@ -18,6 +20,8 @@ import type { Storage } from '../storage/runStorage.js';
 export interface Services {
   accounts: Accounts;
   access: Access;
+  classes: ClassStore;
+  assignments: AssignmentStore;
   specs: SpecStore;
   runs: RunService;
   hub: LiveHub;

@@ -97,7 +97,7 @@ export async function adminClient(s: LfnServer): Promise<Client> {
 export const passwordOf = (username: string) =>
   `s3cret-${createHash('sha256').update(username).digest('hex').slice(0, 12)}`;
 
-/** A new user of that role (made by admin), signed in. */
+/** A new user of that role (made by admin, with their class made if new), signed in. */
 export async function userClient(
   s: LfnServer,
   admin: Client,
@@ -106,6 +106,12 @@ export async function userClient(
   cls: string | null = null,
 ): Promise<Client> {
   const password = passwordOf(username);
+  // Classes are records: make the class the first time a test names it.
+  if (cls !== null) {
+    const made = await admin.req('POST', '/api/classes', { name: cls });
+    if (made.statusCode !== 201 && made.statusCode !== 409)
+      throw new Error(`class ${cls}: ${made.statusCode} ${made.body}`);
+  }
   await admin.json('POST', '/api/users', { username, password, role, class: cls });
   return login(s, username, password);
 }

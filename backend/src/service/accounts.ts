@@ -57,6 +57,8 @@ export class Accounts {
   private sessions: SessionRow[];
   private quotas: Quotas;
   readonly loginLimits: LoginLimits;
+  /** A tighter quota for the user's class, when their class has one (set by the class records). */
+  classQuotaOf: (u: PublicUser) => Quota | null = () => null;
 
   constructor(private readonly dataDir: string) {
     this.users = readJsonFile<UserRow[]>(this.file('users'), []);
@@ -265,6 +267,19 @@ export class Accounts {
 
   getQuotas(): Quotas {
     return structuredClone(this.quotas);
+  }
+
+  /** The limits this user's runs are checked against: their role's, or their class's where tighter. */
+  quotaOf(u: PublicUser): Quota {
+    const role = this.quotas[u.role];
+    const cls = this.classQuotaOf(u);
+    if (!cls) return structuredClone(role);
+    return {
+      concurrentRuns: Math.min(role.concurrentRuns, cls.concurrentRuns),
+      maxDurationS: Math.min(role.maxDurationS, cls.maxDurationS),
+      maxRateMbps: Math.min(role.maxRateMbps, cls.maxRateMbps),
+      maxFlows: Math.min(role.maxFlows, cls.maxFlows),
+    };
   }
 
   setQuota(role: Role, q: Quota): Quota {

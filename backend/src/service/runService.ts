@@ -128,7 +128,7 @@ export class RunService {
     const active = this.d.store.all().filter((r) => r.ownerId === user.id && isActive(r)).length;
     enforceQuota(
       planned.map((p) => p.spec),
-      this.d.accounts.getQuotas()[user.role],
+      this.d.accounts.quotaOf(user),
       user.role,
       active,
     );

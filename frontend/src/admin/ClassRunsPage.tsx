@@ -11,9 +11,8 @@ export function ClassRunsPage() {
   const users = useUsers();
   const [owner, setOwner] = useState<string | null>(null);
   const [verdict, setVerdict] = useState<string | null>(null);
-  const students = (users.data ?? []).filter(
-    (u) => u.role === 'student' && (user?.role === 'admin' || u.class === user?.class),
-  );
+  // The service lists an instructor's own students only (every class they teach).
+  const students = (users.data ?? []).filter((u) => u.role === 'student');
   const runs = useRuns({ ...(owner ? { owner } : {}), ...(verdict ? { verdict } : {}) });
   const names = new Set(students.map((s) => s.username));
   const classRuns = (runs.data ?? []).filter((r) => names.has(r.owner));

@@ -36,6 +36,8 @@ function Page({ route, pages: P }: { route: Route; pages: Pages }) {
       return <P.ClassRunsPage />;
     case 'bench':
       return <P.ChartBenchPage />;
+    case 'classroom':
+      return <P.ClassroomPage path={route.path} />;
   }
 }
 
@@ -63,6 +65,23 @@ function RunNotifications({ username }: { username: string }) {
   return null;
 }
 
+const CLASSROOM_NAV: typeof NAV = [
+  { route: { page: 'classroom', path: ['assignments'] }, label: 'Assignments', match: [] },
+  {
+    route: { page: 'classroom', path: ['classes'] },
+    label: 'Classes',
+    roles: ['instructor', 'admin'],
+    match: [],
+  },
+  { route: { page: 'classroom', path: ['account'] }, label: 'Account', match: [] },
+];
+
+/** Classroom entries share one page: the first part of the path tells them apart. */
+const isCurrent = (n: (typeof NAV)[number], route: Route) =>
+  n.route.page === 'classroom'
+    ? route.page === 'classroom' && (route.path[0] ?? 'assignments') === n.route.path[0]
+    : n.match.includes(route.page);
+
 const NAV: { route: Route; label: string; roles?: string[]; match: Route['page'][] }[] = [
   { route: { page: 'designer' }, label: 'Designer', match: ['designer'] },
   { route: { page: 'presets' }, label: 'Paper presets', match: ['presets'] },
@@ -71,6 +90,7 @@ const NAV: { route: Route; label: string; roles?: string[]; match: Route['page']
   { route: { page: 'campaigns' }, label: 'Campaigns', match: ['campaigns'] },
   { route: { page: 'class' }, label: 'Class runs', roles: ['instructor', 'admin'], match: ['class'] },
   { route: { page: 'admin' }, label: 'Users & quotas', roles: ['admin', 'instructor'], match: ['admin'] },
+  ...CLASSROOM_NAV,
 ];
 
 export function App() {
@@ -110,9 +130,9 @@ export function App() {
               key={n.label}
               href={hrefOf(n.route)}
               label={n.label}
-              active={n.match.includes(route.page)}
+              active={isCurrent(n, route)}
               onClick={close}
-              aria-current={n.match.includes(route.page) ? 'page' : undefined}
+              aria-current={isCurrent(n, route) ? 'page' : undefined}
             />
           ))}
           <NavLink component="button" label="Log out" hiddenFrom="sm" onClick={() => void logout()} />

@@ -45,6 +45,9 @@ export function makePages() {
       import('../bench/ChartBenchPage').then((m) => ({ default: m.ChartBenchPage })),
     ),
     ClassRunsPage: page(() => import('../admin/ClassRunsPage').then((m) => ({ default: m.ClassRunsPage }))),
+    ClassroomPage: page(() =>
+      import('../classroom/ClassroomPage').then((m) => ({ default: m.ClassroomPage })),
+    ),
   };
 }
 

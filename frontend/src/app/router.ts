@@ -12,6 +12,7 @@ export type Route =
   | { page: 'campaigns' }
   | { page: 'admin' }
   | { page: 'class' }
+  | { page: 'classroom'; path: string[] }
   | { page: 'bench' };
 
 export function parseHash(hash: string): Route {
@@ -35,6 +36,8 @@ export function parseHash(hash: string): Route {
       return { page: 'class' };
     case 'bench':
       return { page: 'bench' };
+    case 'classroom':
+      return { page: 'classroom', path: parts.slice(1) };
     default: {
       const specId = params.get('spec') ?? undefined;
       return specId ? { page: 'designer', specId } : { page: 'designer' };
@@ -54,6 +57,8 @@ export function hrefOf(route: Route): string {
       return route.runIds.length
         ? `#/compare?runs=${route.runIds.map(encodeURIComponent).join(',')}`
         : '#/compare';
+    case 'classroom':
+      return `#/${['classroom', ...route.path].map(encodeURIComponent).join('/')}`;
     default:
       return `#/${route.page}`;
   }

@@ -77,6 +77,26 @@ const LINKS: Array<{ from: [string, string, string]; to: Array<[string, string]>
     ],
   },
   { from: ['/api/tokens', 'post', '201'], to: [['/api/tokens/{id}', 'delete']] },
+  {
+    from: ['/api/classes', 'post', '201'],
+    to: [
+      ['/api/classes/{id}', 'get'],
+      ['/api/classes/{id}', 'patch'],
+      ['/api/classes/{id}', 'delete'],
+      ['/api/classes/{id}/students', 'post'],
+    ],
+  },
+  {
+    from: ['/api/assignments', 'post', '201'],
+    to: [
+      ['/api/assignments/{id}', 'get'],
+      ['/api/assignments/{id}', 'delete'],
+      ['/api/assignments/{id}/runs', 'post'],
+      ['/api/assignments/{id}/answers', 'put'],
+      ['/api/assignments/{id}/table', 'get'],
+      ['/api/assignments/{id}/table/csv', 'get'],
+    ],
+  },
 ];
 
 type Doc = {

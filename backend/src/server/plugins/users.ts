@@ -28,6 +28,14 @@ export const QuotaSchema = z.object({
   maxFlows: z.number().int().min(1).max(64),
 });
 
+/** A class named on a user must exist (POST /api/classes makes one): a typo cannot make a new class. */
+function knownClass(s: Services, name: string | null | undefined): void {
+  if (name === null || name === undefined || s.classes.byName(name)) return;
+  const known = s.classes.all().map((c) => c.name);
+  const message = `must be an existing class (${known.length ? known.join(', ') : 'none yet'}); create it under Classes first`;
+  throw new ServiceError(400, `no class ${JSON.stringify(name)}: ${message}`, [{ path: 'class', message }]);
+}
+
 export async function userRoutes(app: FastifyInstance, { s }: { s: Services }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.get(
@@ -45,7 +53,10 @@ export async function userRoutes(app: FastifyInstance, { s }: { s: Services }) {
       const all = s.accounts.listUsers();
       return me.role === 'admin'
         ? all
-        : all.filter((u) => u.id === me.id || (me.class && u.role === 'student' && u.class === me.class));
+        : all.filter(
+            (u) =>
+              u.id === me.id || (u.role === 'student' && u.class !== null && s.classes.teaches(me, u.class)),
+          );
     },
   );
   r.post(
@@ -59,7 +70,10 @@ export async function userRoutes(app: FastifyInstance, { s }: { s: Services }) {
         response: { 201: UserSchema, ...errorReplies(409) },
       },
     },
-    async (req, reply) => reply.code(201).send(await s.accounts.createUser(req.body)),
+    async (req, reply) => {
+      knownClass(s, req.body.class);
+      return reply.code(201).send(await s.accounts.createUser(req.body));
+    },
   );
   r.patch(
     '/users/:id',
@@ -99,6 +113,7 @@ export async function userRoutes(app: FastifyInstance, { s }: { s: Services }) {
             { path: 'currentPassword', message: 'must be your current password' },
           ]);
       }
+      knownClass(s, patch.class);
       return s.accounts.updateUser(req.params.id, {
         ...patch,
         keepSession: own ? (req.caller?.sessionId ?? null) : null,
@@ -122,6 +137,7 @@ export async function userRoutes(app: FastifyInstance, { s }: { s: Services }) {
           { path: 'id', message: 'not your own' },
         ]);
       s.accounts.deleteUser(req.params.id);
+      s.classes.forgetUser(req.params.id);
       return { ok: true };
     },
   );
