@@ -25,11 +25,13 @@ import {
 } from '../api/queries';
 import type { Quota, Role } from '../api/types';
 import { useSession } from '../auth/session';
+import { useClasses } from '../classroom/api';
 
 const ROLES: Role[] = ['student', 'instructor', 'admin'];
 
 function NewUserForm() {
   const create = useCreateUser();
+  const classes = useClasses();
   const [u, setU] = useState({ username: '', password: '', role: 'student' as Role, class: '' });
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -65,12 +67,16 @@ function NewUserForm() {
           allowDeselect={false}
           onChange={(r) => setU({ ...u, role: (r as Role) ?? 'student' })}
         />
-        <TextInput
+        {/* Classes are records: pick one, so a typo cannot name a class that does not exist. */}
+        <Select
           label="Class"
           size="xs"
-          w={120}
-          value={u.class}
-          onChange={(e) => setU({ ...u, class: e.currentTarget.value })}
+          w={140}
+          placeholder={classes.data?.length ? 'none' : 'no classes yet'}
+          data={(classes.data ?? []).map((c) => c.name)}
+          value={u.class || null}
+          clearable
+          onChange={(c) => setU({ ...u, class: c ?? '' })}
         />
         <Button type="submit" size="xs" loading={create.isPending}>
           Add user
