@@ -44,7 +44,7 @@ export interface LinkStat {
 
 const grade = (ok: boolean, warn: boolean): CheckStatus => (ok ? 'pass' : warn ? 'warn' : 'fail');
 
-/** Idle RTT = configured ± (0.2 ms + 1 %), emulation-rules.md rule 14; up to twice that is suspect. */
+/** Idle RTT = configured ± (0.2 ms + 1 %), the lab's idle-RTT tolerance; up to twice that is suspect. */
 export function checkIdleRtt(
   path: string,
   configuredMs: number,

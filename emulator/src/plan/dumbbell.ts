@@ -1,4 +1,4 @@
-// The dumbbell of emulation-rules.md: sender and receiver namespaces per path, one router
+// The dumbbell: sender and receiver namespaces per path, one router
 // namespace; per direction a bottleneck stage (netem rate + buffer on an IFB fed from the
 // router's ingress) and then a delay stage (netem delay, + BER loss) on the router's egress.
 // Nothing is shaped or delayed on an end host's own egress.
