@@ -1,11 +1,10 @@
 import type { Spec } from '../spec/schema.js';
 import { buildDumbbell } from './dumbbell.js';
+import { inNs } from './netns.js';
 import { buildCross, buildSamplers } from './sampling.js';
 import { calibrateDelay, ROUTER_NS, rateChange } from './stages.js';
 import { buildTraffic, flowTopology, socketProbe } from './traffic.js';
 import type { PathChange, Plan } from './types.js';
-
-const inNs = (ns: string, argv: string[]): string[] => ['ip', 'netns', 'exec', ns, ...argv];
 
 /** The whole plan for a spec. Deterministic: the same spec always gives the same plan. */
 export function buildPlan(spec: Spec): Plan {

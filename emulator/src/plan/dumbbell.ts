@@ -4,6 +4,7 @@
 // Nothing is shaped or delayed on an end host's own egress.
 import type { Path, Spec } from '../spec/schema.js';
 import { HOST_IF, txqueuelenCmds, udpHostCmds, udpHosts, udpHostTopology } from './hosts.js';
+import { inNs } from './netns.js';
 import {
   ACK_FRAME_BYTES,
   bdpBytes,
@@ -16,7 +17,6 @@ import {
 import { bottleneckStage, delayStage, probeIntoBottleneck, ROUTER_NS, redirectIngress } from './stages.js';
 import type { Cmd, HostGroup, PathTopology, Section } from './types.js';
 
-const inNs = (ns: string, argv: string[]): string[] => ['ip', 'netns', 'exec', ns, ...argv];
 const sysctl = (ns: string | null, key: string, value: string | number): Cmd => ({
   argv: ns ? inNs(ns, ['sysctl', '-q', '-w', `${key}=${value}`]) : ['sysctl', '-q', '-w', `${key}=${value}`],
 });

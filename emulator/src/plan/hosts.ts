@@ -2,11 +2,11 @@
 // and the txqueuelen the spec sets on the path's interfaces. Split from dumbbell.ts, which wires
 // the path itself.
 import type { Path, Spec } from '../spec/schema.js';
+import { inNs } from './netns.js';
 import { delayStage, ROUTER_NS, redirectIngress } from './stages.js';
 import type { Cmd, PathTopology, UdpHost } from './types.js';
 
 export const HOST_IF = 'eth0';
-const inNs = (ns: string, argv: string[]): string[] => ['ip', 'netns', 'exec', ns, ...argv];
 
 /**
  * Forward sources live on the sender side (10.N.4.0/24) and feed the forward bottleneck; reverse

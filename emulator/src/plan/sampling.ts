@@ -7,10 +7,9 @@ import { qdiscStatArgv } from '../sampling/qdiscStat.js';
 import { tcpSamplerArgv } from '../sampling/tcpSampler.js';
 import type { Spec } from '../spec/schema.js';
 import { udpGenArgv, udpSinkArgv } from '../traffic/udp.js';
+import { inNs } from './netns.js';
 import { ROUTER_NS } from './stages.js';
 import type { FlowTopology, PathTopology, Proc, Sampler } from './types.js';
-
-const inNs = (ns: string, argv: string[]): string[] => ['ip', 'netns', 'exec', ns, ...argv];
 
 /**
  * On a realtime clock, samplers and UDP generators run at real-time priority: a tick is short and

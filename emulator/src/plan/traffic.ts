@@ -2,13 +2,13 @@
 // A reverse flow swaps the hosts, so its data crosses the reverse bottleneck and shares it with
 // the forward flows' ACKs.
 import type { Spec } from '../spec/schema.js';
+import { inNs } from './netns.js';
 import { bdpBytes, windowBytes } from './sizing.js';
 import { transportProcs } from './transports.js';
 import type { Cmd, FlowTopology, PathTopology, Proc } from './types.js';
 
 export const BASE_PORT = 5201;
 
-const inNs = (ns: string, argv: string[]): string[] => ['ip', 'netns', 'exec', ns, ...argv];
 const seconds = (ms: number) => String(Number((ms / 1000).toFixed(3)));
 
 export function flowTopology(spec: Spec, paths: PathTopology[]): FlowTopology[] {

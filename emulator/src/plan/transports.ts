@@ -5,10 +5,9 @@ import type { Spec } from '../spec/schema.js';
 import { psocketsReceiverArgv, psocketsSenderArgv } from '../transports/psockets.js';
 import { rbudpReceiverArgv, rbudpSenderArgv } from '../transports/rbudp.js';
 import { udtReceiverArgv, udtSenderArgv } from '../transports/udt.js';
+import { inNs } from './netns.js';
 import { listening } from './traffic.js';
 import type { FlowTopology, Proc } from './types.js';
-
-const inNs = (ns: string, argv: string[]): string[] => ['ip', 'netns', 'exec', ns, ...argv];
 
 /**
  * Seconds without progress before a side gives up. The run's own deadline (planned end + grace)
