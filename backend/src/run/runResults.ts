@@ -1,0 +1,128 @@
+// The steps of a run after its traffic: each flow's result and the raw reports into the record,
+// then the verdict (packet timing, fidelity) and the summary.
+import type { Plan, Spec } from '@lfnlab/emulator';
+import type { ExitEvent } from '@lfnlab/lab-images';
+import type { SamplerCounters } from './demux.js';
+import { fidelity } from './fidelity.js';
+import { flowIntervals } from './iperf.js';
+import type { Snapshot } from './labSetup.js';
+import type { LiveSampling } from './liveSampling.js';
+import type { PingSummary } from './probes.js';
+import type { RunRecorder } from './record.js';
+import type { CpuSample, QueueSample, Sample, TcpFlowSample } from './samples.js';
+import { plannedEndS, type RunClock, type SocketProbe } from './schedule.js';
+import { type FlowResult, type RunSummary, summarise } from './summary.js';
+import { summaryInput } from './summaryInput.js';
+import { timingStats } from './timingChecks.js';
+import { finishTransfer } from './transferRecord.js';
+
+/** Each flow's intervals, observed stacks and raw reports into the record, with the run's own raw files. */
+export function collectFlowResults(o: {
+  results: Map<string, FlowResult>;
+  probes: SocketProbe[];
+  crossExits: Map<string, ExitEvent>;
+  counters: SamplerCounters[];
+  rec: RunRecorder;
+  log: (line: string) => void;
+  onSample?: (sample: Sample) => void;
+}): void {
+  const { results, probes, crossExits, counters, rec, log } = o;
+  for (const r of results.values()) {
+    if (r.flow.transport !== 'tcp') log(`  ${finishTransfer(r, rec)}`);
+    else r.intervals = flowIntervals(r.flow.name, r.startedAtS ?? r.flow.startMs / 1000, r.client, r.server);
+    // The data sockets are the ones iperf3 reports as connected (its control socket uses the
+    // default stack); every connection of a psockets flow carries data.
+    const dataPorts = new Set((r.client?.start?.connected ?? []).map((c) => c.local_port));
+    const isData = (localPort: number) => r.flow.transport === 'psockets' || dataPorts.has(localPort);
+    r.observedStacks = [
+      ...new Set(
+        probes
+          .filter((p) => p.ns === r.flow.clientNs)
+          .flatMap((p) => p.sockets.filter((s) => s.peerPort === r.flow.port && isData(s.localPort)))
+          .map((s) => s.stack ?? '?'),
+      ),
+    ];
+    for (const s of r.intervals) {
+      rec.sample(s);
+      o.onSample?.(s);
+    }
+    if (r.client) rec.json(`flows/${r.flow.name}.client.json`, r.client);
+    if (r.server) rec.json(`flows/${r.flow.name}.server.json`, r.server);
+  }
+  rec.json('sockets.json', probes);
+  // The generators' own reports (intended and sent rate per interval) stay raw, beside the sinks'.
+  for (const [name, e] of crossExits)
+    rec.raw(`udpgen:${name}`, `${e.stdout ?? ''}${e.stderr ? `\n# stderr\n${e.stderr}` : ''}`);
+  rec.json('sampling.json', counters);
+}
+
+/** The verdict (packet timing, fidelity) and the summary, written as summary.json. */
+export function judgeRun(o: {
+  spec: Spec;
+  plan: Plan;
+  sampling: LiveSampling;
+  t0RealMs: number | null;
+  before: Snapshot | null;
+  after: Snapshot | null;
+  idleRtt: Record<string, PingSummary | null>;
+  counters: SamplerCounters[];
+  results: Map<string, FlowResult>;
+  status: RunSummary['status'];
+  error: string | null;
+  cpuMHz: number | null;
+  clockReport: RunClock | null;
+  rec: RunRecorder;
+  startedAt: Date;
+}): RunSummary {
+  const { spec, plan, sampling, t0RealMs, before, after, idleRtt, counters, results, status, error, rec } = o;
+  const cpuMHz = o.cpuMHz;
+  const clockReport = o.clockReport;
+  const startedAt = o.startedAt;
+  const end = plannedEndS(plan);
+  const timingSampler = plan.samplers.find((s) => s.kind === 'timing');
+  const windowS = Number(timingSampler?.argv[timingSampler.argv.indexOf('--window-ms') + 1] ?? 1000) / 1000;
+  const timing = t0RealMs === null ? [] : timingStats(spec, sampling.timing, t0RealMs, end, windowS);
+  if (timingSampler) rec.json('timing.json', { windowS, directions: timing });
+  const report =
+    before && after
+      ? fidelity({
+          spec,
+          paths: plan.topology.paths,
+          idleRtt,
+          qdiscBefore: before.qdiscs,
+          qdiscAfter: after.qdiscs,
+          linksBefore: before.links,
+          linksAfter: after.links,
+          queue: sampling.samples.filter((s): s is QueueSample => s.kind === 'queue'),
+          cpu: sampling.samples.filter((s): s is CpuSample => s.kind === 'cpu'),
+          samplers: counters,
+          trafficS: [0, end],
+          flows: plan.topology.flows,
+          tcp: sampling.samples.filter((s): s is TcpFlowSample => s.kind === 'tcp'),
+          timing,
+        })
+      : null;
+  const summary = summarise(
+    summaryInput({
+      spec,
+      paths: plan.topology.paths,
+      results: [...results.values()],
+      samples: sampling.samples,
+      idleRtt,
+      status,
+      error,
+      fidelity: report,
+      cpuMHz,
+      clock: clockReport,
+    }),
+  );
+  rec.json('summary.json', {
+    ...summary,
+    // From the samples that arrived before the run stopped (the service marks its records alike).
+    partial: status !== 'completed',
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    samples: rec.sampleCount,
+  });
+  return summary;
+}
