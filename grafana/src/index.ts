@@ -1,4 +1,5 @@
-// @lfnlab/grafana: dashboards as code for lfnlab's InfluxDB measurements, and links into them.
+// @lfnlab/grafana: the InfluxDB contract (measurements, tags, fields), the dashboards as code
+// generated from it, and links into them.
 export type { Dashboard } from './dashboard.js';
 export { type GeneratedDashboard, generateDashboards } from './dashboards/index.js';
 export { DASHBOARDS, DATASOURCE_UID } from './ids.js';
@@ -11,9 +12,14 @@ export {
   type RunLinkOptions,
 } from './links.js';
 export {
-  BACKEND_MEASUREMENTS,
   EVENT_TYPES,
-  EXPECTED_SCHEMA,
+  type FieldType,
+  INFLUX_SCHEMA,
   type Measurement,
+  type MeasurementContract,
+  MEASUREMENTS,
+  SAMPLE_COLUMNS,
+  type SampleColumn,
+  type SampleKindName,
   VERDICT_CODES,
-} from './schema.js';
+} from './influxContract.js';

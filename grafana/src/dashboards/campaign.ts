@@ -1,14 +1,16 @@
-// Campaign: a sweep's progress and results, from lfn_summary (an expectation on the backend: one
-// point per run, stack and path when a run finishes). A run counts once however many stacks it had:
+// Campaign: a sweep's progress and results, from lfn_summary (one point per run, stack and path
+// when a run finishes) and lfn_fairness (one per run, path and direction). A run counts once however many stacks it had:
 // the counts take last(verdict_code) per run in a subquery first.
 import { barGauge, DashboardBuilder, stat, table, tableTarget, target, timeseries } from '../dashboard.js';
 import { DASHBOARDS } from '../ids.js';
 import { agg, fieldIs, matchVar, type Select, select, showTagValues } from '../influxql.js';
-import { VERDICT_CODES } from '../schema.js';
+import { VERDICT_CODES } from '../influxContract.js';
 import { unitColumn, verdictColumn } from './common.js';
 
 const campaign = [matchVar('campaign')];
 const campaignStackPath = [matchVar('campaign'), matchVar('stack'), matchVar('path')];
+/** lfn_fairness is per path and direction, not per stack. */
+const campaignPath = [matchVar('campaign'), matchVar('path')];
 
 /** One row per run of the campaign: its verdict as column v. */
 const perRun: Select = {
@@ -126,13 +128,12 @@ export function campaignDashboard() {
       table({
         title: 'Per stack and path',
         description:
-          'Mean goodput (Mbit/s, per flow), mean Jain index and number of run results per stack and path.',
+          'Mean goodput (Mbit/s, per flow) and number of run results per stack and path.',
         targets: [
           tableTarget(
             select({
               select: [
                 { expr: agg('mean', 'goodput_mbps'), as: 'goodput_mbps' },
-                { expr: agg('mean', 'jain'), as: 'jain' },
                 { expr: agg('count', 'goodput_mbps'), as: 'runs' },
               ],
               from: 'lfn_summary',
@@ -171,13 +172,58 @@ export function campaignDashboard() {
     )
     .panel(
       table({
-        title: 'Runs',
+        title: 'Jain fairness per path and direction',
         description:
-          'Every lfn_summary point of the campaign: run, stack, path, goodput (Mbit/s), Jain index and verdict.',
+          "Mean over the campaign's runs of Jain's index of the flows sharing each path in each direction " +
+          '(lfn_fairness.jain, each run\'s "Jain fwd" / "Jain rev"), and how many runs had one.',
         targets: [
           tableTarget(
             select({
-              select: ['"run"', '"stack"', '"path"', '"goodput_mbps"', '"jain"', '"verdict_code"'],
+              select: [
+                { expr: agg('mean', 'jain'), as: 'jain' },
+                { expr: agg('count', 'jain'), as: 'runs' },
+              ],
+              from: 'lfn_fairness',
+              where: campaignPath,
+              groupBy: ['path', 'direction'],
+            }),
+          ),
+        ],
+        w: 12,
+      }),
+    )
+    .panel(
+      timeseries({
+        title: 'Jain fairness per path and direction over the campaign',
+        description: "Each finished run's Jain index per path and direction (lfn_fairness.jain), one point per run.",
+        targets: [
+          target(
+            select({
+              select: [agg('mean', 'jain')],
+              from: 'lfn_fairness',
+              where: campaignPath,
+              groupByTime: '$__interval',
+              groupBy: ['path', 'direction'],
+              fill: 'none',
+            }),
+            '$tag_path $tag_direction',
+          ),
+        ],
+        w: 12,
+        min: 0,
+        max: 1,
+        custom: { drawStyle: 'points', pointSize: 6, showPoints: 'always' },
+      }),
+    )
+    .panel(
+      table({
+        title: 'Runs',
+        description:
+          'Every lfn_summary point of the campaign: run, stack, path, goodput (Mbit/s) and verdict.',
+        targets: [
+          tableTarget(
+            select({
+              select: ['"run"', '"stack"', '"path"', '"goodput_mbps"', '"verdict_code"'],
               from: 'lfn_summary',
               where: campaignStackPath,
             }),

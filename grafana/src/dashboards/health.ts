@@ -3,7 +3,7 @@
 import { DashboardBuilder, stat, target, timeseries } from '../dashboard.js';
 import { DASHBOARDS } from '../ids.js';
 import { agg, matchVar, rate, select, showTagValues } from '../influxql.js';
-import type { Measurement } from '../schema.js';
+import type { Measurement } from '../influxContract.js';
 
 /** A field every point of the measurement carries, to count points by. */
 const COUNTED: Array<[Measurement, string]> = [
