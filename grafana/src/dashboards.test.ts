@@ -9,6 +9,7 @@ import { generateDashboards } from './dashboards/index.js';
 import { DASHBOARDS_DIR } from './generate.js';
 import { DASHBOARDS, DATASOURCE_UID } from './ids.js';
 import { INFLUX_SCHEMA, MEASUREMENTS, SAMPLE_COLUMNS } from './influxContract.js';
+import { matchVar } from './influxql.js';
 import { nameProblems, queriesOf, type SchemaLike, variablesUsed } from './testing/grafana.js';
 
 const grafanaDir = new URL('../', import.meta.url);
@@ -154,7 +155,7 @@ describe('generated dashboards', () => {
     const stat = run?.panels.find((p) => p.title === 'Jain fairness per path and direction');
     expect(stat?.targets?.[0]).toMatchObject({
       alias: '$tag_path $tag_direction',
-      query: 'SELECT last("jain") FROM "lfn_fairness" WHERE "run" =~ /^${run:regex}$/ AND $timeFilter GROUP BY "path", "direction"',
+      query: `SELECT last("jain") FROM "lfn_fairness" WHERE ${matchVar('run')} AND $timeFilter GROUP BY "path", "direction"`,
     });
   });
 

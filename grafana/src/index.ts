@@ -4,6 +4,18 @@ export type { Dashboard } from './dashboard.js';
 export { type GeneratedDashboard, generateDashboards } from './dashboards/index.js';
 export { DASHBOARDS, DATASOURCE_UID } from './ids.js';
 export {
+  EVENT_TYPES,
+  type FieldType,
+  INFLUX_SCHEMA,
+  MEASUREMENTS,
+  type Measurement,
+  type MeasurementContract,
+  SAMPLE_COLUMNS,
+  type SampleColumn,
+  type SampleKindName,
+  VERDICT_CODES,
+} from './influxContract.js';
+export {
   type CampaignLinkOptions,
   type CompareLinkOptions,
   grafanaCampaignUrl,
@@ -11,15 +23,3 @@ export {
   grafanaRunUrl,
   type RunLinkOptions,
 } from './links.js';
-export {
-  EVENT_TYPES,
-  type FieldType,
-  INFLUX_SCHEMA,
-  type Measurement,
-  type MeasurementContract,
-  MEASUREMENTS,
-  SAMPLE_COLUMNS,
-  type SampleColumn,
-  type SampleKindName,
-  VERDICT_CODES,
-} from './influxContract.js';

@@ -143,7 +143,14 @@ const sample = (kind: SampleKindName, doc: string, tags: readonly string[]): Mea
 export const INFLUX_SCHEMA: Readonly<Record<Measurement, MeasurementContract>> = {
   lfn_tcp: sample('tcp', "A flow's sender-side TCP state at one sampler tick.", FLOW_TAGS),
   lfn_goodput: sample('goodput', "A flow's receiver goodput since the previous tick, bit/s.", FLOW_TAGS),
-  lfn_queue: sample('queue', 'A router qdisc at one tick.', ['run', 'user', 'path', 'direction', 'stage', 'dev']),
+  lfn_queue: sample('queue', 'A router qdisc at one tick.', [
+    'run',
+    'user',
+    'path',
+    'direction',
+    'stage',
+    'dev',
+  ]),
   lfn_cpu: sample('cpu', "The lab's CPU use between two ticks, percent of all CPUs.", ['run', 'user']),
   lfn_rtt: sample('rtt', "One reply of a path's RTT probe.", ['run', 'user', 'path']),
   lfn_interval: sample('interval', "iperf3's own report of one interval of a flow.", FLOW_TAGS),

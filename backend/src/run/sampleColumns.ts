@@ -14,6 +14,3 @@ export interface SampleColumnOf<K extends SampleKind> {
 
 export const SAMPLE_COLUMNS_BY_KIND: { readonly [K in SampleKind]: readonly SampleColumnOf<K>[] } =
   SAMPLE_COLUMNS;
-
-/** A sample's value under its JSON key. */
-export const sampleValue = <K extends SampleKind>(s: SampleOf<K>, c: SampleColumnOf<K>): unknown => s[c.json];

@@ -1,7 +1,7 @@
 // Every dashboard query, its variables and macros substituted the way Grafana does, run against a
 // real influxd 1.x (Debian's 1.6.7) loaded with run-shaped data made by the backend's samplePoint()
 // and lineProtocol(): each must parse, and each must return data.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { DASHBOARDS, type Dashboard, generateDashboards } from '@lfnlab/grafana';
 import {
   ensureInfluxd,
@@ -12,6 +12,7 @@ import {
   type Selection,
   startInfluxd,
 } from '@lfnlab/grafana/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CAMPAIGN, DB, HOST, labLines, labRuns, runEndMs } from '../testing/dashboardLabData.js';
 
 const influxd = ensureInfluxd((s) => console.log(s));

@@ -4,7 +4,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DASHBOARDS, type Dashboard, generateDashboards } from '@lfnlab/grafana';
 import {
   ensureInfluxd,
@@ -13,6 +12,7 @@ import {
   runAllQueries,
   startInfluxd,
 } from '@lfnlab/grafana/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootTestLab, runSpec } from '../testing/lab.js';
 import { InfluxClient } from './influx.js';
 import { reindexRun, runContext } from './reindex.js';

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
 import { INFLUX_SCHEMA, MEASUREMENTS } from '@lfnlab/grafana';
+import { describe, expect, it } from 'vitest';
 import { lineProtocol, type RunContext, samplePoint } from './points.js';
 
 const ctx: RunContext = {

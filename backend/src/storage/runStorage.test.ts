@@ -90,7 +90,9 @@ describe('run points', () => {
     expect(lines[0]).toBe(
       'lfn_fairness,campaign=sweep,direction=forward,path=main,run=r1,user=ada jain=0.98 1700000004000000000',
     );
-    expect(summaryPoints(ctx, s).find((p) => p.measurement === 'lfn_fairness')?.tags.campaign).toBeUndefined();
+    expect(
+      summaryPoints(ctx, s).find((p) => p.measurement === 'lfn_fairness')?.tags.campaign,
+    ).toBeUndefined();
   });
   it("carry the lab-limited share of the flows' busy time (limitedBy), mean per stack and path", () => {
     const s = fakeSummary(['cubic-1-1', 'cubic-1-2'], 'invalid');

@@ -4,12 +4,7 @@
 // emulator's BDP and packet error rate (emulator/src/plan/sizing.ts), the ones it sizes paths by.
 import { bdpBytes, perFromBer } from '@lfnlab/emulator/sizing';
 import { parseAmount, parseDuration, parseRate } from '@lfnlab/emulator/spec';
-import {
-  bdpPackets,
-  mathisThroughputBitPerS,
-  nFlowLinkUse,
-  responsivenessS,
-} from '@lfnlab/metrics/theory';
+import { bdpPackets, mathisThroughputBitPerS, nFlowLinkUse, responsivenessS } from '@lfnlab/metrics/theory';
 import type { PathForm, SpecForm } from '../designer/formModel';
 
 /** Frame sizes the PER table shows: minimum Ethernet, IPv4 minimum MTU, Ethernet MTU, jumbo. */

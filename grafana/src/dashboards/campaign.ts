@@ -3,8 +3,8 @@
 // the counts take last(verdict_code) per run in a subquery first.
 import { barGauge, DashboardBuilder, stat, table, tableTarget, target, timeseries } from '../dashboard.js';
 import { DASHBOARDS } from '../ids.js';
-import { agg, fieldIs, matchVar, type Select, select, showTagValues } from '../influxql.js';
 import { VERDICT_CODES } from '../influxContract.js';
+import { agg, fieldIs, matchVar, type Select, select, showTagValues } from '../influxql.js';
 import { unitColumn, verdictColumn } from './common.js';
 
 const campaign = [matchVar('campaign')];
@@ -127,8 +127,7 @@ export function campaignDashboard() {
     .panel(
       table({
         title: 'Per stack and path',
-        description:
-          'Mean goodput (Mbit/s, per flow) and number of run results per stack and path.',
+        description: 'Mean goodput (Mbit/s, per flow) and number of run results per stack and path.',
         targets: [
           tableTarget(
             select({
@@ -195,7 +194,8 @@ export function campaignDashboard() {
     .panel(
       timeseries({
         title: 'Jain fairness per path and direction over the campaign',
-        description: "Each finished run's Jain index per path and direction (lfn_fairness.jain), one point per run.",
+        description:
+          "Each finished run's Jain index per path and direction (lfn_fairness.jain), one point per run.",
         targets: [
           target(
             select({

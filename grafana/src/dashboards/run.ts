@@ -3,8 +3,8 @@
 // and at the verdict (lfn_event, an expectation on the backend).
 import { barGauge, DashboardBuilder, stat, target, timeseries } from '../dashboard.js';
 import { DASHBOARDS } from '../ids.js';
-import { agg, matchVar, rate, select, showTagValues, tagIs } from '../influxql.js';
 import { EVENT_TYPES } from '../influxContract.js';
+import { agg, matchVar, rate, select, showTagValues, tagIs } from '../influxql.js';
 import { flowFilter, runFilter, verdictMappings } from './common.js';
 
 const perFlow = (measurement: 'lfn_tcp' | 'lfn_goodput' | 'lfn_interval', expr: string) =>
