@@ -3,7 +3,7 @@
 // the counts take last(verdict_code) per run in a subquery first.
 import { barGauge, DashboardBuilder, stat, table, tableTarget, target, timeseries } from '../dashboard.js';
 import { DASHBOARDS } from '../ids.js';
-import { VERDICT_CODES } from '../influxContract.js';
+import { type Measurement, VERDICT_CODES } from '../influxContract.js';
 import { agg, fieldIs, matchVar, type Select, select, showTagValues } from '../influxql.js';
 import { unitColumn, verdictColumn } from './common.js';
 
@@ -11,6 +11,29 @@ const campaign = [matchVar('campaign')];
 const campaignStackPath = [matchVar('campaign'), matchVar('stack'), matchVar('path')];
 /** lfn_fairness is per path and direction, not per stack. */
 const campaignPath = [matchVar('campaign'), matchVar('path')];
+
+/** A table target: the mean of a per-run field and how many runs gave one, per group. */
+const meanAndRuns = (field: string, from: Measurement, where: string[], groupBy: string[]) =>
+  tableTarget(
+    select({
+      select: [
+        { expr: agg('mean', field), as: field },
+        { expr: agg('count', field), as: 'runs' },
+      ],
+      from,
+      where,
+      groupBy,
+    }),
+  );
+
+/** A time series target with one point per finished run and group, named by the group's tags. */
+const pointPerRun = (field: string, from: Measurement, where: string[], groupBy: string[]) =>
+  target(
+    select({ select: [agg('mean', field)], from, where, groupByTime: '$__interval', groupBy, fill: 'none' }),
+    groupBy.map((t) => `$tag_${t}`).join(' '),
+  );
+
+const asPoints = { drawStyle: 'points', pointSize: 6, showPoints: 'always' };
 
 /** One row per run of the campaign: its verdict as column v. */
 const perRun: Select = {
@@ -128,19 +151,7 @@ export function campaignDashboard() {
       table({
         title: 'Per stack and path',
         description: 'Mean goodput (Mbit/s, per flow) and number of run results per stack and path.',
-        targets: [
-          tableTarget(
-            select({
-              select: [
-                { expr: agg('mean', 'goodput_mbps'), as: 'goodput_mbps' },
-                { expr: agg('count', 'goodput_mbps'), as: 'runs' },
-              ],
-              from: 'lfn_summary',
-              where: campaignStackPath,
-              groupBy: ['stack', 'path'],
-            }),
-          ),
-        ],
+        targets: [meanAndRuns('goodput_mbps', 'lfn_summary', campaignStackPath, ['stack', 'path'])],
         w: 12,
         overrides: [unitColumn('goodput_mbps', 'Mbits')],
       }),
@@ -150,23 +161,11 @@ export function campaignDashboard() {
         title: 'Goodput per stack over the campaign',
         description:
           "Each finished run's per-stack mean goodput (lfn_summary.goodput_mbps), one point per run.",
-        targets: [
-          target(
-            select({
-              select: [agg('mean', 'goodput_mbps')],
-              from: 'lfn_summary',
-              where: campaignStackPath,
-              groupByTime: '$__interval',
-              groupBy: ['stack', 'path'],
-              fill: 'none',
-            }),
-            '$tag_stack $tag_path',
-          ),
-        ],
+        targets: [pointPerRun('goodput_mbps', 'lfn_summary', campaignStackPath, ['stack', 'path'])],
         w: 12,
         unit: 'Mbits',
         min: 0,
-        custom: { drawStyle: 'points', pointSize: 6, showPoints: 'always' },
+        custom: asPoints,
       }),
     )
     .panel(
@@ -175,19 +174,7 @@ export function campaignDashboard() {
         description:
           "Mean over the campaign's runs of Jain's index of the flows sharing each path in each direction " +
           '(lfn_fairness.jain, each run\'s "Jain fwd" / "Jain rev"), and how many runs had one.',
-        targets: [
-          tableTarget(
-            select({
-              select: [
-                { expr: agg('mean', 'jain'), as: 'jain' },
-                { expr: agg('count', 'jain'), as: 'runs' },
-              ],
-              from: 'lfn_fairness',
-              where: campaignPath,
-              groupBy: ['path', 'direction'],
-            }),
-          ),
-        ],
+        targets: [meanAndRuns('jain', 'lfn_fairness', campaignPath, ['path', 'direction'])],
         w: 12,
       }),
     )
@@ -196,23 +183,11 @@ export function campaignDashboard() {
         title: 'Jain fairness per path and direction over the campaign',
         description:
           "Each finished run's Jain index per path and direction (lfn_fairness.jain), one point per run.",
-        targets: [
-          target(
-            select({
-              select: [agg('mean', 'jain')],
-              from: 'lfn_fairness',
-              where: campaignPath,
-              groupByTime: '$__interval',
-              groupBy: ['path', 'direction'],
-              fill: 'none',
-            }),
-            '$tag_path $tag_direction',
-          ),
-        ],
+        targets: [pointPerRun('jain', 'lfn_fairness', campaignPath, ['path', 'direction'])],
         w: 12,
         min: 0,
         max: 1,
-        custom: { drawStyle: 'points', pointSize: 6, showPoints: 'always' },
+        custom: asPoints,
       }),
     )
     .panel(
