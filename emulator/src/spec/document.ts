@@ -7,10 +7,10 @@ import type { SpecProblem } from './problems.js';
 /** Aliases one document may expand (each alias may copy a whole subtree). */
 export const MAX_YAML_ALIASES = 100;
 
-export type Parsed<T> = { ok: true; value: T } | { ok: false; problems: SpecProblem[] };
+export type Checked<T> = { ok: true; value: T } | { ok: false; problems: SpecProblem[] };
 
 /** YAML or JSON text to a document; a syntax error or too many aliases is one problem at ''. */
-export function parseDocument(text: string): Parsed<unknown> {
+export function parseDocument(text: string): Checked<unknown> {
   try {
     return { ok: true, value: parseYaml(text, { prettyErrors: true, maxAliasCount: MAX_YAML_ALIASES }) };
   } catch (err) {

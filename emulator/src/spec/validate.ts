@@ -1,6 +1,6 @@
 // One way to validate a spec for every front door: a list of problems (problems.ts), each naming
 // its field and what it allows.
-import { type Parsed, parseDocument } from './document.js';
+import { type Checked, parseDocument } from './document.js';
 import { formatProblems, problemsOf, type SpecProblem } from './problems.js';
 import { type Spec, SpecSchema } from './schema.js';
 
@@ -22,7 +22,7 @@ export function validateSpec(input: unknown): Validation {
 }
 
 /** Spec text to a normalised spec, or every problem (a parse problem is at ''). */
-export function checkSpecText(text: string): Parsed<Spec> {
+export function checkSpecText(text: string): Checked<Spec> {
   const doc = parseDocument(text);
   if (!doc.ok) return doc;
   const v = validateSpec(doc.value);
