@@ -78,7 +78,9 @@ describe('one spec, one problem shape, CLI and API', () => {
     const c = await validate(BAD_SPEC);
     expect(c.code).toBe(2);
     expect(c.problems.map((p) => p.path).sort()).toEqual([...BAD_PATHS].sort());
-    expect(c.problems.find((p) => p.path === 'flows.1.stack')?.message).toMatch(/tahoe.*available: reno, cubic/);
+    expect(c.problems.find((p) => p.path === 'flows.1.stack')?.message).toMatch(
+      /tahoe.*available: reno, cubic/,
+    );
     expect(c.problems.find((p) => p.path === 'paths.main.rtt')?.message).toMatch(/between 0ms and 5s/);
 
     const checked = await admin.json<{ ok: boolean; problems: unknown[] }>('POST', '/api/specs/validate', {
@@ -89,7 +91,10 @@ describe('one spec, one problem shape, CLI and API', () => {
 
     const run = await admin.req('POST', '/api/runs', { text: BAD_SPEC });
     expect(run.statusCode).toBe(400);
-    expect(run.json()).toMatchObject({ error: expect.any(String), problems: expect.arrayContaining(c.problems) });
+    expect(run.json()).toMatchObject({
+      error: expect.any(String),
+      problems: expect.arrayContaining(c.problems),
+    });
   });
 
   it('a campaign variant: base.flows.1.stack in both, and the API never queues it', async () => {

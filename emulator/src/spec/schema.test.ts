@@ -124,9 +124,14 @@ describe('spec schema', () => {
     expect(r.ok).toBe(false);
     if (!r.ok) {
       expect(r.problems).toHaveLength(1);
-      expect(r.problems[0]).toMatchObject({ path: '', message: expect.stringMatching(/not valid YAML\/JSON.*alias/i) });
+      expect(r.problems[0]).toMatchObject({
+        path: '',
+        message: expect.stringMatching(/not valid YAML\/JSON.*alias/i),
+      });
     }
-    expect(() => parseSpecText(text, 'x.yaml')).toThrowError(/x.yaml: invalid spec\n {2}\(spec\): not valid YAML/);
+    expect(() => parseSpecText(text, 'x.yaml')).toThrowError(
+      /x.yaml: invalid spec\n {2}\(spec\): not valid YAML/,
+    );
   });
 
   it('exports a JSON Schema of the input form', () => {

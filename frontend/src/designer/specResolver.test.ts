@@ -71,7 +71,10 @@ describe('spec resolver', () => {
 
   it('finds the form path of a path name holding dots', () => {
     const f = defaultSpecForm();
-    f.paths = [{ ...must(f.paths[0]), name: 'a' }, { ...must(f.paths[0]), name: 'a.b' }];
+    f.paths = [
+      { ...must(f.paths[0]), name: 'a' },
+      { ...must(f.paths[0]), name: 'a.b' },
+    ];
     expect(formFieldOf('paths.a.b.rtt', f)).toBe('paths.1.rtt');
     expect(formFieldOf('paths.a.rtt', f)).toBe('paths.0.rtt');
     expect(formFieldOf('paths.a.b', f)).toBe('paths.1.name');
