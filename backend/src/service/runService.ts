@@ -140,6 +140,11 @@ export class RunService {
     const planned = await resolveRunInput(input, this.d.specs, (ownerId) =>
       this.d.access.canSee(user, ownerId),
     );
+    return this.createPlanned(user, planned, input.lab);
+  }
+
+  /** Runs whose specs are already validated (resolveRunInput, or an assignment's spec): quota, then queue. */
+  async createPlanned(user: PublicUser, planned: PlannedRun[], lab = 'default'): Promise<Run[]> {
     const active = this.d.store.all().filter((r) => r.ownerId === user.id && isActive(r)).length;
     enforceQuota(
       planned.map((p) => p.spec),
@@ -150,7 +155,7 @@ export class RunService {
     const campaignId =
       planned.length > 1 || planned[0]?.campaign ? `${stamp(new Date())}-${randomId(3)}` : null;
     const runs: Run[] = [];
-    for (const p of planned) runs.push(await this.enqueue(user, p, input.lab ?? 'default', campaignId));
+    for (const p of planned) runs.push(await this.enqueue(user, p, lab, campaignId));
     return runs;
   }
 
