@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { MAX_YAML_ALIASES, validateSpec } from '@lfnlab/emulator';
 import { describe, expect, it } from 'vitest';
 import type { RunSummary } from '../run/summary.js';
 import { CampaignError, expandCampaign, parseCampaignText, setPath } from './expand.js';
@@ -62,6 +63,14 @@ describe('campaign expansion', () => {
     expect(expandCampaign({ ...c, order: 'sequential' })[0]?.id).toBe('001-highspeed-2-r1');
     const v = a.find((x) => x.id === '004-htcp-4-r2');
     expect(v?.spec.flows?.[0]).toMatchObject({ stack: 'htcp', count: 4 });
+    // Validated once at expansion: the variant carries its resolved spec (units as numbers).
+    expect(validateSpec(v?.spec)).toEqual({ ok: true, spec: v?.resolved });
+    expect(v?.resolved.paths.main?.rtt).toBe(100);
+  });
+  it('refuses a campaign text with too many aliases before expanding anything', () => {
+    const many = Array.from({ length: MAX_YAML_ALIASES + 1 }, () => '    - *v').join('\n');
+    const bomb = `${text}description: &v [1, 2]\nextra:\n${many}\n`;
+    expect(() => parseCampaignText(bomb)).toThrowError(/\(campaign\): not valid YAML\/JSON/);
   });
   it('names the parameter combination that makes a spec invalid', () => {
     const bad = parseCampaignText(text.replace('[2, 4]', '[2, 100]'));
@@ -69,6 +78,7 @@ describe('campaign expansion', () => {
     try {
       expandCampaign(bad);
     } catch (err) {
+      expect((err as CampaignError).problems[0]?.path).toBe('base.flows.0.count');
       expect((err as CampaignError).problems[0]?.message).toMatch(
         /with flows\[0\]\.stack="highspeed", flows\[0\]\.count=100/,
       );
@@ -129,6 +139,10 @@ describe('running a campaign', () => {
       /^id,repetition,flows\[0\]\.stack,flows\[0\]\.count,status,verdict,jain_forward,utilisation_forward,goodput_mbps_/,
     );
     expect(csv).toHaveLength(14);
+    // The plan file keeps the variants as written, not their resolved specs.
+    const planned = JSON.parse(readFileSync(join(dir, 'campaign.json'), 'utf8')) as { variants: object[] };
+    expect(planned.variants[0]).not.toHaveProperty('resolved');
+    expect(planned.variants[0]).toHaveProperty('spec');
     expect(toCsv([])).toBe('id,repetition,status,verdict,jain_forward,utilisation_forward\n');
   });
 });

@@ -2,14 +2,17 @@
 // order. Expansion is deterministic: the same file gives the same variants in the same order.
 import {
   FORBIDDEN_KEYS,
-  fieldPath,
+  formatProblems,
+  parseDocument,
   pathKeys,
+  problemsOf,
+  type Spec,
   type SpecInput,
   type SpecProblem,
   specFieldProblem,
+  underPath,
   validateSpec,
 } from '@lfnlab/emulator';
-import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 
 const PARAM = /^(?:[A-Za-z_][\w-]*|\[\d+\])(?:\.[A-Za-z_][\w-]*|\[\d+\])*$/;
@@ -84,8 +87,14 @@ export interface Variant {
   id: string;
   params: Record<string, unknown>;
   repetition: number;
+  /** The spec as the campaign writes it (base with the parameters set). */
   spec: SpecInput;
+  /** The same, validated and normalised once at expansion: what a run of this variant uses. */
+  resolved: Spec;
 }
+
+/** A variant as written to a campaign's plan file and shown by the API: without its resolved spec. */
+export const writtenVariant = ({ resolved: _, ...v }: Variant): Omit<Variant, 'resolved'> => v;
 
 /**
  * Set `value` at a path like `flows[0].stack` in a deep copy of `obj`. Only a spec field may be
@@ -135,9 +144,7 @@ const slug = (v: unknown) =>
 
 export class CampaignError extends Error {
   constructor(readonly problems: SpecProblem[]) {
-    super(
-      `invalid campaign\n${problems.map((p) => `  ${p.field || '(campaign)'}: ${p.message}`).join('\n')}`,
-    );
+    super(`invalid campaign\n${formatProblems(problems, '(campaign)')}`);
   }
 }
 
@@ -173,7 +180,7 @@ function* expansion(c: Campaign): Generator<void, Variant[]> {
     try {
       for (const [path, value] of Object.entries(params)) spec = setPath(spec, path, value);
     } catch (err) {
-      problems.push({ field: 'vary', message: (err as Error).message });
+      problems.push({ path: 'vary', message: (err as Error).message });
       continue;
     }
     const v = validateSpec(spec);
@@ -181,11 +188,8 @@ function* expansion(c: Campaign): Generator<void, Variant[]> {
       const where = Object.entries(params)
         .map(([k, val]) => `${k}=${JSON.stringify(val)}`)
         .join(', ');
-      for (const p of v.problems)
-        problems.push({
-          field: `base.${p.field}`,
-          message: `${p.message} (with ${where || 'no variation'})`,
-        });
+      for (const p of underPath('base', v.problems))
+        problems.push({ path: p.path, message: `${p.message} (with ${where || 'no variation'})` });
       continue;
     }
     for (let r = 1; r <= c.repeat; r++) {
@@ -195,6 +199,7 @@ function* expansion(c: Campaign): Generator<void, Variant[]> {
         params,
         repetition: r,
         spec,
+        resolved: v.spec,
       });
     }
   }
@@ -209,9 +214,11 @@ function* expansion(c: Campaign): Generator<void, Variant[]> {
   return variants;
 }
 
+/** Campaign text (the one spec parser: YAML or JSON, alias-limited) to a campaign, or CampaignError. */
 export function parseCampaignText(text: string): Campaign {
-  const r = CampaignSchema.safeParse(parseYaml(text));
-  if (!r.success)
-    throw new CampaignError(r.error.issues.map((i) => ({ field: fieldPath(i.path), message: i.message })));
+  const doc = parseDocument(text);
+  if (!doc.ok) throw new CampaignError(doc.problems);
+  const r = CampaignSchema.safeParse(doc.value);
+  if (!r.success) throw new CampaignError(problemsOf(r.error));
   return r.data;
 }

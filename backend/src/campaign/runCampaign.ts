@@ -3,10 +3,10 @@
 // where it stopped. Progress with an ETA; every summary collected into one table.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Spec, validateSpec } from '@lfnlab/emulator';
+import type { Spec } from '@lfnlab/emulator';
 import { runOrRecord } from '../run/runOrRecord.js';
 import type { RunSummary } from '../run/summary.js';
-import { type Campaign, expandCampaign, type Variant } from './expand.js';
+import { type Campaign, expandCampaign, type Variant, writtenVariant } from './expand.js';
 
 export type RunOne = (spec: Spec, dir: string, signal?: AbortSignal) => Promise<RunSummary>;
 
@@ -110,7 +110,8 @@ export async function runCampaign(o: {
         `${o.dir} holds another campaign (its variants differ); resume it with its own file or use another directory`,
       );
   } else {
-    writeFileSync(planFile, `${JSON.stringify({ campaign: o.campaign, variants }, null, 2)}\n`);
+    const written = { campaign: o.campaign, variants: variants.map(writtenVariant) };
+    writeFileSync(planFile, `${JSON.stringify(written, null, 2)}\n`);
   }
   const done = variants.filter((v) => finished(join(o.dir, 'runs', v.id)));
   if (done.length) log(`resuming: ${done.length} of ${variants.length} runs already finished`);
@@ -120,11 +121,9 @@ export async function runCampaign(o: {
     const dir = join(o.dir, 'runs', v.id);
     if (finished(dir)) continue;
     if (o.signal?.aborted) break;
-    const v2 = validateSpec(v.spec);
-    if (!v2.ok) throw new Error(`${v.id}: spec became invalid`);
     const t = Date.now();
     log(`[${i + 1}/${variants.length}] ${v.id}`);
-    const s = await o.runOne(v2.spec, dir, o.signal);
+    const s = await o.runOne(v.resolved, dir, o.signal);
     ran++;
     times.push(Date.now() - t);
     const left = variants.slice(i + 1).filter((x) => !finished(join(o.dir, 'runs', x.id))).length;

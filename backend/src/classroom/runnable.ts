@@ -3,9 +3,9 @@
 // validate and fit the class's student quota.
 import { quotaProblems } from '../service/quotas.js';
 import { type Quota, ServiceError } from '../service/types.js';
-import { checkSpec, checkSpecText } from '../service/validation.js';
+import { checkSpec } from '../service/validation.js';
 import type { Sheet } from './sheet.js';
-import { studentSpecText, templateDocument } from './template.js';
+import { studentSpec, templateDocument } from './template.js';
 
 /**
  * A sheet a class can do: its template is a valid spec, fits the class's student quota, and each
@@ -27,14 +27,12 @@ export async function checkRunnable(sheet: Sheet, className: string, quota: Quot
   for (const [i, f] of sheet.fields.entries()) {
     if (f.options || f.max === undefined) continue;
     try {
-      const text = await studentSpecText(sheet.template, sheet.fields, { [f.path]: f.max });
-      const v = checkSpecText(text);
-      if (v.ok)
-        for (const p of quotaProblems(v.value, quota, 'student'))
-          problems.push({
-            path: `fields.${i}.max`,
-            message: `at ${f.max}: ${p.message} (class ${className})`,
-          });
+      const { spec } = await studentSpec(sheet.template, sheet.fields, { [f.path]: f.max });
+      for (const p of quotaProblems(spec, quota, 'student'))
+        problems.push({
+          path: `fields.${i}.max`,
+          message: `at ${f.max}: ${p.message} (class ${className})`,
+        });
     } catch (err) {
       if (!(err instanceof ServiceError)) throw err;
       problems.push({ path: `fields.${i}.max`, message: err.message });

@@ -1,6 +1,7 @@
 // A sheet's read-only experiment, and a student's changes to it: the template as a spec document,
 // each changeable field's current value, and the values a student gives applied (only to the
 // sheet's fields, each within its range) then validated as a whole spec.
+import type { Spec } from '@lfnlab/emulator';
 import { stringify } from 'yaml';
 import { shortenForCi } from '../presets/index.js';
 import { presets } from '../service/runInputs.js';
@@ -99,12 +100,15 @@ export function valueProblems(fields: SheetField[], values: Record<string, unkno
   return problems;
 }
 
-/** The spec text a student's run uses: the template with their values, validated as a whole. */
-export async function studentSpecText(
+/**
+ * The spec a student's run uses: the template with their values, validated as a whole (the run's
+ * one validation), and its text as the run records it.
+ */
+export async function studentSpec(
   template: Template,
   fields: SheetField[],
   values: Record<string, unknown>,
-): Promise<string> {
+): Promise<{ text: string; spec: Spec }> {
   const problems = valueProblems(fields, values);
   if (problems.length)
     throw new ServiceError(400, problems.map((p) => `${p.path}: ${p.message}`).join('; '), problems);
@@ -125,5 +129,5 @@ export async function studentSpecText(
       `with these values the experiment is not valid: ${checked.problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`,
       checked.problems.map((p) => ({ path: `spec.${p.path}`, message: p.message })),
     );
-  return stringify(doc);
+  return { text: stringify(doc), spec: checked.value };
 }

@@ -67,7 +67,7 @@ describe('bad specs', () => {
     [
       'unknown-stack',
       'name: x\nduration: 10s\npaths: {main: {rtt: 5ms, rate: 10Mbit}}\nflows: [{stack: tahoe}]\n',
-      /flows\[0\]\.stack: unknown stack "tahoe"; available: reno, cubic/,
+      /flows\.0\.stack: unknown stack "tahoe"; available: reno, cubic/,
     ],
     [
       'missing-field',

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Run } from '../service/types.js';
@@ -11,6 +11,7 @@ describe('restarting the service', () => {
     const password = first.admin?.password as string;
     const running = await admin.json<Run>('POST', '/api/runs', { text: SHORT_SPEC.replace('4s', '60s') });
     const queued = await admin.json<Run>('POST', '/api/runs', { text: SHORT_SPEC });
+    const broken = await admin.json<Run>('POST', '/api/runs', { text: SHORT_SPEC });
     await new Promise<void>((resolve) => {
       const off = first.services.hub.open(running.id).subscribe((m) => {
         if (m.type === 'progress' && m.elapsedS >= 1) {
@@ -27,6 +28,9 @@ describe('restarting the service', () => {
     expect(linesAtCrash).toBeGreaterThan(5);
     const onDisk = JSON.parse(readFileSync(join(first.dirs.runs, running.id, 'service.json'), 'utf8')) as Run;
     expect(onDisk.status).toBe('running');
+    // A queued run's text no longer validates (as after a schema change): checked once, at restart.
+    const brokenText = join(first.dirs.runs, broken.id, 'spec.yaml');
+    writeFileSync(brokenText, SHORT_SPEC.replace('stack: cubic', 'stack: tahoe'));
 
     const second = await testServer({ dirs: first.dirs, fake: { timeScale: 50 } });
     try {
@@ -45,6 +49,9 @@ describe('restarting the service', () => {
       const csv = await a.req('GET', `/api/runs/${running.id}/export/csv?kind=tcp`);
       expect(csv.body.trim().split('\n').length - 1).toBeGreaterThanOrEqual(linesAtCrash);
       expect((await runEnded(second, queued.id)).status).toBe('completed');
+      const refused = await a.json<Run>('GET', `/api/runs/${broken.id}`);
+      expect(refused).toMatchObject({ status: 'failed', partial: false });
+      expect(refused.error).toMatch(/spec no longer valid: flows\.1\.stack: unknown stack "tahoe"/);
     } finally {
       await second.close();
     }

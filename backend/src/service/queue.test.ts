@@ -7,6 +7,7 @@ const job = (runId: string, lab = 'default', owner = 'u'): RunJob => ({
   owner,
   outDir: `/tmp/${runId}`,
   specText: 'x',
+  spec: {} as RunJob['spec'],
   preset: null,
   campaign: null,
 });

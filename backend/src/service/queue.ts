@@ -6,6 +6,7 @@
 // is a function of the job and an abort signal), so a multi-host queue can replace the in-process
 // one without the service changing.
 import { EventEmitter } from 'node:events';
+import type { Spec } from '@lfnlab/emulator';
 
 /** Everything a worker needs, as plain JSON: no closures, no handles, no class instances. */
 export interface RunJob {
@@ -16,8 +17,10 @@ export interface RunJob {
   ownerId?: string;
   /** The run directory (on a shared file system when workers are on other hosts). */
   outDir: string;
-  /** The spec as YAML/JSON text; the worker validates it again (as any remote worker would). */
+  /** The spec as YAML/JSON text, recorded with the run (spec.yaml). */
   specText: string;
+  /** The same spec validated and normalised once, when the run was queued (plain JSON). */
+  spec: Spec;
   preset: string | null;
   campaign: string | null;
 }

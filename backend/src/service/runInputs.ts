@@ -5,13 +5,7 @@ import { stringify } from 'yaml';
 import { loadPresets, type Preset, shortenForCi } from '../presets/index.js';
 import type { SpecStore } from './specStore.js';
 import { type Problem, ServiceError } from './types.js';
-import {
-  type CheckedCampaign,
-  checkCampaign,
-  checkCampaignText,
-  checkSpecText,
-  variantSpec,
-} from './validation.js';
+import { type CheckedCampaign, checkCampaign, checkCampaignText, checkSpecText } from './validation.js';
 
 export type RunInput =
   | { text: string }
@@ -42,7 +36,7 @@ function fromCampaign(c: CheckedCampaign, o: { variant?: string; preset: string 
     ]);
   return variants.map((v) => ({
     name: `${c.campaign.name}/${v.id}`,
-    spec: variantSpec(v),
+    spec: v.resolved,
     specText: stringify(v.spec),
     preset: o.preset,
     campaign: c.campaign.name,

@@ -68,7 +68,21 @@ export class RunService {
     }
     this.d.queue.process((job, signal) => this.work(job, signal));
     requeue.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
-    for (const run of requeue) await this.d.queue.enqueue(this.jobOf(run, this.specTextOf(run)));
+    for (const run of requeue) {
+      // Queued by an earlier service: its text is checked again, once, in case the schema changed.
+      const text = this.specTextOf(run);
+      const checked = checkSpecText(text, 'spec');
+      if (!checked.ok) {
+        this.finish(run, {
+          status: 'failed',
+          verdict: null,
+          error: `spec no longer valid: ${checked.problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`,
+          partial: false,
+        });
+        continue;
+      }
+      await this.d.queue.enqueue(this.jobOf(run, text, checked.value));
+    }
   }
 
   private dirOf(run: Run) {
@@ -80,7 +94,7 @@ export class RunService {
     return readFileSync(join(this.dirOf(run), 'spec.yaml'), 'utf8');
   }
 
-  private jobOf(run: Run, specText: string): RunJob {
+  private jobOf(run: Run, specText: string, spec: Spec): RunJob {
     return {
       runId: run.id,
       lab: run.lab,
@@ -88,6 +102,7 @@ export class RunService {
       ownerId: run.ownerId,
       outDir: this.dirOf(run),
       specText,
+      spec,
       preset: run.preset,
       campaign: run.campaign,
     };
@@ -125,6 +140,11 @@ export class RunService {
     const planned = await resolveRunInput(input, this.d.specs, (ownerId) =>
       this.d.access.canSee(user, ownerId),
     );
+    return this.createPlanned(user, planned, input.lab);
+  }
+
+  /** Runs whose specs are already validated (resolveRunInput, or an assignment's spec): quota, then queue. */
+  async createPlanned(user: PublicUser, planned: PlannedRun[], lab = 'default'): Promise<Run[]> {
     const active = this.d.store.all().filter((r) => r.ownerId === user.id && isActive(r)).length;
     enforceQuota(
       planned.map((p) => p.spec),
@@ -135,7 +155,7 @@ export class RunService {
     const campaignId =
       planned.length > 1 || planned[0]?.campaign ? `${stamp(new Date())}-${randomId(3)}` : null;
     const runs: Run[] = [];
-    for (const p of planned) runs.push(await this.enqueue(user, p, input.lab ?? 'default', campaignId));
+    for (const p of planned) runs.push(await this.enqueue(user, p, lab, campaignId));
     return runs;
   }
 
@@ -171,7 +191,7 @@ export class RunService {
     writeFileSync(join(dir, 'spec.yaml'), p.specText);
     this.d.store.save(run, dir);
     this.d.hub.open(id).publish({ type: 'event', event: 'queued', data: { lab } });
-    await this.d.queue.enqueue(this.jobOf(run, p.specText));
+    await this.d.queue.enqueue(this.jobOf(run, p.specText, p.spec));
     return run;
   }
 
@@ -235,17 +255,8 @@ export class RunService {
   private async execute(job: RunJob, signal: AbortSignal): Promise<void> {
     const run = this.d.store.get(job.runId);
     if (run?.status !== 'queued') return;
-    const checked = checkSpecText(job.specText, 'spec');
-    if (!checked.ok) {
-      this.finish(run, {
-        status: 'failed',
-        verdict: null,
-        error: `spec no longer valid: ${checked.problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`,
-        partial: false,
-      });
-      return;
-    }
-    const spec = checked.value;
+    // Validated once, when it was queued (resolveRunInput, or the restart check above).
+    const spec = job.spec;
     run.status = 'running';
     run.startedAt = new Date().toISOString();
     this.d.store.save(run);

@@ -1,5 +1,5 @@
 // The service's own records: users, quotas, stored specs and runs as the API shows them.
-import type { Spec } from '@lfnlab/emulator';
+import type { Spec, SpecProblem } from '@lfnlab/emulator';
 
 export type Role = 'admin' | 'instructor' | 'student';
 export const ROLES: Role[] = ['admin', 'instructor', 'student'];
@@ -83,11 +83,11 @@ export type RunView = Run & { queue: QueueSpot | null };
 
 export const isActive = (r: Pick<Run, 'status'>) => r.status === 'queued' || r.status === 'running';
 
-/** Problems name a field: `flows.0.stack`, `paths.main.rate`, `username`, `(body)`. */
-export interface Problem {
-  path: string;
-  message: string;
-}
+/**
+ * Problems name a field: `flows.0.stack`, `paths.main.rate`, `username`, `(body)`. The spec's own
+ * problem shape, so spec problems pass through unchanged.
+ */
+export type Problem = SpecProblem;
 
 /** An error the HTTP layer turns into `{ error, problems }` with this status. */
 export class ServiceError extends Error {

@@ -1,7 +1,15 @@
-// Spec and campaign validation for the API: the emulator's one schema, with every problem's field
-// as a dotted path (`flows.0.stack`, the form UI form libraries use) and the schema's own message.
-import { type Spec, SpecSchema } from '@lfnlab/emulator';
-import { parse as parseYaml } from 'yaml';
+// Spec and campaign validation for the API: the emulator's one parse and one validation (the same
+// the CLI and the UI designer use), with problems in their one shape. The only thing added here is
+// where a problem about the whole document goes: at the request field that held it (`root`).
+import {
+  type Checked,
+  checkSpecText as checkEmulatorSpecText,
+  parseDocument as parseEmulatorDocument,
+  problemsOf,
+  type Spec,
+  type SpecProblem,
+  validateSpec,
+} from '@lfnlab/emulator';
 import {
   type Campaign,
   CampaignError,
@@ -11,43 +19,40 @@ import {
 } from '../campaign/expand.js';
 import type { Problem } from './types.js';
 
-/** `flows[1].stack` (the CLI's form) → `flows.1.stack`. */
-export const dotted = (field: string) => field.replace(/\[(\d+)\]/g, '.$1').replace(/^\./, '');
+export type { Checked };
 
-const joinPath = (path: readonly PropertyKey[]) => path.map(String).join('.');
-
-export type Checked<T> = { ok: true; value: T } | { ok: false; problems: Problem[] };
+/** Problems about the whole document ('') are filed at `root`. */
+const at = (root: string, problems: readonly SpecProblem[]): Problem[] =>
+  problems.map((p) => ({ path: p.path || root, message: p.message }));
 
 /** YAML or JSON text to a document; `root` names the field holding the text for a parse error. */
 export function parseDocument(text: string, root: string): Checked<unknown> {
-  try {
-    return { ok: true, value: parseYaml(text, { prettyErrors: true, maxAliasCount: 100 }) };
-  } catch (err) {
-    return {
-      ok: false,
-      problems: [{ path: root, message: `not valid YAML/JSON: ${(err as Error).message}` }],
-    };
-  }
+  const d = parseEmulatorDocument(text);
+  return d.ok ? d : { ok: false, problems: at(root, d.problems) };
 }
 
 /** Validate a spec document; problems at the spec's root are reported at `root`. */
 export function checkSpec(doc: unknown, root: string): Checked<Spec> {
-  const r = SpecSchema.safeParse(doc);
-  if (r.success) return { ok: true, value: r.data };
-  return {
-    ok: false,
-    problems: r.error.issues.map((i) => ({ path: joinPath(i.path) || root, message: i.message })),
-  };
+  const v = validateSpec(doc);
+  return v.ok ? { ok: true, value: v.spec } : { ok: false, problems: at(root, v.problems) };
 }
 
 export function checkSpecText(text: string, root = 'text'): Checked<Spec> {
-  const doc = parseDocument(text, root);
-  return doc.ok ? checkSpec(doc.value, root) : doc;
+  const r = checkEmulatorSpecText(text);
+  return r.ok ? r : { ok: false, problems: at(root, r.problems) };
 }
 
 export interface CheckedCampaign {
   campaign: Campaign;
+  /** Each with its spec validated once, at expansion. */
   variants: Variant[];
+}
+
+/** A campaign document (parsed text, or an object as sent): its own fields, then every variant. */
+export async function checkCampaignDocument(doc: unknown, root: string): Promise<Checked<CheckedCampaign>> {
+  const r = CampaignSchema.safeParse(doc);
+  if (!r.success) return { ok: false, problems: at(root, problemsOf(r.error)) };
+  return checkCampaign(r.data, root);
 }
 
 /**
@@ -56,32 +61,14 @@ export interface CheckedCampaign {
  */
 export async function checkCampaignText(text: string, root = 'text'): Promise<Checked<CheckedCampaign>> {
   const doc = parseDocument(text, root);
-  if (!doc.ok) return doc;
-  const r = CampaignSchema.safeParse(doc.value);
-  if (!r.success)
-    return {
-      ok: false,
-      problems: r.error.issues.map((i) => ({ path: joinPath(i.path) || root, message: i.message })),
-    };
-  return checkCampaign(r.data, root);
+  return doc.ok ? checkCampaignDocument(doc.value, root) : doc;
 }
 
 export async function checkCampaign(campaign: Campaign, root: string): Promise<Checked<CheckedCampaign>> {
   try {
     return { ok: true, value: { campaign, variants: await expandCampaignAsync(campaign) } };
   } catch (err) {
-    if (err instanceof CampaignError)
-      return {
-        ok: false,
-        problems: err.problems.map((p) => ({ path: dotted(p.field) || root, message: p.message })),
-      };
+    if (err instanceof CampaignError) return { ok: false, problems: at(root, err.problems) };
     return { ok: false, problems: [{ path: root, message: (err as Error).message }] };
   }
-}
-
-/** A variant's spec input, validated (expandCampaign already did; this gives the normalised spec). */
-export function variantSpec(v: Variant): Spec {
-  const r = SpecSchema.safeParse(v.spec);
-  if (!r.success) throw new Error(`variant ${v.id} no longer validates`);
-  return r.data;
 }

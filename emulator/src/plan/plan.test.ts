@@ -307,11 +307,11 @@ describe('UDP cross traffic', () => {
     expect(v.ok).toBe(false);
     if (!v.ok) {
       expect(v.problems).toContainEqual({
-        field: 'paths.main.cross[0].period',
+        path: 'paths.main.cross.0.period',
         message: 'is required for the sine pattern',
       });
       expect(v.problems).toContainEqual({
-        field: 'paths.main.cross[0].amplitude',
+        path: 'paths.main.cross.0.amplitude',
         message: expect.stringMatching(/at most the mean \(5Mbit\)/),
       });
     }

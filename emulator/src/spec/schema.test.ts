@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { parseSpecText, SpecError, specJsonSchema, validateSpec } from './index.js';
+import {
+  MAX_YAML_ALIASES,
+  parseDocument,
+  parseSpecText,
+  SpecError,
+  specJsonSchema,
+  validateSpec,
+} from './index.js';
 
 const base = {
   name: 'demo',
@@ -36,36 +43,36 @@ describe('spec schema', () => {
 
   it('names the field and the allowed form for a wrong unit', () => {
     const p = problems({ ...base, paths: { main: { rtt: '50', rate: '100MB' } } });
-    expect(p).toContainEqual({ field: 'paths.main.rtt', message: expect.stringMatching(/needs a unit.*ms/) });
+    expect(p).toContainEqual({ path: 'paths.main.rtt', message: expect.stringMatching(/needs a unit.*ms/) });
     expect(p).toContainEqual({
-      field: 'paths.main.rate',
+      path: 'paths.main.rate',
       message: expect.stringMatching(/bytes; write bits.*800Mbit/),
     });
   });
 
   it('rejects a negative RTT with the allowed range', () => {
     const p = problems({ ...base, paths: { main: { rtt: '-5ms', rate: '100Mbit' } } });
-    expect(p[0]?.field).toBe('paths.main.rtt');
+    expect(p[0]?.path).toBe('paths.main.rtt');
     expect(p[0]?.message).toMatch(/ms/);
   });
 
   it('rejects an out-of-range rate naming the range', () => {
     const p = problems({ ...base, paths: { main: { rtt: '5ms', rate: '20Gbit' } } });
     expect(p).toEqual([
-      { field: 'paths.main.rate', message: "must be between 10kbit and 10Gbit (got '20Gbit')" },
+      { path: 'paths.main.rate', message: "must be between 10kbit and 10Gbit (got '20Gbit')" },
     ]);
   });
 
   it('rejects an unknown stack listing the available ones', () => {
     const p = problems({ ...base, flows: [{ stack: 'foo' }] });
-    expect(p[0]?.field).toBe('flows[0].stack');
+    expect(p[0]?.path).toBe('flows.0.stack');
     expect(p[0]?.message).toMatch(/unknown stack "foo"; available: reno, cubic, bic, htcp/);
   });
 
   it('reports a missing field as required', () => {
     const { duration: _, ...noDuration } = base;
     expect(problems(noDuration)).toContainEqual({
-      field: 'duration',
+      path: 'duration',
       message: expect.stringMatching(/^is required/),
     });
   });
@@ -76,11 +83,11 @@ describe('spec schema', () => {
       paths: { a: { rtt: '10ms', rate: '10Mbit', rtT: 1 }, b: { rtt: '10ms', rate: '10Mbit' } },
       flows: [{ stack: 'reno', path: 'c', start: '10s', duration: '25s' }, { stack: 'reno' }],
     });
-    const fields = p.map((x) => x.field);
+    const fields = p.map((x) => x.path);
     expect(fields).toEqual(
-      expect.arrayContaining(['paths.a', 'flows[0].path', 'flows[0].duration', 'flows[1].path']),
+      expect.arrayContaining(['paths.a', 'flows.0.path', 'flows.0.duration', 'flows.1.path']),
     );
-    expect(p.find((x) => x.field === 'paths.a')?.message).toMatch(/unknown field 'rtT'; allowed: rtt, rate/);
+    expect(p.find((x) => x.path === 'paths.a')?.message).toMatch(/unknown field 'rtT'; allowed: rtt, rate/);
   });
 
   it('accepts buffers in packets, bytes and BDP and checks their range', () => {
@@ -105,9 +112,26 @@ describe('spec schema', () => {
     try {
       parseSpecText('name: y\nduration: 10 parsecs\npaths: {}\nflows: []\n', 'x.yaml');
     } catch (err) {
-      expect((err as SpecError).problems.map((p) => p.field)).toEqual(['duration', 'paths', 'flows']);
+      expect((err as SpecError).problems.map((p) => p.path)).toEqual(['duration', 'paths', 'flows']);
       expect((err as Error).message).toMatch(/^x.yaml: invalid spec/);
     }
+  });
+
+  it('refuses a text whose aliases would expand past the limit, as one problem at the document', () => {
+    const aliases = Array.from({ length: MAX_YAML_ALIASES + 1 }, (_, i) => `  - *a # ${i}`).join('\n');
+    const text = `x: &a [1, 2, 3]\ny:\n${aliases}\n`;
+    const r = parseDocument(text);
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.problems).toHaveLength(1);
+      expect(r.problems[0]).toMatchObject({
+        path: '',
+        message: expect.stringMatching(/not valid YAML\/JSON.*alias/i),
+      });
+    }
+    expect(() => parseSpecText(text, 'x.yaml')).toThrowError(
+      /x.yaml: invalid spec\n {2}\(spec\): not valid YAML/,
+    );
   });
 
   it('exports a JSON Schema of the input form', () => {
@@ -137,15 +161,15 @@ describe('traffic pattern fields', () => {
       ],
     });
     expect(p).toContainEqual({
-      field: 'flows[0].every',
+      path: 'flows.0.every',
       message: expect.stringMatching(/last of 3 flows would start at 40s/),
     });
     expect(p).toContainEqual({
-      field: 'flows[1].bytes',
+      path: 'flows.1.bytes',
       message: expect.stringMatching(/either bytes .* or duration/),
     });
     const q = problems({ ...base, sysctls: { sender: { 'kernel.pid_max': 1 } } });
-    expect(q.some((x) => x.field.startsWith('sysctls.sender') && /net\.\* sysctl key/.test(x.message))).toBe(
+    expect(q.some((x) => x.path.startsWith('sysctls.sender') && /net\.\* sysctl key/.test(x.message))).toBe(
       true,
     );
   });
@@ -164,7 +188,7 @@ describe('traffic pattern fields', () => {
         ],
       }),
     ).toContainEqual({
-      field: 'flows',
+      path: 'flows',
       message: 'at most 64 flows once counts are expanded (got 70)',
     });
   });

@@ -48,10 +48,10 @@ describe('transport', () => {
 
   it('names the field and what each transport allows', () => {
     expect(problems([{ transport: 'quic', stack: 'reno' }])).toEqual([
-      { field: 'flows[0].transport', message: 'must be one of tcp, udt, rbudp, psockets' },
+      { path: 'flows.0.transport', message: 'must be one of tcp, udt, rbudp, psockets' },
     ]);
     expect(problems([{ transport: 'tcp' }])[0]).toEqual({
-      field: 'flows[0].stack',
+      path: 'flows.0.stack',
       message: expect.stringMatching(/^is required for a tcp flow: one of reno, cubic/),
     });
     expect(problems([{ transport: 'psockets', bytes: '1MB' }])[0]?.message).toMatch(
@@ -63,18 +63,18 @@ describe('transport', () => {
     ]);
     expect(p).toEqual([
       {
-        field: 'flows[0].stack',
+        path: 'flows.0.stack',
         message: expect.stringMatching(/only applies to transports tcp and psockets/),
       },
-      { field: 'flows[0].bytes', message: expect.stringMatching(/is required for transport udt/) },
-      { field: 'flows[0].duration', message: expect.stringMatching(/only applies to transport tcp/) },
-      { field: 'flows[0].streams', message: expect.stringMatching(/must be 1 for transport udt.*psockets/) },
+      { path: 'flows.0.bytes', message: expect.stringMatching(/is required for transport udt/) },
+      { path: 'flows.0.duration', message: expect.stringMatching(/only applies to transport tcp/) },
+      { path: 'flows.0.streams', message: expect.stringMatching(/must be 1 for transport udt.*psockets/) },
       {
-        field: 'flows[0].window',
+        path: 'flows.0.window',
         message: expect.stringMatching(/only applies to transports tcp and psockets/),
       },
       {
-        field: 'flows[1].rate',
+        path: 'flows.1.rate',
         message: expect.stringMatching(/only applies to transports rbudp .* and udt/),
       },
     ]);
@@ -100,7 +100,7 @@ describe('cross traffic direction and txqueuelen', () => {
       problems([{ stack: 'reno' }], {
         main: { ...base.paths.main, cross: [{ pattern: 'cbr', rate: '1Mbit', direction: 'up' }] },
       }),
-    ).toEqual([{ field: 'paths.main.cross[0].direction', message: 'must be forward or reverse' }]);
+    ).toEqual([{ path: 'paths.main.cross.0.direction', message: 'must be forward or reverse' }]);
   });
 
   it('takes one txqueuelen for all roles, or one per role', () => {
@@ -114,10 +114,10 @@ describe('cross traffic direction and txqueuelen', () => {
       router: null,
     });
     const p = problems([{ stack: 'reno' }], { main: { ...base.paths.main, txqueuelen: { hosts: 5 } } });
-    expect(p[0]?.field).toBe('paths.main.txqueuelen');
+    expect(p[0]?.path).toBe('paths.main.txqueuelen');
     expect(p[0]?.message).toBe("unknown field 'hosts'; allowed: sender, receiver, router");
     expect(problems([{ stack: 'reno' }], { main: { ...base.paths.main, txqueuelen: -1 } })[0]).toEqual({
-      field: 'paths.main.txqueuelen',
+      path: 'paths.main.txqueuelen',
       message: 'must be a queue length from 0 to 1000000 packets',
     });
   });

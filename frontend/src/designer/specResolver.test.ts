@@ -1,8 +1,19 @@
+import { checkSpecText, parseDocument } from '@lfnlab/emulator/spec';
 import { describe, expect, it } from 'vitest';
 import { must } from '../test/must';
 import { errorAt } from './fieldError';
-import { defaultSpecForm } from './formModel';
-import { checkSpecForm, issuesToErrors } from './specResolver';
+import { defaultSpecForm, specInputToForm } from './formModel';
+import { checkSpecForm, formFieldOf, issuesToErrors } from './specResolver';
+
+/** The bad spec backend/src/server/specProblems.test.ts gives the CLI and the API. */
+const BAD_SPEC = `name: bad
+duration: 10s
+paths:
+  main: { rtt: 9000ms, rate: 20Mbit }
+flows:
+  - { stack: reno }
+  - { stack: tahoe }
+`;
 
 describe('spec resolver', () => {
   it('files schema problems under the form field they name', () => {
@@ -35,6 +46,38 @@ describe('spec resolver', () => {
     const f = defaultSpecForm();
     must(f.flows[0]).extra = { every: 'soon' };
     const errors = issuesToErrors(checkSpecForm(f).issues);
-    expect(errors.root?.message).toMatch(/flows\[0\]\.every/);
+    expect(errors.root?.message).toMatch(/flows\.0\.every/);
+  });
+
+  it('reports the same problems, with the same paths, as the CLI and the API for the same spec', () => {
+    const doc = parseDocument(BAD_SPEC);
+    if (!doc.ok) throw new Error('the fixture parses');
+    const form = specInputToForm(doc.value);
+    const r = checkSpecForm(form);
+    const cliAndApi = checkSpecText(BAD_SPEC);
+    expect(cliAndApi.ok).toBe(false);
+    if (cliAndApi.ok) return;
+    expect(r.issues.map(({ path, message }) => ({ path, message }))).toEqual(cliAndApi.problems);
+    expect(r.issues.map((i) => [i.path, i.formField])).toEqual(
+      expect.arrayContaining([
+        ['paths.main.rtt', 'paths.0.rtt'],
+        ['flows.1.stack', 'flows.1.stack'],
+      ]),
+    );
+    const errors = issuesToErrors(r.issues);
+    expect(errorAt(errors, 'paths.0.rtt')).toMatch(/between 0ms and 5s/);
+    expect(errorAt(errors, 'flows.1.stack')).toMatch(/unknown stack "tahoe"; available: reno/);
+  });
+
+  it('finds the form path of a path name holding dots', () => {
+    const f = defaultSpecForm();
+    f.paths = [
+      { ...must(f.paths[0]), name: 'a' },
+      { ...must(f.paths[0]), name: 'a.b' },
+    ];
+    expect(formFieldOf('paths.a.b.rtt', f)).toBe('paths.1.rtt');
+    expect(formFieldOf('paths.a.rtt', f)).toBe('paths.0.rtt');
+    expect(formFieldOf('paths.a.b', f)).toBe('paths.1.name');
+    expect(formFieldOf('paths.zz.rtt', f)).toBe('paths.root');
   });
 });

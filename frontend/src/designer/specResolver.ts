@@ -1,7 +1,8 @@
-// react-hook-form resolver backed by the shared spec schema (emulator/src/spec): the form is
+// react-hook-form resolver backed by the shared spec validation (emulator/src/spec): the form is
 // turned into the spec a person would write, validated exactly as the CLI and the service do, and
-// each problem is filed under the form field it names so it shows next to that field.
-import { fieldPath, type Spec, SpecSchema } from '@lfnlab/emulator/spec';
+// each problem (the one shape: `{ path, message }`, path as the API gives it) is filed under the
+// form field it names so it shows next to that field.
+import { problemKeys, type Spec, type SpecProblem, validateSpec } from '@lfnlab/emulator/spec';
 import type { FieldErrors, Resolver } from 'react-hook-form';
 import { formToSpecInput, type SpecForm } from './formModel';
 
@@ -19,22 +20,29 @@ const CROSS_FIELDS = new Set([
 const FLOW_FIELDS = new Set(['name', 'stack', 'path', 'streams', 'start', 'duration', 'direction', 'window']);
 const TOP_FIELDS = new Set(['name', 'description', 'duration', 'sampleHz', 'sampleInterval']);
 
-export interface SpecIssue {
-  /** The spec's own field path, as the CLI prints it: paths.main.rtt, flows[1].stack. */
-  specPath: string;
-  /** The form field it belongs to (react-hook-form dot path), or null when the form has no control for it. */
-  formField: string | null;
-  message: string;
+/** A spec problem and the form field it belongs to (react-hook-form dot path), or null when the form has no control for it. */
+export type SpecIssue = SpecProblem & { formField: string | null };
+
+/** The form's path a problem under `paths.` names: path names may hold dots, so the longest that fits. */
+function pathIndexOf(rest: string, form: SpecForm): { index: number; tail: string } | null {
+  let index = -1;
+  for (const [i, p] of form.paths.entries()) {
+    const fits = rest === p.name || rest.startsWith(`${p.name}.`);
+    if (fits && (index < 0 || p.name.length > (form.paths[index]?.name.length ?? 0))) index = i;
+  }
+  const name = form.paths[index]?.name;
+  return name === undefined ? null : { index, tail: rest.slice(name.length + 1) };
 }
 
-/** Where a schema issue path lands in the form. */
-export function formFieldOf(path: readonly PropertyKey[], form: SpecForm): string | null {
-  const [head, a, b, c, d] = path;
-  if (path.length === 1 && typeof head === 'string' && TOP_FIELDS.has(head)) return head;
-  if (head === 'paths') {
-    if (a === undefined) return 'paths.root';
-    const i = form.paths.findIndex((p) => p.name === a);
-    if (i < 0) return 'paths.root';
+/** Where a problem's path lands in the form. */
+export function formFieldOf(path: string, form: SpecForm): string | null {
+  if (TOP_FIELDS.has(path)) return path;
+  if (path === 'paths') return 'paths.root';
+  if (path.startsWith('paths.')) {
+    const at = pathIndexOf(path.slice('paths.'.length), form);
+    if (!at) return 'paths.root';
+    const [b, c, d] = problemKeys(at.tail);
+    const i = at.index;
     if (b === undefined) return `paths.${i}.name`;
     if (typeof b === 'string' && PATH_FIELDS.has(b)) return `paths.${i}.${b}`;
     if (b === 'cross' && typeof c === 'number') {
@@ -43,6 +51,7 @@ export function formFieldOf(path: readonly PropertyKey[], form: SpecForm): strin
     }
     return null;
   }
+  const [head, a, b] = problemKeys(path);
   if (head === 'flows') {
     if (a === undefined) return 'flows.root';
     if (typeof a === 'number' && typeof b === 'string' && FLOW_FIELDS.has(b)) return `flows.${a}.${b}`;
@@ -53,31 +62,23 @@ export function formFieldOf(path: readonly PropertyKey[], form: SpecForm): strin
 
 export type SpecCheck = { ok: true; spec: Spec; issues: [] } | { ok: false; spec: null; issues: SpecIssue[] };
 
-/** Validate form values with the shared schema; also catches what the list form allows and a record cannot hold. */
+/** Validate form values with the shared validation; also catches what the list form allows and a record cannot hold. */
 export function checkSpecForm(form: SpecForm): SpecCheck {
   const issues: SpecIssue[] = [];
   const seen = new Map<string, number>();
   form.paths.forEach((p, i) => {
     if (seen.has(p.name)) {
       issues.push({
-        specPath: `paths.${p.name}`,
+        path: `paths.${p.name}`,
         formField: `paths.${i}.name`,
         message: `duplicate path name '${p.name}'`,
       });
     }
     seen.set(p.name, i);
   });
-  const r = SpecSchema.safeParse(formToSpecInput(form));
-  if (r.success && issues.length === 0) return { ok: true, spec: r.data, issues: [] };
-  if (!r.success) {
-    for (const iss of r.error.issues) {
-      issues.push({
-        specPath: fieldPath(iss.path),
-        formField: formFieldOf(iss.path, form),
-        message: iss.message,
-      });
-    }
-  }
+  const v = validateSpec(formToSpecInput(form));
+  if (v.ok && issues.length === 0) return { ok: true, spec: v.spec, issues: [] };
+  if (!v.ok) for (const p of v.problems) issues.push({ ...p, formField: formFieldOf(p.path, form) });
   return { ok: false, spec: null, issues };
 }
 
@@ -101,7 +102,7 @@ export function issuesToErrors(issues: SpecIssue[]): FieldErrors<SpecForm> {
   const unplaced: string[] = [];
   for (const iss of issues) {
     if (iss.formField) setAt(errors, iss.formField, { type: 'schema', message: iss.message });
-    else unplaced.push(`${iss.specPath || '(spec)'}: ${iss.message}`);
+    else unplaced.push(`${iss.path || '(spec)'}: ${iss.message}`);
   }
   if (unplaced.length) errors.root = { type: 'schema', message: unplaced.join('\n') };
   return errors as FieldErrors<SpecForm>;

@@ -1,11 +1,15 @@
-// Spec files in and out of the designer: YAML (JSON is YAML too).
-import { parse, stringify } from 'yaml';
+// Spec files in and out of the designer: YAML (JSON is YAML too), read by the one spec parser the
+// CLI and the service use (same alias limit, same message for a text that is not YAML/JSON).
+import { parseDocument } from '@lfnlab/emulator/spec';
+import { stringify } from 'yaml';
 import { formToSpecInput, type SpecForm, specInputToForm } from './formModel';
 
 export const formToYaml = (form: SpecForm): string => stringify(formToSpecInput(form), { lineWidth: 0 });
 
 export function yamlToForm(text: string): SpecForm {
-  const doc = parse(text) as unknown;
+  const parsed = parseDocument(text);
+  if (!parsed.ok) throw new Error(parsed.problems.map((p) => p.message).join('; '));
+  const doc = parsed.value;
   if (!doc || typeof doc !== 'object' || Array.isArray(doc))
     throw new Error('not a spec: expected a mapping with name, duration, paths, flows');
   // A campaign file (base × vary) opens its base spec.

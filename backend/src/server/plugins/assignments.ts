@@ -12,7 +12,7 @@ import { FUNCTIONS, NAMES } from '../../classroom/checkEval.js';
 import { gradeSubmission, tableCsv } from '../../classroom/grading.js';
 import { checkRunnable } from '../../classroom/runnable.js';
 import { type Sheet, SheetSchema, shippedSheets } from '../../classroom/sheet.js';
-import { fieldValue, studentSpecText, templateDocument } from '../../classroom/template.js';
+import { fieldValue, studentSpec, templateDocument } from '../../classroom/template.js';
 import { readJson } from '../../report/index.js';
 import type { RunSummary } from '../../run/summary.js';
 import { type PublicUser, type Run, ServiceError } from '../../service/types.js';
@@ -264,8 +264,10 @@ export async function assignmentRoutes(app: FastifyInstance, { s }: { s: Service
         throw new ServiceError(403, 'only students of the class hand in runs', [
           { path: '(role)', message: "must be a student of the assignment's class" },
         ]);
-      const text = await studentSpecText(a.sheet.template, a.sheet.fields, req.body.values);
-      const [run] = await s.runs.create(me, { text });
+      const { text, spec } = await studentSpec(a.sheet.template, a.sheet.fields, req.body.values);
+      const [run] = await s.runs.createPlanned(me, [
+        { name: spec.name, spec, specText: text, preset: null, campaign: null },
+      ]);
       if (!run) throw new Error('no run queued');
       const submission = s.assignments.addAttempt(a.id, me, {
         runId: run.id,

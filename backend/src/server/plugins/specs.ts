@@ -3,7 +3,12 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ServiceError } from '../../service/types.js';
-import { checkCampaignText, checkSpec, checkSpecText } from '../../service/validation.js';
+import {
+  checkCampaignDocument,
+  checkCampaignText,
+  checkSpec,
+  checkSpecText,
+} from '../../service/validation.js';
 import { type Services, userOf } from '../context.js';
 import { MAX_TEXT_CHARS, TEXT_BODY_LIMIT } from '../limits.js';
 import { Ok, StoredSpecSchema, ValidateReply } from '../schemas.js';
@@ -44,10 +49,10 @@ export async function specRoutes(app: FastifyInstance, { s }: { s: Services }) {
       const text = 'text' in req.body ? req.body.text : undefined;
       const spec = 'spec' in req.body ? req.body.spec : undefined;
       if (kind === 'campaign') {
-        const c = await checkCampaignText(
-          text ?? JSON.stringify(spec ?? null),
-          text !== undefined ? 'text' : 'spec',
-        );
+        const c =
+          text !== undefined
+            ? await checkCampaignText(text, 'text')
+            : await checkCampaignDocument(spec ?? null, 'spec');
         return c.ok
           ? {
               ok: true as const,
