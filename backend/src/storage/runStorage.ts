@@ -129,7 +129,11 @@ export class Storage {
       onEvent: (type, detail) => {
         if (!this.writer) return;
         if (type === 'traffic' && typeof detail.labRealtimeMs === 'number') {
-          ctx = { runId: meta.runId, user: meta.user, t0EpochMs: detail.labRealtimeMs, flows };
+          // Host time, not the lab's: a dilated lab's own clock drifts from the host's (an idle
+          // one races ahead), and points stamped in the future fall outside Grafana's "now" window.
+          const hostT0 = typeof detail.t0 === 'string' ? Date.parse(detail.t0) : Number.NaN;
+          const t0EpochMs = Number.isFinite(hostT0) ? hostT0 : detail.labRealtimeMs;
+          ctx = { runId: meta.runId, user: meta.user, t0EpochMs, flows };
           for (const s of early) add(samplePoint(ctx, s));
           for (const e of pendingEvents) flowStart(ctx, e);
           early = [];
