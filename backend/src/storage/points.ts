@@ -6,9 +6,22 @@ import type { Sample } from '../run/samples.js';
 export interface RunContext {
   runId: string;
   user: string;
-  /** Lab CLOCK_REALTIME at traffic start (ms since the epoch): samples' t is seconds from it. */
+  /** Host time at traffic start (ms since the epoch; see trafficOrigin): samples' t is seconds from it. */
   t0EpochMs: number;
   flows: Record<string, { stack: string; path: string; direction: 'forward' | 'reverse' }>;
+}
+
+/**
+ * The time origin of a run's points, from its `traffic` event: the host's clock when traffic
+ * started (`t0`), falling back to the lab's CLOCK_REALTIME (`labRealtimeMs`) for records that lack
+ * it. Host time, because a dilated lab's own clock drifts from the host's (an idle one races
+ * ahead), and points stamped in the future fall outside Grafana's "now" window.
+ */
+export function trafficOrigin(traffic: Record<string, unknown>): number | null {
+  const host = typeof traffic.t0 === 'string' ? Date.parse(traffic.t0) : Number.NaN;
+  if (Number.isFinite(host)) return host;
+  const lab = traffic.labRealtimeMs;
+  return typeof lab === 'number' && Number.isFinite(lab) ? lab : null;
 }
 
 export interface Point {

@@ -15,7 +15,13 @@ if (!influxd) console.warn(`reindex test skipped: influxd (1.x) is not installed
 const jsonl = (xs: unknown[]) => xs.map((x) => `${JSON.stringify(x)}\n`).join('');
 
 /** A run directory as runExperiment leaves it, with the parts reindexing reads. */
-function fakeRun(root: string, name: string, t0: number, summary: Record<string, unknown> | null): string {
+function fakeRun(
+  root: string,
+  name: string,
+  t0: number,
+  summary: Record<string, unknown> | null,
+  labRealtimeMs = t0,
+): string {
   const dir = join(root, name);
   mkdirSync(join(dir, 'samples'), { recursive: true });
   writeFileSync(
@@ -35,7 +41,7 @@ function fakeRun(root: string, name: string, t0: number, summary: Record<string,
     join(dir, 'events.jsonl'),
     jsonl([
       { at: '2026-01-01T00:00:00.000Z', type: 'created', dir },
-      { at: '2026-01-01T00:00:05.000Z', type: 'traffic', t0: '2026-01-01T00:00:05.000Z', labRealtimeMs: t0 },
+      { at: '2026-01-01T00:00:05.000Z', type: 'traffic', t0: new Date(t0).toISOString(), labRealtimeMs },
       { at: '2026-01-01T00:00:07.000Z', type: 'finished', status: 'completed' },
     ]),
   );
@@ -200,6 +206,9 @@ describe.skipIf(!influxd)(
       const t0 = Date.now() - 3_600_000;
       const run = fakeRun(dir, 'some-dir', t0, { id: 'run-7f3a', name: 'two-stacks', status: 'completed' });
       expect(runContext(run)).toMatchObject({ runId: 'run-7f3a', user: 'local', t0EpochMs: t0 });
+      // A dilated lab's clock 10 min ahead of the host's: the host's t0 still times the points.
+      const ahead = fakeRun(dir, 'lab-ahead', t0, null, t0 + 600_000);
+      expect(runContext(ahead).t0EpochMs).toBe(t0);
       expect(runContext(run).flows['bbr-2']).toEqual({ stack: 'bbr', path: 'main', direction: 'reverse' });
       writeFileSync(
         join(run, 'events.jsonl'),
@@ -208,7 +217,7 @@ describe.skipIf(!influxd)(
           { at: 'y', type: 'failed', error: 'no lab' },
         ]),
       );
-      await expect(reindexRun(run, writer)).rejects.toThrow(/no traffic event with labRealtimeMs/);
+      await expect(reindexRun(run, writer)).rejects.toThrow(/no traffic event with a t0/);
     });
   },
 );

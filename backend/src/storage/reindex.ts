@@ -1,6 +1,6 @@
 // Rebuild InfluxDB from run directories: the run directory is the record, the database a view of
 // it. Reads summary.json (the run's id, if it has one), spec.json (each flow's stack, path and
-// direction), events.jsonl (the `traffic` event's labRealtimeMs: t = 0 of every sample) and
+// direction), events.jsonl (the `traffic` event: t = 0 of every sample, see trafficOrigin) and
 // samples/*.jsonl, and writes every sample through a SampleWriter. Running it twice stores
 // nothing twice: a point is its series and timestamp.
 import { createReadStream, existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -8,7 +8,7 @@ import { basename, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { SAMPLE_KINDS, type Sample, type SampleKind } from '../run/samples.js';
 import type { RunSummary } from '../run/summary.js';
-import { type RunContext, samplePoint } from './points.js';
+import { type RunContext, samplePoint, trafficOrigin } from './points.js';
 import { endPoints, eventPoint, summaryPoints } from './runPoints.js';
 import type { SampleWriter } from './writer.js';
 
@@ -44,7 +44,7 @@ function readJson(path: string): unknown {
 const isObject = (x: unknown): x is Record<string, unknown> =>
   typeof x === 'object' && x !== null && !Array.isArray(x);
 
-/** The t0 of a run's samples: the lab clock (ms since the epoch) in its `traffic` event. */
+/** The t0 of a run's samples (ms since the epoch), from its `traffic` event. */
 export function trafficT0(dir: string): number {
   const path = join(dir, 'events.jsonl');
   if (!existsSync(path)) throw new Error(`${dir}: no events.jsonl, so no time origin for the samples`);
@@ -56,16 +56,11 @@ export function trafficT0(dir: string): number {
     } catch {
       continue; // a line cut off by a crash
     }
-    if (
-      isObject(ev) &&
-      ev.type === 'traffic' &&
-      typeof ev.labRealtimeMs === 'number' &&
-      Number.isFinite(ev.labRealtimeMs)
-    )
-      return ev.labRealtimeMs;
+    const t0 = isObject(ev) && ev.type === 'traffic' ? trafficOrigin(ev) : null;
+    if (t0 !== null) return t0;
   }
   throw new Error(
-    `${path}: no traffic event with labRealtimeMs (the run never started traffic), so no time origin for the samples`,
+    `${path}: no traffic event with a t0 (the run never started traffic), so no time origin for the samples`,
   );
 }
 

@@ -114,7 +114,8 @@ describe.skipIf(!findInfluxd())('Storage against a real influxd', () => {
     // The flow-started event and a sample can arrive before traffic's t0 is known.
     sink.onEvent('flow-started', { flow: 'cubic-1-1', t: 0.01 });
     sink.onSample({ kind: 'goodput', t: 0.1, flow: 'cubic-1-1', bps: 5e6, bytesReceived: 1000 });
-    sink.onEvent('traffic', { labRealtimeMs: t0 });
+    // The lab's clock 10 min ahead of the host's (a dilated lab left idle): the host's t0 rules.
+    sink.onEvent('traffic', { t0: new Date(t0).toISOString(), labRealtimeMs: t0 + 600_000 });
     sink.onSample({ kind: 'goodput', t: 0.2, flow: 'bbr-2', bps: 6e6, bytesReceived: 2000 });
     sink.onSample({ kind: 'rtt', t: 0.3, path: 'main', rttMs: 21, seq: 1 });
     await sink.finish(fakeSummary(['cubic-1-1', 'cubic-1-2', 'bbr-2'], 'valid'));

@@ -10,7 +10,7 @@ import { EVENT_TYPES } from '@lfnlab/grafana';
 import type { Sample } from '../run/samples.js';
 import type { RunSummary } from '../run/summary.js';
 import { InfluxClient, type RetentionPolicy } from './influx.js';
-import { type Point, type RunContext, samplePoint } from './points.js';
+import { type Point, type RunContext, samplePoint, trafficOrigin } from './points.js';
 import { endPoints, eventPoint, healthPoint, summaryPoints } from './runPoints.js';
 import { SampleWriter } from './writer.js';
 
@@ -128,11 +128,8 @@ export class Storage {
       },
       onEvent: (type, detail) => {
         if (!this.writer) return;
-        if (type === 'traffic' && typeof detail.labRealtimeMs === 'number') {
-          // Host time, not the lab's: a dilated lab's own clock drifts from the host's (an idle
-          // one races ahead), and points stamped in the future fall outside Grafana's "now" window.
-          const hostT0 = typeof detail.t0 === 'string' ? Date.parse(detail.t0) : Number.NaN;
-          const t0EpochMs = Number.isFinite(hostT0) ? hostT0 : detail.labRealtimeMs;
+        const t0EpochMs = type === 'traffic' ? trafficOrigin(detail) : null;
+        if (t0EpochMs !== null) {
           ctx = { runId: meta.runId, user: meta.user, t0EpochMs, flows };
           for (const s of early) add(samplePoint(ctx, s));
           for (const e of pendingEvents) flowStart(ctx, e);
