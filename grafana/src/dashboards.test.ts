@@ -1,15 +1,15 @@
 // The committed dashboards are exactly what the generator makes, and they hang together: unique
 // uids and panel ids, every datasource provisioned, every query time-bounded and naming only
-// measurements, tags and fields the backend writes (points.ts SCHEMA) or is expected to write.
+// measurements, tags and fields of the InfluxDB contract (influxContract.ts) the backend writes by.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { SCHEMA } from '../../backend/src/storage/points.js';
 import type { Dashboard } from './dashboard.js';
 import { generateDashboards } from './dashboards/index.js';
 import { DASHBOARDS_DIR } from './generate.js';
 import { DASHBOARDS, DATASOURCE_UID } from './ids.js';
-import { BACKEND_MEASUREMENTS, EXPECTED_SCHEMA } from './schema.js';
+import { INFLUX_SCHEMA, MEASUREMENTS, SAMPLE_COLUMNS } from './influxContract.js';
+import { matchVar } from './influxql.js';
 import { nameProblems, queriesOf, type SchemaLike, variablesUsed } from './testing/grafana.js';
 
 const grafanaDir = new URL('../', import.meta.url);
@@ -22,13 +22,10 @@ const uncommented = (yaml: string) =>
 const generated = generateDashboards();
 const dashboards: Dashboard[] = generated.map((g) => g.dashboard);
 
-/** What queries may name: points.ts's SCHEMA plus the documented expectations. */
-const allowed: SchemaLike = {
-  ...SCHEMA,
-  ...Object.fromEntries(
-    Object.entries(EXPECTED_SCHEMA).map(([m, s]) => [m, { tags: s.tags, fields: Object.keys(s.fields) }]),
-  ),
-};
+/** What queries may name: the contract's measurements, tags and fields. */
+const allowed: SchemaLike = Object.fromEntries(
+  Object.entries(INFLUX_SCHEMA).map(([m, s]) => [m, { tags: s.tags, fields: Object.keys(s.fields) }]),
+);
 
 describe('generated dashboards', () => {
   it('are exactly the committed files (run npm run generate -w grafana after changing the code)', () => {
@@ -115,7 +112,7 @@ describe('generated dashboards', () => {
     }
   });
 
-  it('name only measurements, tags and fields of points.ts SCHEMA or the documented expectations', () => {
+  it('name only measurements, tags and fields of the InfluxDB contract', () => {
     const problems = dashboards.flatMap((d) => queriesOf(d).flatMap((q) => nameProblems(q, allowed)));
     expect(problems).toEqual([]);
     // and every measurement the backend writes is shown somewhere
@@ -124,13 +121,42 @@ describe('generated dashboards', () => {
         queriesOf(d).flatMap((q) => [...q.query.matchAll(/FROM "(\w+)"/g)].map((m) => m[1])),
       ),
     );
-    for (const m of [...Object.keys(SCHEMA), ...Object.keys(EXPECTED_SCHEMA)]) expect(used, m).toContain(m);
+    for (const m of Object.keys(INFLUX_SCHEMA)) expect(used, m).toContain(m);
   });
 
-  it('agree with the backend on which measurements exist, and on the tags and fields of the non-samples', () => {
-    expect([...BACKEND_MEASUREMENTS].sort()).toEqual(Object.keys(SCHEMA).sort());
-    for (const [m, s] of Object.entries(EXPECTED_SCHEMA))
-      expect(SCHEMA[m as keyof typeof SCHEMA], m).toEqual({ tags: s.tags, fields: Object.keys(s.fields) });
+  it('hold a contract with every measurement named once and every sample field in its table', () => {
+    expect(Object.keys(INFLUX_SCHEMA).sort()).toEqual(Object.values(MEASUREMENTS).sort());
+    for (const [kind, cols] of Object.entries(SAMPLE_COLUMNS)) {
+      const m = MEASUREMENTS[kind as keyof typeof SAMPLE_COLUMNS];
+      const influx = cols.flatMap((c: { influx?: string }) => (c.influx ? [c.influx] : []));
+      expect(Object.keys(INFLUX_SCHEMA[m].fields), m).toEqual(influx);
+      expect(new Set(cols.map((c) => c.json)).size, `${kind}: one row per JSON key`).toBe(cols.length);
+    }
+  });
+
+  it('show Jain per path and direction, from lfn_fairness only', () => {
+    const jainQueries = dashboards.flatMap((d) =>
+      queriesOf(d)
+        .filter((q) => /"jain"/.test(q.query))
+        .map((q) => ({ uid: d.uid, ...q })),
+    );
+    // the Run, Campaign and Compare dashboards each show it
+    expect(new Set(jainQueries.map((q) => q.uid))).toEqual(
+      new Set([DASHBOARDS.run.uid, DASHBOARDS.campaign.uid, DASHBOARDS.compare.uid]),
+    );
+    for (const q of jainQueries) {
+      expect(q.query, `${q.uid} ${q.where}`).toMatch(/FROM "lfn_fairness"/);
+      // an aggregate is grouped by path and direction; a raw table selects both columns
+      const grouped = /GROUP BY (?:time\([^)]*\), )?"path", "direction"/.test(q.query);
+      const raw = /SELECT "run", "path", "direction", "jain"/.test(q.query);
+      expect(grouped || raw, `${q.uid} ${q.where}: ${q.query}`).toBe(true);
+    }
+    const run = dashboards.find((d) => d.uid === DASHBOARDS.run.uid);
+    const stat = run?.panels.find((p) => p.title === 'Jain fairness per path and direction');
+    expect(stat?.targets?.[0]).toMatchObject({
+      alias: '$tag_path $tag_direction',
+      query: `SELECT last("jain") FROM "lfn_fairness" WHERE ${matchVar('run')} AND $timeFilter GROUP BY "path", "direction"`,
+    });
   });
 
   it('catch a field used as a tag, an unknown field and a $tag alias without its GROUP BY', () => {

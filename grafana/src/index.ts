@@ -1,7 +1,20 @@
-// @lfnlab/grafana: dashboards as code for lfnlab's InfluxDB measurements, and links into them.
+// @lfnlab/grafana: the InfluxDB contract (measurements, tags, fields), the dashboards as code
+// generated from it, and links into them.
 export type { Dashboard } from './dashboard.js';
 export { type GeneratedDashboard, generateDashboards } from './dashboards/index.js';
 export { DASHBOARDS, DATASOURCE_UID } from './ids.js';
+export {
+  EVENT_TYPES,
+  type FieldType,
+  INFLUX_SCHEMA,
+  MEASUREMENTS,
+  type Measurement,
+  type MeasurementContract,
+  SAMPLE_COLUMNS,
+  type SampleColumn,
+  type SampleKindName,
+  VERDICT_CODES,
+} from './influxContract.js';
 export {
   type CampaignLinkOptions,
   type CompareLinkOptions,
@@ -10,10 +23,3 @@ export {
   grafanaRunUrl,
   type RunLinkOptions,
 } from './links.js';
-export {
-  BACKEND_MEASUREMENTS,
-  EVENT_TYPES,
-  EXPECTED_SCHEMA,
-  type Measurement,
-  VERDICT_CODES,
-} from './schema.js';

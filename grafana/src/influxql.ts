@@ -1,7 +1,7 @@
 // A small InfluxQL (1.x) query builder for dashboard panels. Every SELECT it renders ends its WHERE
 // clause with Grafana's $timeFilter, so no panel can read a whole database by accident; identifiers
 // are always double-quoted and tag values single-quoted, the way InfluxQL wants them.
-import type { Measurement } from './schema.js';
+import type { Measurement } from './influxContract.js';
 
 export type Aggregate = 'mean' | 'median' | 'max' | 'min' | 'last' | 'first' | 'count' | 'sum' | 'spread';
 export type Fill = 'none' | 'null' | 'previous' | 'linear' | number;

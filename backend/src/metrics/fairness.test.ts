@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   asymmetry,
+  bottleneckJain,
   efficiency,
   fairShare,
   jainIndex,
@@ -35,6 +36,20 @@ describe('jainIndex', () => {
 
   it('is undefined (NaN) when no flow moved data', () => {
     expect(jainIndex([0, 0])).toBeNaN();
+  });
+});
+
+describe('bottleneckJain (one path, one direction)', () => {
+  it('is jainIndex of the flows sharing the bottleneck', () => {
+    expect(bottleneckJain([10, 30])).toBeCloseTo(jainIndex([10, 30]), 12);
+    expect(bottleneckJain([5, 5, 5])).toBe(1);
+  });
+
+  it('has no index for one flow, a flow without goodput, or no traffic at all', () => {
+    expect(bottleneckJain([42])).toBeNull();
+    expect(bottleneckJain([])).toBeNull();
+    expect(bottleneckJain([10, null])).toBeNull();
+    expect(bottleneckJain([0, 0])).toBeNull();
   });
 });
 

@@ -24,6 +24,18 @@ export function jainIndex(throughputs: readonly number[]): number {
 }
 
 /**
+ * Jain's index of the flows that share one path in one direction: the scope the run summary
+ * ("Jain fwd" / "Jain rev"), the CLI and Grafana's lfn_fairness all report. No index (null) when
+ * fewer than two flows share it, when one of them has no goodput, or when none moved anything:
+ * fairness between one flow and itself, or against an unknown, says nothing.
+ */
+export function bottleneckJain(goodputs: readonly (number | null)[]): number | null {
+  if (goodputs.length < 2 || goodputs.some((x) => x === null)) return null;
+  const j = jainIndex(goodputs as number[]);
+  return Number.isFinite(j) ? j : null;
+}
+
+/**
  * Seed 001 eq. (7): the Jain index of each flow's throughput divided by its optimal share
  * Q_opt = B/n. Dividing every term by the same Q_opt cancels, so the value equals jainIndex; it is
  * kept as its own function so reports can cite the paper's form and so B is validated.

@@ -1,7 +1,7 @@
+import { bdpBytes, perFromBer } from '@lfnlab/emulator/sizing';
 import { describe, expect, it } from 'vitest';
 import { MetricInputError } from './guard.js';
 import {
-  bdpBytes,
   bdpPackets,
   gridDecreaseShare,
   lineErrorsPerS,
@@ -9,7 +9,6 @@ import {
   mathisMaxLossRate,
   mathisThroughputBitPerS,
   nFlowLinkUse,
-  perFromBer,
   recoveryIncrements,
   responsivenessS,
 } from './theory.js';
@@ -75,15 +74,16 @@ describe('responsiveness (seed 003 §III.A.1, β = 0.9 as in the paper)', () => 
   });
 });
 
+// bdpBytes and perFromBer are the emulator's (RTT in ms), the one BDP and PER the lab sizes paths by.
 describe('bandwidth-delay product', () => {
   it('matches seed 003 §III.A.2 packets in transit (β = 0.9, ASS = 1460 B)', () => {
-    expect(bdpBytes(10 * M, 0.002, 0.9)).toBeCloseTo(2250, 9); // case 1: NBT 2250
+    expect(0.9 * bdpBytes(10 * M, 2)).toBeCloseTo(2250, 9); // case 1: NBT 2250
     expect(Math.ceil(bdpPackets(10 * M, 0.002, 1460, 0.9))).toBe(2); // NPT 2
-    expect(Math.ceil(bdpBytes(9.6 * k, 0.04, 0.9))).toBe(44); // case 2: NBT 44 (43.2 rounded up)
+    expect(Math.ceil(0.9 * bdpBytes(9.6 * k, 40))).toBe(44); // case 2: NBT 44 (43.2 rounded up)
     expect(Math.ceil(bdpPackets(9.6 * k, 0.04, 1460, 0.9))).toBe(1);
-    expect(sig(bdpBytes(622 * M, 0.12, 0.9), 2)).toBe(8_400_000); // case 3
+    expect(sig(0.9 * bdpBytes(622 * M, 120), 2)).toBe(8_400_000); // case 3
     expect(sig(bdpPackets(622 * M, 0.12, 1460, 0.9), 3)).toBe(5750);
-    expect(sig(bdpBytes(2.5 * G, 0.12, 0.9), 2)).toBe(34_000_000); // case 4
+    expect(sig(0.9 * bdpBytes(2.5 * G, 120), 2)).toBe(34_000_000); // case 4
     expect(sig(bdpPackets(2.5 * G, 0.12, 1460, 0.9), 2)).toBe(23_000);
   });
 
@@ -92,13 +92,13 @@ describe('bandwidth-delay product', () => {
   });
 
   it('matches seed 000 §6.2.2: 17 ms × 10 Gbit/s is about 20 MB', () => {
-    expect(sig(bdpBytes(10 * G, 0.017), 1)).toBe(20e6);
+    expect(sig(bdpBytes(10 * G, 17), 1)).toBe(20e6);
   });
 
   it('rejects zero RTT or packet size', () => {
-    expect(() => bdpBytes(1 * G, 0)).toThrow(/rttS/);
+    expect(() => bdpPackets(1 * G, 0, 1500)).toThrow(/rttS/);
     expect(() => bdpPackets(1 * G, 0.1, 0)).toThrow(/packetBytes/);
-    expect(() => bdpBytes(1 * G, 0.1, 0)).toThrow(/payloadRatio/);
+    expect(() => bdpPackets(1 * G, 0.1, 1500, 0)).toThrow(/payloadRatio/);
   });
 });
 
@@ -140,11 +140,11 @@ describe('perFromBer', () => {
     expect(Math.abs(naive / exact - 1)).toBeGreaterThan(1e-4); // off in the 4th digit
   });
 
-  it('spans 0 to 1', () => {
+  it('spans 0 to 1, a BER outside it held at its end (the spec schema rejects those first)', () => {
     expect(perFromBer(0, 1500)).toBe(0);
     expect(perFromBer(1, 1500)).toBe(1);
-    expect(() => perFromBer(-1e-9, 1500)).toThrow(/ber/);
-    expect(() => perFromBer(1e-9, 0)).toThrow(/packetBytes/);
+    expect(perFromBer(-1e-9, 1500)).toBe(0);
+    expect(perFromBer(2, 1500)).toBe(1);
   });
 });
 

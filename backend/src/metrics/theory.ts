@@ -1,17 +1,20 @@
 // Closed-form references to put next to measurements: pipe size, loss-limited Reno throughput,
-// packet loss from line errors, AIMD link use and Reno's recovery time.
+// line errors, AIMD link use and Reno's recovery time. The BDP in bytes and the packet error rate
+// from a BER are the emulator's (@lfnlab/emulator/sizing: bdpBytes, perFromBer), not repeated here.
 
+import { bdpBytes } from '@lfnlab/emulator/sizing';
 import { fail, requireInRange, requireNonNegative, requirePositive } from './guard.js';
 
 /**
- * Bytes in flight needed to fill the pipe: C·RTT/8. payloadRatio is seed 003's β (payload bits /
- * line bits, ≈0.9 for TCP over SONET there); 1 gives the plain bandwidth-delay product.
+ * Bytes in flight needed to fill the pipe, β·C·RTT/8: the emulator's bdpBytes (the one BDP, RTT in
+ * ms) with its input checked and scaled by payloadRatio, seed 003's β (payload bits / line bits,
+ * ≈0.9 for TCP over SONET there); 1 gives the plain bandwidth-delay product.
  */
-export function bdpBytes(capacityBitPerS: number, rttS: number, payloadRatio = 1): number {
+function pipeBytes(capacityBitPerS: number, rttS: number, payloadRatio: number): number {
   requirePositive(capacityBitPerS, 'capacityBitPerS');
   requirePositive(rttS, 'rttS');
   requireInRange(payloadRatio, 'payloadRatio', 0, 1, { lowOpen: true });
-  return (payloadRatio * capacityBitPerS * rttS) / 8;
+  return payloadRatio * bdpBytes(capacityBitPerS, rttS * 1000);
 }
 
 /** The pipe in packets of packetBytes (seed 003 eq. 11), not rounded: buffers are sized from it. */
@@ -22,7 +25,7 @@ export function bdpPackets(
   payloadRatio = 1,
 ): number {
   requirePositive(packetBytes, 'packetBytes');
-  return bdpBytes(capacityBitPerS, rttS, payloadRatio) / packetBytes;
+  return pipeBytes(capacityBitPerS, rttS, payloadRatio) / packetBytes;
 }
 
 /** Mathis et al.'s constant for periodic loss without delayed ACKs: √(3/2). */
@@ -54,16 +57,6 @@ export function mathisMaxLossRate(
   requirePositive(rttS, 'rttS');
   requirePositive(c, 'c');
   return ((8 * mssBytes * c) / (rttS * throughputBitPerS)) ** 2;
-}
-
-/**
- * Packet error rate from bit error rate: 1 − (1 − BER)^(8·L). Evaluated as −expm1(8L·log1p(−BER))
- * because at BER 1e-12 the direct form loses nearly every digit to 1 − BER rounding.
- */
-export function perFromBer(ber: number, packetBytes: number): number {
-  requireInRange(ber, 'ber', 0, 1);
-  requirePositive(packetBytes, 'packetBytes');
-  return -Math.expm1(8 * packetBytes * Math.log1p(-ber));
 }
 
 /**
@@ -120,7 +113,7 @@ export function recoveryIncrements(input: ResponsivenessInput): number {
 
 function increments({ capacityBitPerS, rttS, mssBytes, payloadRatio = 1 }: ResponsivenessInput): number {
   // Half the pipe, in segments: the window lost to one multiplicative decrease.
-  return bdpBytes(capacityBitPerS, rttS, payloadRatio) / (2 * requirePositive(mssBytes, 'mssBytes'));
+  return pipeBytes(capacityBitPerS, rttS, payloadRatio) / (2 * requirePositive(mssBytes, 'mssBytes'));
 }
 
 /**

@@ -23,6 +23,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { SAMPLE_COLUMNS_BY_KIND, type SampleColumnOf } from '../run/sampleColumns.js';
 import type { SampleKind } from '../run/samples.js';
 import { medianStep, type Point, resample } from './downsample.js';
 import { type RunData, runStarted, type SamplesByKind, trafficStart } from './load.js';
@@ -40,77 +41,26 @@ import {
 type Col<T> = [header: string, get: (s: T) => unknown];
 type Columns = { [K in SampleKind]: Col<SamplesByKind[K][number]>[] };
 
-/** The CSV columns of each sample kind; headers name their unit. */
-export const CSV_COLUMNS: Columns = {
-  tcp: [
-    ['t_s', (s) => s.t],
-    ['flow', (s) => s.flow],
-    ['streams', (s) => s.streams],
-    ['cc', (s) => s.cc],
-    ['cwnd_packets', (s) => s.cwndPackets],
-    ['ssthresh_packets', (s) => s.ssthreshPackets],
-    ['srtt_ms', (s) => s.srttMs],
-    ['rttvar_ms', (s) => s.rttvarMs],
-    ['min_rtt_ms', (s) => s.minRttMs],
-    ['pacing_bps', (s) => s.pacingBps],
-    ['delivery_bps', (s) => s.deliveryBps],
-    ['bytes_acked', (s) => s.bytesAcked],
-    ['retrans_segments', (s) => s.retransSegments],
-    ['lost_packets', (s) => s.lostPackets],
-    ['unacked_packets', (s) => s.unackedPackets],
-    ['data_segs_out', (s) => s.dataSegsOut],
-  ],
-  goodput: [
-    ['t_s', (s) => s.t],
-    ['flow', (s) => s.flow],
-    ['goodput_bps', (s) => s.bps],
-    ['bytes_received', (s) => s.bytesReceived],
-  ],
-  queue: [
-    ['t_s', (s) => s.t],
-    ['path', (s) => s.path],
-    ['stage', (s) => s.stage],
-    ['direction', (s) => s.direction],
-    ['dev', (s) => s.dev],
-    ['backlog_packets', (s) => s.backlogPackets],
-    ['backlog_bytes', (s) => s.backlogBytes],
-    ['drops_packets', (s) => s.drops],
-    ['sent_packets', (s) => s.packets],
-    ['sent_bytes', (s) => s.bytes],
-  ],
-  cpu: [
-    ['t_s', (s) => s.t],
-    ['busy_pct', (s) => s.busyPct],
-    ['user_pct', (s) => s.userPct],
-    ['system_pct', (s) => s.systemPct],
-    ['softirq_pct', (s) => s.softirqPct],
-  ],
-  rtt: [
-    ['t_s', (s) => s.t],
-    ['path', (s) => s.path],
-    ['rtt_ms', (s) => s.rttMs],
-    ['seq', (s) => s.seq],
-  ],
-  udp: [
-    ['t_s', (s) => s.t],
-    ['source', (s) => s.source],
-    ['path', (s) => s.path],
-    ['rate_bps', (s) => s.bps],
-    ['lost_datagrams', (s) => s.lost],
-    ['one_way_delay_ms', (s) => s.owdMeanMs],
-  ],
-  interval: [
-    ['t_s', (s) => s.t],
-    ['flow', (s) => s.flow],
-    ['interval_s', (s) => s.seconds],
-    ['goodput_bps', (s) => s.goodputBps],
-    ['send_bps', (s) => s.sendBps],
-    ['retransmits_segments', (s) => s.retransmits],
-    ['cwnd_bytes', (s) => s.cwndBytes],
-    ['rtt_ms', (s) => s.rttMs],
-    ['stream_count', (s) => s.streams?.length ?? null],
-  ],
+/** CSV cells that are not the JSON value as it is: a report's streams are a list, the CSV counts them. */
+const CSV_CELL: Partial<Record<string, (v: unknown) => unknown>> = {
+  stream_count: (v) => (Array.isArray(v) ? v.length : null),
 };
+
+function csvColumns<K extends SampleKind>(kind: K): Col<SamplesByKind[K][number]>[] {
+  const cols: readonly SampleColumnOf<K>[] = SAMPLE_COLUMNS_BY_KIND[kind];
+  return cols.flatMap((c) => {
+    if (!c.csv) return [];
+    const cell = CSV_CELL[c.csv] ?? ((v: unknown) => v);
+    return [
+      [c.csv, (s: SamplesByKind[K][number]) => cell((s as unknown as Record<string, unknown>)[c.json])],
+    ];
+  });
+}
+
+/** The CSV columns of each sample kind, from the contract's one table of sample names; headers name their unit. */
+export const CSV_COLUMNS = Object.fromEntries(
+  (Object.keys(SAMPLE_COLUMNS_BY_KIND) as SampleKind[]).map((k) => [k, csvColumns(k)]),
+) as Columns;
 
 export function csvCell(v: unknown): string {
   if (v === null || v === undefined) return '';

@@ -3,7 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CampaignRow } from '../campaign/runCampaign.js';
-import { metricValue } from '../metrics/index.js';
+import { jainIndex, metricValue } from '../metrics/index.js';
 import type { FidelityReport } from '../run/fidelity.js';
 import type { Sample } from '../run/samples.js';
 import type { RunSummaryFile } from './load.js';
@@ -244,7 +244,7 @@ export function makeFakeRun(dir: string, o: FakeRunOptions = {}): Record<string,
   };
   const mbps = (f: { mbps: number }) => f.mbps;
   const total = flows.reduce((a, f) => a + mbps(f), 0);
-  const jain = total ** 2 / (flows.length * flows.reduce((a, f) => a + mbps(f) ** 2, 0));
+  const jain = jainIndex(flows.map(mbps));
   const summary: RunSummaryFile = {
     name,
     status: o.status ?? 'completed',

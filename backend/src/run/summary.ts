@@ -1,7 +1,7 @@
 // summary.json: per flow mean and σ of goodput, retransmits, RTT; per path idle RTT and link
 // utilisation; Jain's index between flows sharing a bottleneck direction.
 import type { FlowTopology, PathTopology, Spec, Transport } from '@lfnlab/emulator';
-import { jainIndex, type MetricValue, meanAndSd, metricValue } from '../metrics/index.js';
+import { bottleneckJain, type MetricValue, meanAndSd, metricValue } from '../metrics/index.js';
 import type { FidelityReport } from './fidelity.js';
 import type { IntervalSample, IperfJson } from './iperf.js';
 import { withLabLimits } from './labLimitCheck.js';
@@ -107,7 +107,6 @@ export interface RunSummary {
 }
 
 const mbps = (bps: number | null | undefined) => (bps === null || bps === undefined ? null : bps / 1e6);
-const finite = (x: number) => (Number.isFinite(x) ? x : null);
 
 /** `cpuMHz`: the lab CPU's clock, for seed 000's MHz per Mbit/s. */
 export function summariseFlow(r: FlowResult, cpuMHz: number | null = null): FlowSummary {
@@ -223,10 +222,9 @@ export function summarise(args: {
     const group = (d: 'forward' | 'reverse') =>
       args.results.filter((r) => r.flow.path === p.name && r.flow.direction === d);
     const jain = (d: 'forward' | 'reverse') => {
-      const xs = flows
-        .filter((f) => f.path === p.name && f.direction === d)
-        .map((f) => f.goodputMbps.wholeRun);
-      return xs.length >= 2 && xs.every((x) => x !== null) ? finite(jainIndex(xs as number[])) : null;
+      return bottleneckJain(
+        flows.filter((f) => f.path === p.name && f.direction === d).map((f) => f.goodputMbps.wholeRun),
+      );
     };
     const rtts = args.samples.filter(
       (x): x is RttSample => x.kind === 'rtt' && x.path === p.name && x.t >= 0,

@@ -2,11 +2,12 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { MEASUREMENTS } from '@lfnlab/grafana';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sample } from '../run/samples.js';
 import { durationNs, InfluxClient, InfluxError, literal } from './influx.js';
 import { findInfluxd, INSTALL_HINT, type LocalInfluxd, startLocalInfluxd } from './localInfluxd.js';
-import { MEASUREMENTS, type Point, type RunContext, samplePoint } from './points.js';
+import { type Point, type RunContext, samplePoint } from './points.js';
 import { refusedLines, SampleWriter } from './writer.js';
 
 const influxd = findInfluxd();

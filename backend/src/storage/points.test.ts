@@ -1,5 +1,6 @@
+import { INFLUX_SCHEMA, MEASUREMENTS } from '@lfnlab/grafana';
 import { describe, expect, it } from 'vitest';
-import { lineProtocol, MEASUREMENTS, type RunContext, SCHEMA, samplePoint } from './points.js';
+import { lineProtocol, type RunContext, samplePoint } from './points.js';
 
 const ctx: RunContext = {
   runId: 'r1',
@@ -41,7 +42,7 @@ describe('sample points', () => {
     expect(p.fields).not.toHaveProperty('ssthresh_packets'); // null is left out, not written as 0
     expect(p.timeNs).toBe('1700000001250000000');
     expect(lineProtocol(p)).toBe(
-      'lfn_tcp,direction=forward,flow=cubic-1,path=main,run=r1,stack=cubic,user=ada cwnd_packets=120,srtt_ms=50.5,rttvar_ms=1,min_rtt_ms=50,delivery_bps=90000000,bytes_acked=1000000,retrans_segments=3,lost_packets=0,unacked_packets=119,data_segs_out=800,streams=1 1700000001250000000',
+      'lfn_tcp,direction=forward,flow=cubic-1,path=main,run=r1,stack=cubic,user=ada streams=1,cwnd_packets=120,srtt_ms=50.5,rttvar_ms=1,min_rtt_ms=50,delivery_bps=90000000,bytes_acked=1000000,retrans_segments=3,lost_packets=0,unacked_packets=119,data_segs_out=800 1700000001250000000',
     );
   });
   it('escapes tag values and keeps every field in the schema', () => {
@@ -53,7 +54,7 @@ describe('sample points', () => {
       'lfn_rtt,path=main,run=a\\ b\\,c\\=d,user=ada rtt_ms=20.1,seq=4 1700000000000000000',
     );
     for (const m of Object.values(MEASUREMENTS).filter((m) => m !== 'lfn_health'))
-      expect(SCHEMA[m].tags).toContain('run');
-    expect(Object.keys(p.fields).every((f) => SCHEMA.lfn_rtt.fields.includes(f))).toBe(true);
+      expect(INFLUX_SCHEMA[m].tags).toContain('run');
+    expect(Object.keys(p.fields).every((f) => f in INFLUX_SCHEMA.lfn_rtt.fields)).toBe(true);
   });
 });

@@ -1,10 +1,9 @@
-// Points that are not samples: a run's events (Grafana's annotations), its summary when it ends
-// (the Campaign and Compare dashboards), and the service's own health (Lab health). Their tags and
-// fields are in points.ts SCHEMA beside the samples'; the dashboards' tests hold both to it.
-import { EVENT_TYPES, VERDICT_CODES } from '@lfnlab/grafana';
-import { jainIndex } from '../metrics/index.js';
+// Points that are not samples: a run's events (Grafana's annotations), its summary and fairness
+// when it ends (the Campaign and Compare dashboards), and the service's own health (Lab health).
+// Their tags and fields are the contract's INFLUX_SCHEMA in @lfnlab/grafana, as the samples' are.
+import { EVENT_TYPES, MEASUREMENTS, VERDICT_CODES } from '@lfnlab/grafana';
 import type { RunSummary } from '../run/summary.js';
-import { MEASUREMENTS, type Point, type RunContext } from './points.js';
+import type { Point, RunContext } from './points.js';
 
 export type EventType = (typeof EVENT_TYPES)[keyof typeof EVENT_TYPES];
 
@@ -32,14 +31,13 @@ export function trafficEndS(summary: Pick<RunSummary, 'flows'>): number {
 }
 
 /**
- * One lfn_summary point per (stack, path): the mean goodput of that stack's flows there (Mbit/s per
- * flow), Jain's index over all of the run's flows, and the verdict as a number (InfluxQL cannot
- * aggregate strings). A run without a verdict (it failed before measuring) has no verdict_code.
+ * The points a finished run leaves: one lfn_summary point per (stack, path), with the mean goodput
+ * of that stack's flows there (Mbit/s per flow) and the verdict as a number (InfluxQL cannot
+ * aggregate strings; a run without a verdict, failed before measuring, has no verdict_code); and
+ * its fairnessPoints.
  */
 export function summaryPoints(ctx: RunContext, summary: RunSummary, campaign?: string | null): Point[] {
   const timeNs = nsFromMs(ctx.t0EpochMs + trafficEndS(summary) * 1000);
-  const means = summary.flows.map((f) => f.goodputMbps.mean).filter((x): x is number => x !== null);
-  const jain = means.length ? jainIndex(means) : null;
   const verdict = summary.verdict ? VERDICT_CODES[summary.verdict] : null;
   const groups = new Map<string, { stack: string; path: string; goodput: number[]; labShare: number[] }>();
   for (const f of summary.flows) {
@@ -49,10 +47,9 @@ export function summaryPoints(ctx: RunContext, summary: RunSummary, campaign?: s
     if (f.limitedBy) g.labShare.push(f.limitedBy.shares.sender);
     groups.set(key, g);
   }
-  return [...groups.values()].map((g) => {
+  const perStack = [...groups.values()].map((g): Point => {
     const fields: Record<string, number> = {};
     if (g.goodput.length) fields.goodput_mbps = g.goodput.reduce((a, b) => a + b, 0) / g.goodput.length;
-    if (jain !== null && Number.isFinite(jain)) fields.jain = jain;
     if (verdict !== null) fields.verdict_code = verdict;
     // Share of the flows' busy time the lab (not the network) held them back: limitedBy.ts.
     if (g.labShare.length)
@@ -61,6 +58,29 @@ export function summaryPoints(ctx: RunContext, summary: RunSummary, campaign?: s
     if (campaign) tags.campaign = campaign;
     return { measurement: MEASUREMENTS.summary, tags, fields, timeNs };
   });
+  return [...perStack, ...fairnessPoints(ctx, summary, timeNs, campaign)];
+}
+
+/**
+ * One lfn_fairness point per (path, direction) that has a Jain index: the summary's own value
+ * (PathSummary.jain, the CLI's "Jain fwd" / "Jain rev"), so Grafana and the run agree.
+ */
+function fairnessPoints(
+  ctx: RunContext,
+  summary: Pick<RunSummary, 'paths'>,
+  timeNs: string,
+  campaign?: string | null,
+): Point[] {
+  // A summary.json read back by reindex may be partial (a run that failed early): no paths, no points.
+  return (summary.paths ?? []).flatMap((p) =>
+    (['forward', 'reverse'] as const).flatMap((direction): Point[] => {
+      const jain = p.jain[direction];
+      if (jain === null || !Number.isFinite(jain)) return [];
+      const tags: Record<string, string> = { run: ctx.runId, user: ctx.user, path: p.name, direction };
+      if (campaign) tags.campaign = campaign;
+      return [{ measurement: MEASUREMENTS.fairness, tags, fields: { jain }, timeNs }];
+    }),
+  );
 }
 
 /** The events a finished run leaves: each flow's end and the verdict, for the Run dashboard. */

@@ -69,10 +69,30 @@ describe('run points', () => {
       ['bbr', 7, 1],
     ]);
     expect(pts[0]?.tags.campaign).toBeUndefined();
-    expect(pts[0]?.fields.jain).toBeCloseTo(18 ** 2 / (3 * (25 + 36 + 49)), 6);
+    // Jain is not per stack: it is lfn_fairness, per path and direction (next test).
+    expect(pts.some((p) => 'jain' in p.fields)).toBe(false);
     const failed = summaryPoints(ctx, fakeSummary(['cubic-1'], null), 'sweep');
     expect(failed[0]?.fields.verdict_code).toBeUndefined();
     expect(failed[0]?.tags.campaign).toBe('sweep');
+  });
+  it('give Jain per path and direction as lfn_fairness, the summary\'s own "Jain fwd" / "Jain rev"', () => {
+    const s = fakeSummary(['cubic-1', 'cubic-2', 'bbr-3'], 'valid');
+    const path = (name: string, forward: number | null, reverse: number | null) =>
+      ({ name, jain: { forward, reverse } }) as RunSummary['paths'][number];
+    // main: two forward flows and reverse traffic; wan2: one flow each way, so no index at all.
+    s.paths = [path('main', 0.98, 0.5), path('wan2', null, null)];
+    const fairness = summaryPoints(ctx, s, 'sweep').filter((p) => p.measurement === 'lfn_fairness');
+    expect(fairness.map((p) => [p.tags, p.fields])).toEqual([
+      [{ run: 'r1', user: 'ada', path: 'main', direction: 'forward', campaign: 'sweep' }, { jain: 0.98 }],
+      [{ run: 'r1', user: 'ada', path: 'main', direction: 'reverse', campaign: 'sweep' }, { jain: 0.5 }],
+    ]);
+    const lines = fairness.map(lineProtocol);
+    expect(lines[0]).toBe(
+      'lfn_fairness,campaign=sweep,direction=forward,path=main,run=r1,user=ada jain=0.98 1700000004000000000',
+    );
+    expect(
+      summaryPoints(ctx, s).find((p) => p.measurement === 'lfn_fairness')?.tags.campaign,
+    ).toBeUndefined();
   });
   it("carry the lab-limited share of the flows' busy time (limitedBy), mean per stack and path", () => {
     const s = fakeSummary(['cubic-1-1', 'cubic-1-2'], 'invalid');

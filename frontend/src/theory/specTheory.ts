@@ -1,15 +1,10 @@
 // The designer's live theory panel: closed-form references for each path, computed from the
 // fields as typed (each parsed on its own, so one bad field does not blank the whole panel). The
-// formulas are the metric library's own (backend/src/metrics/theory.ts, browser-safe).
+// formulas are the metric library's own (backend/src/metrics/theory.ts, browser-safe), and the
+// emulator's BDP and packet error rate (emulator/src/plan/sizing.ts), the ones it sizes paths by.
+import { bdpBytes, perFromBer } from '@lfnlab/emulator/sizing';
 import { parseAmount, parseDuration, parseRate } from '@lfnlab/emulator/spec';
-import {
-  bdpBytes,
-  bdpPackets,
-  mathisThroughputBitPerS,
-  nFlowLinkUse,
-  perFromBer,
-  responsivenessS,
-} from '@lfnlab/metrics/theory';
+import { bdpPackets, mathisThroughputBitPerS, nFlowLinkUse, responsivenessS } from '@lfnlab/metrics/theory';
 import type { PathForm, SpecForm } from '../designer/formModel';
 
 /** Frame sizes the PER table shows: minimum Ethernet, IPv4 minimum MTU, Ethernet MTU, jumbo. */
@@ -53,7 +48,7 @@ export function pathTheory(form: SpecForm, p: PathForm): PathTheory {
   const rateBps = num(parseRate(p.rate.trim()));
   const usable = rttMs !== null && rttMs > 0 && rateBps !== null && rateBps > 0;
   const rttS = (rttMs ?? 0) / 1000;
-  const bdpB = usable ? bdpBytes(rateBps, rttS) : null;
+  const bdpB = usable ? bdpBytes(rateBps, rttMs) : null;
   const bdpP = usable ? bdpPackets(rateBps, rttS, mtu) : null;
   const ber = p.ber.trim() === '' ? 0 : Number(p.ber);
   const berOk = Number.isFinite(ber) && ber >= 0 && ber < 1;

@@ -1,14 +1,39 @@
-// Campaign: a sweep's progress and results, from lfn_summary (an expectation on the backend: one
-// point per run, stack and path when a run finishes). A run counts once however many stacks it had:
+// Campaign: a sweep's progress and results, from lfn_summary (one point per run, stack and path
+// when a run finishes) and lfn_fairness (one per run, path and direction). A run counts once however many stacks it had:
 // the counts take last(verdict_code) per run in a subquery first.
 import { barGauge, DashboardBuilder, stat, table, tableTarget, target, timeseries } from '../dashboard.js';
 import { DASHBOARDS } from '../ids.js';
+import { type Measurement, VERDICT_CODES } from '../influxContract.js';
 import { agg, fieldIs, matchVar, type Select, select, showTagValues } from '../influxql.js';
-import { VERDICT_CODES } from '../schema.js';
 import { unitColumn, verdictColumn } from './common.js';
 
 const campaign = [matchVar('campaign')];
 const campaignStackPath = [matchVar('campaign'), matchVar('stack'), matchVar('path')];
+/** lfn_fairness is per path and direction, not per stack. */
+const campaignPath = [matchVar('campaign'), matchVar('path')];
+
+/** A table target: the mean of a per-run field and how many runs gave one, per group. */
+const meanAndRuns = (field: string, from: Measurement, where: string[], groupBy: string[]) =>
+  tableTarget(
+    select({
+      select: [
+        { expr: agg('mean', field), as: field },
+        { expr: agg('count', field), as: 'runs' },
+      ],
+      from,
+      where,
+      groupBy,
+    }),
+  );
+
+/** A time series target with one point per finished run and group, named by the group's tags. */
+const pointPerRun = (field: string, from: Measurement, where: string[], groupBy: string[]) =>
+  target(
+    select({ select: [agg('mean', field)], from, where, groupByTime: '$__interval', groupBy, fill: 'none' }),
+    groupBy.map((t) => `$tag_${t}`).join(' '),
+  );
+
+const asPoints = { drawStyle: 'points', pointSize: 6, showPoints: 'always' };
 
 /** One row per run of the campaign: its verdict as column v. */
 const perRun: Select = {
@@ -125,22 +150,8 @@ export function campaignDashboard() {
     .panel(
       table({
         title: 'Per stack and path',
-        description:
-          'Mean goodput (Mbit/s, per flow), mean Jain index and number of run results per stack and path.',
-        targets: [
-          tableTarget(
-            select({
-              select: [
-                { expr: agg('mean', 'goodput_mbps'), as: 'goodput_mbps' },
-                { expr: agg('mean', 'jain'), as: 'jain' },
-                { expr: agg('count', 'goodput_mbps'), as: 'runs' },
-              ],
-              from: 'lfn_summary',
-              where: campaignStackPath,
-              groupBy: ['stack', 'path'],
-            }),
-          ),
-        ],
+        description: 'Mean goodput (Mbit/s, per flow) and number of run results per stack and path.',
+        targets: [meanAndRuns('goodput_mbps', 'lfn_summary', campaignStackPath, ['stack', 'path'])],
         w: 12,
         overrides: [unitColumn('goodput_mbps', 'Mbits')],
       }),
@@ -150,34 +161,44 @@ export function campaignDashboard() {
         title: 'Goodput per stack over the campaign',
         description:
           "Each finished run's per-stack mean goodput (lfn_summary.goodput_mbps), one point per run.",
-        targets: [
-          target(
-            select({
-              select: [agg('mean', 'goodput_mbps')],
-              from: 'lfn_summary',
-              where: campaignStackPath,
-              groupByTime: '$__interval',
-              groupBy: ['stack', 'path'],
-              fill: 'none',
-            }),
-            '$tag_stack $tag_path',
-          ),
-        ],
+        targets: [pointPerRun('goodput_mbps', 'lfn_summary', campaignStackPath, ['stack', 'path'])],
         w: 12,
         unit: 'Mbits',
         min: 0,
-        custom: { drawStyle: 'points', pointSize: 6, showPoints: 'always' },
+        custom: asPoints,
+      }),
+    )
+    .panel(
+      table({
+        title: 'Jain fairness per path and direction',
+        description:
+          "Mean over the campaign's runs of Jain's index of the flows sharing each path in each direction " +
+          '(lfn_fairness.jain, each run\'s "Jain fwd" / "Jain rev"), and how many runs had one.',
+        targets: [meanAndRuns('jain', 'lfn_fairness', campaignPath, ['path', 'direction'])],
+        w: 12,
+      }),
+    )
+    .panel(
+      timeseries({
+        title: 'Jain fairness per path and direction over the campaign',
+        description:
+          "Each finished run's Jain index per path and direction (lfn_fairness.jain), one point per run.",
+        targets: [pointPerRun('jain', 'lfn_fairness', campaignPath, ['path', 'direction'])],
+        w: 12,
+        min: 0,
+        max: 1,
+        custom: asPoints,
       }),
     )
     .panel(
       table({
         title: 'Runs',
         description:
-          'Every lfn_summary point of the campaign: run, stack, path, goodput (Mbit/s), Jain index and verdict.',
+          'Every lfn_summary point of the campaign: run, stack, path, goodput (Mbit/s) and verdict.',
         targets: [
           tableTarget(
             select({
-              select: ['"run"', '"stack"', '"path"', '"goodput_mbps"', '"jain"', '"verdict_code"'],
+              select: ['"run"', '"stack"', '"path"', '"goodput_mbps"', '"verdict_code"'],
               from: 'lfn_summary',
               where: campaignStackPath,
             }),

@@ -1,6 +1,7 @@
 // Pieces several dashboards share: variable filters and the verdict value mapping.
+
+import { VERDICT_CODES } from '../influxContract.js';
 import { matchVar } from '../influxql.js';
-import { VERDICT_CODES } from '../schema.js';
 
 /** WHERE conditions for the Run dashboard's run / flow / stack variables. */
 export const runFilter = [matchVar('run')];

@@ -173,17 +173,34 @@ export function compareDashboard() {
       table({
         title: 'Run summaries',
         description:
-          "lfn_summary of the chosen runs: per stack and path the mean goodput (Mbit/s), the run's Jain index and verdict.",
+          "lfn_summary of the chosen runs: per stack and path the mean goodput (Mbit/s) and the run's verdict.",
         targets: [
           tableTarget(
             select({
-              select: ['"run"', '"stack"', '"path"', '"goodput_mbps"', '"jain"', '"verdict_code"'],
+              select: ['"run"', '"stack"', '"path"', '"goodput_mbps"', '"verdict_code"'],
               from: 'lfn_summary',
               where: runs,
             }),
           ),
         ],
         overrides: [verdictColumn('verdict_code')],
+      }),
+    )
+    .panel(
+      table({
+        title: 'Jain fairness per run, path and direction',
+        description:
+          "lfn_fairness of the chosen runs: Jain's index of the flows sharing each path in each direction, " +
+          'each run\'s "Jain fwd" / "Jain rev". No row where a path carries one flow that way.',
+        targets: [
+          tableTarget(
+            select({
+              select: ['"run"', '"path"', '"direction"', '"jain"'],
+              from: 'lfn_fairness',
+              where: runs,
+            }),
+          ),
+        ],
       }),
     )
     .build();

@@ -2,8 +2,8 @@
 // write spool draining (lfn_health, an expectation on the backend)?
 import { DashboardBuilder, stat, target, timeseries } from '../dashboard.js';
 import { DASHBOARDS } from '../ids.js';
+import type { Measurement } from '../influxContract.js';
 import { agg, matchVar, rate, select, showTagValues } from '../influxql.js';
-import type { Measurement } from '../schema.js';
 
 /** A field every point of the measurement carries, to count points by. */
 const COUNTED: Array<[Measurement, string]> = [

@@ -3,8 +3,8 @@
 // and at the verdict (lfn_event, an expectation on the backend).
 import { barGauge, DashboardBuilder, stat, target, timeseries } from '../dashboard.js';
 import { DASHBOARDS } from '../ids.js';
+import { EVENT_TYPES } from '../influxContract.js';
 import { agg, matchVar, rate, select, showTagValues, tagIs } from '../influxql.js';
-import { EVENT_TYPES } from '../schema.js';
 import { flowFilter, runFilter, verdictMappings } from './common.js';
 
 const perFlow = (measurement: 'lfn_tcp' | 'lfn_goodput' | 'lfn_interval', expr: string) =>
@@ -89,9 +89,21 @@ export function runDashboard() {
     )
     .panel(
       stat({
-        title: 'Jain fairness',
-        description: "Jain's fairness index over the run's flows (lfn_summary.jain): 1 is perfectly fair.",
-        targets: [target(select({ select: [agg('last', 'jain')], from: 'lfn_summary', where: runFilter }))],
+        title: 'Jain fairness per path and direction',
+        description:
+          "Jain's fairness index of the flows sharing each path in each direction (lfn_fairness.jain), " +
+          'the run summary\'s "Jain fwd" / "Jain rev": 1 is perfectly fair. None where a path carries one flow.',
+        targets: [
+          target(
+            select({
+              select: [agg('last', 'jain')],
+              from: 'lfn_fairness',
+              where: runFilter,
+              groupBy: ['path', 'direction'],
+            }),
+            '$tag_path $tag_direction',
+          ),
+        ],
         w: 6,
         h: 5,
         min: 0,

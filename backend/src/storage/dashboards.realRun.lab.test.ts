@@ -4,16 +4,19 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DASHBOARDS, type Dashboard, generateDashboards } from '@lfnlab/grafana';
+import {
+  ensureInfluxd,
+  type RunningInfluxd,
+  resolveVariables,
+  runAllQueries,
+  startInfluxd,
+} from '@lfnlab/grafana/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InfluxClient } from '../../backend/src/storage/influx.js';
-import { reindexRun, runContext } from '../../backend/src/storage/reindex.js';
-import { SampleWriter } from '../../backend/src/storage/writer.js';
-import { bootTestLab, runSpec } from '../../backend/src/testing/lab.js';
-import type { Dashboard } from './dashboard.js';
-import { generateDashboards } from './dashboards/index.js';
-import { DASHBOARDS } from './ids.js';
-import { ensureInfluxd, type RunningInfluxd, startInfluxd } from './testing/influxd.js';
-import { resolveVariables, runAllQueries } from './testing/queries.js';
+import { bootTestLab, runSpec } from '../testing/lab.js';
+import { InfluxClient } from './influx.js';
+import { reindexRun, runContext } from './reindex.js';
+import { SampleWriter } from './writer.js';
 
 const DB = 'lfnlab';
 const influxd = ensureInfluxd((s) => console.log(s));

@@ -1,14 +1,19 @@
 // Every dashboard query, its variables and macros substituted the way Grafana does, run against a
 // real influxd 1.x (Debian's 1.6.7) loaded with run-shaped data made by the backend's samplePoint()
 // and lineProtocol(): each must parse, and each must return data.
+
+import { DASHBOARDS, type Dashboard, generateDashboards } from '@lfnlab/grafana';
+import {
+  ensureInfluxd,
+  type InfluxResult,
+  type RunningInfluxd,
+  resolveVariables,
+  runAllQueries,
+  type Selection,
+  startInfluxd,
+} from '@lfnlab/grafana/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Dashboard } from './dashboard.js';
-import { generateDashboards } from './dashboards/index.js';
-import { DASHBOARDS } from './ids.js';
-import type { Selection } from './testing/grafana.js';
-import { ensureInfluxd, type InfluxResult, type RunningInfluxd, startInfluxd } from './testing/influxd.js';
-import { CAMPAIGN, DB, HOST, labLines, labRuns, runEndMs } from './testing/labData.js';
-import { resolveVariables, runAllQueries } from './testing/queries.js';
+import { CAMPAIGN, DB, HOST, labLines, labRuns, runEndMs } from '../testing/dashboardLabData.js';
 
 const influxd = ensureInfluxd((s) => console.log(s));
 const title = influxd.ok
@@ -93,6 +98,10 @@ describe.skipIf(!influxd.ok)(title, () => {
     expect(verdict.series?.[0]?.values[0]?.[1]).toBe('verdict: valid "quoted", back\\slash');
     const stat = result(results, `${panel(d, 'Verdict')} A`);
     expect(stat.series?.[0]?.values[0]?.[1]).toBe(0);
+    // Jain per path and direction: runA's flows all share main forward, nothing runs reverse
+    const jain = result(results, `${panel(d, 'Jain fairness per path and direction')} A`);
+    expect(jain.series?.map((s) => [s.tags?.path, s.tags?.direction])).toEqual([['main', 'forward']]);
+    expect(jain.series?.[0]?.values[0]?.[1]).toBeGreaterThan(0.9);
   });
 
   it('Run: a subset of flows (multi-value, regex-escaped) narrows every flow panel', async () => {
@@ -132,6 +141,12 @@ describe.skipIf(!influxd.ok)(title, () => {
     const rows = result(results, `${panel(d, 'Runs')} A`).series?.[0]?.values ?? [];
     // one row per (run, stack, path) of the campaign's three runs: 2 + 2 + 2
     expect(rows).toHaveLength(6);
+    // Jain once per run and (path, direction), not per stack: main forward in the two runs that put
+    // two flows there; the two-path run has one flow per path, so no index (all flows mixed would give one)
+    const jain = result(results, `${panel(d, 'Jain fairness per path and direction')} A`);
+    expect(jain.series?.map((s) => [s.tags?.path, s.tags?.direction])).toEqual([['main', 'forward']]);
+    expect(jain.series?.[0]?.columns).toEqual(['time', 'jain', 'runs']);
+    expect(jain.series?.[0]?.values[0]?.[2]).toBe(2);
   });
 
   it('Lab health: sample rates per measurement in points/s, CPU, spool', async () => {

@@ -1,18 +1,14 @@
-// Run-shaped data for the dashboard tests: three runs of a campaign (plus one of another), each
+// Run-shaped data for the dashboard tests (storage/dashboards.*.test.ts): three runs of a campaign (plus one of another), each
 // 30 s of samples at 10 Hz from several flows and stacks, made into points by the backend's own
 // samplePoint() + lineProtocol(), and events, summaries and health points by the backend's own
 // runPoints.ts.
 
-import type { Sample } from '../../../backend/src/run/samples.js';
-import type { RunSummary } from '../../../backend/src/run/summary.js';
-import {
-  lineProtocol,
-  type Point,
-  type RunContext,
-  samplePoint,
-} from '../../../backend/src/storage/points.js';
-import { eventPoint, healthPoint, summaryPoints } from '../../../backend/src/storage/runPoints.js';
-import { EVENT_TYPES, type VERDICT_CODES } from '../schema.js';
+import { EVENT_TYPES, type VERDICT_CODES } from '@lfnlab/grafana';
+import { bottleneckJain } from '../metrics/index.js';
+import type { Sample } from '../run/samples.js';
+import type { RunSummary } from '../run/summary.js';
+import { lineProtocol, type Point, type RunContext, samplePoint } from '../storage/points.js';
+import { eventPoint, healthPoint, summaryPoints } from '../storage/runPoints.js';
 
 export const DB = 'lfnlab';
 export const USER = 'ada';
@@ -229,17 +225,23 @@ export function runContext(run: RunDef): RunContext {
 /** Every line the test writes: samples through points.ts, then the expectation measurements. */
 /** What a finished run's summary.json holds, as far as lfn_summary reads it. */
 function fakeSummary(run: RunDef, n: number): RunSummary {
-  return {
-    verdict: run.verdict,
-    flows: run.flows.map((f, i) => ({
-      name: f.name,
-      stack: f.stack,
-      path: f.path,
-      startS: 0,
-      durationS: DURATION_S,
-      goodputMbps: { mean: 40 + 5 * n + i, sd: null, wholeRun: null },
-    })),
-  } as unknown as RunSummary;
+  const flows = run.flows.map((f, i) => ({
+    name: f.name,
+    stack: f.stack,
+    path: f.path,
+    startS: 0,
+    durationS: DURATION_S,
+    goodputMbps: { mean: 40 + 5 * n + i, sd: null, wholeRun: 40 + 5 * n + i },
+  }));
+  // Every flow here runs forward: Jain per path forward, none reverse (lfn_fairness).
+  const paths = [...new Set(flows.map((f) => f.path))].map((name) => ({
+    name,
+    jain: {
+      forward: bottleneckJain(flows.filter((f) => f.path === name).map((f) => f.goodputMbps.wholeRun)),
+      reverse: null,
+    },
+  }));
+  return { verdict: run.verdict, flows, paths } as unknown as RunSummary;
 }
 
 export function labLines(runs: RunDef[], healthFromMs: number, healthToMs: number): string[] {

@@ -1,0 +1,11 @@
+// @lfnlab/grafana/testing: what the backend's tests need to run every dashboard query against a
+// real influxd loaded with points its own writer made (the writer lives in the backend, so those
+// tests do too). Test support only: not built into dist.
+export { nameProblems, queriesOf, type SchemaLike, type Selection } from './grafana.js';
+export {
+  ensureInfluxd,
+  type InfluxResult,
+  type RunningInfluxd,
+  startInfluxd,
+} from './influxd.js';
+export { resolveVariables, runAllQueries } from './queries.js';
