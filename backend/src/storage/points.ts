@@ -10,6 +10,12 @@ export interface RunContext {
   user: string;
   /** Host time at traffic start (ms since the epoch; see trafficOrigin): samples' t is seconds from it. */
   t0EpochMs: number;
+  /**
+   * Host time the run ended, when known. A run's closing points (summary, fairness, flow ends,
+   * verdict) are stamped no later: a lab whose clock runs faster than the host's would otherwise
+   * put them in the future, outside the dashboards' "now" windows.
+   */
+  endEpochMs?: number;
   flows: Record<string, { stack: string; path: string; direction: 'forward' | 'reverse' }>;
 }
 

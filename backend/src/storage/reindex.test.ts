@@ -40,9 +40,9 @@ function fakeRun(
   writeFileSync(
     join(dir, 'events.jsonl'),
     jsonl([
-      { at: '2026-01-01T00:00:00.000Z', type: 'created', dir },
-      { at: '2026-01-01T00:00:05.000Z', type: 'traffic', t0: new Date(t0).toISOString(), labRealtimeMs },
-      { at: '2026-01-01T00:00:07.000Z', type: 'finished', status: 'completed' },
+      { at: new Date(t0 - 5000).toISOString(), type: 'created', dir },
+      { at: new Date(t0).toISOString(), type: 'traffic', t0: new Date(t0).toISOString(), labRealtimeMs },
+      { at: new Date(t0 + 2500).toISOString(), type: 'finished', status: 'completed' },
     ]),
   );
   const by: Record<string, Sample[]> = { tcp: [], goodput: [], queue: [], cpu: [], rtt: [], interval: [] };

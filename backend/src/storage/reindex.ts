@@ -98,8 +98,25 @@ export function runContext(dir: string, opts: ReindexOptions = {}): RunContext {
     runId: id ?? basename(resolve(dir)),
     user: opts.user ?? 'local',
     t0EpochMs: trafficT0(dir),
+    ...runEnd(dir),
     flows,
   };
+}
+
+/** The host time of the run's last event (its end, for a run that finished). */
+function runEnd(dir: string): { endEpochMs?: number } {
+  const path = join(dir, 'events.jsonl');
+  let end: number | undefined;
+  for (const line of existsSync(path) ? readFileSync(path, 'utf8').split('\n') : []) {
+    try {
+      const ev: unknown = line.trim() ? JSON.parse(line) : null;
+      const at = isObject(ev) && typeof ev.at === 'string' ? Date.parse(ev.at) : Number.NaN;
+      if (Number.isFinite(at)) end = at;
+    } catch {
+      // a line cut off by a crash
+    }
+  }
+  return end === undefined ? {} : { endEpochMs: end };
 }
 
 /** What the service writes besides samples, from the record: flow starts, then ends, verdict and summary. */

@@ -9,10 +9,15 @@ export type EventType = (typeof EVENT_TYPES)[keyof typeof EVENT_TYPES];
 
 const nsFromMs = (ms: number) => (BigInt(Math.round(ms * 1000)) * 1000n).toString();
 
+/** A closing point's time: t seconds after traffic start, but not after the run's end on the host. */
+const closingMs = (ctx: RunContext, t: number) =>
+  Math.max(ctx.t0EpochMs, Math.min(ctx.t0EpochMs + t * 1000, ctx.endEpochMs ?? Number.POSITIVE_INFINITY));
+
 /** t: seconds from traffic start, as samples count time. */
 export function eventPoint(
   ctx: RunContext,
   e: { type: EventType; t: number; text: string; flow?: string },
+  closing = false,
 ): Point {
   const tags: Record<string, string> = { run: ctx.runId, user: ctx.user, type: e.type };
   if (e.flow) tags.flow = e.flow;
@@ -21,7 +26,7 @@ export function eventPoint(
     tags,
     // One line per event: a newline would end the line-protocol record.
     fields: { text: e.text.replace(/\s*\n\s*/g, ' ') },
-    timeNs: nsFromMs(ctx.t0EpochMs + e.t * 1000),
+    timeNs: nsFromMs(closing ? closingMs(ctx, e.t) : ctx.t0EpochMs + e.t * 1000),
   };
 }
 
@@ -37,7 +42,7 @@ export function trafficEndS(summary: Pick<RunSummary, 'flows'>): number {
  * its fairnessPoints.
  */
 export function summaryPoints(ctx: RunContext, summary: RunSummary, campaign?: string | null): Point[] {
-  const timeNs = nsFromMs(ctx.t0EpochMs + trafficEndS(summary) * 1000);
+  const timeNs = nsFromMs(closingMs(ctx, trafficEndS(summary)));
   const verdict = summary.verdict ? VERDICT_CODES[summary.verdict] : null;
   const groups = new Map<string, { stack: string; path: string; goodput: number[]; labShare: number[] }>();
   for (const f of summary.flows) {
@@ -86,12 +91,16 @@ function fairnessPoints(
 /** The events a finished run leaves: each flow's end and the verdict, for the Run dashboard. */
 export function endPoints(ctx: RunContext, summary: RunSummary): Point[] {
   const ends = summary.flows.map((f) =>
-    eventPoint(ctx, {
-      type: EVENT_TYPES.flowEnd,
-      t: f.startS + f.durationS,
-      flow: f.name,
-      text: `${f.name} ends${f.status === 'failed' ? ` (failed: ${f.error ?? 'no reason given'})` : ''}`,
-    }),
+    eventPoint(
+      ctx,
+      {
+        type: EVENT_TYPES.flowEnd,
+        t: f.startS + f.durationS,
+        flow: f.name,
+        text: `${f.name} ends${f.status === 'failed' ? ` (failed: ${f.error ?? 'no reason given'})` : ''}`,
+      },
+      true,
+    ),
   );
   const reasons = summary.fidelity?.reasons ?? [];
   const verdictText = summary.verdict
@@ -99,7 +108,7 @@ export function endPoints(ctx: RunContext, summary: RunSummary): Point[] {
     : `run ${summary.status}${summary.error ? `: ${summary.error}` : ''}`;
   return [
     ...ends,
-    eventPoint(ctx, { type: EVENT_TYPES.verdict, t: trafficEndS(summary), text: verdictText }),
+    eventPoint(ctx, { type: EVENT_TYPES.verdict, t: trafficEndS(summary), text: verdictText }, true),
   ];
 }
 

@@ -10,7 +10,7 @@ import type { RunSummary } from '../run/summary.js';
 import { InfluxClient, literal } from './influx.js';
 import { findInfluxd, type LocalInfluxd, startLocalInfluxd } from './localInfluxd.js';
 import { lineProtocol } from './points.js';
-import { eventPoint, summaryPoints } from './runPoints.js';
+import { endPoints, eventPoint, summaryPoints } from './runPoints.js';
 import { Storage } from './runStorage.js';
 
 const spec = parseSpecText(`
@@ -71,6 +71,13 @@ describe('run points', () => {
     expect(pts[0]?.tags.campaign).toBeUndefined();
     // Jain is not per stack: it is lfn_fairness, per path and direction (next test).
     expect(pts.some((p) => 'jain' in p.fields)).toBe(false);
+    // A lab faster than the host ended its 4 lab-s run 2.5 host-s after t0: the closing points
+    // are stamped then, not in the host's future.
+    const fast = { ...ctx, endEpochMs: ctx.t0EpochMs + 2500 };
+    const s4 = fakeSummary(['cubic-1-1', 'bbr-2'], 'valid');
+    expect(summaryPoints(fast, s4).map((p) => p.timeNs)).toEqual(['1700000002500000000', '1700000002500000000']);
+    expect(endPoints(fast, s4).map((p) => p.timeNs)).toEqual(Array(3).fill('1700000002500000000'));
+    expect(endPoints(ctx, s4).map((p) => p.timeNs)).toEqual(Array(3).fill('1700000004000000000'));
     const failed = summaryPoints(ctx, fakeSummary(['cubic-1'], null), 'sweep');
     expect(failed[0]?.fields.verdict_code).toBeUndefined();
     expect(failed[0]?.tags.campaign).toBe('sweep');
