@@ -8,6 +8,9 @@ const alias = {
   // Subpaths before their package, which would otherwise take them as a path below its index.
   '@lfnlab/grafana/testing': fileURLToPath(new URL('./grafana/src/testing/index.ts', import.meta.url)),
   '@lfnlab/emulator/sizing': fileURLToPath(new URL('./emulator/src/plan/sizing.ts', import.meta.url)),
+  '@lfnlab/metrics/theory': fileURLToPath(new URL('./backend/metrics/src/theory.ts', import.meta.url)),
+  '@lfnlab/metrics/registry': fileURLToPath(new URL('./backend/metrics/src/registry.ts', import.meta.url)),
+  '@lfnlab/metrics': fileURLToPath(new URL('./backend/metrics/src/index.ts', import.meta.url)),
   '@lfnlab/emulator': src('emulator'),
   '@lfnlab/kernels': src('kernels'),
   '@lfnlab/lab-images': src('lab-images'),
@@ -22,7 +25,8 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: 'unit',
-          include: ['*/src/**/*.test.ts', 'scripts/**/*.test.ts'],
+          // backend/metrics is a package nested in backend/, one level below the others.
+          include: ['*/src/**/*.test.ts', 'backend/metrics/src/**/*.test.ts', 'scripts/**/*.test.ts'],
           exclude: ['**/*.lab.test.ts', '**/node_modules/**', '**/dist/**', 'frontend/**'],
         },
       },

@@ -1,6 +1,8 @@
 // Browser-safe sources shared with the CLI and service, imported from source (no build needed):
-// the spec schema, the metric library's closed-form theory and metric registry, and the chart
-// palette the HTML report uses too.
+// the spec schema, the entry points the metric library's package (@lfnlab/metrics) exports for
+// its closed-form theory and metric registry, and the chart palette the HTML report uses too.
+// TypeScript resolves @lfnlab/metrics through the package itself (a project reference), so the
+// two aliases below can name only what its exports map offers.
 import { fileURLToPath } from 'node:url';
 
 const at = (p: string) => fileURLToPath(new URL(p, import.meta.url));
@@ -8,7 +10,7 @@ const at = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 export const sharedAliases = {
   '@lfnlab/emulator/spec': at('../emulator/src/spec/index.ts'),
   '@lfnlab/emulator/sizing': at('../emulator/src/plan/sizing.ts'),
-  '@lfnlab/metrics/theory': at('../backend/src/metrics/theory.ts'),
-  '@lfnlab/metrics/registry': at('../backend/src/metrics/registry.ts'),
+  '@lfnlab/metrics/theory': at('../backend/metrics/src/theory.ts'),
+  '@lfnlab/metrics/registry': at('../backend/metrics/src/registry.ts'),
   '@lfnlab/report/palette': at('../backend/src/report/palette.ts'),
 };

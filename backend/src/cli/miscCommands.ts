@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { parseSpecText, SpecError, specJsonSchema } from '@lfnlab/emulator';
 import { ensureHeaders, extractKernel, fetchKernel, kernelInventory } from '@lfnlab/kernels';
 import { ensureImage } from '@lfnlab/lab-images';
-import { METRICS } from '../metrics/index.js';
+import { METRICS } from '@lfnlab/metrics';
 import { type Command, UsageError } from './args.js';
 
 export const validateCommand: Command = {

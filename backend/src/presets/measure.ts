@@ -1,8 +1,9 @@
 // Our side of a comparison: which rows a published number belongs to (`where`), and its value in
 // those rows (`measure`). Row-level measures read a CampaignRow, or the run's summary.json when the
 // field is not in the row; cell-level ones (equivalence, cellRatio) need several rows at once.
+
+import { jainIndex } from '@lfnlab/metrics';
 import type { CampaignRow } from '../campaign/runCampaign.js';
-import { jainIndex } from '../metrics/index.js';
 import type { RunSummary } from '../run/summary.js';
 import { globRe } from './load.js';
 import type { Measure, Where } from './schema.js';

@@ -1,6 +1,6 @@
 // Text helpers for the report: HTML escaping, numbers with their units, and metric values labelled
 // from the registry so every number on the page says what it is and how it was computed.
-import { METRICS, type MetricDefinition, type MetricValue } from '../metrics/index.js';
+import { METRICS, type MetricDefinition, type MetricValue } from '@lfnlab/metrics';
 
 const ESC: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 

@@ -1,6 +1,6 @@
 // The HTML report of one run: the fidelity verdict first, then what was run, the papers' tables
 // with every metric defined, and the time series as inline SVG.
-import type { MetricValue } from '../metrics/index.js';
+import type { MetricValue } from '@lfnlab/metrics';
 import { formatLimit } from '../run/limitedBy.js';
 import type { FlowSummary, PathSummary } from '../run/summary.js';
 import {

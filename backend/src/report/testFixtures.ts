@@ -2,8 +2,8 @@
 // with deterministic samples of every kind.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { jainIndex, metricValue } from '@lfnlab/metrics';
 import type { CampaignRow } from '../campaign/runCampaign.js';
-import { jainIndex, metricValue } from '../metrics/index.js';
 import type { FidelityReport } from '../run/fidelity.js';
 import type { Sample } from '../run/samples.js';
 import type { RunSummaryFile } from './load.js';

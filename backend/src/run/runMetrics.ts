@@ -25,7 +25,7 @@ import {
   series,
   throughputStats,
   windowRecoveries,
-} from '../metrics/index.js';
+} from '@lfnlab/metrics';
 import type { GoodputSample, IntervalSample, Sample, TcpFlowSample } from './samples.js';
 
 /** MSS with timestamps on a 1500-byte MTU path: 1500 − 20 − 20 − 12. */

@@ -1,7 +1,7 @@
 // summary.json: per flow mean and σ of goodput, retransmits, RTT; per path idle RTT and link
 // utilisation; Jain's index between flows sharing a bottleneck direction.
 import type { FlowTopology, PathTopology, Spec, Transport } from '@lfnlab/emulator';
-import { bottleneckJain, type MetricValue, meanAndSd, metricValue } from '../metrics/index.js';
+import { bottleneckJain, type MetricValue, meanAndSd, metricValue } from '@lfnlab/metrics';
 import type { FidelityReport } from './fidelity.js';
 import type { IntervalSample, IperfJson } from './iperf.js';
 import { withLabLimits } from './labLimitCheck.js';

@@ -4,7 +4,7 @@
 // runPoints.ts.
 
 import { EVENT_TYPES, type VERDICT_CODES } from '@lfnlab/grafana';
-import { bottleneckJain } from '../metrics/index.js';
+import { bottleneckJain } from '@lfnlab/metrics';
 import type { Sample } from '../run/samples.js';
 import type { RunSummary } from '../run/summary.js';
 import { lineProtocol, type Point, type RunContext, samplePoint } from '../storage/points.js';

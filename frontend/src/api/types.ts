@@ -2,11 +2,11 @@
 // (summary.json, samples) and the service's records are the backend's own types, re-exported
 // type-only through @lfnlab/backend-types (a tsconfig path, deliberately not a Vite alias): they are
 // erased at build time, so nothing Node-only reaches the bundle, and a value import through it
-// fails the build. Only what the backend answers without a named type is declared here.
+// fails the build. Metric values come from the metric library's own package (@lfnlab/metrics).
+// Only what the backend answers without a named type is declared here.
 
 import type { PublicUser } from '@lfnlab/backend-types/service/types.js';
 
-export type { MetricValue } from '@lfnlab/backend-types/metrics/registry.js';
 export type { PathReference, ReplayedSamples } from '@lfnlab/backend-types/report/replay.js';
 export type {
   Check as FidelityCheck,
@@ -35,6 +35,7 @@ export type {
   StoredSpec,
   Verdict,
 } from '@lfnlab/backend-types/service/types.js';
+export type { MetricValue } from '@lfnlab/metrics/registry';
 
 /** POST /api/auth/login and GET /api/auth/me. */
 export interface Session {

@@ -1,6 +1,6 @@
 // The designer's live theory panel: closed-form references for each path, computed from the
 // fields as typed (each parsed on its own, so one bad field does not blank the whole panel). The
-// formulas are the metric library's own (backend/src/metrics/theory.ts, browser-safe), and the
+// formulas are the metric library's own (@lfnlab/metrics/theory, browser-safe), and the
 // emulator's BDP and packet error rate (emulator/src/plan/sizing.ts), the ones it sizes paths by.
 import { bdpBytes, perFromBer } from '@lfnlab/emulator/sizing';
 import { parseAmount, parseDuration, parseRate } from '@lfnlab/emulator/spec';

@@ -3,10 +3,10 @@
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { grafanaRunUrl } from '@lfnlab/grafana';
+import { METRICS } from '@lfnlab/metrics/registry';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { METRICS } from '../../metrics/registry.js';
 import {
   CSV_COLUMNS,
   flentData,
