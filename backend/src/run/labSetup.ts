@@ -3,9 +3,9 @@
 // the verdict compares before and after.
 import {
   calibrateDelay,
+  calibratedChanges,
   type PathChange,
   type Plan,
-  rateChange,
   type Spec,
   STACK_NAMES,
   STACKS,
@@ -175,8 +175,8 @@ export async function checkStacksAndRecordEnvironment(
 }
 
 /**
- * Runs the plan's set-up, calibrates and measures idle RTT, and returns with it the commands of a
- * scheduled path change built on the calibrated delay (the plan's own are uncalibrated).
+ * Runs the plan's set-up, calibrates and measures idle RTT, and returns with it the plan's scheduled
+ * path changes as this run carries them out: on the calibrated delay (the plan's are uncalibrated).
  */
 export async function setUpLinks(
   session: LabSession,
@@ -186,7 +186,7 @@ export async function setUpLinks(
   log: (l: string) => void,
 ): Promise<{
   idleRtt: Record<string, PingSummary | null>;
-  changeCmds: (c: PathChange) => PathChange['cmds'];
+  changes: PathChange[];
 }> {
   const t0setup = Date.now();
   for (const section of plan.setup) await session.exec(section.cmds);
@@ -196,18 +196,8 @@ export async function setUpLinks(
   );
   rec.event('setup', { commands: nCmds, ms: Date.now() - t0setup });
   const measured = await measureIdleRtt(session, plan, spec, rec, log);
-  const changeCmds = (c: PathChange) => {
-    const topo = plan.topology.paths.find((p) => p.name === c.path);
-    const path = spec.paths[c.path];
-    if (!topo || !path) return c.cmds;
-    return [
-      ...(c.rateBps !== undefined
-        ? rateChange(topo.routerIfs.forwardIfb, c.rateBps, topo.bufferPackets.forward, path.aqm)
-        : []),
-      ...(c.rttMs !== undefined
-        ? calibrateDelay(spec, topo, measured.excessMs[c.path] ?? 0, c.rttMs).cmds
-        : []),
-    ];
+  return {
+    idleRtt: measured.idleRtt,
+    changes: calibratedChanges(spec, plan.changes, plan.topology.paths, measured.excessMs),
   };
-  return { idleRtt: measured.idleRtt, changeCmds };
 }

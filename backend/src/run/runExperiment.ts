@@ -37,6 +37,12 @@ export interface RunOptions {
   onProgress?: (p: TrafficProgress) => void;
   /** Change the plan before it runs: tests use it to break a link on purpose. */
   alterPlan?: (plan: Plan) => Plan;
+  /**
+   * The run's plan, once it is built (after the lab is up: it depends on the lab's clock). It is the
+   * only one built for the run: whoever follows the run (storage, the live feed, a partial summary)
+   * takes its flows and paths from it.
+   */
+  onPlan?: (plan: Plan) => void;
 }
 
 export interface RunOutcome {
@@ -65,6 +71,7 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
   rec.json('spec.json', spec);
   rec.json('plan.json', plan);
   rec.text('plan.sh', formatPlan(plan));
+  o.onPlan?.(plan);
   log(
     `  lab: ${lab.accel.toUpperCase()}, ${lab.clock ?? 'realtime'} clock, ${lab.cpus} vCPU, image ${lab.imageId}, kernel ${image.manifest.kernel.abi} (booted in ${(lab.bootMs / 1000).toFixed(1)} s)`,
   );
@@ -107,7 +114,6 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
     setUp = true;
     const links = await setUpLinks(session, plan, spec, rec, log);
     idleRtt = links.idleRtt;
-    const changeCmds = links.changeCmds;
     before = await snapshot(session, plan, rec, 'before');
 
     for (const s of plan.servers) await session.spawn(s);
@@ -124,7 +130,7 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
       event: (t, d) => rec.event(t, d),
       signal,
       // Scheduled changes use the calibrated delay, not the plan's uncalibrated one.
-      changeCmds,
+      changes: links.changes,
       extraItems: sampling.items(leadMs),
       leadMs,
       onStart: (t0) => {

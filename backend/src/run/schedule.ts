@@ -58,8 +58,8 @@ export interface TrafficOptions {
   stallS?: number;
   /** Filled with each UDP generator's exit (its reports and closing counters). */
   crossExits?: Map<string, ExitEvent>;
-  /** The commands that carry out a scheduled change (calibration applied). */
-  changeCmds?: (c: PathChange) => Cmd[];
+  /** The plan's scheduled changes as this run carries them out (calibration applied); the plan's own if absent. */
+  changes?: PathChange[];
   /** More items that start with the timetable (the samplers), and what to do once t0 is known. */
   extraItems?: TimetableItem[];
   leadMs?: number;
@@ -102,8 +102,8 @@ function buildTimetable(o: TrafficOptions): TimetableItem[] {
     const cmd = plan.socketProbes[ns] as Cmd;
     items.push({ tag: `probe:${ns}`, atMs: at, exec: [{ ...cmd, allowFail: true }] });
   }
-  for (const [i, c] of plan.changes.entries())
-    items.push({ tag: `change:${i}`, atMs: c.at, exec: o.changeCmds ? o.changeCmds(c) : c.cmds });
+  for (const [i, c] of (o.changes ?? plan.changes).entries())
+    items.push({ tag: `change:${i}`, atMs: c.at, exec: c.cmds });
   return items;
 }
 
@@ -169,7 +169,7 @@ export async function runTraffic(o: TrafficOptions): Promise<TrafficOutcome> {
     } else if (e.tag.startsWith('probe:')) {
       probes.push({ t, ns: e.tag.slice('probe:'.length), sockets: parseSs(e.results?.[0]?.stdout ?? '') });
     } else if (e.tag.startsWith('change:')) {
-      const c = plan.changes[Number(e.tag.slice('change:'.length))];
+      const c = (o.changes ?? plan.changes)[Number(e.tag.slice('change:'.length))];
       if (!e.ok) {
         const bad = e.results?.find((r) => r.code !== 0 || r.error);
         return fail(

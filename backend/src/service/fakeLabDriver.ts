@@ -101,6 +101,7 @@ export class FakeLabDriver implements LabDriver {
   async run(o: DriverRunOptions) {
     const { spec } = o;
     const plan = buildPlan(spec);
+    o.onPlan?.(plan);
     const rec = new RunRecorder(o.outDir, o.onEvent);
     const startedAt = new Date();
     rec.text('spec.yaml', o.specText ?? JSON.stringify(spec, null, 2));

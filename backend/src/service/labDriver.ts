@@ -1,7 +1,7 @@
 // What the service needs from a lab: run an experiment into a run directory, and list, boot, power
 // off and reset labs. The real driver wraps runExperiment and lab-images; the fake one makes
 // realistic synthetic runs in (scaled) real time for tests and UI development.
-import type { Spec } from '@lfnlab/emulator';
+import type { Plan, Spec } from '@lfnlab/emulator';
 import type { Sample } from '../run/samples.js';
 import type { RunSummary } from '../run/summary.js';
 
@@ -17,6 +17,8 @@ export interface DriverRunOptions {
   onEvent: (type: string, detail: Record<string, unknown>) => void;
   /** Where the traffic phase stands in lab seconds, with the lab's pace (lab s per wall s). */
   onProgress?: (p: { t: number; endS: number; dilation: number | null }) => void;
+  /** The run's plan as soon as the driver has built it: the run's only one (see RunOptions.onPlan). */
+  onPlan?: (plan: Plan) => void;
 }
 
 export type LabState = 'down' | 'booting' | 'ready' | 'busy';

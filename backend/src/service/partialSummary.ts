@@ -3,31 +3,36 @@
 // metrics still show what was measured, and marked failed with the reason.
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildPlan, type Spec } from '@lfnlab/emulator';
+import { buildPlan, type Plan, type Spec } from '@lfnlab/emulator';
 import { readJson } from '../report/load.js';
 import type { IntervalSample } from '../run/iperf.js';
 import { readSamples } from '../run/readSamples.js';
 import { type RunSummary, summarise } from '../run/summary.js';
 
-/** Writes summary.json unless the run already has one; returns the summary on disk. */
+/**
+ * Writes summary.json unless the run already has one; returns the summary on disk. `plan`: the
+ * run's own, when it got that far; otherwise (it failed before planning, or a previous process ran
+ * it) one is built from the spec: only its flows and paths are used, which the lab's clock leaves alone.
+ */
 export function ensureSummary(
   dir: string,
   spec: Spec,
   status: RunSummary['status'],
   error: string,
+  plan?: Plan,
 ): RunSummary {
   const file = join(dir, 'summary.json');
   const existing = readJson<RunSummary>(file);
   if (existing) return existing;
   let summary: RunSummary;
   try {
-    const plan = buildPlan(spec);
+    const { topology } = plan ?? buildPlan(spec);
     const samples = readSamples(dir);
     const intervals = samples.filter((s): s is IntervalSample => s.kind === 'interval');
     summary = summarise({
       spec,
-      paths: plan.topology.paths,
-      results: plan.topology.flows.map((flow) => ({
+      paths: topology.paths,
+      results: topology.flows.map((flow) => ({
         flow,
         client: null,
         server: null,

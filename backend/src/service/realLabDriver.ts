@@ -135,6 +135,7 @@ export class RealLabDriver implements LabDriver {
       onSample: o.onSample,
       onEvent: o.onEvent,
       onProgress: o.onProgress,
+      onPlan: o.onPlan,
     });
     return { summary };
   }

@@ -4,7 +4,7 @@
 // previous process left 'running' end as failed with their partial data; 'queued' ones queue again.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildPlan, type Spec } from '@lfnlab/emulator';
+import type { Plan, Spec } from '@lfnlab/emulator';
 import type { Sample } from '../run/samples.js';
 import type { RunSummary } from '../run/summary.js';
 import type { RunSink, Storage } from '../storage/runStorage.js';
@@ -265,9 +265,16 @@ export class RunService {
       user: run.owner,
       preset: run.preset,
       campaign: run.campaign,
-      spec,
     });
-    const live = this.liveFeed(run, spec, sink);
+    const live = this.liveFeed(run, sink);
+    // Built once, by the driver, for the lab's clock: storage, the live feed and a partial summary
+    // all take the run's flows from it.
+    let plan: Plan | undefined;
+    const onPlan = (p: Plan) => {
+      plan = p;
+      sink.onPlan(p);
+      live.onPlan(p);
+    };
     let summary: RunSummary | null = null;
     let thrown: string | null = null;
     try {
@@ -282,6 +289,7 @@ export class RunService {
           onSample: live.onSample,
           onEvent: live.onEvent,
           onProgress: live.onProgress,
+          onPlan,
         })
       ).summary;
     } catch (err) {
@@ -294,7 +302,7 @@ export class RunService {
     let error = thrown ?? summary?.error ?? null;
     if (status === 'aborted') error = stoppedBy ? `stopped by ${stoppedBy}` : (error ?? 'aborted');
     if (status !== 'completed') {
-      summary = ensureSummary(job.outDir, spec, status, error ?? status);
+      summary = ensureSummary(job.outDir, spec, status, error ?? status, plan);
       // runExperiment resets the lab on its way out; this covers a driver that threw before that.
       await this.d.driver.reset(job.lab).catch((err) => {
         error = `${error}; resetting the lab failed too: ${(err as Error).message}`;
@@ -306,15 +314,19 @@ export class RunService {
   }
 
   /** Where the driver's samples and events go: storage at full rate, the hub downsampled. */
-  private liveFeed(run: Run, spec: Spec, sink: RunSink) {
+  private liveFeed(run: Run, sink: RunSink) {
     const channel = this.d.hub.open(run.id);
     const totalS = run.progress.totalS;
-    const flows = buildPlan(spec).topology.flows.map((f) => ({
-      name: f.name,
-      endS: (f.startMs + f.durationMs) / 1000,
-      started: false,
-      ended: false,
-    }));
+    // From the run's plan, which comes before any sample or flow event.
+    let flows: { name: string; endS: number; started: boolean; ended: boolean }[] = [];
+    const onPlan = (plan: Plan) => {
+      flows = plan.topology.flows.map((f) => ({
+        name: f.name,
+        endS: (f.startMs + f.durationMs) / 1000,
+        started: false,
+        ended: false,
+      }));
+    };
     let lastProgressS = -1;
     // The lab's pace (lab seconds per wall second) from its heartbeats: the ETA in wall seconds.
     let dilation: number | null = null;
@@ -353,7 +365,7 @@ export class RunService {
         channel.publish({ type: 'event', event: 'flow-started', data: detail });
       } else if (type === 'finished') channel.publish({ type: 'event', event: 'verdict', data: detail });
     };
-    return { onSample, onEvent, onProgress };
+    return { onPlan, onSample, onEvent, onProgress };
   }
 
   /** Stop taking work; runs in flight are aborted and recorded. */

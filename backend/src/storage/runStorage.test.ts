@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseSpecText } from '@lfnlab/emulator';
+import { buildPlan, parseSpecText } from '@lfnlab/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunSummary } from '../run/summary.js';
 import { InfluxClient, literal } from './influx.js';
@@ -135,7 +135,9 @@ describe.skipIf(!findInfluxd())('Storage against a real influxd', () => {
       spoolDir: join(dir, 'spool'),
       healthEveryMs: 20,
     });
-    const sink = storage.forRun({ runId: 'run-7', user: 'ada', spec, campaign: 'sweep-2' });
+    const sink = storage.forRun({ runId: 'run-7', user: 'ada', campaign: 'sweep-2' });
+    // The driver hands the run's plan over before anything else.
+    sink.onPlan(buildPlan(spec));
     // Recent enough for the 30-day retention policy, on a whole second.
     const t0 = Math.floor(Date.now() / 1000) * 1000 - 60_000;
     // The flow-started event and a sample can arrive before traffic's t0 is known.
@@ -183,7 +185,8 @@ describe.skipIf(!findInfluxd())('Storage against a real influxd', () => {
 
   it('is off without a URL: nothing written, health says off', async () => {
     const storage = await Storage.open({ url: null, spoolDir: join(dir, 'unused') });
-    const sink = storage.forRun({ runId: 'x', user: 'u', spec });
+    const sink = storage.forRun({ runId: 'x', user: 'u' });
+    sink.onPlan(buildPlan(spec));
     sink.onSample({ kind: 'rtt', t: 0, path: 'main', rttMs: 1, seq: 1 });
     await sink.finish(fakeSummary(['cubic-1'], 'valid'));
     expect(storage.health().influx).toBe('off');

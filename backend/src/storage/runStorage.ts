@@ -5,7 +5,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { buildPlan, type Spec } from '@lfnlab/emulator';
+import type { Plan } from '@lfnlab/emulator';
 import { EVENT_TYPES } from '@lfnlab/grafana';
 import type { Sample } from '../run/samples.js';
 import type { RunSummary } from '../run/summary.js';
@@ -31,10 +31,11 @@ export interface RunMeta {
   user: string;
   preset?: string | null;
   campaign?: string | null;
-  spec: Spec;
 }
 
 export interface RunSink {
+  /** The run's plan, once built (before any traffic): its flows tag the samples. */
+  onPlan(plan: Plan): void;
   onSample(s: Sample): void;
   onEvent(type: string, detail: Record<string, unknown>): void;
   /** Writes the summary and the closing events, and waits until they are in InfluxDB or the spool. */
@@ -63,13 +64,10 @@ function dirBytes(dir: string): number {
   }
 }
 
-/** What samplePoint() needs about each flow, from the plan the spec makes (names as the lab uses them). */
-export function flowTags(spec: Spec): RunContext['flows'] {
+/** What samplePoint() needs about each flow, from the run's plan (names as the lab uses them). */
+export function flowTags(plan: Plan): RunContext['flows'] {
   return Object.fromEntries(
-    buildPlan(spec).topology.flows.map((f) => [
-      f.name,
-      { stack: f.stack, path: f.path, direction: f.direction },
-    ]),
+    plan.topology.flows.map((f) => [f.name, { stack: f.stack, path: f.path, direction: f.direction }]),
   );
 }
 
@@ -103,7 +101,8 @@ export class Storage {
   }
 
   forRun(meta: RunMeta): RunSink {
-    const flows = flowTags(meta.spec);
+    // Known once the driver has planned the run; samples and flow events only come after that.
+    let flows: RunContext['flows'] = {};
     let ctx: RunContext | null = null;
     // Samples can only be timed once the traffic event gives the lab's clock at t = 0.
     let early: Sample[] = [];
@@ -121,6 +120,9 @@ export class Storage {
       );
     };
     return {
+      onPlan: (plan) => {
+        flows = flowTags(plan);
+      },
       onSample: (s) => {
         if (!this.writer) return;
         if (ctx) add(samplePoint(ctx, s));

@@ -1,10 +1,11 @@
 import type { Spec } from '../spec/schema.js';
+import { plannedChanges } from './changes.js';
 import { buildDumbbell } from './dumbbell.js';
 import { inNs } from './netns.js';
 import { buildCross, buildSamplers } from './sampling.js';
-import { calibrateDelay, ROUTER_NS, rateChange } from './stages.js';
+import { ROUTER_NS } from './stages.js';
 import { buildTraffic, flowTopology, socketProbe } from './traffic.js';
-import type { PathChange, Plan } from './types.js';
+import type { Plan } from './types.js';
 
 /** The whole plan for a spec. Deterministic: the same spec always gives the same plan. */
 export function buildPlan(spec: Spec): Plan {
@@ -46,18 +47,7 @@ export function buildPlan(spec: Spec): Plan {
     clients,
     cross: buildCross(spec, net.paths),
     samplers,
-    changes: net.paths.flatMap((p) =>
-      (spec.paths[p.name]?.changes ?? []).map((c): PathChange => {
-        const path = spec.paths[p.name];
-        const cmds = [
-          ...(c.rate !== undefined && path
-            ? rateChange(p.routerIfs.forwardIfb, c.rate, p.bufferPackets.forward, path.aqm)
-            : []),
-          ...(c.rtt !== undefined ? calibrateDelay(spec, p, 0, c.rtt).cmds : []),
-        ];
-        return { at: c.at, path: p.name, rateBps: c.rate, rttMs: c.rtt, cmds };
-      }),
-    ),
+    changes: plannedChanges(spec, net.paths),
     socketProbes: Object.fromEntries(clientNs.map((ns) => [ns, socketProbe(ns)])),
     teardown: net.teardown,
   };

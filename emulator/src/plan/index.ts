@@ -1,4 +1,5 @@
 export * from './build.js';
+export * from './changes.js';
 export * from './dumbbell.js';
 export * from './format.js';
 export * from './sizing.js';

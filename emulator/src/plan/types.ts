@@ -165,7 +165,8 @@ export interface Plan {
   samplers: Sampler[];
   /**
    * Changes to a path during traffic, in time order. `cmds` are the nominal commands (what --dry-run
-   * prints); at run time an RTT change is also corrected by the calibration, like the initial delay.
+   * prints); at run time an RTT change is also corrected by the calibration, like the initial delay
+   * (calibratedChanges, through the same pathChangeCmds).
    */
   changes: PathChange[];
   /** Socket state read back while flows run, per client namespace: proves each socket's stack. */
