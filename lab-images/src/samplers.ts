@@ -1,6 +1,6 @@
 // The lab's native programs (emulator/sampler, emulator/timing, emulator/traffic and emulator/transports; C and,
-// for lfn-udt, C++ against Debian's libudt.a; all static): built here on the host and carried into
-// the image, so the lab needs no compiler and no libraries for them.
+// for lfn-udt, C++ against Debian's libudt.a; all static, all linking liblfn from emulator/native): built here
+// on the host and carried into the image, so the lab needs no compiler and no libraries for them.
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,11 +17,15 @@ export const NATIVE = [
   { src: dir('timing'), binaries: ['lfn-pkttiming'] },
 ] as const;
 
+/** liblfn (lfn_common.c/.h) and lfn.mk, which every Makefile above includes: part of every binary, built by none. */
+export const NATIVE_SHARED = dir('native');
+
+/** Hash of every source and build file of the binaries, the shared folder included, so any edit rebuilds them. */
 export function samplerSourceHash(): string {
   const h = createHash('sha256');
-  for (const { src } of NATIVE) {
+  for (const src of [NATIVE_SHARED, ...NATIVE.map((n) => n.src)]) {
     for (const f of readdirSync(src)
-      .filter((f) => /\.(c|h|cpp)$/.test(f) || f === 'Makefile')
+      .filter((f) => /\.(c|h|cpp|mk)$/.test(f) || f === 'Makefile')
       .sort()) {
       h.update(src.slice(-20))
         .update(f)

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The shared layer of the native lab programs; see lfn_common.h. */
+#define _GNU_SOURCE
+#include "lfn_common.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sys/prctl.h>
+
+const char *lfn_prog = "lfn";
+volatile sig_atomic_t lfn_stop_signal;
+
+/* ---- clocks ---- */
+
+uint64_t now_ns(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
+}
+
+struct timespec ns_to_timespec(uint64_t ns)
+{
+	struct timespec ts;
+
+	ts.tv_sec = (time_t)(ns / NSEC_PER_SEC);
+	ts.tv_nsec = (long)(ns % NSEC_PER_SEC);
+	return ts;
+}
+
+/* ---- messages ---- */
+
+static void vmsg(const char *fmt, va_list ap, const char *note)
+{
+	fprintf(stderr, "%s: ", lfn_prog);
+	vfprintf(stderr, fmt, ap);
+	if (note)
+		fputs(note, stderr);
+	fputc('\n', stderr);
+}
+
+void lfn_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(fmt, ap, NULL);
+	va_end(ap);
+}
+
+void lfn_die(int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(fmt, ap, NULL);
+	va_end(ap);
+	exit(status);
+}
+
+void lfn_err_capped(uint64_t seen, uint64_t max, const char *note, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (seen > max)
+		return;
+	va_start(ap, fmt);
+	vmsg(fmt, ap, seen == max ? note : NULL);
+	va_end(ap);
+}
+
+/* ---- signals and stdout ---- */
+
+static void on_stop_signal(int sig)
+{
+	lfn_stop_signal = sig;
+}
+
+void lfn_catch_stop_signals(int flags)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop_signal;
+	sigemptyset(&sa.sa_mask);
+	if (flags & LFN_SIG_RESTART)
+		sa.sa_flags = SA_RESTART;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	if (flags & LFN_SIG_IGNORE_PIPE)
+		signal(SIGPIPE, SIG_IGN);
+}
+
+void lfn_stdout_blocking(char *buf, size_t size)
+{
+	int fl = fcntl(STDOUT_FILENO, F_GETFL);
+
+	if (fl >= 0 && (fl & O_NONBLOCK))
+		fcntl(STDOUT_FILENO, F_SETFL, fl & ~O_NONBLOCK);
+	setvbuf(stdout, buf, _IOFBF, size);
+}
+
+void lfn_tight_timer_slack(void)
+{
+	prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+}
+
+/* ---- text output ---- */
+
+char *fmt_u64(char *p, uint64_t v)
+{
+	char tmp[20];
+	int n = 0;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+char *fmt_hex32(char *p, uint32_t v)
+{
+	static const char digits[] = "0123456789abcdef";
+	char tmp[8];
+	int n = 0;
+
+	do {
+		tmp[n++] = digits[v & 15];
+		v >>= 4;
+	} while (v);
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+char *fmt_mem(char *p, const char *s, size_t n)
+{
+	memcpy(p, s, n);
+	return p + n;
+}
+
+char *fmt_str(char *p, const char *s)
+{
+	return fmt_mem(p, s, strlen(s));
+}
+
+/* ---- option values ---- */
+
+int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int parse_double(const char *s, double min, double max, double *out)
+{
+	char *end;
+	double d;
+
+	errno = 0;
+	d = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(d) || d < min || d > max)
+		return -1;
+	*out = d;
+	return 0;
+}
+
+void lfn_try_help(void)
+{
+	fprintf(stderr, "Try '%s --help'.\n", lfn_prog);
+}
+
+int lfn_no_operands(int argc, char **argv)
+{
+	if (optind < argc) {
+		lfn_err("unexpected argument '%s'", argv[optind]);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- big-endian integers ---- */
+
+void put_be32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+}
+
+void put_be64(uint8_t *p, uint64_t v)
+{
+	put_be32(p, (uint32_t)(v >> 32));
+	put_be32(p + 4, (uint32_t)v);
+}
+
+uint32_t get_be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+uint64_t get_be64(const uint8_t *p)
+{
+	return (uint64_t)get_be32(p) << 32 | get_be32(p + 4);
+}

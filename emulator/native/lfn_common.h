@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * liblfn: the one copy of what every native lab program needs (lfn-tcpsampler,
+ * lfn-qdiscstat, lfn-pkttiming, lfn-udpgen, lfn-udpsink, lfn-rbudp, lfn-psockets,
+ * lfn-udt): clocks, stderr messages, stop signals, a blocking stdout, fast
+ * number formatting for output lines, option values and the end of argv, and
+ * big-endian integers on the wire. Each Makefile compiles lfn_common.c into its
+ * static binaries; a fix here reaches all of them.
+ */
+#ifndef LFN_COMMON_H
+#define LFN_COMMON_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define NSEC_PER_SEC 1000000000ULL
+
+/* The program's name for messages ("lfn-udpgen"); each main() sets it before anything is printed. */
+extern const char *lfn_prog;
+
+/* ---- clocks ---- */
+uint64_t now_ns(clockid_t clk);
+struct timespec ns_to_timespec(uint64_t ns);
+
+/* ---- messages on stderr, each "PROG: text\n" ---- */
+void lfn_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* lfn_err, then exit(status). */
+void lfn_die(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
+/*
+ * For errors that can repeat every tick: prints while seen <= max, and the message at
+ * seen == max ends with `note` (e.g. " (further errors are only counted)"); seen is the
+ * number of such errors before this one.
+ */
+void lfn_err_capped(uint64_t seen, uint64_t max, const char *note, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* ---- stop signals ---- */
+/* The number of the SIGINT/SIGTERM that asked the program to stop; 0 until then. */
+extern volatile sig_atomic_t lfn_stop_signal;
+enum {
+	/*
+	 * Restart interrupted system calls: a blocked stdout write then never fails with EINTR
+	 * (stdio would drop its buffer). poll() and clock_nanosleep() are never restarted, so
+	 * loops built on them still see the signal at once.
+	 */
+	LFN_SIG_RESTART = 1,
+	/* Ignore SIGPIPE, so a vanished reader is a write error, not a silent death. */
+	LFN_SIG_IGNORE_PIPE = 2,
+};
+/* SIGINT and SIGTERM set lfn_stop_signal; flags are LFN_SIG_* or'ed. */
+void lfn_catch_stop_signals(int flags);
+
+/*
+ * stdout blocking and fully buffered in buf: an inherited O_NONBLOCK would make stdio fail
+ * with EAGAIN and lose data under back-pressure, where the writer should wait instead.
+ */
+void lfn_stdout_blocking(char *buf, size_t size);
+/* 1 us timer slack: pacing sleeps are microseconds long, and the default 50 us would swamp them. */
+void lfn_tight_timer_slack(void);
+
+/* ---- text output without printf (printf per field dominates a sampler's CPU time) ---- */
+/* Each writes at p and returns the end; the caller sizes the buffer. */
+char *fmt_u64(char *p, uint64_t v);	/* decimal */
+char *fmt_hex32(char *p, uint32_t v);	/* lower-case hex, no prefix */
+char *fmt_mem(char *p, const char *s, size_t n);
+char *fmt_str(char *p, const char *s);
+#define FMT_LIT(p, s) fmt_mem((p), (s), sizeof(s) - 1)
+
+/* ---- option values and the end of argv ---- */
+/* Decimal integer in [min, max]: no sign, no spaces, no suffix. 0 ok, -1 bad. */
+int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+/* A finite decimal number in [min, max]. 0 ok, -1 bad. */
+int parse_double(const char *s, double min, double max, double *out);
+/* After getopt_long reported an unknown option (it has named it): "Try 'PROG --help'.". */
+void lfn_try_help(void);
+/* -1 (message printed) if argv has operands left at optind; these programs take none. */
+int lfn_no_operands(int argc, char **argv);
+
+/* ---- big-endian integers in protocol messages ---- */
+void put_be32(uint8_t *p, uint32_t v);
+void put_be64(uint8_t *p, uint64_t v);
+uint32_t get_be32(const uint8_t *p);
+uint64_t get_be64(const uint8_t *p);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
