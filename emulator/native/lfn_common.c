@@ -114,48 +114,6 @@ void lfn_tight_timer_slack(void)
 	prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
 }
 
-/* ---- text output ---- */
-
-char *fmt_u64(char *p, uint64_t v)
-{
-	char tmp[20];
-	int n = 0;
-
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	while (n)
-		*p++ = tmp[--n];
-	return p;
-}
-
-char *fmt_hex32(char *p, uint32_t v)
-{
-	static const char digits[] = "0123456789abcdef";
-	char tmp[8];
-	int n = 0;
-
-	do {
-		tmp[n++] = digits[v & 15];
-		v >>= 4;
-	} while (v);
-	while (n)
-		*p++ = tmp[--n];
-	return p;
-}
-
-char *fmt_mem(char *p, const char *s, size_t n)
-{
-	memcpy(p, s, n);
-	return p + n;
-}
-
-char *fmt_str(char *p, const char *s)
-{
-	return fmt_mem(p, s, strlen(s));
-}
-
 /* ---- option values ---- */
 
 int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
@@ -198,30 +156,4 @@ int lfn_no_operands(int argc, char **argv)
 		return -1;
 	}
 	return 0;
-}
-
-/* ---- big-endian integers ---- */
-
-void put_be32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-}
-
-void put_be64(uint8_t *p, uint64_t v)
-{
-	put_be32(p, (uint32_t)(v >> 32));
-	put_be32(p + 4, (uint32_t)v);
-}
-
-uint32_t get_be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-uint64_t get_be64(const uint8_t *p)
-{
-	return (uint64_t)get_be32(p) << 32 | get_be32(p + 4);
 }

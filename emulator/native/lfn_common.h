@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <time.h>
 
 #ifdef __cplusplus
@@ -65,11 +66,47 @@ void lfn_stdout_blocking(char *buf, size_t size);
 void lfn_tight_timer_slack(void);
 
 /* ---- text output without printf (printf per field dominates a sampler's CPU time) ---- */
-/* Each writes at p and returns the end; the caller sizes the buffer. */
-char *fmt_u64(char *p, uint64_t v);	/* decimal */
-char *fmt_hex32(char *p, uint32_t v);	/* lower-case hex, no prefix */
-char *fmt_mem(char *p, const char *s, size_t n);
-char *fmt_str(char *p, const char *s);
+/* Each writes at p and returns the end; the caller sizes the buffer. Inline: called per field. */
+static inline char *fmt_u64(char *p, uint64_t v)
+{
+	char tmp[20];
+	int n = 0;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+static inline char *fmt_hex32(char *p, uint32_t v)
+{
+	static const char digits[] = "0123456789abcdef";
+	char tmp[8];
+	int n = 0;
+
+	do {
+		tmp[n++] = digits[v & 15];
+		v >>= 4;
+	} while (v);
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+static inline char *fmt_mem(char *p, const char *s, size_t n)
+{
+	memcpy(p, s, n);
+	return p + n;
+}
+
+static inline char *fmt_str(char *p, const char *s)
+{
+	return fmt_mem(p, s, strlen(s));
+}
+
 #define FMT_LIT(p, s) fmt_mem((p), (s), sizeof(s) - 1)
 
 /* ---- option values and the end of argv ---- */
@@ -83,10 +120,30 @@ void lfn_try_help(void);
 int lfn_no_operands(int argc, char **argv);
 
 /* ---- big-endian integers in protocol messages ---- */
-void put_be32(uint8_t *p, uint32_t v);
-void put_be64(uint8_t *p, uint64_t v);
-uint32_t get_be32(const uint8_t *p);
-uint64_t get_be64(const uint8_t *p);
+/* Inline: called per datagram. */
+static inline void put_be32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+}
+
+static inline void put_be64(uint8_t *p, uint64_t v)
+{
+	put_be32(p, (uint32_t)(v >> 32));
+	put_be32(p + 4, (uint32_t)v);
+}
+
+static inline uint32_t get_be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static inline uint64_t get_be64(const uint8_t *p)
+{
+	return (uint64_t)get_be32(p) << 32 | get_be32(p + 4);
+}
 
 #ifdef __cplusplus
 }
