@@ -114,6 +114,54 @@ void lfn_tight_timer_slack(void)
 	prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
 }
 
+/* ---- fixed-rate ticks ---- */
+
+void lfn_slots_start(struct lfn_slots *s, unsigned hz, uint64_t duration_ns)
+{
+	s->hz = hz;
+	s->n = duration_ns ? (duration_ns * hz + NSEC_PER_SEC - 1) / NSEC_PER_SEC : UINT64_MAX;
+	s->t0 = now_ns(CLOCK_MONOTONIC);
+}
+
+int lfn_slots_sleep(const struct lfn_slots *s, uint64_t k)
+{
+	struct timespec wake = ns_to_timespec(s->t0 + k * NSEC_PER_SEC / s->hz);
+
+	return clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &wake, NULL);
+}
+
+uint64_t lfn_slots_next(const struct lfn_slots *s, uint64_t k, uint64_t done, uint64_t *late, uint64_t *skipped)
+{
+	uint64_t next = k + 1, cur;
+
+	if (done > s->t0 + next * NSEC_PER_SEC / s->hz) {
+		(*late)++;
+		cur = (done - s->t0) * s->hz / NSEC_PER_SEC;
+		if (cur > next) {
+			uint64_t last = cur < s->n ? cur : s->n;
+
+			if (last > next)
+				*skipped += last - next;
+			next = cur;
+		}
+	}
+	return next;
+}
+
+int lfn_end_record(void (*print_end)(FILE *f, const char *reason, uint64_t elapsed_ns), const char *reason,
+		   uint64_t elapsed_ns, int out_errno)
+{
+	if (!ferror(stdout)) {
+		print_end(stdout, reason, elapsed_ns);
+		fflush(stdout);
+	}
+	if (!ferror(stdout))
+		return 0;
+	lfn_err("writing stdout failed: %s", strerror(out_errno ? out_errno : errno));
+	print_end(stderr, reason, elapsed_ns);
+	return 1;
+}
+
 /* ---- option values ---- */
 
 int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)

@@ -12,6 +12,7 @@
 
 #include <signal.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
@@ -64,6 +65,31 @@ void lfn_catch_stop_signals(int flags);
 void lfn_stdout_blocking(char *buf, size_t size);
 /* 1 us timer slack: pacing sleeps are microseconds long, and the default 50 us would swamp them. */
 void lfn_tight_timer_slack(void);
+
+/* ---- fixed-rate ticks (the samplers) ---- */
+/*
+ * Slot k (k < n) starts at t0 + k * 1e9 / hz on CLOCK_MONOTONIC; integer maths, so slots never
+ * drift. A tick whose work ends after the next slot began counts as late; the slots it overran
+ * are skipped (counted) and the next tick is the current slot.
+ */
+struct lfn_slots {
+	unsigned hz;
+	uint64_t t0;
+	uint64_t n; /* slots in the run; UINT64_MAX = until stopped */
+};
+/* Starts the schedule now; duration_ns 0 = no end. */
+void lfn_slots_start(struct lfn_slots *s, unsigned hz, uint64_t duration_ns);
+/* Sleeps until slot k starts: 0, EINTR on a signal, or another clock_nanosleep error. */
+int lfn_slots_sleep(const struct lfn_slots *s, uint64_t k);
+/* The slot to run after slot k's work ended at done (CLOCK_MONOTONIC); adds to *late and *skipped. */
+uint64_t lfn_slots_next(const struct lfn_slots *s, uint64_t k, uint64_t done, uint64_t *late, uint64_t *skipped);
+/*
+ * The end record of a run whose stdout may have failed: print_end to stdout, or, once stdout has
+ * failed (out_errno, else errno, says why), the reason on stderr and the record there, for the
+ * counters must still reach someone. Returns 1 when stdout failed, else 0.
+ */
+int lfn_end_record(void (*print_end)(FILE *f, const char *reason, uint64_t elapsed_ns), const char *reason,
+		   uint64_t elapsed_ns, int out_errno);
 
 /* ---- text output without printf (printf per field dominates a sampler's CPU time) ---- */
 /* Each writes at p and returns the end; the caller sizes the buffer. Inline: called per field. */

@@ -956,7 +956,8 @@ static int open_sockets(void)
 int main(int argc, char **argv)
 {
 	const char *reason = "signal";
-	uint64_t t0, n_slots, k = 0, t_end;
+	struct lfn_slots slots;
+	uint64_t k = 0;
 	uint32_t seq = 0;
 	int status = 0, out_errno = 0;
 	size_t i;
@@ -967,19 +968,11 @@ int main(int argc, char **argv)
 		return 2;
 	user_hz = sysconf(_SC_CLK_TCK);
 
-	/*
-	 * An inherited O_NONBLOCK stdout would make stdio fail with EAGAIN and
-	 * drop data under back-pressure; we want the writer to block instead.
-	 */
 	lfn_stdout_blocking(stdout_buf, sizeof(stdout_buf));
 
 	if (open_sockets())
 		return 1;
-	/*
-	 * SA_RESTART keeps a blocked stdout write or netlink read from failing
-	 * with EINTR (stdio would drop the buffer). clock_nanosleep is never
-	 * restarted, so a signal during the sleep still ends the run at once.
-	 */
+	/* A blocked netlink read is restarted too; the slot sleep is not. */
 	lfn_catch_stop_signals(LFN_SIG_RESTART | LFN_SIG_IGNORE_PIPE);
 
 	print_header();
@@ -988,14 +981,11 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	/* Slot k (k < n_slots) starts at t0 + k * 1e9 / hz; integer maths so slots never drift. */
-	n_slots = opt.duration_ns ? (opt.duration_ns * opt.hz + NSEC_PER_SEC - 1) / NSEC_PER_SEC : UINT64_MAX;
-	t0 = now_ns(CLOCK_MONOTONIC);
+	lfn_slots_start(&slots, opt.hz, opt.duration_ns);
 
-	while (k < n_slots) {
+	while (k < slots.n) {
 		struct tick_ctx t;
-		struct timespec wake = ns_to_timespec(t0 + k * NSEC_PER_SEC / opt.hz);
-		uint64_t done, next, cur;
+		uint64_t done;
 		int rc, err, cpu_err = 0;
 
 		/*
@@ -1005,7 +995,7 @@ int main(int argc, char **argv)
 		 */
 		if (lfn_stop_signal)
 			break;
-		rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &wake, NULL);
+		rc = lfn_slots_sleep(&slots, k);
 		if (rc == EINTR)
 			continue;
 		if (rc) {
@@ -1064,34 +1054,12 @@ int main(int argc, char **argv)
 		done = now_ns(CLOCK_MONOTONIC);
 		if (done - t.mono_ns > cnt.max_work_ns)
 			cnt.max_work_ns = done - t.mono_ns;
-		next = k + 1;
-		if (done > t0 + next * NSEC_PER_SEC / opt.hz) {
-			cnt.late++;
-			cur = (done - t0) * opt.hz / NSEC_PER_SEC;
-			if (cur > next) {
-				uint64_t last = cur < n_slots ? cur : n_slots;
-
-				if (last > next)
-					cnt.skipped += last - next;
-				next = cur;
-			}
-		}
-		k = next;
+		k = lfn_slots_next(&slots, k, done, &cnt.late, &cnt.skipped);
 	}
-	if (k >= n_slots)
+	if (k >= slots.n)
 		reason = "duration";
-	t_end = now_ns(CLOCK_MONOTONIC);
-
-	if (!ferror(stdout)) {
-		print_end(stdout, reason, t_end - t0);
-		fflush(stdout);
-	}
-	if (ferror(stdout)) {
-		/* The counters must still reach someone; stderr is all that is left. */
-		fprintf(stderr, PROG ": writing stdout failed: %s\n", strerror(out_errno ? out_errno : errno));
-		print_end(stderr, reason, t_end - t0);
+	if (lfn_end_record(print_end, reason, now_ns(CLOCK_MONOTONIC) - slots.t0, out_errno))
 		status = 1;
-	}
 	/* A misspelt --dev would otherwise just yield an empty run. */
 	for (i = 0; i < opt.n_devs; i++)
 		if (!(dev_seen & (1ULL << i)))
