@@ -197,6 +197,20 @@ void lfn_try_help(void)
 	fprintf(stderr, "Try '%s --help'.\n", lfn_prog);
 }
 
+int lfn_other_option(int c, int help_id, int version_id, void (*usage)(FILE *f), int format_version)
+{
+	if (c == help_id) {
+		usage(stdout);
+		exit(0);
+	}
+	if (c == version_id) {
+		printf("%s output format v%d\n", lfn_prog, format_version);
+		exit(0);
+	}
+	lfn_try_help();
+	return -1;
+}
+
 int lfn_no_operands(int argc, char **argv)
 {
 	if (optind < argc) {

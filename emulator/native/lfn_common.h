@@ -142,6 +142,12 @@ int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 int parse_double(const char *s, double min, double max, double *out);
 /* After getopt_long reported an unknown option (it has named it): "Try 'PROG --help'.". */
 void lfn_try_help(void);
+/*
+ * The default: branch of a program's getopt_long switch, for the options every program answers
+ * alike: help_id prints usage on stdout and exits 0; version_id prints "PROG output format vN" and
+ * exits 0; anything else is an option getopt_long rejected, so lfn_try_help() and -1.
+ */
+int lfn_other_option(int c, int help_id, int version_id, void (*usage)(FILE *f), int format_version);
 /* -1 (message printed) if argv has operands left at optind; these programs take none. */
 int lfn_no_operands(int argc, char **argv);
 

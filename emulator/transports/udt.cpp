@@ -668,15 +668,8 @@ static int parse_args(int argc, char **argv)
 			}
 			opt.max_rate_bps = (int64_t)v;
 			break;
-		case OPT_HELP:
-			usage(stdout);
-			exit(0);
-		case OPT_VERSION:
-			printf(PROG " output format v%d\n", XFER_FORMAT_VERSION);
-			exit(0);
 		default:
-			lfn_try_help();
-			return -1;
+			return lfn_other_option(c, OPT_HELP, OPT_VERSION, usage, XFER_FORMAT_VERSION);
 		}
 	}
 	if (lfn_no_operands(argc, argv))
