@@ -388,12 +388,9 @@ int parse_scaled(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 
 int parse_seconds(const char *s, uint64_t *out_ns)
 {
-	char *end;
 	double d;
 
-	errno = 0;
-	d = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(d) || d < 0 || d > 1e7)
+	if (parse_double(s, 0, 1e7, &d))
 		return -1;
 	*out_ns = (uint64_t)llround(d * 1e9);
 	return 0;
