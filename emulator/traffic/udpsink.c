@@ -101,7 +101,7 @@ static union {
 
 static char stdout_buf[1 << 14];
 
-/* Errors can repeat per datagram; past MAX_LOGGED_ERRORS they are only counted. */
+/* Errors can repeat per datagram; past MAX_LOGGED_ERRORS they are no longer printed. */
 #define log_error(...) lfn_err_capped(logged_errors++, MAX_LOGGED_ERRORS, " (further messages suppressed)", __VA_ARGS__)
 
 static uint64_t boundary_ns(uint64_t k)
