@@ -871,12 +871,5 @@ static int parse_args(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	lfn_prog = PROG;
-	if (parse_args(argc, argv))
-		return 2;
-	if (opt.c.digest)
-		return run_digest(opt.c.file, opt.c.bytes, opt.c.seed);
-	xfer_setup_process();
-	xfer_want_fds(MAX_STREAMS + 64);
-	return opt.c.role == ROLE_SEND ? run_send() : run_recv();
+	return xfer_main(argc, argv, PROG, &opt.c, parse_args, MAX_STREAMS + 64, run_send, run_recv);
 }

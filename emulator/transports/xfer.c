@@ -332,6 +332,20 @@ void common_usage(FILE *f, unsigned default_port)
 		default_port);
 }
 
+int xfer_main(int argc, char **argv, const char *prog, const struct common_opts *o, int (*parse_args)(int, char **),
+	      unsigned want_fds, int (*run_send)(void), int (*run_recv)(void))
+{
+	lfn_prog = prog;
+	if (parse_args(argc, argv))
+		return 2;
+	if (o->digest)
+		return run_digest(o->file, o->bytes, o->seed);
+	xfer_setup_process();
+	if (want_fds)
+		xfer_want_fds(want_fds);
+	return o->role == ROLE_SEND ? run_send() : run_recv();
+}
+
 /* ---- option parsing ---- */
 
 int parse_scaled(const char *s, uint64_t min, uint64_t max, uint64_t *out)

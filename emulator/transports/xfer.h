@@ -113,6 +113,13 @@ int common_option(struct common_opts *o, int c, const char *arg);
 /* Checks the combination after parsing; -1 (message printed) if unusable. */
 int common_check(const struct common_opts *o);
 void common_usage(FILE *f, unsigned default_port);
+/*
+ * A transport's whole main(): sets lfn_prog, parse_args (which fills *o; nonzero = bad usage, exit
+ * status 2), then --digest, or the process setup (with at least want_fds descriptors; 0 = as is) and
+ * the run of o's role. Returns the exit status.
+ */
+int xfer_main(int argc, char **argv, const char *prog, const struct common_opts *o, int (*parse_args)(int, char **),
+	      unsigned want_fds, int (*run_send)(void), int (*run_recv)(void));
 
 /* ---- signals and output ---- */
 /* Set when a wait for the peer ran past --timeout (by the helpers below or by a program). */
