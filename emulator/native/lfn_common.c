@@ -162,6 +162,41 @@ int lfn_end_record(void (*print_end)(FILE *f, const char *reason, uint64_t elaps
 	return 1;
 }
 
+int lfn_opt_hz(const char *arg, unsigned *hz)
+{
+	uint64_t v;
+
+	if (parse_u64(arg, 1, 100, &v)) {
+		lfn_err("--hz must be an integer 1..100 (got '%s')", arg);
+		return -1;
+	}
+	*hz = (unsigned)v;
+	return 0;
+}
+
+int lfn_opt_duration(const char *arg, double *s, uint64_t *ns)
+{
+	if (parse_double(arg, 0, 1e7, s)) {
+		lfn_err("--duration must be seconds >= 0 (got '%s')", arg);
+		return -1;
+	}
+	*ns = (uint64_t)llround(*s * 1e9);
+	return 0;
+}
+
+int lfn_opt_format(const char *arg, enum out_format *format)
+{
+	if (!strcmp(arg, "tsv")) {
+		*format = FMT_TSV;
+	} else if (!strcmp(arg, "jsonl")) {
+		*format = FMT_JSONL;
+	} else {
+		lfn_err("--format must be tsv or jsonl (got '%s')", arg);
+		return -1;
+	}
+	return 0;
+}
+
 /* ---- option values ---- */
 
 int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)

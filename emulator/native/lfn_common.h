@@ -91,6 +91,12 @@ uint64_t lfn_slots_next(const struct lfn_slots *s, uint64_t k, uint64_t done, ui
 int lfn_end_record(void (*print_end)(FILE *f, const char *reason, uint64_t elapsed_ns), const char *reason,
 		   uint64_t elapsed_ns, int out_errno);
 
+/* Options both samplers take alike; each prints its error ("--hz must be ...") and returns -1 if bad. */
+enum out_format { FMT_TSV, FMT_JSONL };
+int lfn_opt_hz(const char *arg, unsigned *hz);			 /* --hz N, 1..100 ticks per second */
+int lfn_opt_duration(const char *arg, double *s, uint64_t *ns); /* --duration S, 0..1e7 s, fractions allowed */
+int lfn_opt_format(const char *arg, enum out_format *format);	 /* --format tsv|jsonl */
+
 /* ---- text output without printf (printf per field dominates a sampler's CPU time) ---- */
 /* Each writes at p and returns the end; the caller sizes the buffer. Inline: called per field. */
 static inline char *fmt_u64(char *p, uint64_t v)

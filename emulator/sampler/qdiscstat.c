@@ -21,7 +21,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -94,8 +93,6 @@
 	X(steal, 7, "stolen by the hypervisor")
 
 #define PROC_STAT_FIELDS 8
-
-enum out_format { FMT_TSV, FMT_JSONL };
 
 struct options {
 	unsigned hz;
@@ -859,25 +856,16 @@ static int parse_args(int argc, char **argv, struct options *o)
 	o->format = FMT_TSV;
 
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		uint64_t v;
-		double d;
 		size_t i;
 
 		switch (c) {
 		case OPT_HZ:
-			if (parse_u64(optarg, 1, 100, &v)) {
-				fprintf(stderr, PROG ": --hz must be an integer 1..100 (got '%s')\n", optarg);
+			if (lfn_opt_hz(optarg, &o->hz))
 				return -1;
-			}
-			o->hz = (unsigned)v;
 			break;
 		case OPT_DURATION:
-			if (parse_double(optarg, 0, 1e7, &d)) {
-				fprintf(stderr, PROG ": --duration must be seconds >= 0 (got '%s')\n", optarg);
+			if (lfn_opt_duration(optarg, &o->duration_s, &o->duration_ns))
 				return -1;
-			}
-			o->duration_s = d;
-			o->duration_ns = (uint64_t)llround(d * 1e9);
 			break;
 		case OPT_DEV:
 			if (!valid_dev_name(optarg)) {
@@ -899,14 +887,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 			o->cpu = 1;
 			break;
 		case OPT_FORMAT:
-			if (!strcmp(optarg, "tsv")) {
-				o->format = FMT_TSV;
-			} else if (!strcmp(optarg, "jsonl")) {
-				o->format = FMT_JSONL;
-			} else {
-				fprintf(stderr, PROG ": --format must be tsv or jsonl (got '%s')\n", optarg);
+			if (lfn_opt_format(optarg, &o->format))
 				return -1;
-			}
 			break;
 		default:
 			return lfn_other_option(c, OPT_HELP, OPT_VERSION, usage, FORMAT_VERSION);

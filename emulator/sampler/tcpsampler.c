@@ -18,7 +18,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,8 +122,6 @@ static const char *const state_names[ST_MAX] = {
 struct port_range {
 	uint16_t lo, hi;
 };
-
-enum out_format { FMT_TSV, FMT_JSONL };
 
 struct options {
 	unsigned hz;
@@ -696,24 +693,14 @@ static int parse_args(int argc, char **argv, struct options *o)
 	o->n_families = 2;
 
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		uint64_t v;
-		double d;
-
 		switch (c) {
 		case OPT_HZ:
-			if (parse_u64(optarg, 1, 100, &v)) {
-				fprintf(stderr, PROG ": --hz must be an integer 1..100 (got '%s')\n", optarg);
+			if (lfn_opt_hz(optarg, &o->hz))
 				return -1;
-			}
-			o->hz = (unsigned)v;
 			break;
 		case OPT_DURATION:
-			if (parse_double(optarg, 0, 1e7, &d)) {
-				fprintf(stderr, PROG ": --duration must be seconds >= 0 (got '%s')\n", optarg);
+			if (lfn_opt_duration(optarg, &o->duration_s, &o->duration_ns))
 				return -1;
-			}
-			o->duration_s = d;
-			o->duration_ns = (uint64_t)llround(d * 1e9);
 			break;
 		case OPT_PORT:
 			if (parse_ports(o, optarg)) {
@@ -751,14 +738,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 			}
 			break;
 		case OPT_FORMAT:
-			if (!strcmp(optarg, "tsv")) {
-				o->format = FMT_TSV;
-			} else if (!strcmp(optarg, "jsonl")) {
-				o->format = FMT_JSONL;
-			} else {
-				fprintf(stderr, PROG ": --format must be tsv or jsonl (got '%s')\n", optarg);
+			if (lfn_opt_format(optarg, &o->format))
 				return -1;
-			}
 			break;
 		default:
 			return lfn_other_option(c, OPT_HELP, OPT_VERSION, usage, FORMAT_VERSION);
