@@ -3,7 +3,7 @@
 # Static, so the lab VM image needs no shared libraries.
 LFN_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 LFN_SRC := $(LFN_DIR)/lfn_common.c
-LFN_HDR := $(LFN_DIR)/lfn_common.h
+LFN_HDR := $(wildcard $(LFN_DIR)/*.h)
 # Rebuild when this file or the including Makefile changes.
 LFN_DEPS := $(LFN_SRC) $(LFN_HDR) $(LFN_DIR)/lfn.mk Makefile
 

@@ -39,6 +39,7 @@
 #include <linux/rtnetlink.h>
 
 #include "lfn_common.h"
+#include "lfn_netlink.h"
 
 #define PROG "lfn-qdiscstat"
 #define FORMAT_VERSION 1
@@ -549,6 +550,7 @@ static int dump_qdiscs(uint32_t seq, const struct tick_ctx *t)
 		struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
 		const struct nlmsghdr *nlh;
 		size_t len;
+		int err;
 
 		n = recvmsg(nl_fd, &mh, 0);
 		if (n < 0) {
@@ -578,20 +580,8 @@ static int dump_qdiscs(uint32_t seq, const struct tick_ctx *t)
 		for (nlh = &rx.h; NLMSG_OK(nlh, len); nlh = NLMSG_NEXT(nlh, len)) {
 			if (nlh->nlmsg_seq != seq)
 				continue;
-			if (nlh->nlmsg_type == NLMSG_DONE) {
-				int err = 0;
-
-				if (nlh->nlmsg_len >= NLMSG_LENGTH(sizeof(int)))
-					memcpy(&err, NLMSG_DATA(nlh), sizeof(err));
-				return err < 0 ? err : 0;
-			}
-			if (nlh->nlmsg_type == NLMSG_ERROR) {
-				struct nlmsgerr e = { .error = -EBADMSG };
-
-				if (nlh->nlmsg_len >= NLMSG_LENGTH(sizeof(e)))
-					memcpy(&e, NLMSG_DATA(nlh), sizeof(e));
-				return e.error < 0 ? e.error : -EBADMSG;
-			}
+			if (lfn_nl_dump_end(nlh, &err))
+				return err;
 			if (nlh->nlmsg_type == RTM_NEWQDISC && handle_qdisc_msg(t, nlh) < 0)
 				return ERR_STDOUT;
 		}

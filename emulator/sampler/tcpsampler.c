@@ -35,6 +35,7 @@
 #include <linux/tcp.h>
 
 #include "lfn_common.h"
+#include "lfn_netlink.h"
 
 #define PROG "lfn-tcpsampler"
 #define FORMAT_VERSION 1
@@ -494,6 +495,7 @@ static int dump_family(int fd, uint8_t family, uint32_t seq, const struct tick_c
 		struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
 		const struct nlmsghdr *nlh;
 		size_t len;
+		int err;
 
 		n = recvmsg(fd, &mh, 0);
 		if (n < 0) {
@@ -508,20 +510,8 @@ static int dump_family(int fd, uint8_t family, uint32_t seq, const struct tick_c
 			/* Leftovers of a dump abandoned after an error. */
 			if (nlh->nlmsg_seq != seq)
 				continue;
-			if (nlh->nlmsg_type == NLMSG_DONE) {
-				int err = 0;
-
-				if (nlh->nlmsg_len >= NLMSG_LENGTH(sizeof(int)))
-					memcpy(&err, NLMSG_DATA(nlh), sizeof(err));
-				return err < 0 ? err : 0;
-			}
-			if (nlh->nlmsg_type == NLMSG_ERROR) {
-				struct nlmsgerr e = { .error = -EBADMSG };
-
-				if (nlh->nlmsg_len >= NLMSG_LENGTH(sizeof(e)))
-					memcpy(&e, NLMSG_DATA(nlh), sizeof(e));
-				return e.error < 0 ? e.error : -EBADMSG;
-			}
+			if (lfn_nl_dump_end(nlh, &err))
+				return err;
 			if (nlh->nlmsg_type == SOCK_DIAG_BY_FAMILY && handle_diag_msg(t, nlh) < 0)
 				return ERR_STDOUT;
 		}
