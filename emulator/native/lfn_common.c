@@ -227,6 +227,12 @@ int parse_double(const char *s, double min, double max, double *out)
 	return 0;
 }
 
+int lfn_bad_value(const char *what, const char *arg)
+{
+	lfn_err("%s (got '%.60s')", what, arg);
+	return -1;
+}
+
 void lfn_try_help(void)
 {
 	fprintf(stderr, "Try '%s --help'.\n", lfn_prog);

@@ -146,6 +146,8 @@ static inline char *fmt_str(char *p, const char *s)
 int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 /* A finite decimal number in [min, max]. 0 ok, -1 bad. */
 int parse_double(const char *s, double min, double max, double *out);
+/* A bad option value: "PROG: what (got 'ARG')", ARG cut at 60 characters; returns -1. */
+int lfn_bad_value(const char *what, const char *arg);
 /* After getopt_long reported an unknown option (it has named it): "Try 'PROG --help'.". */
 void lfn_try_help(void);
 /*

@@ -34,6 +34,26 @@
 #define LFNUDP_OVERHEAD_V4 28u
 #define LFNUDP_OVERHEAD_V6 48u
 
+/* --duration S (0..1e7 s, fractions allowed; 0 = until stopped), as both programs take it; -1 (printed) if bad. */
+static inline int udp_opt_duration(const char *arg, double *s, uint64_t *ns)
+{
+	if (parse_double(arg, 0, 1e7, s))
+		return lfn_bad_value("--duration must be seconds, 0..1e7", arg);
+	*ns = (uint64_t)llround(*s * 1e9);
+	return 0;
+}
+
+/* --report HZ (1..100 intervals per second), as both programs take it; -1 (printed) if bad. */
+static inline int udp_opt_report(const char *arg, unsigned *hz)
+{
+	uint64_t v;
+
+	if (parse_u64(arg, 1, 100, &v))
+		return lfn_bad_value("--report must be an integer 1..100", arg);
+	*hz = (unsigned)v;
+	return 0;
+}
+
 /* Bits per second: a number with an optional SI suffix k, M or G (powers of 1000). */
 static inline int parse_bps(const char *s, double min, double max, double *out)
 {

@@ -730,12 +730,6 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int bad(const char *what, const char *arg)
-{
-	fprintf(stderr, PROG ": %s (got '%.60s')\n", what, arg);
-	return -1;
-}
-
 /* Which pattern-specific options each pattern takes; anything else is an error, not silently ignored. */
 static int check_pattern_options(const unsigned char *seen)
 {
@@ -787,7 +781,7 @@ static int parse_args(int argc, char **argv)
 			break;
 		case OPT_PORT:
 			if (parse_u64(optarg, 1, 65535, &port))
-				return bad("--port must be an integer 1..65535", optarg);
+				return lfn_bad_value("--port must be an integer 1..65535", optarg);
 			break;
 		case OPT_PATTERN:
 			if (!strcmp(optarg, "cbr"))
@@ -797,65 +791,63 @@ static int parse_args(int argc, char **argv)
 			else if (!strcmp(optarg, "selfsimilar"))
 				opt.pattern = PAT_SELFSIM;
 			else
-				return bad("--pattern must be cbr, sine or selfsimilar", optarg);
+				return lfn_bad_value("--pattern must be cbr, sine or selfsimilar", optarg);
 			break;
 		case OPT_RATE:
 			if (parse_bps(optarg, 1, MAX_RATE_BPS, &opt.rate))
-				return bad("--rate must be bit/s, 1..1e11, optional k/M/G suffix", optarg);
+				return lfn_bad_value("--rate must be bit/s, 1..1e11, optional k/M/G suffix", optarg);
 			break;
 		case OPT_MEAN:
 			if (parse_bps(optarg, 1, MAX_RATE_BPS, &opt.mean))
-				return bad("--mean must be bit/s, 1..1e11, optional k/M/G suffix", optarg);
+				return lfn_bad_value("--mean must be bit/s, 1..1e11, optional k/M/G suffix", optarg);
 			break;
 		case OPT_AMPLITUDE:
 			if (parse_bps(optarg, 0, MAX_RATE_BPS, &opt.amplitude))
-				return bad("--amplitude must be bit/s >= 0, optional k/M/G suffix", optarg);
+				return lfn_bad_value("--amplitude must be bit/s >= 0, optional k/M/G suffix", optarg);
 			break;
 		case OPT_PERIOD:
 			if (parse_double(optarg, 1e-3, 1e7, &opt.period))
-				return bad("--period must be seconds, 0.001..1e7", optarg);
+				return lfn_bad_value("--period must be seconds, 0.001..1e7", optarg);
 			break;
 		case OPT_HURST:
 			if (parse_double(optarg, 0.5, 0.99, &opt.hurst))
-				return bad("--hurst must be 0.5..0.99", optarg);
+				return lfn_bad_value("--hurst must be 0.5..0.99", optarg);
 			break;
 		case OPT_SOURCES:
 			if (parse_u64(optarg, 1, MAX_SOURCES, &v))
-				return bad("--sources must be an integer 1..1024", optarg);
+				return lfn_bad_value("--sources must be an integer 1..1024", optarg);
 			opt.sources = (unsigned)v;
 			break;
 		case OPT_ONOFF_MEAN:
 			if (parse_double(optarg, 1e-3, 1e4, &opt.onoff_mean))
-				return bad("--onoff-mean must be seconds, 0.001..10000", optarg);
+				return lfn_bad_value("--onoff-mean must be seconds, 0.001..10000", optarg);
 			break;
 		case OPT_SEED:
 			if (parse_u64(optarg, 0, UINT64_MAX, &v))
-				return bad("--seed must be an integer 0..18446744073709551615", optarg);
+				return lfn_bad_value("--seed must be an integer 0..18446744073709551615", optarg);
 			opt.seed = v;
 			break;
 		case OPT_SIZE:
 			if (parse_u64(optarg, LFNUDP_HDR_LEN, LFNUDP_MAX_PAYLOAD, &v))
-				return bad("--size must be an integer 16..65507", optarg);
+				return lfn_bad_value("--size must be an integer 16..65507", optarg);
 			opt.size = (unsigned)v;
 			break;
 		case OPT_DURATION:
-			if (parse_double(optarg, 0, 1e7, &opt.duration_s))
-				return bad("--duration must be seconds, 0..1e7", optarg);
-			opt.duration_ns = (uint64_t)llround(opt.duration_s * 1e9);
+			if (udp_opt_duration(optarg, &opt.duration_s, &opt.duration_ns))
+				return -1;
 			break;
 		case OPT_REPORT:
-			if (parse_u64(optarg, 1, 100, &v))
-				return bad("--report must be an integer 1..100", optarg);
-			opt.hz = (unsigned)v;
+			if (udp_opt_report(optarg, &opt.hz))
+				return -1;
 			break;
 		case OPT_BURST:
 			if (parse_u64(optarg, 1, MAX_BURST, &v))
-				return bad("--burst must be an integer 1..64", optarg);
+				return lfn_bad_value("--burst must be an integer 1..64", optarg);
 			opt.burst = (unsigned)v;
 			break;
 		case OPT_MAX_LAG:
 			if (parse_double(optarg, 0, 1, &opt.max_lag_s))
-				return bad("--max-lag must be seconds, 0..1", optarg);
+				return lfn_bad_value("--max-lag must be seconds, 0..1", optarg);
 			break;
 		case OPT_DRY_RUN:
 			opt.dry_run = 1;
@@ -911,7 +903,7 @@ static int parse_args(int argc, char **argv)
 	opt.overhead = LFNUDP_OVERHEAD_V4;
 	if (host) {
 		if (parse_addr(host, (uint16_t)port, &opt.dst, &opt.dst_len))
-			return bad("--host must be a numeric IPv4 or IPv6 address", host);
+			return lfn_bad_value("--host must be a numeric IPv4 or IPv6 address", host);
 		if (opt.dst.ss_family == AF_INET6)
 			opt.overhead = LFNUDP_OVERHEAD_V6;
 		format_addr(&opt.dst, opt.dst_text, sizeof(opt.dst_text));

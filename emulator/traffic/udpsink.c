@@ -415,12 +415,6 @@ static void usage(FILE *f)
 		FORMAT_VERSION);
 }
 
-static int bad(const char *what, const char *arg)
-{
-	fprintf(stderr, PROG ": %s (got '%.60s')\n", what, arg);
-	return -1;
-}
-
 static int parse_args(int argc, char **argv)
 {
 	enum { OPT_PORT = 256, OPT_BIND, OPT_DURATION, OPT_REPORT, OPT_HELP, OPT_VERSION };
@@ -434,7 +428,7 @@ static int parse_args(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *bind_addr = "0.0.0.0";
-	uint64_t v, port = 0;
+	uint64_t port = 0;
 	int c;
 
 	opt.hz = 10;
@@ -442,20 +436,18 @@ static int parse_args(int argc, char **argv)
 		switch (c) {
 		case OPT_PORT:
 			if (parse_u64(optarg, 1, 65535, &port))
-				return bad("--port must be an integer 1..65535", optarg);
+				return lfn_bad_value("--port must be an integer 1..65535", optarg);
 			break;
 		case OPT_BIND:
 			bind_addr = optarg;
 			break;
 		case OPT_DURATION:
-			if (parse_double(optarg, 0, 1e7, &opt.duration_s))
-				return bad("--duration must be seconds, 0..1e7", optarg);
-			opt.duration_ns = (uint64_t)llround(opt.duration_s * 1e9);
+			if (udp_opt_duration(optarg, &opt.duration_s, &opt.duration_ns))
+				return -1;
 			break;
 		case OPT_REPORT:
-			if (parse_u64(optarg, 1, 100, &v))
-				return bad("--report must be an integer 1..100", optarg);
-			opt.hz = (unsigned)v;
+			if (udp_opt_report(optarg, &opt.hz))
+				return -1;
 			break;
 		default:
 			return lfn_other_option(c, OPT_HELP, OPT_VERSION, usage, FORMAT_VERSION);
@@ -468,7 +460,7 @@ static int parse_args(int argc, char **argv)
 		return -1;
 	}
 	if (parse_addr(bind_addr, (uint16_t)port, &opt.bind, &opt.bind_len))
-		return bad("--bind must be a numeric IPv4 or IPv6 address", bind_addr);
+		return lfn_bad_value("--bind must be a numeric IPv4 or IPv6 address", bind_addr);
 	format_addr(&opt.bind, opt.bind_text, sizeof(opt.bind_text));
 	return 0;
 }
