@@ -2,10 +2,12 @@
 /*
  * liblfn: the one copy of what every native lab program needs (lfn-tcpsampler,
  * lfn-qdiscstat, lfn-pkttiming, lfn-udpgen, lfn-udpsink, lfn-rbudp, lfn-psockets,
- * lfn-udt): clocks, stderr messages, stop signals, a blocking stdout, fast
- * number formatting for output lines, option values and the end of argv, and
- * big-endian integers on the wire. Each Makefile compiles lfn_common.c into its
- * static binaries; a fix here reaches all of them.
+ * lfn-udt): clocks, stderr messages, stop signals, a blocking stdout, the
+ * samplers' tick schedule and end record, fast number formatting for output
+ * lines, option values, --help/--version and the end of argv, and big-endian
+ * integers on the wire (netlink dump ends: lfn_netlink.h). Each Makefile
+ * includes lfn.mk, which compiles lfn_common.c into its static binaries; a fix
+ * here reaches all of them. Output formats stay each program's own.
  */
 #ifndef LFN_COMMON_H
 #define LFN_COMMON_H
