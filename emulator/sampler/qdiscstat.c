@@ -21,9 +21,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <math.h>
-#include <signal.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -41,10 +38,12 @@
 #include <linux/pkt_sched.h>
 #include <linux/rtnetlink.h>
 
+#include "lfn_common.h"
+#include "lfn_netlink.h"
+
 #define PROG "lfn-qdiscstat"
 #define FORMAT_VERSION 1
 
-#define NSEC_PER_SEC 1000000000ULL
 #define MAX_DEVS 64
 #define MAX_LOGGED_ERRORS 5
 /* Linked devices in one namespace; a lab router has a handful. Overflow only costs extra ioctls. */
@@ -96,8 +95,6 @@
 
 #define PROC_STAT_FIELDS 8
 
-enum out_format { FMT_TSV, FMT_JSONL };
-
 struct options {
 	unsigned hz;
 	uint64_t duration_ns;
@@ -134,8 +131,6 @@ struct tick_ctx {
 	uint64_t tick, real_ns, mono_ns;
 };
 
-static volatile sig_atomic_t stop_signal;
-
 /* Netlink messages are read as structs in place, so keep them aligned. */
 static union {
 	struct nlmsghdr h;
@@ -163,73 +158,8 @@ static struct link_entry links[LINK_CACHE_SIZE];
 static size_t n_links;
 static uint64_t dev_seen;
 
-static void on_signal(int sig)
-{
-	stop_signal = sig;
-}
-
-static uint64_t now_ns(clockid_t clk)
-{
-	struct timespec ts;
-
-	clock_gettime(clk, &ts);
-	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
-}
-
-static void log_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	/* An error per tick at 100 Hz would bury everything else on stderr. */
-	if (cnt.errors > MAX_LOGGED_ERRORS)
-		return;
-	fputs(PROG ": ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	if (cnt.errors == MAX_LOGGED_ERRORS)
-		fputs(" (further errors are only counted)", stderr);
-	fputc('\n', stderr);
-}
-
-/* ---- number/string formatting: printf per field is the main CPU cost otherwise ---- */
-
-static char *put_u64(char *p, uint64_t v)
-{
-	char tmp[20];
-	int n = 0;
-
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	while (n)
-		*p++ = tmp[--n];
-	return p;
-}
-
-static char *put_hex(char *p, uint32_t v)
-{
-	static const char digits[] = "0123456789abcdef";
-	char tmp[8];
-	int n = 0;
-
-	do {
-		tmp[n++] = digits[v & 15];
-		v >>= 4;
-	} while (v);
-	while (n)
-		*p++ = tmp[--n];
-	return p;
-}
-
-static char *put_mem(char *p, const char *s, size_t n)
-{
-	memcpy(p, s, n);
-	return p + n;
-}
-
-#define PUT_LIT(p, s) put_mem((p), (s), sizeof(s) - 1)
+/* An error per tick at 100 Hz would bury everything else on stderr; cnt.errors counts them. */
+#define log_error(...) lfn_err_capped(cnt.errors, MAX_LOGGED_ERRORS, " (further errors are only counted)", __VA_ARGS__)
 
 /*
  * Device names may hold '"' and '\\' and qdisc kinds come from modules;
@@ -246,12 +176,12 @@ static char *put_name(char *p, const char *s)
 static char *put_handle(char *p, uint32_t h)
 {
 	if (h == TC_H_ROOT)
-		return PUT_LIT(p, "root");
+		return FMT_LIT(p, "root");
 	if (TC_H_MAJ(h) || !TC_H_MIN(h))
-		p = put_hex(p, TC_H_MAJ(h) >> 16);
+		p = fmt_hex32(p, TC_H_MAJ(h) >> 16);
 	*p++ = ':';
 	if (TC_H_MIN(h))
-		p = put_hex(p, TC_H_MIN(h));
+		p = fmt_hex32(p, TC_H_MIN(h));
 	return p;
 }
 
@@ -366,22 +296,22 @@ static void print_end(FILE *f, const char *reason, uint64_t elapsed_ns)
 static char *put_tick_prefix(char *p, const struct tick_ctx *t, const char *type)
 {
 	if (opt.format == FMT_JSONL) {
-		p = PUT_LIT(p, "{\"type\":\"");
+		p = FMT_LIT(p, "{\"type\":\"");
 		p = put_name(p, type);
-		p = PUT_LIT(p, "\",\"tick\":");
-		p = put_u64(p, t->tick);
-		p = PUT_LIT(p, ",\"ts_ns\":");
-		p = put_u64(p, t->real_ns);
-		p = PUT_LIT(p, ",\"mono_ns\":");
-		return put_u64(p, t->mono_ns);
+		p = FMT_LIT(p, "\",\"tick\":");
+		p = fmt_u64(p, t->tick);
+		p = FMT_LIT(p, ",\"ts_ns\":");
+		p = fmt_u64(p, t->real_ns);
+		p = FMT_LIT(p, ",\"mono_ns\":");
+		return fmt_u64(p, t->mono_ns);
 	}
 	*p++ = type[0];
 	*p++ = '\t';
-	p = put_u64(p, t->tick);
+	p = fmt_u64(p, t->tick);
 	*p++ = '\t';
-	p = put_u64(p, t->real_ns);
+	p = fmt_u64(p, t->real_ns);
 	*p++ = '\t';
-	return put_u64(p, t->mono_ns);
+	return fmt_u64(p, t->mono_ns);
 }
 
 static int write_line(char *end)
@@ -400,20 +330,20 @@ static int write_qdisc(const struct tick_ctx *t, const struct tcmsg *tc, const c
 	if (!*kind)
 		kind = "-";
 	if (opt.format == FMT_JSONL) {
-		p = PUT_LIT(p, ",\"dev\":\"");
+		p = FMT_LIT(p, ",\"dev\":\"");
 		p = put_name(p, dev);
-		p = PUT_LIT(p, "\",\"ifindex\":");
-		p = put_u64(p, (uint32_t)tc->tcm_ifindex);
-		p = PUT_LIT(p, ",\"kind\":\"");
+		p = FMT_LIT(p, "\",\"ifindex\":");
+		p = fmt_u64(p, (uint32_t)tc->tcm_ifindex);
+		p = FMT_LIT(p, ",\"kind\":\"");
 		p = put_name(p, kind);
-		p = PUT_LIT(p, "\",\"handle\":\"");
+		p = FMT_LIT(p, "\",\"handle\":\"");
 		p = put_handle(p, tc->tcm_handle);
-		p = PUT_LIT(p, "\",\"parent\":\"");
+		p = FMT_LIT(p, "\",\"parent\":\"");
 		p = put_handle(p, tc->tcm_parent);
 		*p++ = '"';
 #define JSON_COL(name, expr, doc)              \
-	p = PUT_LIT(p, ",\"" #name "\":"); \
-	p = put_u64(p, (uint64_t)(expr));
+	p = FMT_LIT(p, ",\"" #name "\":"); \
+	p = fmt_u64(p, (uint64_t)(expr));
 		QDISC_COLUMNS(JSON_COL)
 #undef JSON_COL
 		*p++ = '}';
@@ -421,7 +351,7 @@ static int write_qdisc(const struct tick_ctx *t, const struct tcmsg *tc, const c
 		*p++ = '\t';
 		p = put_name(p, dev);
 		*p++ = '\t';
-		p = put_u64(p, (uint32_t)tc->tcm_ifindex);
+		p = fmt_u64(p, (uint32_t)tc->tcm_ifindex);
 		*p++ = '\t';
 		p = put_name(p, kind);
 		*p++ = '\t';
@@ -430,7 +360,7 @@ static int write_qdisc(const struct tick_ctx *t, const struct tcmsg *tc, const c
 		p = put_handle(p, tc->tcm_parent);
 #define TSV_COL(name, expr, doc) \
 	*p++ = '\t';             \
-	p = put_u64(p, (uint64_t)(expr));
+	p = fmt_u64(p, (uint64_t)(expr));
 		QDISC_COLUMNS(TSV_COL)
 #undef TSV_COL
 	}
@@ -620,6 +550,7 @@ static int dump_qdiscs(uint32_t seq, const struct tick_ctx *t)
 		struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
 		const struct nlmsghdr *nlh;
 		size_t len;
+		int err;
 
 		n = recvmsg(nl_fd, &mh, 0);
 		if (n < 0) {
@@ -649,20 +580,8 @@ static int dump_qdiscs(uint32_t seq, const struct tick_ctx *t)
 		for (nlh = &rx.h; NLMSG_OK(nlh, len); nlh = NLMSG_NEXT(nlh, len)) {
 			if (nlh->nlmsg_seq != seq)
 				continue;
-			if (nlh->nlmsg_type == NLMSG_DONE) {
-				int err = 0;
-
-				if (nlh->nlmsg_len >= NLMSG_LENGTH(sizeof(int)))
-					memcpy(&err, NLMSG_DATA(nlh), sizeof(err));
-				return err < 0 ? err : 0;
-			}
-			if (nlh->nlmsg_type == NLMSG_ERROR) {
-				struct nlmsgerr e = { .error = -EBADMSG };
-
-				if (nlh->nlmsg_len >= NLMSG_LENGTH(sizeof(e)))
-					memcpy(&e, NLMSG_DATA(nlh), sizeof(e));
-				return e.error < 0 ? e.error : -EBADMSG;
-			}
+			if (lfn_nl_dump_end(nlh, &err))
+				return err;
 			if (nlh->nlmsg_type == RTM_NEWQDISC && handle_qdisc_msg(t, nlh) < 0)
 				return ERR_STDOUT;
 		}
@@ -671,7 +590,7 @@ static int dump_qdiscs(uint32_t seq, const struct tick_ctx *t)
 
 /* ---- /proc/stat ---- */
 
-static const char *parse_u64(const char *p, const char *end, uint64_t *v)
+static const char *scan_u64(const char *p, const char *end, uint64_t *v)
 {
 	uint64_t x = 0;
 
@@ -702,14 +621,14 @@ static const char *parse_cpu_line(const char *p, const char *end, long *cpu, uin
 	if (*p == ' ') {
 		*cpu = -1;
 	} else {
-		if (!parse_u64(p, eol, &v))
+		if (!scan_u64(p, eol, &v))
 			return NULL;
 		*cpu = (long)v;
 		while (p < eol && *p >= '0' && *p <= '9')
 			p++;
 	}
 	for (i = 0; i < PROC_STAT_FIELDS; i++) {
-		const char *q = parse_u64(p, eol, &f[i]);
+		const char *q = scan_u64(p, eol, &f[i]);
 
 		if (!q) {
 			for (; i < PROC_STAT_FIELDS; i++)
@@ -725,14 +644,14 @@ static char *put_cpu_fields(char *p, const uint64_t f[PROC_STAT_FIELDS])
 {
 	if (opt.format == FMT_JSONL) {
 #define JSON_CPU(name, idx, doc)           \
-	p = PUT_LIT(p, ",\"" #name "\":"); \
-	p = put_u64(p, f[idx]);
+	p = FMT_LIT(p, ",\"" #name "\":"); \
+	p = fmt_u64(p, f[idx]);
 		CPU_COLUMNS(JSON_CPU)
 #undef JSON_CPU
 	} else {
 #define TSV_CPU(name, idx, doc) \
 	*p++ = '\t';            \
-	p = put_u64(p, f[idx]);
+	p = fmt_u64(p, f[idx]);
 		CPU_COLUMNS(TSV_CPU)
 #undef TSV_CPU
 	}
@@ -773,17 +692,17 @@ static int write_cpu(const struct tick_ctx *t)
 
 	p = put_tick_prefix(line, t, "cpu");
 	if (opt.format == FMT_JSONL) {
-		p = PUT_LIT(p, ",\"user_hz\":");
-		p = put_u64(p, (uint64_t)user_hz);
-		p = PUT_LIT(p, ",\"ncpu\":");
-		p = put_u64(p, ncpu);
+		p = FMT_LIT(p, ",\"user_hz\":");
+		p = fmt_u64(p, (uint64_t)user_hz);
+		p = FMT_LIT(p, ",\"ncpu\":");
+		p = fmt_u64(p, ncpu);
 		p = put_cpu_fields(p, f);
-		p = PUT_LIT(p, ",\"cpus\":[");
+		p = FMT_LIT(p, ",\"cpus\":[");
 	} else {
 		*p++ = '\t';
-		p = put_u64(p, (uint64_t)user_hz);
+		p = fmt_u64(p, (uint64_t)user_hz);
 		*p++ = '\t';
-		p = put_u64(p, ncpu);
+		p = fmt_u64(p, ncpu);
 		p = put_cpu_fields(p, f);
 	}
 	for (uint64_t i = 0; i < ncpu; i++) {
@@ -797,18 +716,18 @@ static int write_cpu(const struct tick_ctx *t)
 		if (opt.format == FMT_JSONL) {
 			if (i)
 				*p++ = ',';
-			p = PUT_LIT(p, "{\"cpu\":");
-			p = put_u64(p, (uint64_t)cpu);
+			p = FMT_LIT(p, "{\"cpu\":");
+			p = fmt_u64(p, (uint64_t)cpu);
 			p = put_cpu_fields(p, f);
 			*p++ = '}';
 		} else {
 			*p++ = '\t';
-			p = put_u64(p, (uint64_t)cpu);
+			p = fmt_u64(p, (uint64_t)cpu);
 			p = put_cpu_fields(p, f);
 		}
 	}
 	if (opt.format == FMT_JSONL)
-		p = PUT_LIT(p, "]}");
+		p = FMT_LIT(p, "]}");
 	*p++ = '\n';
 	if (write_line(p))
 		return ERR_STDOUT;
@@ -895,21 +814,6 @@ static void usage(FILE *f)
 		"Exit status: 0 after duration or SIGTERM/SIGINT, 1 on a runtime error, 2 on bad usage.\n");
 }
 
-static int parse_uint(const char *s, unsigned long min, unsigned long max, unsigned long *out)
-{
-	char *end;
-	unsigned long v;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || *end || v < min || v > max)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 /* What the kernel accepts as a device name, minus quotes and backslashes so the header needs no escaping. */
 static int valid_dev_name(const char *s)
 {
@@ -942,28 +846,16 @@ static int parse_args(int argc, char **argv, struct options *o)
 	o->format = FMT_TSV;
 
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		unsigned long v;
-		char *end;
-		double d;
 		size_t i;
 
 		switch (c) {
 		case OPT_HZ:
-			if (parse_uint(optarg, 1, 100, &v)) {
-				fprintf(stderr, PROG ": --hz must be an integer 1..100 (got '%s')\n", optarg);
+			if (lfn_opt_hz(optarg, &o->hz))
 				return -1;
-			}
-			o->hz = (unsigned)v;
 			break;
 		case OPT_DURATION:
-			errno = 0;
-			d = strtod(optarg, &end);
-			if (errno || end == optarg || *end || !isfinite(d) || d < 0 || d > 1e7) {
-				fprintf(stderr, PROG ": --duration must be seconds >= 0 (got '%s')\n", optarg);
+			if (lfn_opt_duration(optarg, &o->duration_s, &o->duration_ns))
 				return -1;
-			}
-			o->duration_s = d;
-			o->duration_ns = (uint64_t)llround(d * 1e9);
 			break;
 		case OPT_DEV:
 			if (!valid_dev_name(optarg)) {
@@ -985,60 +877,19 @@ static int parse_args(int argc, char **argv, struct options *o)
 			o->cpu = 1;
 			break;
 		case OPT_FORMAT:
-			if (!strcmp(optarg, "tsv")) {
-				o->format = FMT_TSV;
-			} else if (!strcmp(optarg, "jsonl")) {
-				o->format = FMT_JSONL;
-			} else {
-				fprintf(stderr, PROG ": --format must be tsv or jsonl (got '%s')\n", optarg);
+			if (lfn_opt_format(optarg, &o->format))
 				return -1;
-			}
 			break;
-		case OPT_HELP:
-			usage(stdout);
-			exit(0);
-		case OPT_VERSION:
-			printf(PROG " output format v%d\n", FORMAT_VERSION);
-			exit(0);
 		default:
-			fprintf(stderr, "Try '" PROG " --help'.\n");
-			return -1;
+			return lfn_other_option(c, OPT_HELP, OPT_VERSION, usage, FORMAT_VERSION);
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, PROG ": unexpected argument '%s'\n", argv[optind]);
+	if (lfn_no_operands(argc, argv))
 		return -1;
-	}
 	return 0;
 }
 
 /* ---- main loop ---- */
-
-static void setup_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	/*
-	 * SA_RESTART keeps a blocked stdout write or netlink read from failing
-	 * with EINTR (stdio would drop the buffer). clock_nanosleep is never
-	 * restarted, so a signal during the sleep still ends the run at once.
-	 */
-	sa.sa_flags = SA_RESTART;
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
-	/* A vanished reader is reported as a write error, not a silent death. */
-	signal(SIGPIPE, SIG_IGN);
-}
-
-static struct timespec to_timespec(uint64_t ns)
-{
-	struct timespec ts = { .tv_sec = (time_t)(ns / NSEC_PER_SEC), .tv_nsec = (long)(ns % NSEC_PER_SEC) };
-
-	return ts;
-}
 
 static int open_sockets(void)
 {
@@ -1070,28 +921,24 @@ static int open_sockets(void)
 int main(int argc, char **argv)
 {
 	const char *reason = "signal";
-	uint64_t t0, n_slots, k = 0, t_end;
+	struct lfn_slots slots;
+	uint64_t k = 0;
 	uint32_t seq = 0;
-	int fl, status = 0, out_errno = 0;
+	int status = 0, out_errno = 0;
 	size_t i;
 
+	lfn_prog = PROG;
 	startup_cpu_ns = now_ns(CLOCK_PROCESS_CPUTIME_ID);
 	if (parse_args(argc, argv, &opt))
 		return 2;
 	user_hz = sysconf(_SC_CLK_TCK);
 
-	/*
-	 * An inherited O_NONBLOCK stdout would make stdio fail with EAGAIN and
-	 * drop data under back-pressure; we want the writer to block instead.
-	 */
-	fl = fcntl(STDOUT_FILENO, F_GETFL);
-	if (fl >= 0 && (fl & O_NONBLOCK))
-		fcntl(STDOUT_FILENO, F_SETFL, fl & ~O_NONBLOCK);
-	setvbuf(stdout, stdout_buf, _IOFBF, sizeof(stdout_buf));
+	lfn_stdout_blocking(stdout_buf, sizeof(stdout_buf));
 
 	if (open_sockets())
 		return 1;
-	setup_signals();
+	/* A blocked netlink read is restarted too; the slot sleep is not. */
+	lfn_catch_stop_signals(LFN_SIG_RESTART | LFN_SIG_IGNORE_PIPE);
 
 	print_header();
 	if (fflush(stdout)) {
@@ -1099,14 +946,11 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	/* Slot k (k < n_slots) starts at t0 + k * 1e9 / hz; integer maths so slots never drift. */
-	n_slots = opt.duration_ns ? (opt.duration_ns * opt.hz + NSEC_PER_SEC - 1) / NSEC_PER_SEC : UINT64_MAX;
-	t0 = now_ns(CLOCK_MONOTONIC);
+	lfn_slots_start(&slots, opt.hz, opt.duration_ns);
 
-	while (k < n_slots) {
+	while (k < slots.n) {
 		struct tick_ctx t;
-		struct timespec wake = to_timespec(t0 + k * NSEC_PER_SEC / opt.hz);
-		uint64_t done, next, cur;
+		uint64_t done;
 		int rc, err, cpu_err = 0;
 
 		/*
@@ -1114,9 +958,9 @@ int main(int argc, char **argv)
 		 * at the next slot, at most 1 s (1/hz) later; acceptable for a
 		 * poller, and simpler than a signalfd/timerfd loop.
 		 */
-		if (stop_signal)
+		if (lfn_stop_signal)
 			break;
-		rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &wake, NULL);
+		rc = lfn_slots_sleep(&slots, k);
 		if (rc == EINTR)
 			continue;
 		if (rc) {
@@ -1175,34 +1019,12 @@ int main(int argc, char **argv)
 		done = now_ns(CLOCK_MONOTONIC);
 		if (done - t.mono_ns > cnt.max_work_ns)
 			cnt.max_work_ns = done - t.mono_ns;
-		next = k + 1;
-		if (done > t0 + next * NSEC_PER_SEC / opt.hz) {
-			cnt.late++;
-			cur = (done - t0) * opt.hz / NSEC_PER_SEC;
-			if (cur > next) {
-				uint64_t last = cur < n_slots ? cur : n_slots;
-
-				if (last > next)
-					cnt.skipped += last - next;
-				next = cur;
-			}
-		}
-		k = next;
+		k = lfn_slots_next(&slots, k, done, &cnt.late, &cnt.skipped);
 	}
-	if (k >= n_slots)
+	if (k >= slots.n)
 		reason = "duration";
-	t_end = now_ns(CLOCK_MONOTONIC);
-
-	if (!ferror(stdout)) {
-		print_end(stdout, reason, t_end - t0);
-		fflush(stdout);
-	}
-	if (ferror(stdout)) {
-		/* The counters must still reach someone; stderr is all that is left. */
-		fprintf(stderr, PROG ": writing stdout failed: %s\n", strerror(out_errno ? out_errno : errno));
-		print_end(stderr, reason, t_end - t0);
+	if (lfn_end_record(print_end, reason, now_ns(CLOCK_MONOTONIC) - slots.t0, out_errno))
 		status = 1;
-	}
 	/* A misspelt --dev would otherwise just yield an empty run. */
 	for (i = 0; i < opt.n_devs; i++)
 		if (!(dev_seen & (1ULL << i)))

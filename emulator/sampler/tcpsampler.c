@@ -17,11 +17,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
-#include <math.h>
-#include <signal.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,10 +34,12 @@
 #include <linux/sock_diag.h>
 #include <linux/tcp.h>
 
+#include "lfn_common.h"
+#include "lfn_netlink.h"
+
 #define PROG "lfn-tcpsampler"
 #define FORMAT_VERSION 1
 
-#define NSEC_PER_SEC 1000000000ULL
 /* Disjoint ranges after merging; bounded by the u16 jump offsets in the filter. */
 #define MAX_PORT_RANGES 256
 #define MAX_PORT_ARGS 4096
@@ -126,8 +124,6 @@ struct port_range {
 	uint16_t lo, hi;
 };
 
-enum out_format { FMT_TSV, FMT_JSONL };
-
 struct options {
 	unsigned hz;
 	uint64_t duration_ns;
@@ -150,8 +146,6 @@ struct counters {
 	uint64_t max_work_ns;
 };
 
-static volatile sig_atomic_t stop_signal;
-
 /* Netlink messages are read as structs in place, so keep them aligned. */
 static union {
 	struct nlmsghdr h;
@@ -171,63 +165,8 @@ static char stdout_buf[1 << 16];
 static struct counters cnt;
 static struct options opt;
 
-static void on_signal(int sig)
-{
-	stop_signal = sig;
-}
-
-static uint64_t now_ns(clockid_t clk)
-{
-	struct timespec ts;
-
-	clock_gettime(clk, &ts);
-	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
-}
-
-static void log_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	/* An error per tick at 100 Hz would bury everything else on stderr. */
-	if (cnt.errors > MAX_LOGGED_ERRORS)
-		return;
-	fputs(PROG ": ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	if (cnt.errors == MAX_LOGGED_ERRORS)
-		fputs(" (further errors are only counted)", stderr);
-	fputc('\n', stderr);
-}
-
-/* ---- number/string formatting: printf per field is the main CPU cost otherwise ---- */
-
-static char *put_u64(char *p, uint64_t v)
-{
-	char tmp[20];
-	int n = 0;
-
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	while (n)
-		*p++ = tmp[--n];
-	return p;
-}
-
-static char *put_mem(char *p, const char *s, size_t n)
-{
-	memcpy(p, s, n);
-	return p + n;
-}
-
-#define PUT_LIT(p, s) put_mem((p), (s), sizeof(s) - 1)
-
-static char *put_str(char *p, const char *s)
-{
-	return put_mem(p, s, strlen(s));
-}
+/* An error per tick at 100 Hz would bury everything else on stderr; cnt.errors counts them. */
+#define log_error(...) lfn_err_capped(cnt.errors, MAX_LOGGED_ERRORS, " (further errors are only counted)", __VA_ARGS__)
 
 /* ---- kernel-side filter ---- */
 
@@ -421,56 +360,56 @@ static int write_record(const struct tick_ctx *t, const struct inet_diag_msg *m,
 	inet_ntop(m->idiag_family, m->id.idiag_dst, raddr, sizeof(raddr));
 
 	if (opt.format == FMT_JSONL) {
-		p = PUT_LIT(p, "{\"type\":\"sample\",\"tick\":");
-		p = put_u64(p, t->tick);
-		p = PUT_LIT(p, ",\"ts_ns\":");
-		p = put_u64(p, t->real_ns);
-		p = PUT_LIT(p, ",\"mono_ns\":");
-		p = put_u64(p, t->mono_ns);
-		p = PUT_LIT(p, ",\"laddr\":\"");
-		p = put_str(p, laddr);
-		p = PUT_LIT(p, "\",\"lport\":");
-		p = put_u64(p, ntohs(m->id.idiag_sport));
-		p = PUT_LIT(p, ",\"raddr\":\"");
-		p = put_str(p, raddr);
-		p = PUT_LIT(p, "\",\"rport\":");
-		p = put_u64(p, ntohs(m->id.idiag_dport));
-		p = PUT_LIT(p, ",\"state\":\"");
-		p = put_str(p, state);
+		p = FMT_LIT(p, "{\"type\":\"sample\",\"tick\":");
+		p = fmt_u64(p, t->tick);
+		p = FMT_LIT(p, ",\"ts_ns\":");
+		p = fmt_u64(p, t->real_ns);
+		p = FMT_LIT(p, ",\"mono_ns\":");
+		p = fmt_u64(p, t->mono_ns);
+		p = FMT_LIT(p, ",\"laddr\":\"");
+		p = fmt_str(p, laddr);
+		p = FMT_LIT(p, "\",\"lport\":");
+		p = fmt_u64(p, ntohs(m->id.idiag_sport));
+		p = FMT_LIT(p, ",\"raddr\":\"");
+		p = fmt_str(p, raddr);
+		p = FMT_LIT(p, "\",\"rport\":");
+		p = fmt_u64(p, ntohs(m->id.idiag_dport));
+		p = FMT_LIT(p, ",\"state\":\"");
+		p = fmt_str(p, state);
 		if (cc) {
-			p = PUT_LIT(p, "\",\"cc\":\"");
+			p = FMT_LIT(p, "\",\"cc\":\"");
 			p = put_cc(p, cc);
-			p = PUT_LIT(p, "\"");
+			p = FMT_LIT(p, "\"");
 		} else {
-			p = PUT_LIT(p, "\",\"cc\":null");
+			p = FMT_LIT(p, "\",\"cc\":null");
 		}
 #define JSON_COL(name, expr, doc)              \
-	p = PUT_LIT(p, ",\"" #name "\":"); \
-	p = put_u64(p, (uint64_t)(expr));
+	p = FMT_LIT(p, ",\"" #name "\":"); \
+	p = fmt_u64(p, (uint64_t)(expr));
 		NUM_COLUMNS(JSON_COL)
 #undef JSON_COL
 		*p++ = '}';
 	} else {
-		p = put_u64(p, t->tick);
+		p = fmt_u64(p, t->tick);
 		*p++ = '\t';
-		p = put_u64(p, t->real_ns);
+		p = fmt_u64(p, t->real_ns);
 		*p++ = '\t';
-		p = put_u64(p, t->mono_ns);
+		p = fmt_u64(p, t->mono_ns);
 		*p++ = '\t';
-		p = put_str(p, laddr);
+		p = fmt_str(p, laddr);
 		*p++ = '\t';
-		p = put_u64(p, ntohs(m->id.idiag_sport));
+		p = fmt_u64(p, ntohs(m->id.idiag_sport));
 		*p++ = '\t';
-		p = put_str(p, raddr);
+		p = fmt_str(p, raddr);
 		*p++ = '\t';
-		p = put_u64(p, ntohs(m->id.idiag_dport));
+		p = fmt_u64(p, ntohs(m->id.idiag_dport));
 		*p++ = '\t';
-		p = put_str(p, state);
+		p = fmt_str(p, state);
 		*p++ = '\t';
-		p = cc && *cc ? put_cc(p, cc) : PUT_LIT(p, "-");
+		p = cc && *cc ? put_cc(p, cc) : FMT_LIT(p, "-");
 #define TSV_COL(name, expr, doc) \
 	*p++ = '\t';             \
-	p = put_u64(p, (uint64_t)(expr));
+	p = fmt_u64(p, (uint64_t)(expr));
 		NUM_COLUMNS(TSV_COL)
 #undef TSV_COL
 	}
@@ -556,6 +495,7 @@ static int dump_family(int fd, uint8_t family, uint32_t seq, const struct tick_c
 		struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
 		const struct nlmsghdr *nlh;
 		size_t len;
+		int err;
 
 		n = recvmsg(fd, &mh, 0);
 		if (n < 0) {
@@ -570,20 +510,8 @@ static int dump_family(int fd, uint8_t family, uint32_t seq, const struct tick_c
 			/* Leftovers of a dump abandoned after an error. */
 			if (nlh->nlmsg_seq != seq)
 				continue;
-			if (nlh->nlmsg_type == NLMSG_DONE) {
-				int err = 0;
-
-				if (nlh->nlmsg_len >= NLMSG_LENGTH(sizeof(int)))
-					memcpy(&err, NLMSG_DATA(nlh), sizeof(err));
-				return err < 0 ? err : 0;
-			}
-			if (nlh->nlmsg_type == NLMSG_ERROR) {
-				struct nlmsgerr e = { .error = -EBADMSG };
-
-				if (nlh->nlmsg_len >= NLMSG_LENGTH(sizeof(e)))
-					memcpy(&e, NLMSG_DATA(nlh), sizeof(e));
-				return e.error < 0 ? e.error : -EBADMSG;
-			}
+			if (lfn_nl_dump_end(nlh, &err))
+				return err;
 			if (nlh->nlmsg_type == SOCK_DIAG_BY_FAMILY && handle_diag_msg(t, nlh) < 0)
 				return ERR_STDOUT;
 		}
@@ -649,21 +577,6 @@ static void usage(FILE *f)
 		"Exit status: 0 after duration or SIGTERM/SIGINT, 1 on a runtime error, 2 on bad usage.\n");
 }
 
-static int parse_uint(const char *s, unsigned long min, unsigned long max, unsigned long *out)
-{
-	char *end;
-	unsigned long v;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || *end || v < min || v > max)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 static int add_range(struct options *o, unsigned long lo, unsigned long hi)
 {
 	if (o->n_ranges >= MAX_PORT_ARGS)
@@ -697,7 +610,7 @@ static int parse_ports(struct options *o, const char *arg)
 static int parse_port_range(struct options *o, const char *arg)
 {
 	char buf[32], *dash;
-	unsigned long lo, hi;
+	uint64_t lo, hi;
 
 	if (strlen(arg) >= sizeof(buf))
 		return -1;
@@ -706,7 +619,7 @@ static int parse_port_range(struct options *o, const char *arg)
 	if (!dash)
 		return -1;
 	*dash = '\0';
-	if (parse_uint(buf, 1, 65535, &lo) || parse_uint(dash + 1, 1, 65535, &hi) || lo > hi)
+	if (parse_u64(buf, 1, 65535, &lo) || parse_u64(dash + 1, 1, 65535, &hi) || lo > hi)
 		return -1;
 	return add_range(o, lo, hi);
 }
@@ -770,27 +683,14 @@ static int parse_args(int argc, char **argv, struct options *o)
 	o->n_families = 2;
 
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		unsigned long v;
-		char *end;
-		double d;
-
 		switch (c) {
 		case OPT_HZ:
-			if (parse_uint(optarg, 1, 100, &v)) {
-				fprintf(stderr, PROG ": --hz must be an integer 1..100 (got '%s')\n", optarg);
+			if (lfn_opt_hz(optarg, &o->hz))
 				return -1;
-			}
-			o->hz = (unsigned)v;
 			break;
 		case OPT_DURATION:
-			errno = 0;
-			d = strtod(optarg, &end);
-			if (errno || end == optarg || *end || !isfinite(d) || d < 0 || d > 1e7) {
-				fprintf(stderr, PROG ": --duration must be seconds >= 0 (got '%s')\n", optarg);
+			if (lfn_opt_duration(optarg, &o->duration_s, &o->duration_ns))
 				return -1;
-			}
-			o->duration_s = d;
-			o->duration_ns = (uint64_t)llround(d * 1e9);
 			break;
 		case OPT_PORT:
 			if (parse_ports(o, optarg)) {
@@ -828,30 +728,15 @@ static int parse_args(int argc, char **argv, struct options *o)
 			}
 			break;
 		case OPT_FORMAT:
-			if (!strcmp(optarg, "tsv")) {
-				o->format = FMT_TSV;
-			} else if (!strcmp(optarg, "jsonl")) {
-				o->format = FMT_JSONL;
-			} else {
-				fprintf(stderr, PROG ": --format must be tsv or jsonl (got '%s')\n", optarg);
+			if (lfn_opt_format(optarg, &o->format))
 				return -1;
-			}
 			break;
-		case OPT_HELP:
-			usage(stdout);
-			exit(0);
-		case OPT_VERSION:
-			printf(PROG " output format v%d\n", FORMAT_VERSION);
-			exit(0);
 		default:
-			fprintf(stderr, "Try '" PROG " --help'.\n");
-			return -1;
+			return lfn_other_option(c, OPT_HELP, OPT_VERSION, usage, FORMAT_VERSION);
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, PROG ": unexpected argument '%s'\n", argv[optind]);
+	if (lfn_no_operands(argc, argv))
 		return -1;
-	}
 	merge_ranges(o);
 	if (o->n_ranges > MAX_PORT_RANGES) {
 		fprintf(stderr, PROG ": at most %d disjoint port ranges (got %zu)\n", MAX_PORT_RANGES, o->n_ranges);
@@ -862,50 +747,19 @@ static int parse_args(int argc, char **argv, struct options *o)
 
 /* ---- main loop ---- */
 
-static void setup_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	/*
-	 * SA_RESTART keeps a blocked stdout write or netlink read from failing
-	 * with EINTR (stdio would drop the buffer). clock_nanosleep is never
-	 * restarted, so a signal during the sleep still ends the run at once.
-	 */
-	sa.sa_flags = SA_RESTART;
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
-	/* A vanished reader is reported as a write error, not a silent death. */
-	signal(SIGPIPE, SIG_IGN);
-}
-
-static struct timespec to_timespec(uint64_t ns)
-{
-	struct timespec ts = { .tv_sec = (time_t)(ns / NSEC_PER_SEC), .tv_nsec = (long)(ns % NSEC_PER_SEC) };
-
-	return ts;
-}
-
 int main(int argc, char **argv)
 {
 	const char *reason = "signal";
-	uint64_t t0, n_slots, k = 0, t_end;
+	struct lfn_slots slots;
+	uint64_t k = 0;
 	uint32_t seq = 0;
-	int fd, fl, status = 0, out_errno = 0;
+	int fd, status = 0, out_errno = 0;
 
+	lfn_prog = PROG;
 	if (parse_args(argc, argv, &opt))
 		return 2;
 
-	/*
-	 * An inherited O_NONBLOCK stdout would make stdio fail with EAGAIN and
-	 * drop data under back-pressure; we want the writer to block instead.
-	 */
-	fl = fcntl(STDOUT_FILENO, F_GETFL);
-	if (fl >= 0 && (fl & O_NONBLOCK))
-		fcntl(STDOUT_FILENO, F_SETFL, fl & ~O_NONBLOCK);
-	setvbuf(stdout, stdout_buf, _IOFBF, sizeof(stdout_buf));
+	lfn_stdout_blocking(stdout_buf, sizeof(stdout_buf));
 
 	fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
 	if (fd < 0) {
@@ -913,7 +767,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	build_request(&opt);
-	setup_signals();
+	/* A blocked netlink read is restarted too; the slot sleep is not. */
+	lfn_catch_stop_signals(LFN_SIG_RESTART | LFN_SIG_IGNORE_PIPE);
 
 	print_header();
 	if (fflush(stdout)) {
@@ -921,14 +776,11 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	/* Slot k (k < n_slots) starts at t0 + k * 1e9 / hz; integer maths so slots never drift. */
-	n_slots = opt.duration_ns ? (opt.duration_ns * opt.hz + NSEC_PER_SEC - 1) / NSEC_PER_SEC : UINT64_MAX;
-	t0 = now_ns(CLOCK_MONOTONIC);
+	lfn_slots_start(&slots, opt.hz, opt.duration_ns);
 
-	while (k < n_slots) {
+	while (k < slots.n) {
 		struct tick_ctx t;
-		struct timespec wake = to_timespec(t0 + k * NSEC_PER_SEC / opt.hz);
-		uint64_t done, next, cur;
+		uint64_t done;
 		size_t i;
 		int rc, err = 0;
 
@@ -937,9 +789,9 @@ int main(int argc, char **argv)
 		 * at the next slot, at most 1 s (1/hz) later; acceptable for a
 		 * sampler, and simpler than a signalfd/timerfd loop.
 		 */
-		if (stop_signal)
+		if (lfn_stop_signal)
 			break;
-		rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &wake, NULL);
+		rc = lfn_slots_sleep(&slots, k);
 		if (rc == EINTR)
 			continue;
 		if (rc) {
@@ -975,34 +827,12 @@ int main(int argc, char **argv)
 		done = now_ns(CLOCK_MONOTONIC);
 		if (done - t.mono_ns > cnt.max_work_ns)
 			cnt.max_work_ns = done - t.mono_ns;
-		next = k + 1;
-		if (done > t0 + next * NSEC_PER_SEC / opt.hz) {
-			cnt.late++;
-			cur = (done - t0) * opt.hz / NSEC_PER_SEC;
-			if (cur > next) {
-				uint64_t last = cur < n_slots ? cur : n_slots;
-
-				if (last > next)
-					cnt.skipped += last - next;
-				next = cur;
-			}
-		}
-		k = next;
+		k = lfn_slots_next(&slots, k, done, &cnt.late, &cnt.skipped);
 	}
-	if (k >= n_slots)
+	if (k >= slots.n)
 		reason = "duration";
-	t_end = now_ns(CLOCK_MONOTONIC);
-
-	if (!ferror(stdout)) {
-		print_end(stdout, reason, t_end - t0);
-		fflush(stdout);
-	}
-	if (ferror(stdout)) {
-		/* The counters must still reach someone; stderr is all that is left. */
-		fprintf(stderr, PROG ": writing stdout failed: %s\n", strerror(out_errno ? out_errno : errno));
-		print_end(stderr, reason, t_end - t0);
+	if (lfn_end_record(print_end, reason, now_ns(CLOCK_MONOTONIC) - slots.t0, out_errno))
 		status = 1;
-	}
 	close(fd);
 	return status;
 }

@@ -47,6 +47,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lfn_common.h"
+
 #define PROG "lfn-pkttiming"
 #define FORMAT_VERSION 1
 #define MAX_DIRS 32
@@ -80,22 +82,8 @@ struct slot {
 static struct dir dirs[MAX_DIRS];
 static int ndirs;
 static struct slot table[TABLE_SIZE];
-static volatile sig_atomic_t stop_signal;
-
-static void on_signal(int sig) { stop_signal = sig; }
-
-static uint64_t now_ns(clockid_t c)
-{
-	struct timespec ts;
-	clock_gettime(c, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static void die(const char *msg)
-{
-	fprintf(stderr, "%s: %s\n", PROG, msg);
-	exit(2);
-}
+/* Bad usage or a setup failure: the message, then exit status 2. */
+#define die(msg) lfn_die(2, "%s", msg)
 
 static uint64_t mix(uint64_t h)
 {
@@ -288,6 +276,7 @@ int main(int argc, char **argv)
 		{ 0, 0, 0, 0 },
 	};
 	int c;
+	lfn_prog = PROG;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		char *end = NULL;
 		switch (c) {
@@ -320,7 +309,7 @@ int main(int argc, char **argv)
 		dirs[i].ifb_idx = (int)if_nametoindex(dirs[i].ifb);
 		dirs[i].egress_idx = (int)if_nametoindex(dirs[i].egress);
 		if (!dirs[i].ifb_idx || !dirs[i].egress_idx) {
-			fprintf(stderr, "%s: --dir %s: no device %s in this namespace\n", PROG, dirs[i].name,
+			lfn_err("--dir %s: no device %s in this namespace", dirs[i].name,
 				dirs[i].ifb_idx ? dirs[i].egress : dirs[i].ifb);
 			return 2;
 		}
@@ -335,9 +324,8 @@ int main(int argc, char **argv)
 	if (setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one)) < 0) die("cannot enable SO_TIMESTAMPNS");
 	/* The filter trims each frame to SNAPLEN; the auxiliary data keeps its length on the wire. */
 	if (setsockopt(fd, SOL_PACKET, PACKET_AUXDATA, &one, sizeof(one)) < 0) die("cannot enable PACKET_AUXDATA");
-	struct sigaction sa = { .sa_handler = on_signal };
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	/* No SA_RESTART: poll() returns at once on a stop signal. SIGPIPE keeps its default. */
+	lfn_catch_stop_signals(0);
 
 	printf("#%s\tv%d\tdirs=%d\twindow_ms=%ld\tevery_ms=%ld\tbin_min=%.2f\tbin_step=%.2f\n", PROG, FORMAT_VERSION, ndirs,
 	       window_ms, every_ms, BIN_MIN, BIN_STEP);
@@ -358,7 +346,7 @@ int main(int argc, char **argv)
 	for (;;) {
 		uint64_t mono = now_ns(CLOCK_MONOTONIC);
 		uint64_t win_start = start + tick * period, win_end = win_start + width, next = win_start + period;
-		if (stop_signal) break;
+		if (lfn_stop_signal) break;
 		if (mono >= stop_at) {
 			reason = "duration";
 			break;
@@ -400,7 +388,7 @@ int main(int argc, char **argv)
 				if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_TIMESTAMPNS) {
 					struct timespec t;
 					memcpy(&t, CMSG_DATA(cm), sizeof(t));
-					ts = (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+					ts = (uint64_t)t.tv_sec * NSEC_PER_SEC + (uint64_t)t.tv_nsec;
 				} else if (cm->cmsg_level == SOL_PACKET && cm->cmsg_type == PACKET_AUXDATA) {
 					struct tpacket_auxdata aux;
 					memcpy(&aux, CMSG_DATA(cm), sizeof(aux));

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Shared by lfn-udpgen and lfn-udpsink: the datagram header both sides
- * agree on, clocks, address and number parsing.
+ * agree on, addresses and rates (clocks, integers and the rest: lfn_common.h).
  *
  * Datagram payload, all integers big-endian:
  *   bytes 0..7   sequence number, 0 for the first datagram of a run, +1 per
@@ -25,7 +25,8 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
-#define NSEC_PER_SEC 1000000000ULL
+#include "lfn_common.h"
+
 #define LFNUDP_HDR_LEN 16
 /* Largest UDP payload that fits an IPv4 datagram (65535 - 20 - 8). */
 #define LFNUDP_MAX_PAYLOAD 65507
@@ -33,68 +34,23 @@
 #define LFNUDP_OVERHEAD_V4 28u
 #define LFNUDP_OVERHEAD_V6 48u
 
-static inline uint64_t now_ns(clockid_t clk)
+/* --duration S (0..1e7 s, fractions allowed; 0 = until stopped), as both programs take it; -1 (printed) if bad. */
+static inline int udp_opt_duration(const char *arg, double *s, uint64_t *ns)
 {
-	struct timespec ts;
-
-	clock_gettime(clk, &ts);
-	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
-}
-
-static inline struct timespec ns_to_timespec(uint64_t ns)
-{
-	struct timespec ts = { .tv_sec = (time_t)(ns / NSEC_PER_SEC), .tv_nsec = (long)(ns % NSEC_PER_SEC) };
-
-	return ts;
-}
-
-static inline void put_be64(unsigned char *p, uint64_t v)
-{
-	int i;
-
-	for (i = 7; i >= 0; i--) {
-		p[i] = (unsigned char)v;
-		v >>= 8;
-	}
-}
-
-static inline uint64_t get_be64(const unsigned char *p)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = 0; i < 8; i++)
-		v = v << 8 | p[i];
-	return v;
-}
-
-/* Decimal integer with bounds; no sign, no spaces, no suffix. */
-static inline int parse_uint(const char *s, unsigned long long min, unsigned long long max, unsigned long long *out)
-{
-	char *end;
-	unsigned long long v;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || *end || v < min || v > max)
-		return -1;
-	*out = v;
+	if (parse_double(arg, 0, 1e7, s))
+		return lfn_bad_value("--duration must be seconds, 0..1e7", arg);
+	*ns = (uint64_t)llround(*s * 1e9);
 	return 0;
 }
 
-/* A finite decimal number in [min, max]. */
-static inline int parse_double(const char *s, double min, double max, double *out)
+/* --report HZ (1..100 intervals per second), as both programs take it; -1 (printed) if bad. */
+static inline int udp_opt_report(const char *arg, unsigned *hz)
 {
-	char *end;
-	double d;
+	uint64_t v;
 
-	errno = 0;
-	d = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(d) || d < min || d > max)
-		return -1;
-	*out = d;
+	if (parse_u64(arg, 1, 100, &v))
+		return lfn_bad_value("--report must be an integer 1..100", arg);
+	*hz = (unsigned)v;
 	return 0;
 }
 

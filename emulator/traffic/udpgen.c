@@ -22,11 +22,9 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,7 +32,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <sys/prctl.h>
 #include <sys/socket.h>
 
 #include "lfnudp.h"
@@ -123,7 +120,6 @@ static struct options opt;
 static struct counters cur, tot;
 static uint64_t max_late_ns;
 static uint64_t logged_errors;
-static volatile sig_atomic_t stop_signal;
 
 static struct onoff oo_send, oo_report;
 static struct sched send_sched = { .oo = &oo_send }, report_sched = { .oo = &oo_report };
@@ -137,26 +133,8 @@ static int stdout_failed;
 static unsigned char payload[LFNUDP_MAX_PAYLOAD];
 static char stdout_buf[1 << 14];
 
-static void on_signal(int sig)
-{
-	stop_signal = sig;
-}
-
-static void log_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	if (logged_errors > MAX_LOGGED_ERRORS)
-		return;
-	fputs(PROG ": ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	if (logged_errors == MAX_LOGGED_ERRORS)
-		fputs(" (further errors are only counted)", stderr);
-	fputc('\n', stderr);
-	logged_errors++;
-}
+/* Errors can repeat per datagram; past MAX_LOGGED_ERRORS they are only counted. */
+#define log_error(...) lfn_err_capped(logged_errors++, MAX_LOGGED_ERRORS, " (further errors are only counted)", __VA_ARGS__)
 
 /* splitmix64: small, fast, and enough for drawing period lengths. */
 static uint64_t splitmix64(uint64_t *s)
@@ -548,7 +526,7 @@ static const char *run(int fd, uint64_t *elapsed)
 		 * A signal landing between this check and the sleep is seen at the
 		 * next wake-up, at most one report interval later.
 		 */
-		if (stop_signal) {
+		if (lfn_stop_signal) {
 			rel = now > t0_mono ? now - t0_mono : 0;
 			emit_until(rel < end_rel ? rel : end_rel, 1);
 			*elapsed = rel;
@@ -752,12 +730,6 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int bad(const char *what, const char *arg)
-{
-	fprintf(stderr, PROG ": %s (got '%.60s')\n", what, arg);
-	return -1;
-}
-
 /* Which pattern-specific options each pattern takes; anything else is an error, not silently ignored. */
 static int check_pattern_options(const unsigned char *seen)
 {
@@ -789,7 +761,7 @@ static int parse_args(int argc, char **argv)
 {
 	unsigned char seen[OPT_END - OPT_HOST] = { 0 };
 	const char *host = NULL;
-	unsigned long long v, port = 0;
+	uint64_t v, port = 0;
 	int c;
 
 	opt.hz = 10;
@@ -808,8 +780,8 @@ static int parse_args(int argc, char **argv)
 			host = optarg;
 			break;
 		case OPT_PORT:
-			if (parse_uint(optarg, 1, 65535, &port))
-				return bad("--port must be an integer 1..65535", optarg);
+			if (parse_u64(optarg, 1, 65535, &port))
+				return lfn_bad_value("--port must be an integer 1..65535", optarg);
 			break;
 		case OPT_PATTERN:
 			if (!strcmp(optarg, "cbr"))
@@ -819,84 +791,73 @@ static int parse_args(int argc, char **argv)
 			else if (!strcmp(optarg, "selfsimilar"))
 				opt.pattern = PAT_SELFSIM;
 			else
-				return bad("--pattern must be cbr, sine or selfsimilar", optarg);
+				return lfn_bad_value("--pattern must be cbr, sine or selfsimilar", optarg);
 			break;
 		case OPT_RATE:
 			if (parse_bps(optarg, 1, MAX_RATE_BPS, &opt.rate))
-				return bad("--rate must be bit/s, 1..1e11, optional k/M/G suffix", optarg);
+				return lfn_bad_value("--rate must be bit/s, 1..1e11, optional k/M/G suffix", optarg);
 			break;
 		case OPT_MEAN:
 			if (parse_bps(optarg, 1, MAX_RATE_BPS, &opt.mean))
-				return bad("--mean must be bit/s, 1..1e11, optional k/M/G suffix", optarg);
+				return lfn_bad_value("--mean must be bit/s, 1..1e11, optional k/M/G suffix", optarg);
 			break;
 		case OPT_AMPLITUDE:
 			if (parse_bps(optarg, 0, MAX_RATE_BPS, &opt.amplitude))
-				return bad("--amplitude must be bit/s >= 0, optional k/M/G suffix", optarg);
+				return lfn_bad_value("--amplitude must be bit/s >= 0, optional k/M/G suffix", optarg);
 			break;
 		case OPT_PERIOD:
 			if (parse_double(optarg, 1e-3, 1e7, &opt.period))
-				return bad("--period must be seconds, 0.001..1e7", optarg);
+				return lfn_bad_value("--period must be seconds, 0.001..1e7", optarg);
 			break;
 		case OPT_HURST:
 			if (parse_double(optarg, 0.5, 0.99, &opt.hurst))
-				return bad("--hurst must be 0.5..0.99", optarg);
+				return lfn_bad_value("--hurst must be 0.5..0.99", optarg);
 			break;
 		case OPT_SOURCES:
-			if (parse_uint(optarg, 1, MAX_SOURCES, &v))
-				return bad("--sources must be an integer 1..1024", optarg);
+			if (parse_u64(optarg, 1, MAX_SOURCES, &v))
+				return lfn_bad_value("--sources must be an integer 1..1024", optarg);
 			opt.sources = (unsigned)v;
 			break;
 		case OPT_ONOFF_MEAN:
 			if (parse_double(optarg, 1e-3, 1e4, &opt.onoff_mean))
-				return bad("--onoff-mean must be seconds, 0.001..10000", optarg);
+				return lfn_bad_value("--onoff-mean must be seconds, 0.001..10000", optarg);
 			break;
 		case OPT_SEED:
-			if (parse_uint(optarg, 0, UINT64_MAX, &v))
-				return bad("--seed must be an integer 0..18446744073709551615", optarg);
+			if (parse_u64(optarg, 0, UINT64_MAX, &v))
+				return lfn_bad_value("--seed must be an integer 0..18446744073709551615", optarg);
 			opt.seed = v;
 			break;
 		case OPT_SIZE:
-			if (parse_uint(optarg, LFNUDP_HDR_LEN, LFNUDP_MAX_PAYLOAD, &v))
-				return bad("--size must be an integer 16..65507", optarg);
+			if (parse_u64(optarg, LFNUDP_HDR_LEN, LFNUDP_MAX_PAYLOAD, &v))
+				return lfn_bad_value("--size must be an integer 16..65507", optarg);
 			opt.size = (unsigned)v;
 			break;
 		case OPT_DURATION:
-			if (parse_double(optarg, 0, 1e7, &opt.duration_s))
-				return bad("--duration must be seconds, 0..1e7", optarg);
-			opt.duration_ns = (uint64_t)llround(opt.duration_s * 1e9);
+			if (udp_opt_duration(optarg, &opt.duration_s, &opt.duration_ns))
+				return -1;
 			break;
 		case OPT_REPORT:
-			if (parse_uint(optarg, 1, 100, &v))
-				return bad("--report must be an integer 1..100", optarg);
-			opt.hz = (unsigned)v;
+			if (udp_opt_report(optarg, &opt.hz))
+				return -1;
 			break;
 		case OPT_BURST:
-			if (parse_uint(optarg, 1, MAX_BURST, &v))
-				return bad("--burst must be an integer 1..64", optarg);
+			if (parse_u64(optarg, 1, MAX_BURST, &v))
+				return lfn_bad_value("--burst must be an integer 1..64", optarg);
 			opt.burst = (unsigned)v;
 			break;
 		case OPT_MAX_LAG:
 			if (parse_double(optarg, 0, 1, &opt.max_lag_s))
-				return bad("--max-lag must be seconds, 0..1", optarg);
+				return lfn_bad_value("--max-lag must be seconds, 0..1", optarg);
 			break;
 		case OPT_DRY_RUN:
 			opt.dry_run = 1;
 			break;
-		case OPT_HELP:
-			usage(stdout);
-			exit(0);
-		case OPT_VERSION:
-			printf(PROG " output format v%d\n", FORMAT_VERSION);
-			exit(0);
 		default:
-			fprintf(stderr, "Try '" PROG " --help'.\n");
-			return -1;
+			return lfn_other_option(c, OPT_HELP, OPT_VERSION, usage, FORMAT_VERSION);
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, PROG ": unexpected argument '%s'\n", argv[optind]);
+	if (lfn_no_operands(argc, argv))
 		return -1;
-	}
 	opt.max_lag_ns = (uint64_t)llround(opt.max_lag_s * 1e9);
 	if (opt.pattern == PAT_NONE) {
 		fprintf(stderr, PROG ": --pattern is required (cbr, sine or selfsimilar)\n");
@@ -942,7 +903,7 @@ static int parse_args(int argc, char **argv)
 	opt.overhead = LFNUDP_OVERHEAD_V4;
 	if (host) {
 		if (parse_addr(host, (uint16_t)port, &opt.dst, &opt.dst_len))
-			return bad("--host must be a numeric IPv4 or IPv6 address", host);
+			return lfn_bad_value("--host must be a numeric IPv4 or IPv6 address", host);
 		if (opt.dst.ss_family == AF_INET6)
 			opt.overhead = LFNUDP_OVERHEAD_V6;
 		format_addr(&opt.dst, opt.dst_text, sizeof(opt.dst_text));
@@ -950,33 +911,17 @@ static int parse_args(int argc, char **argv)
 	return 0;
 }
 
-static void setup_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	/* Keeps a blocked stdout write from failing; clock_nanosleep is never restarted. */
-	sa.sa_flags = SA_RESTART;
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-}
-
 int main(int argc, char **argv)
 {
 	const char *reason;
 	uint64_t elapsed = 0;
-	int fd = -1, fl, status = 0;
+	int fd = -1, status = 0;
 
+	lfn_prog = PROG;
 	if (parse_args(argc, argv))
 		return 2;
 
-	fl = fcntl(STDOUT_FILENO, F_GETFL);
-	if (fl >= 0 && (fl & O_NONBLOCK))
-		fcntl(STDOUT_FILENO, F_SETFL, fl & ~O_NONBLOCK);
-	setvbuf(stdout, stdout_buf, _IOFBF, sizeof(stdout_buf));
+	lfn_stdout_blocking(stdout_buf, sizeof(stdout_buf));
 
 	if (!opt.dry_run) {
 		fd = socket(opt.dst.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
@@ -990,14 +935,15 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		/* The default 50 us timer slack would be a third of the gap at 100 Mbit/s. */
-		prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+		lfn_tight_timer_slack();
 	}
 	memset(payload, 0x5a, sizeof(payload));
 	if (opt.pattern == PAT_SELFSIM) {
 		onoff_init(&oo_send);
 		onoff_init(&oo_report);
 	}
-	setup_signals();
+	/* SA_RESTART keeps a blocked stdout write from failing; clock_nanosleep is never restarted. */
+	lfn_catch_stop_signals(LFN_SIG_RESTART | LFN_SIG_IGNORE_PIPE);
 
 	/* A millisecond of lead so the first datagram is not late by the header write. */
 	t0_mono = now_ns(CLOCK_MONOTONIC) + 1000000;

@@ -17,12 +17,10 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,7 +71,6 @@ struct counters {
 static struct options opt;
 static struct counters cur, tot;
 static uint64_t ignored, logged_errors;
-static volatile sig_atomic_t stop_signal;
 static int stdout_failed;
 
 static uint64_t t0_mono, t0_real;
@@ -104,26 +101,8 @@ static union {
 
 static char stdout_buf[1 << 14];
 
-static void on_signal(int sig)
-{
-	stop_signal = sig;
-}
-
-static void log_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	if (logged_errors > MAX_LOGGED_ERRORS)
-		return;
-	fputs(PROG ": ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	if (logged_errors == MAX_LOGGED_ERRORS)
-		fputs(" (further messages suppressed)", stderr);
-	fputc('\n', stderr);
-	logged_errors++;
-}
+/* Errors can repeat per datagram; past MAX_LOGGED_ERRORS they are no longer printed. */
+#define log_error(...) lfn_err_capped(logged_errors++, MAX_LOGGED_ERRORS, " (further messages suppressed)", __VA_ARGS__)
 
 static uint64_t boundary_ns(uint64_t k)
 {
@@ -436,12 +415,6 @@ static void usage(FILE *f)
 		FORMAT_VERSION);
 }
 
-static int bad(const char *what, const char *arg)
-{
-	fprintf(stderr, PROG ": %s (got '%.60s')\n", what, arg);
-	return -1;
-}
-
 static int parse_args(int argc, char **argv)
 {
 	enum { OPT_PORT = 256, OPT_BIND, OPT_DURATION, OPT_REPORT, OPT_HELP, OPT_VERSION };
@@ -455,50 +428,39 @@ static int parse_args(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *bind_addr = "0.0.0.0";
-	unsigned long long v, port = 0;
+	uint64_t port = 0;
 	int c;
 
 	opt.hz = 10;
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_PORT:
-			if (parse_uint(optarg, 1, 65535, &port))
-				return bad("--port must be an integer 1..65535", optarg);
+			if (parse_u64(optarg, 1, 65535, &port))
+				return lfn_bad_value("--port must be an integer 1..65535", optarg);
 			break;
 		case OPT_BIND:
 			bind_addr = optarg;
 			break;
 		case OPT_DURATION:
-			if (parse_double(optarg, 0, 1e7, &opt.duration_s))
-				return bad("--duration must be seconds, 0..1e7", optarg);
-			opt.duration_ns = (uint64_t)llround(opt.duration_s * 1e9);
+			if (udp_opt_duration(optarg, &opt.duration_s, &opt.duration_ns))
+				return -1;
 			break;
 		case OPT_REPORT:
-			if (parse_uint(optarg, 1, 100, &v))
-				return bad("--report must be an integer 1..100", optarg);
-			opt.hz = (unsigned)v;
+			if (udp_opt_report(optarg, &opt.hz))
+				return -1;
 			break;
-		case OPT_HELP:
-			usage(stdout);
-			exit(0);
-		case OPT_VERSION:
-			printf(PROG " output format v%d\n", FORMAT_VERSION);
-			exit(0);
 		default:
-			fprintf(stderr, "Try '" PROG " --help'.\n");
-			return -1;
+			return lfn_other_option(c, OPT_HELP, OPT_VERSION, usage, FORMAT_VERSION);
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, PROG ": unexpected argument '%s'\n", argv[optind]);
+	if (lfn_no_operands(argc, argv))
 		return -1;
-	}
 	if (!port) {
 		fprintf(stderr, PROG ": --port is required\n");
 		return -1;
 	}
 	if (parse_addr(bind_addr, (uint16_t)port, &opt.bind, &opt.bind_len))
-		return bad("--bind must be a numeric IPv4 or IPv6 address", bind_addr);
+		return lfn_bad_value("--bind must be a numeric IPv4 or IPv6 address", bind_addr);
 	format_addr(&opt.bind, opt.bind_text, sizeof(opt.bind_text));
 	return 0;
 }
@@ -537,20 +499,17 @@ static int open_socket(int *rcvbuf)
 int main(int argc, char **argv)
 {
 	const char *reason = "signal";
-	struct sigaction sa;
 	sigset_t block, unblocked;
 	struct pollfd pfd;
 	uint64_t rel = 0;
-	int fd, fl, rcvbuf, status = 0;
+	int fd, rcvbuf, status = 0;
 
+	lfn_prog = PROG;
 	if (parse_args(argc, argv))
 		return 2;
 	overhead = opt.bind.ss_family == AF_INET6 ? LFNUDP_OVERHEAD_V6 : LFNUDP_OVERHEAD_V4;
 
-	fl = fcntl(STDOUT_FILENO, F_GETFL);
-	if (fl >= 0 && (fl & O_NONBLOCK))
-		fcntl(STDOUT_FILENO, F_SETFL, fl & ~O_NONBLOCK);
-	setvbuf(stdout, stdout_buf, _IOFBF, sizeof(stdout_buf));
+	lfn_stdout_blocking(stdout_buf, sizeof(stdout_buf));
 
 	/*
 	 * SIGTERM/SIGINT stay blocked except inside ppoll, so a stop request can
@@ -562,12 +521,7 @@ int main(int argc, char **argv)
 	sigprocmask(SIG_BLOCK, &block, &unblocked);
 	sigdelset(&unblocked, SIGTERM);
 	sigdelset(&unblocked, SIGINT);
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
+	lfn_catch_stop_signals(LFN_SIG_IGNORE_PIPE);
 
 	fd = open_socket(&rcvbuf);
 	if (fd < 0)
@@ -590,7 +544,7 @@ int main(int argc, char **argv)
 		int rc;
 
 		rel = now_ns(CLOCK_MONOTONIC) - t0_mono;
-		if (stop_signal || rel >= end_rel || boundary_ns(tick + 1) <= rel) {
+		if (lfn_stop_signal || rel >= end_rel || boundary_ns(tick + 1) <= rel) {
 			/* Everything that arrived by now is in the queue: read it before writing intervals. */
 			if (read_queued(fd, MAX_DRAIN) < 0) {
 				reason = "error";
@@ -606,10 +560,10 @@ int main(int argc, char **argv)
 				status = 1;
 				break;
 			}
-			if (stop_signal || rel >= end_rel) {
+			if (lfn_stop_signal || rel >= end_rel) {
 				if (rel > boundary_ns(tick))
 					emit_interval(rel);
-				reason = stop_signal ? "signal" : "duration";
+				reason = lfn_stop_signal ? "signal" : "duration";
 				break;
 			}
 			continue;

@@ -82,31 +82,6 @@ static uint64_t total_bytes, nblocks, io_bytes, in_order_bytes, t_start;
 
 /* ---- helpers ---- */
 
-static void put32(uint8_t *p, uint32_t v)
-{
-	v = htonl(v);
-	memcpy(p, &v, 4);
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-	put32(p, (uint32_t)(v >> 32));
-	put32(p + 4, (uint32_t)v);
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return ntohl(v);
-}
-
-static uint64_t get64(const uint8_t *p)
-{
-	return (uint64_t)get32(p) << 32 | get32(p + 4);
-}
-
 static uint64_t block_len(uint64_t b)
 {
 	uint64_t off = b * opt.block;
@@ -132,7 +107,7 @@ static int tune_socket(int fd)
 	set_sockbuf(fd, opt.sockbuf);
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	if (opt.cc && setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, opt.cc, (socklen_t)strlen(opt.cc))) {
-		xfer_err("congestion control '%s': %s", opt.cc, strerror(errno));
+		lfn_err("congestion control '%s': %s", opt.cc, strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -231,7 +206,7 @@ static int connect_all(const struct sockaddr_storage *ss, socklen_t len)
 	int rc = -1;
 
 	if (!p) {
-		xfer_err("out of memory");
+		lfn_err("out of memory");
 		return -1;
 	}
 	for (i = 0; i < nstreams; i++) {
@@ -239,13 +214,13 @@ static int connect_all(const struct sockaddr_storage *ss, socklen_t len)
 
 		streams[i].fd = fd;
 		if (fd < 0) {
-			xfer_err("socket for stream %u: %s", i, strerror(errno));
+			lfn_err("socket for stream %u: %s", i, strerror(errno));
 			goto out;
 		}
 		if (tune_socket(fd))
 			goto out;
 		if (connect(fd, (const struct sockaddr *)ss, len) && errno != EINPROGRESS) {
-			xfer_err("connect %s port %u (stream %u): %s", opt.c.connect, opt.c.port, i, strerror(errno));
+			lfn_err("connect %s port %u (stream %u): %s", opt.c.connect, opt.c.port, i, strerror(errno));
 			goto out;
 		}
 		p[i].fd = fd;
@@ -254,21 +229,21 @@ static int connect_all(const struct sockaddr_storage *ss, socklen_t len)
 	while (pending) {
 		int ms = -1, r;
 
-		if (xfer_stop)
+		if (lfn_stop_signal)
 			goto out;
 		if (deadline) {
 			uint64_t now = now_ns(CLOCK_MONOTONIC);
 
 			if (now >= deadline) {
 				xfer_timed_out = 1;
-				xfer_err("connect %s port %u: timed out", opt.c.connect, opt.c.port);
+				lfn_err("connect %s port %u: timed out", opt.c.connect, opt.c.port);
 				goto out;
 			}
 			ms = (int)((deadline - now + 999999) / 1000000);
 		}
 		r = poll(p, nstreams, ms);
 		if (r < 0 && errno != EINTR) {
-			xfer_err("poll: %s", strerror(errno));
+			lfn_err("poll: %s", strerror(errno));
 			goto out;
 		}
 		for (i = 0; r > 0 && i < nstreams; i++) {
@@ -279,7 +254,7 @@ static int connect_all(const struct sockaddr_storage *ss, socklen_t len)
 				continue;
 			getsockopt(p[i].fd, SOL_SOCKET, SO_ERROR, &err, &el);
 			if (err) {
-				xfer_err("connect %s port %u (stream %u): %s", opt.c.connect, opt.c.port, i, strerror(err));
+				lfn_err("connect %s port %u (stream %u): %s", opt.c.connect, opt.c.port, i, strerror(err));
 				goto out;
 			}
 			p[i].fd = -1;
@@ -332,7 +307,7 @@ static int run_send(void)
 	ring = malloc((size_t)w * opt.block);
 	sent = calloc(w, 1);
 	if (!streams || !p || !which || !ring || !sent) {
-		xfer_err("out of memory for %u blocks of %u bytes", w, opt.block);
+		lfn_err("out of memory for %u blocks of %u bytes", w, opt.block);
 		goto out;
 	}
 	for (i = 0; i < nstreams; i++) {
@@ -346,13 +321,13 @@ static int run_send(void)
 	for (i = 0; i < nstreams; i++) {
 		uint8_t h[HELLO_LEN];
 
-		put32(h, MAGIC);
-		put32(h + 4, PROTO_VERSION);
-		put32(h + 8, session);
-		put32(h + 12, i);
-		put32(h + 16, nstreams);
-		put32(h + 20, opt.block);
-		put64(h + 24, total_bytes);
+		put_be32(h, MAGIC);
+		put_be32(h + 4, PROTO_VERSION);
+		put_be32(h + 8, session);
+		put_be32(h + 12, i);
+		put_be32(h + 16, nstreams);
+		put_be32(h + 20, opt.block);
+		put_be64(h + 24, total_bytes);
 		if (write_full(streams[i].fd, h, HELLO_LEN, opt.c.timeout_ns, "hello"))
 			goto out;
 	}
@@ -386,16 +361,16 @@ static int run_send(void)
 		}
 		now = now_ns(CLOCK_MONOTONIC);
 		maybe_row(now);
-		if (xfer_stop)
+		if (lfn_stop_signal)
 			goto out;
 		if (idle_expired(now, idle_since)) {
-			xfer_err("no progress for %.1f s", (double)opt.c.timeout_ns / 1e9);
+			lfn_err("no progress for %.1f s", (double)opt.c.timeout_ns / 1e9);
 			xfer_timed_out = 1;
 			goto out;
 		}
 		r = poll(p, np, poll_ms(now, idle_since));
 		if (r < 0 && errno != EINTR) {
-			xfer_err("poll: %s", strerror(errno));
+			lfn_err("poll: %s", strerror(errno));
 			goto out;
 		}
 		for (i = 0; r > 0 && i < np; i++) {
@@ -412,7 +387,7 @@ static int run_send(void)
 				if (n < 0) {
 					if (errno == EAGAIN || errno == EINTR)
 						break;
-					xfer_err("stream %u: %s", which[i], strerror(errno));
+					lfn_err("stream %u: %s", which[i], strerror(errno));
 					goto out;
 				}
 				s->pos += (uint64_t)n;
@@ -439,8 +414,8 @@ static int run_send(void)
 
 	hasher_final(&hash, msg + 12, sha);
 	have_sha = 1;
-	put32(msg, FIN_MAGIC);
-	put64(msg + 4, total_bytes);
+	put_be32(msg, FIN_MAGIC);
+	put_be64(msg + 4, total_bytes);
 	if (write_full(streams[0].fd, msg, FIN_LEN, opt.c.timeout_ns, "stream 0"))
 		goto out;
 	/* Rows keep coming while the receiver finishes; its answer ends the transfer. */
@@ -450,10 +425,10 @@ static int run_send(void)
 		int r;
 
 		maybe_row(now);
-		if (xfer_stop)
+		if (lfn_stop_signal)
 			goto out;
 		if (idle_expired(now, idle_since)) {
-			xfer_err("no answer from the receiver for %.1f s", (double)opt.c.timeout_ns / 1e9);
+			lfn_err("no answer from the receiver for %.1f s", (double)opt.c.timeout_ns / 1e9);
 			xfer_timed_out = 1;
 			goto out;
 		}
@@ -461,7 +436,7 @@ static int run_send(void)
 		if (r > 0)
 			break;
 		if (r < 0 && errno != EINTR) {
-			xfer_err("poll: %s", strerror(errno));
+			lfn_err("poll: %s", strerror(errno));
 			goto out;
 		}
 	}
@@ -469,11 +444,11 @@ static int run_send(void)
 		goto out;
 	elapsed = now_ns(CLOCK_MONOTONIC) - t_start;
 	maybe_row(now_ns(CLOCK_MONOTONIC));
-	if (get32(msg) != FIN_MAGIC) {
-		xfer_err("protocol error: bad digest message from the receiver");
+	if (get_be32(msg) != FIN_MAGIC) {
+		lfn_err("protocol error: bad digest message from the receiver");
 		goto out;
 	}
-	peer_bytes = get64(msg + 4);
+	peer_bytes = get_be64(msg + 4);
 	sha256_hex(msg + 12, peer_sha);
 	have_peer = 1;
 	reason = "done";
@@ -519,37 +494,37 @@ static int accept_streams(int lfd)
 			r = wait_readable(lfd, deadline ? deadline - now : 0);
 		}
 		if (r != 1) {
-			if (!xfer_stop && !got)
-				xfer_err("no sender connected within %.1f s", (double)opt.c.timeout_ns / 1e9);
-			else if (!xfer_stop)
-				xfer_err("only %u of %u streams connected in time", got, nstreams);
+			if (!lfn_stop_signal && !got)
+				lfn_err("no sender connected within %.1f s", (double)opt.c.timeout_ns / 1e9);
+			else if (!lfn_stop_signal)
+				lfn_err("only %u of %u streams connected in time", got, nstreams);
 			return -1;
 		}
 		fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
 		if (fd < 0) {
 			if (errno == EINTR || errno == ECONNABORTED)
 				continue;
-			xfer_err("accept: %s", strerror(errno));
+			lfn_err("accept: %s", strerror(errno));
 			return -1;
 		}
 		if (read_full(fd, h, HELLO_LEN, opt.c.timeout_ns, "hello")) {
 			close(fd);
 			return -1;
 		}
-		idx = get32(h + 12);
-		n = get32(h + 16);
-		if (get32(h) != MAGIC || get32(h + 4) != PROTO_VERSION) {
-			xfer_err("protocol error: not an " PROG " v%u sender", PROTO_VERSION);
+		idx = get_be32(h + 12);
+		n = get_be32(h + 16);
+		if (get_be32(h) != MAGIC || get_be32(h + 4) != PROTO_VERSION) {
+			lfn_err("protocol error: not an " PROG " v%u sender", PROTO_VERSION);
 			close(fd);
 			return -1;
 		}
 		if (!got) {
-			session = get32(h + 8);
+			session = get_be32(h + 8);
 			nstreams = n;
-			opt.block = get32(h + 20);
-			total_bytes = get64(h + 24);
+			opt.block = get_be32(h + 20);
+			total_bytes = get_be64(h + 24);
 			if (!n || n > MAX_STREAMS || opt.block < MIN_BLOCK || opt.block > MAX_BLOCK || !total_bytes) {
-				xfer_err("protocol error: unusable parameters (streams %u, block %u, bytes %llu)", n,
+				lfn_err("protocol error: unusable parameters (streams %u, block %u, bytes %llu)", n,
 					 opt.block, (unsigned long long)total_bytes);
 				close(fd);
 				return -1;
@@ -557,7 +532,7 @@ static int accept_streams(int lfd)
 			nblocks = (total_bytes + opt.block - 1) / opt.block;
 			streams = calloc(nstreams, sizeof(*streams));
 			if (!streams) {
-				xfer_err("out of memory");
+				lfn_err("out of memory");
 				close(fd);
 				return -1;
 			}
@@ -566,9 +541,9 @@ static int accept_streams(int lfd)
 				streams[r].next = (uint64_t)r;
 			}
 		}
-		if (get32(h + 8) != session || n != nstreams || idx >= nstreams || streams[idx].fd >= 0 ||
-		    get32(h + 20) != opt.block || get64(h + 24) != total_bytes) {
-			xfer_err("protocol error: stream %u does not belong to this transfer", idx);
+		if (get_be32(h + 8) != session || n != nstreams || idx >= nstreams || streams[idx].fd >= 0 ||
+		    get_be32(h + 20) != opt.block || get_be64(h + 24) != total_bytes) {
+			lfn_err("protocol error: stream %u does not belong to this transfer", idx);
 			close(fd);
 			return -1;
 		}
@@ -605,7 +580,7 @@ static int run_recv(void)
 		set_sockbuf(lfd, opt.sockbuf);
 	}
 	if (lfd < 0 || bind(lfd, (struct sockaddr *)&ss, slen) || listen(lfd, MAX_STREAMS)) {
-		xfer_err("listen on %s port %u: %s", opt.c.bind ? opt.c.bind : "0.0.0.0", opt.c.port, strerror(errno));
+		lfn_err("listen on %s port %u: %s", opt.c.bind ? opt.c.bind : "0.0.0.0", opt.c.port, strerror(errno));
 		if (lfd >= 0)
 			close(lfd);
 		return 1;
@@ -626,7 +601,7 @@ static int run_recv(void)
 	p = calloc(nstreams, sizeof(*p));
 	which = calloc(nstreams, sizeof(*which));
 	if (!ring || !ready || !p || !which) {
-		xfer_err("out of memory for %u blocks of %u bytes", w, opt.block);
+		lfn_err("out of memory for %u blocks of %u bytes", w, opt.block);
 		goto out;
 	}
 
@@ -651,16 +626,16 @@ static int run_recv(void)
 		}
 		now = now_ns(CLOCK_MONOTONIC);
 		maybe_row(now);
-		if (xfer_stop)
+		if (lfn_stop_signal)
 			goto out;
 		if (idle_expired(now, idle_since)) {
-			xfer_err("nothing from the sender for %.1f s", (double)opt.c.timeout_ns / 1e9);
+			lfn_err("nothing from the sender for %.1f s", (double)opt.c.timeout_ns / 1e9);
 			xfer_timed_out = 1;
 			goto out;
 		}
 		r = poll(p, np, poll_ms(now, idle_since));
 		if (r < 0 && errno != EINTR) {
-			xfer_err("poll: %s", strerror(errno));
+			lfn_err("poll: %s", strerror(errno));
 			goto out;
 		}
 		for (i = 0; r > 0 && i < np; i++) {
@@ -689,11 +664,11 @@ static int run_recv(void)
 				if (n < 0) {
 					if (errno == EAGAIN || errno == EINTR)
 						break;
-					xfer_err("stream %u: %s", which[i], strerror(errno));
+					lfn_err("stream %u: %s", which[i], strerror(errno));
 					goto out;
 				}
 				if (n == 0) {
-					xfer_err("stream %u: closed by the sender with data still due", which[i]);
+					lfn_err("stream %u: closed by the sender with data still due", which[i]);
 					goto out;
 				}
 				moved += (uint64_t)n;
@@ -726,16 +701,16 @@ static int run_recv(void)
 			elapsed = now_ns(CLOCK_MONOTONIC) - t_start;
 	}
 	maybe_row(now_ns(CLOCK_MONOTONIC));
-	if (get32(fin) != FIN_MAGIC) {
-		xfer_err("protocol error: bad digest message from the sender");
+	if (get_be32(fin) != FIN_MAGIC) {
+		lfn_err("protocol error: bad digest message from the sender");
 		goto out;
 	}
-	peer_bytes = get64(fin + 4);
+	peer_bytes = get_be64(fin + 4);
 	sha256_hex(fin + 12, peer_sha);
 	have_peer = 1;
 	hasher_final(&hash, fin + 12, sha);
 	have_sha = 1;
-	put64(fin + 4, in_order_bytes);
+	put_be64(fin + 4, in_order_bytes);
 	set_nonblock(streams[0].fd, 0);
 	if (write_full(streams[0].fd, fin, FIN_LEN, opt.c.timeout_ns, "stream 0"))
 		goto out;
@@ -879,21 +854,12 @@ static int parse_args(int argc, char **argv)
 			}
 			opt.cc = optarg;
 			break;
-		case OPT_HELP:
-			usage(stdout);
-			exit(0);
-		case OPT_VERSION:
-			printf(PROG " output format v%d\n", XFER_FORMAT_VERSION);
-			exit(0);
 		default:
-			fprintf(stderr, "Try '" PROG " --help'.\n");
-			return -1;
+			return lfn_other_option(c, OPT_HELP, OPT_VERSION, usage, XFER_FORMAT_VERSION);
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, PROG ": unexpected argument '%s'\n", argv[optind]);
+	if (lfn_no_operands(argc, argv))
 		return -1;
-	}
 	if (common_check(&opt.c))
 		return -1;
 	if (opt.c.role == ROLE_RECV && (streams_given || block_given)) {
@@ -905,12 +871,5 @@ static int parse_args(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	xfer_prog = PROG;
-	if (parse_args(argc, argv))
-		return 2;
-	if (opt.c.digest)
-		return run_digest(opt.c.file, opt.c.bytes, opt.c.seed);
-	xfer_setup_process();
-	xfer_want_fds(MAX_STREAMS + 64);
-	return opt.c.role == ROLE_SEND ? run_send() : run_recv();
+	return xfer_main(argc, argv, PROG, &opt.c, parse_args, MAX_STREAMS + 64, run_send, run_recv);
 }

@@ -109,31 +109,6 @@ static uint64_t t_start; /* CLOCK_MONOTONIC at the start of the transfer, 0 befo
 
 /* ---- byte order helpers ---- */
 
-static void put32(uint8_t *p, uint32_t v)
-{
-	v = htonl(v);
-	memcpy(p, &v, 4);
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-	put32(p, (uint32_t)(v >> 32));
-	put32(p + 4, (uint32_t)v);
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return ntohl(v);
-}
-
-static uint64_t get64(const uint8_t *p)
-{
-	return (uint64_t)get32(p) << 32 | get32(p + 4);
-}
-
 static int bit_get(const uint8_t *bm, uint64_t i)
 {
 	return bm[i / 8] >> (i % 8) & 1;
@@ -151,8 +126,8 @@ static int send_msg(int fd, uint32_t type, const uint8_t *body, uint32_t len, co
 {
 	uint8_t hdr[8];
 
-	put32(hdr, type);
-	put32(hdr + 4, len + extra_len);
+	put_be32(hdr, type);
+	put_be32(hdr + 4, len + extra_len);
 	if (write_full(fd, hdr, sizeof(hdr), opt.c.timeout_ns, "control connection") ||
 	    write_full(fd, body, len, opt.c.timeout_ns, "control connection"))
 		return -1;
@@ -172,10 +147,10 @@ static long recv_msg(int fd, uint32_t type, uint8_t *body, uint32_t min, uint32_
 
 	if (read_full(fd, hdr, sizeof(hdr), opt.c.timeout_ns, "control connection"))
 		return -1;
-	t = get32(hdr);
-	len = get32(hdr + 4);
+	t = get_be32(hdr);
+	len = get_be32(hdr + 4);
 	if (t != type || len < min || len > max) {
-		xfer_err("protocol error: expected message %u, got %u with %u bytes", type, t, len);
+		lfn_err("protocol error: expected message %u, got %u with %u bytes", type, t, len);
 		return -1;
 	}
 	if (read_full(fd, body, len, opt.c.timeout_ns, "control connection"))
@@ -286,13 +261,13 @@ static int connect_ctrl(const struct sockaddr_storage *ss, socklen_t len)
 	struct pollfd p;
 
 	if (fd < 0) {
-		xfer_err("socket: %s", strerror(errno));
+		lfn_err("socket: %s", strerror(errno));
 		return -1;
 	}
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	set_nonblock(fd, 1);
 	if (connect(fd, (const struct sockaddr *)ss, len) && errno != EINPROGRESS) {
-		xfer_err("connect %s port %u: %s", opt.c.connect, opt.c.port, strerror(errno));
+		lfn_err("connect %s port %u: %s", opt.c.connect, opt.c.port, strerror(errno));
 		close(fd);
 		return -1;
 	}
@@ -302,12 +277,12 @@ static int connect_ctrl(const struct sockaddr_storage *ss, socklen_t len)
 		int ms = opt.c.timeout_ns ? (int)(opt.c.timeout_ns / 1000000) : -1;
 		int r = poll(&p, 1, ms);
 
-		if (r < 0 && errno == EINTR && !xfer_stop)
+		if (r < 0 && errno == EINTR && !lfn_stop_signal)
 			continue;
 		if (r <= 0) {
 			if (!r)
 				xfer_timed_out = 1;
-			xfer_err("connect %s port %u: %s", opt.c.connect, opt.c.port,
+			lfn_err("connect %s port %u: %s", opt.c.connect, opt.c.port,
 				 r ? strerror(errno) : "timed out");
 			close(fd);
 			return -1;
@@ -316,7 +291,7 @@ static int connect_ctrl(const struct sockaddr_storage *ss, socklen_t len)
 	}
 	getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &el);
 	if (err) {
-		xfer_err("connect %s port %u: %s", opt.c.connect, opt.c.port, strerror(err));
+		lfn_err("connect %s port %u: %s", opt.c.connect, opt.c.port, strerror(err));
 		close(fd);
 		return -1;
 	}
@@ -361,9 +336,9 @@ static int blast(int udp, struct tx_chunk *t, uint32_t n, uint32_t session, cons
 	uint8_t hdr[DGRAM_HDR];
 	uint32_t seq;
 
-	put32(hdr, session);
-	put32(hdr + 4, st.chunk);
-	put32(hdr + 12, st.round);
+	put_be32(hdr, session);
+	put_be32(hdr + 4, st.chunk);
+	put_be32(hdr + 12, st.round);
 	for (seq = 0; seq < n; seq++) {
 		struct iovec iov[2];
 		struct msghdr mh;
@@ -372,7 +347,7 @@ static int blast(int udp, struct tx_chunk *t, uint32_t n, uint32_t session, cons
 
 		if (missing && !bit_get(missing, seq))
 			continue;
-		if (xfer_stop)
+		if (lfn_stop_signal)
 			return -1;
 		if (tx_fill(t, off + plen))
 			return -1;
@@ -386,7 +361,7 @@ static int blast(int udp, struct tx_chunk *t, uint32_t n, uint32_t session, cons
 			start += now - due - MAX_PACE_LAG_NS;
 			st.pace_resets++;
 		}
-		put32(hdr + 8, seq);
+		put_be32(hdr + 8, seq);
 		iov[0].iov_base = hdr;
 		iov[0].iov_len = DGRAM_HDR;
 		iov[1].iov_base = (void *)(buf + off);
@@ -397,14 +372,14 @@ static int blast(int udp, struct tx_chunk *t, uint32_t n, uint32_t session, cons
 		for (;;) {
 			if (sendmsg(udp, &mh, 0) >= 0)
 				break;
-			if (errno == EINTR && !xfer_stop)
+			if (errno == EINTR && !lfn_stop_signal)
 				continue;
 			if (errno == ENOBUFS || errno == EAGAIN) {
 				/* Dropped on this host; the receiver will report it missing. */
 				st.send_drops++;
 				break;
 			}
-			xfer_err("sending datagrams: %s", strerror(errno));
+			lfn_err("sending datagrams: %s", strerror(errno));
 			return -1;
 		}
 		j++;
@@ -431,11 +406,11 @@ static int wait_ctrl(int fd)
 		int r, ms;
 
 		maybe_row(now);
-		if (xfer_stop)
+		if (lfn_stop_signal)
 			return 0;
 		if (now >= deadline) {
 			xfer_timed_out = 1;
-			xfer_err("no answer from the receiver for %.1f s", (double)opt.c.timeout_ns / 1e9);
+			lfn_err("no answer from the receiver for %.1f s", (double)opt.c.timeout_ns / 1e9);
 			return 0;
 		}
 		if (deadline - now < wait)
@@ -445,7 +420,7 @@ static int wait_ctrl(int fd)
 		if (r > 0)
 			return 1;
 		if (r < 0 && errno != EINTR) {
-			xfer_err("poll: %s", strerror(errno));
+			lfn_err("poll: %s", strerror(errno));
 			return 0;
 		}
 	}
@@ -460,19 +435,19 @@ static int recv_report(int ctrl, uint32_t n, uint8_t *missing, uint32_t *nmiss)
 
 	if (read_full(ctrl, hdr, sizeof(hdr), opt.c.timeout_ns, "control connection"))
 		return -1;
-	type = get32(hdr);
-	len = get32(hdr + 4);
+	type = get_be32(hdr);
+	len = get_be32(hdr + 4);
 	if (type != CTL_REPORT || (len != REPORT_HDR_LEN && len != REPORT_HDR_LEN + blen)) {
-		xfer_err("protocol error: expected a report, got message %u with %u bytes", type, len);
+		lfn_err("protocol error: expected a report, got message %u with %u bytes", type, len);
 		return -1;
 	}
 	if (read_full(ctrl, body, REPORT_HDR_LEN, opt.c.timeout_ns, "control connection"))
 		return -1;
-	*nmiss = get32(body + 8);
-	if (get32(body) != st.chunk || get32(body + 4) != st.round || *nmiss > n ||
+	*nmiss = get_be32(body + 8);
+	if (get_be32(body) != st.chunk || get_be32(body + 4) != st.round || *nmiss > n ||
 	    (*nmiss != 0) != (len != REPORT_HDR_LEN)) {
-		xfer_err("protocol error: report for chunk %u round %u (%u missing) does not fit", get32(body),
-			 get32(body + 4), *nmiss);
+		lfn_err("protocol error: report for chunk %u round %u (%u missing) does not fit", get_be32(body),
+			 get_be32(body + 4), *nmiss);
 		return -1;
 	}
 	if (*nmiss && read_full(ctrl, missing, blen, opt.c.timeout_ns, "control connection"))
@@ -506,7 +481,7 @@ static int run_send(void)
 	buf = malloc(chunk_cap);
 	missing = malloc((size_t)((chunk_cap / pl + 8) / 8 + 1));
 	if (!buf || !missing) {
-		xfer_err("out of memory for a %llu-byte chunk", (unsigned long long)chunk_cap);
+		lfn_err("out of memory for a %llu-byte chunk", (unsigned long long)chunk_cap);
 		goto out;
 	}
 	ctrl = connect_ctrl(&ss, slen);
@@ -514,24 +489,24 @@ static int run_send(void)
 		goto out;
 	udp = socket(ss.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (udp < 0 || connect(udp, (struct sockaddr *)&ss, slen)) {
-		xfer_err("UDP socket to %s port %u: %s", opt.c.connect, opt.c.port, strerror(errno));
+		lfn_err("UDP socket to %s port %u: %s", opt.c.connect, opt.c.port, strerror(errno));
 		goto out;
 	}
 	set_sockbuf(udp, opt.sockbuf);
 
 	session = (uint32_t)(now_ns(CLOCK_REALTIME) ^ (uint64_t)getpid() << 16);
-	put32(msg, MAGIC);
-	put32(msg + 4, PROTO_VERSION);
-	put32(msg + 8, session);
-	put32(msg + 12, opt.dgram);
-	put64(msg + 16, opt.chunk);
-	put64(msg + 24, src.size);
-	put64(msg + 32, opt.rate_bps);
+	put_be32(msg, MAGIC);
+	put_be32(msg + 4, PROTO_VERSION);
+	put_be32(msg + 8, session);
+	put_be32(msg + 12, opt.dgram);
+	put_be64(msg + 16, opt.chunk);
+	put_be64(msg + 24, src.size);
+	put_be64(msg + 32, opt.rate_bps);
 	if (send_msg(ctrl, CTL_HELLO, msg, HELLO_LEN, NULL, 0) ||
 	    recv_msg(ctrl, CTL_HELLO_OK, msg, HELLO_OK_LEN, HELLO_OK_LEN) < 0)
 		goto out;
-	if (get32(msg) != MAGIC || get32(msg + 4) != session) {
-		xfer_err("protocol error: the receiver answered for another session");
+	if (get_be32(msg) != MAGIC || get_be32(msg + 4) != session) {
+		lfn_err("protocol error: the receiver answered for another session");
 		goto out;
 	}
 
@@ -551,9 +526,9 @@ static int run_send(void)
 			if (blast(udp, &t, n, session, miss, &sent, &bytes))
 				goto out;
 			blast_ns = now_ns(CLOCK_MONOTONIC) - t_round;
-			put32(msg, st.chunk);
-			put32(msg + 4, st.round);
-			put32(msg + 8, (uint32_t)sent);
+			put_be32(msg, st.chunk);
+			put_be32(msg + 4, st.round);
+			put_be32(msg + 8, (uint32_t)sent);
 			if (send_msg(ctrl, CTL_BLAST_END, msg, BLAST_END_LEN, NULL, 0) || !wait_ctrl(ctrl))
 				goto out;
 			if (recv_report(ctrl, n, missing, &nmiss))
@@ -575,10 +550,10 @@ static int run_send(void)
 
 	hasher_final(&hash, fin + 8, sha);
 	have_sha = 1;
-	put64(fin, src.size);
+	put_be64(fin, src.size);
 	if (send_msg(ctrl, CTL_FIN, fin, FIN_LEN, NULL, 0) || recv_msg(ctrl, CTL_FIN_OK, fin, FIN_LEN, FIN_LEN) < 0)
 		goto out;
-	peer_bytes = get64(fin);
+	peer_bytes = get_be64(fin);
 	sha256_hex(fin + 8, peer_sha);
 	have_peer = 1;
 	reason = "done";
@@ -620,13 +595,13 @@ static void rx_datagram(struct rx *x, const uint8_t *d, size_t len)
 	uint64_t off;
 	size_t want;
 
-	if (len < DGRAM_HDR || get32(d) != x->session) {
+	if (len < DGRAM_HDR || get_be32(d) != x->session) {
 		st.bad++;
 		return;
 	}
-	chunk = get32(d + 4);
-	seq = get32(d + 8);
-	round = get32(d + 12);
+	chunk = get_be32(d + 4);
+	seq = get_be32(d + 8);
+	round = get_be32(d + 12);
 	if (chunk != st.chunk) {
 		st.stale++;
 		return;
@@ -674,7 +649,7 @@ static long rx_drain(struct rx *x, int max_batches)
 		if (got < 0) {
 			if (errno == EAGAIN || errno == EINTR)
 				break;
-			xfer_err("receiving datagrams: %s", strerror(errno));
+			lfn_err("receiving datagrams: %s", strerror(errno));
 			return -1;
 		}
 		if (got > 0) {
@@ -752,7 +727,7 @@ static int run_recv(void)
 	parse_addr(opt.c.bind ? opt.c.bind : "0.0.0.0", opt.c.port, &ss, &slen);
 	lfd = listen_on(SOCK_STREAM, &ss, slen);
 	if (lfd < 0) {
-		xfer_err("listen on %s port %u: %s", opt.c.bind ? opt.c.bind : "0.0.0.0", opt.c.port, strerror(errno));
+		lfn_err("listen on %s port %u: %s", opt.c.bind ? opt.c.bind : "0.0.0.0", opt.c.port, strerror(errno));
 		return 1;
 	}
 	/* Port 0: the UDP socket takes the port the kernel gave the TCP listener. */
@@ -760,7 +735,7 @@ static int run_recv(void)
 	x.udp = listen_on(SOCK_DGRAM, &ss, slen);
 	addr_to_str((struct sockaddr *)&ss, addr, sizeof(addr), &port);
 	if (x.udp < 0) {
-		xfer_err("bind UDP %s port %u: %s", addr, port, strerror(errno));
+		lfn_err("bind UDP %s port %u: %s", addr, port, strerror(errno));
 		goto out;
 	}
 	set_sockbuf(x.udp, opt.sockbuf);
@@ -769,29 +744,29 @@ static int run_recv(void)
 		goto out;
 
 	if (wait_readable(lfd, opt.c.timeout_ns) != 1) {
-		if (!xfer_stop)
-			xfer_err("no sender connected within %.1f s", (double)opt.c.timeout_ns / 1e9);
+		if (!lfn_stop_signal)
+			lfn_err("no sender connected within %.1f s", (double)opt.c.timeout_ns / 1e9);
 		goto out;
 	}
 	ctrl = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
 	if (ctrl < 0) {
-		xfer_err("accept: %s", strerror(errno));
+		lfn_err("accept: %s", strerror(errno));
 		goto out;
 	}
 	setsockopt(ctrl, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	if (recv_msg(ctrl, CTL_HELLO, msg, HELLO_LEN, HELLO_LEN) < 0)
 		goto out;
-	if (get32(msg) != MAGIC || get32(msg + 4) != PROTO_VERSION) {
-		xfer_err("protocol error: not an " PROG " v%u sender", PROTO_VERSION);
+	if (get_be32(msg) != MAGIC || get_be32(msg + 4) != PROTO_VERSION) {
+		lfn_err("protocol error: not an " PROG " v%u sender", PROTO_VERSION);
 		goto out;
 	}
-	x.session = get32(msg + 8);
-	opt.dgram = get32(msg + 12);
-	opt.chunk = get64(msg + 16);
-	total = get64(msg + 24);
-	opt.rate_bps = get64(msg + 32);
+	x.session = get_be32(msg + 8);
+	opt.dgram = get_be32(msg + 12);
+	opt.chunk = get_be64(msg + 16);
+	total = get_be64(msg + 24);
+	opt.rate_bps = get_be64(msg + 32);
 	if (opt.dgram < MIN_DGRAM || opt.dgram > MAX_DGRAM || !opt.chunk || opt.chunk > MAX_CHUNK || !total) {
-		xfer_err("protocol error: unusable parameters (datagram %u, chunk %llu, bytes %llu)", opt.dgram,
+		lfn_err("protocol error: unusable parameters (datagram %u, chunk %llu, bytes %llu)", opt.dgram,
 			 (unsigned long long)opt.chunk, (unsigned long long)total);
 		goto out;
 	}
@@ -802,12 +777,12 @@ static int run_recv(void)
 	report = malloc((size_t)(chunk / x.pl + 8) / 8 + 1);
 	x.slots = malloc((size_t)RECV_BATCH * opt.dgram);
 	if (!x.buf || !x.have || !report || !x.slots) {
-		xfer_err("out of memory for a %llu-byte chunk", (unsigned long long)chunk);
+		lfn_err("out of memory for a %llu-byte chunk", (unsigned long long)chunk);
 		goto out;
 	}
-	put32(msg, MAGIC);
-	put32(msg + 4, x.session);
-	put32(msg + 8, (uint32_t)sock_bufsize(x.udp, SO_RCVBUF));
+	put_be32(msg, MAGIC);
+	put_be32(msg + 4, x.session);
+	put_be32(msg + 8, (uint32_t)sock_bufsize(x.udp, SO_RCVBUF));
 	if (send_msg(ctrl, CTL_HELLO_OK, msg, HELLO_OK_LEN, NULL, 0))
 		goto out;
 
@@ -831,12 +806,12 @@ static int run_recv(void)
 			int r, ms;
 
 			maybe_row(now);
-			if (xfer_stop)
+			if (lfn_stop_signal)
 				goto out;
 			if (opt.c.timeout_ns) {
 				if (now - idle_since >= opt.c.timeout_ns) {
 					xfer_timed_out = 1;
-					xfer_err("nothing from the sender for %.1f s", (double)opt.c.timeout_ns / 1e9);
+					lfn_err("nothing from the sender for %.1f s", (double)opt.c.timeout_ns / 1e9);
 					goto out;
 				}
 				if (idle_since + opt.c.timeout_ns - now < wait)
@@ -848,7 +823,7 @@ static int run_recv(void)
 			ms = wait == UINT64_MAX ? -1 : (int)((wait + 999999) / 1000000);
 			r = poll(p, 2, ms);
 			if (r < 0 && errno != EINTR) {
-				xfer_err("poll: %s", strerror(errno));
+				lfn_err("poll: %s", strerror(errno));
 				goto out;
 			}
 			if (r > 0 && (p[0].revents & POLLIN)) {
@@ -865,9 +840,9 @@ static int run_recv(void)
 
 				if (recv_msg(ctrl, CTL_BLAST_END, msg, BLAST_END_LEN, BLAST_END_LEN) < 0)
 					goto out;
-				if (get32(msg) != st.chunk || get32(msg + 4) != st.round) {
-					xfer_err("protocol error: end of chunk %u round %u while at chunk %u round %u",
-						 get32(msg), get32(msg + 4), st.chunk, st.round);
+				if (get_be32(msg) != st.chunk || get_be32(msg + 4) != st.round) {
+					lfn_err("protocol error: end of chunk %u round %u while at chunk %u round %u",
+						 get_be32(msg), get_be32(msg + 4), st.chunk, st.round);
 					goto out;
 				}
 				/* Datagrams that left before the message are in the socket by now on a FIFO path. */
@@ -882,9 +857,9 @@ static int run_recv(void)
 				}
 				if (!nmiss)
 					rx_hash(&x, 0); /* the chunk is delivered only once it is hashed */
-				put32(msg, st.chunk);
-				put32(msg + 4, st.round);
-				put32(msg + 8, nmiss);
+				put_be32(msg, st.chunk);
+				put_be32(msg + 4, st.round);
+				put_be32(msg + 8, nmiss);
 				if (send_msg(ctrl, CTL_REPORT, msg, REPORT_HDR_LEN, report, nmiss ? blen : 0))
 					goto out;
 				t_end = now_ns(CLOCK_MONOTONIC);
@@ -908,12 +883,12 @@ static int run_recv(void)
 
 	if (recv_msg(ctrl, CTL_FIN, fin, FIN_LEN, FIN_LEN) < 0)
 		goto out;
-	peer_bytes = get64(fin);
+	peer_bytes = get_be64(fin);
 	sha256_hex(fin + 8, peer_sha);
 	have_peer = 1;
 	hasher_final(&hash, fin + 8, sha);
 	have_sha = 1;
-	put64(fin, st.done_bytes);
+	put_be64(fin, st.done_bytes);
 	if (send_msg(ctrl, CTL_FIN_OK, fin, FIN_LEN, NULL, 0))
 		goto out;
 	reason = "done";
@@ -1066,21 +1041,12 @@ static int parse_args(int argc, char **argv)
 			}
 			opt.sockbuf = (int)v;
 			break;
-		case OPT_HELP:
-			usage(stdout);
-			exit(0);
-		case OPT_VERSION:
-			printf(PROG " output format v%d\n", XFER_FORMAT_VERSION);
-			exit(0);
 		default:
-			fprintf(stderr, "Try '" PROG " --help'.\n");
-			return -1;
+			return lfn_other_option(c, OPT_HELP, OPT_VERSION, usage, XFER_FORMAT_VERSION);
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, PROG ": unexpected argument '%s'\n", argv[optind]);
+	if (lfn_no_operands(argc, argv))
 		return -1;
-	}
 	if (common_check(&opt.c))
 		return -1;
 	if (opt.c.role == ROLE_SEND && !opt.c.digest && !opt.rate_bps) {
@@ -1096,11 +1062,5 @@ static int parse_args(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	xfer_prog = PROG;
-	if (parse_args(argc, argv))
-		return 2;
-	if (opt.c.digest)
-		return run_digest(opt.c.file, opt.c.bytes, opt.c.seed);
-	xfer_setup_process();
-	return opt.c.role == ROLE_SEND ? run_send() : run_recv();
+	return xfer_main(argc, argv, PROG, &opt.c, parse_args, 0, run_send, run_recv);
 }

@@ -98,34 +98,9 @@ extern "C" void freeaddrinfo(struct addrinfo *) {}
 
 /* ---- helpers ---- */
 
-static void put32(uint8_t *p, uint32_t v)
-{
-	v = htonl(v);
-	memcpy(p, &v, 4);
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-	put32(p, (uint32_t)(v >> 32));
-	put32(p + 4, (uint32_t)v);
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return ntohl(v);
-}
-
-static uint64_t get64(const uint8_t *p)
-{
-	return (uint64_t)get32(p) << 32 | get32(p + 4);
-}
-
 static void udt_fail(const char *what)
 {
-	xfer_err("%s: %s", what, UDT::getlasterror().getErrorMessage());
+	lfn_err("%s: %s", what, UDT::getlasterror().getErrorMessage());
 }
 
 static int io_timeout_ms(void)
@@ -187,7 +162,7 @@ static int attach_udp(UDTSOCKET u, const struct sockaddr_storage *ss, socklen_t 
 	int fd = socket(ss->ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 
 	if (fd < 0 || bind(fd, (const struct sockaddr *)ss, len)) {
-		xfer_err("UDP socket: %s", strerror(errno));
+		lfn_err("UDP socket: %s", strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return -1;
@@ -335,10 +310,10 @@ static int xfer_full(char *buf, size_t len, int sending, int count, const char *
 			return -1;
 		}
 		maybe_row(now);
-		if (xfer_stop)
+		if (lfn_stop_signal)
 			return -1;
 		if (opt.c.timeout_ns && now - idle_since >= opt.c.timeout_ns) {
-			xfer_err("%s: no progress for %.1f s", what, (double)opt.c.timeout_ns / 1e9);
+			lfn_err("%s: no progress for %.1f s", what, (double)opt.c.timeout_ns / 1e9);
 			xfer_timed_out = 1;
 			return -1;
 		}
@@ -400,10 +375,10 @@ static int run_send(void)
 	conn = u;
 	if (set_timeouts(u))
 		goto out;
-	put32(msg, MAGIC);
-	put32(msg + 4, PROTO_VERSION);
-	put64(msg + 8, src.size);
-	put64(msg + 16, 0);
+	put_be32(msg, MAGIC);
+	put_be32(msg + 4, PROTO_VERSION);
+	put_be64(msg + 8, src.size);
+	put_be64(msg + 16, 0);
 	if (xfer_full((char *)msg, HELLO_LEN, 1, 0, "sending the hello"))
 		goto out;
 
@@ -422,18 +397,18 @@ static int run_send(void)
 	}
 	hasher_final(&hash, msg + 12, sha);
 	have_sha = 1;
-	put32(msg, FIN_MAGIC);
-	put64(msg + 4, src.size);
+	put_be32(msg, FIN_MAGIC);
+	put_be64(msg + 4, src.size);
 	remember_perfmon(); /* before the digest exchange, after which the receiver may close */
 	if (xfer_full((char *)msg, FIN_LEN, 1, 0, "sending the digest") ||
 	    xfer_full((char *)msg, FIN_LEN, 0, 0, "waiting for the receiver's digest"))
 		goto out;
 	elapsed = now_ns(CLOCK_MONOTONIC) - t_start;
-	if (get32(msg) != FIN_MAGIC) {
-		xfer_err("protocol error: bad digest message from the receiver");
+	if (get_be32(msg) != FIN_MAGIC) {
+		lfn_err("protocol error: bad digest message from the receiver");
 		goto out;
 	}
-	peer_bytes = get64(msg + 4);
+	peer_bytes = get_be64(msg + 4);
 	sha256_hex(msg + 12, peer_sha);
 	have_peer = 1;
 	reason = "done";
@@ -463,12 +438,12 @@ static int wait_accept(UDTSOCKET ls)
 		udt_fail("UDT::epoll");
 		return -1;
 	}
-	while (!xfer_stop) {
+	while (!lfn_stop_signal) {
 		std::set<UDTSOCKET> rd;
 		uint64_t now = now_ns(CLOCK_MONOTONIC);
 
 		if (deadline && now >= deadline) {
-			xfer_err("no sender connected within %.1f s", (double)opt.c.timeout_ns / 1e9);
+			lfn_err("no sender connected within %.1f s", (double)opt.c.timeout_ns / 1e9);
 			xfer_timed_out = 1;
 			break;
 		}
@@ -531,11 +506,11 @@ static int run_recv(void)
 	}
 	if (set_timeouts(conn) || xfer_full((char *)msg, HELLO_LEN, 0, 0, "reading the hello"))
 		goto out;
-	if (get32(msg) != MAGIC || get32(msg + 4) != PROTO_VERSION || !get64(msg + 8)) {
-		xfer_err("protocol error: not an " PROG " v%u sender", PROTO_VERSION);
+	if (get_be32(msg) != MAGIC || get_be32(msg + 4) != PROTO_VERSION || !get_be64(msg + 8)) {
+		lfn_err("protocol error: not an " PROG " v%u sender", PROTO_VERSION);
 		goto out;
 	}
-	total = get64(msg + 8);
+	total = get_be64(msg + 8);
 
 	t_start = now_ns(CLOCK_MONOTONIC);
 	ticker_start(&tick, opt.c.report_hz, t_start);
@@ -553,16 +528,16 @@ static int run_recv(void)
 	remember_perfmon(); /* before the digest exchange, after which the sender may close */
 	if (xfer_full((char *)msg, FIN_LEN, 0, 0, "reading the sender's digest"))
 		goto out;
-	if (get32(msg) != FIN_MAGIC) {
-		xfer_err("protocol error: bad digest message from the sender");
+	if (get_be32(msg) != FIN_MAGIC) {
+		lfn_err("protocol error: bad digest message from the sender");
 		goto out;
 	}
-	peer_bytes = get64(msg + 4);
+	peer_bytes = get_be64(msg + 4);
 	sha256_hex(msg + 12, peer_sha);
 	have_peer = 1;
 	hasher_final(&hash, msg + 12, sha);
 	have_sha = 1;
-	put64(msg + 4, io_bytes);
+	put_be64(msg + 4, io_bytes);
 	if (xfer_full((char *)msg, FIN_LEN, 1, 0, "sending the digest"))
 		goto out;
 	reason = "done";
@@ -693,21 +668,12 @@ static int parse_args(int argc, char **argv)
 			}
 			opt.max_rate_bps = (int64_t)v;
 			break;
-		case OPT_HELP:
-			usage(stdout);
-			exit(0);
-		case OPT_VERSION:
-			printf(PROG " output format v%d\n", XFER_FORMAT_VERSION);
-			exit(0);
 		default:
-			fprintf(stderr, "Try '" PROG " --help'.\n");
-			return -1;
+			return lfn_other_option(c, OPT_HELP, OPT_VERSION, usage, XFER_FORMAT_VERSION);
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, PROG ": unexpected argument '%s'\n", argv[optind]);
+	if (lfn_no_operands(argc, argv))
 		return -1;
-	}
 	if (common_check(&opt.c))
 		return -1;
 	if (opt.c.role == ROLE_RECV && opt.max_rate_bps) {
@@ -719,11 +685,5 @@ static int parse_args(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	xfer_prog = PROG;
-	if (parse_args(argc, argv))
-		return 2;
-	if (opt.c.digest)
-		return run_digest(opt.c.file, opt.c.bytes, opt.c.seed);
-	xfer_setup_process();
-	return opt.c.role == ROLE_SEND ? run_send() : run_recv();
+	return xfer_main(argc, argv, PROG, &opt.c, parse_args, 0, run_send, run_recv);
 }

@@ -19,46 +19,16 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 
-const char *xfer_prog = "lfn-xfer";
-volatile sig_atomic_t xfer_stop;
 volatile sig_atomic_t xfer_timed_out;
 
 static char stdout_buf[1 << 16];
 
-void xfer_err(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: ", xfer_prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
 const char *xfer_fail_reason(void)
 {
-	return xfer_stop ? "signal" : xfer_timed_out ? "timeout" : "error";
+	return lfn_stop_signal ? "signal" : xfer_timed_out ? "timeout" : "error";
 }
 
 /* ---- clocks ---- */
-
-uint64_t now_ns(clockid_t clk)
-{
-	struct timespec ts;
-
-	clock_gettime(clk, &ts);
-	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
-}
-
-struct timespec ns_to_timespec(uint64_t ns)
-{
-	struct timespec ts;
-
-	ts.tv_sec = (time_t)(ns / NSEC_PER_SEC);
-	ts.tv_nsec = (long)(ns % NSEC_PER_SEC);
-	return ts;
-}
 
 int sleep_until(uint64_t t)
 {
@@ -111,28 +81,28 @@ int source_open(struct source *src, const char *path, uint64_t bytes, uint64_t s
 	src->size = bytes;
 	if (!path) {
 		if (!bytes) {
-			xfer_err("give --bytes N (generated payload) or --file PATH");
+			lfn_err("give --bytes N (generated payload) or --file PATH");
 			return -1;
 		}
 		return 0;
 	}
 	src->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (src->fd < 0 || fstat(src->fd, &st)) {
-		xfer_err("%s: %s", path, strerror(errno));
+		lfn_err("%s: %s", path, strerror(errno));
 		return -1;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		xfer_err("%s: not a regular file", path);
+		lfn_err("%s: not a regular file", path);
 		return -1;
 	}
 	if (bytes > (uint64_t)st.st_size) {
-		xfer_err("%s has %lld bytes, fewer than --bytes %llu", path, (long long)st.st_size,
+		lfn_err("%s has %lld bytes, fewer than --bytes %llu", path, (long long)st.st_size,
 			 (unsigned long long)bytes);
 		return -1;
 	}
 	src->size = bytes ? bytes : (uint64_t)st.st_size;
 	if (!src->size) {
-		xfer_err("%s is empty", path);
+		lfn_err("%s is empty", path);
 		return -1;
 	}
 	return 0;
@@ -152,7 +122,7 @@ int source_read(const struct source *src, uint64_t off, void *buf, size_t len)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
-			xfer_err("reading the payload file at offset %llu: %s", (unsigned long long)off,
+			lfn_err("reading the payload file at offset %llu: %s", (unsigned long long)off,
 				 n ? strerror(errno) : "file shrank");
 			return -1;
 		}
@@ -174,11 +144,11 @@ int run_digest(const char *path, uint64_t bytes, uint64_t seed)
 	if (path) {
 		fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
 		if (fd < 0) {
-			xfer_err("%s: %s", path, strerror(errno));
+			lfn_err("%s: %s", path, strerror(errno));
 			return 1;
 		}
 	} else if (!bytes) {
-		xfer_err("--digest needs --bytes N (generated payload) or --file PATH");
+		lfn_err("--digest needs --bytes N (generated payload) or --file PATH");
 		return 2;
 	}
 	hasher_init(&h);
@@ -198,7 +168,7 @@ int run_digest(const char *path, uint64_t bytes, uint64_t seed)
 			if (n < 0 && errno == EINTR)
 				continue;
 			if (n < 0) {
-				xfer_err("read: %s", strerror(errno));
+				lfn_err("read: %s", strerror(errno));
 				return 1;
 			}
 			if (!n)
@@ -231,7 +201,7 @@ int common_option(struct common_opts *o, int c, const char *arg)
 	case OPT_SEND:
 	case OPT_RECV:
 		if (o->role) {
-			xfer_err("give only one of --send and --recv");
+			lfn_err("give only one of --send and --recv");
 			return -1;
 		}
 		o->role = c == OPT_SEND ? ROLE_SEND : ROLE_RECV;
@@ -244,14 +214,14 @@ int common_option(struct common_opts *o, int c, const char *arg)
 		return 1;
 	case OPT_PORT:
 		if (parse_u64(arg, 0, 65535, &v)) {
-			xfer_err("--port must be 0..65535 (got '%s')", arg);
+			lfn_err("--port must be 0..65535 (got '%s')", arg);
 			return -1;
 		}
 		o->port = (unsigned)v;
 		return 1;
 	case OPT_BYTES:
 		if (parse_scaled(arg, 1, UINT64_MAX, &v)) {
-			xfer_err("--bytes must be a byte count >= 1, suffixes k M G T (x1000) or Ki Mi Gi Ti (got '%s')",
+			lfn_err("--bytes must be a byte count >= 1, suffixes k M G T (x1000) or Ki Mi Gi Ti (got '%s')",
 				 arg);
 			return -1;
 		}
@@ -259,7 +229,7 @@ int common_option(struct common_opts *o, int c, const char *arg)
 		return 1;
 	case OPT_SEED:
 		if (parse_u64(arg, 0, UINT64_MAX, &v)) {
-			xfer_err("--seed must be an integer 0..2^64-1 (got '%s')", arg);
+			lfn_err("--seed must be an integer 0..2^64-1 (got '%s')", arg);
 			return -1;
 		}
 		o->seed = v;
@@ -269,14 +239,14 @@ int common_option(struct common_opts *o, int c, const char *arg)
 		return 1;
 	case OPT_REPORT:
 		if (parse_u64(arg, 0, 1000, &v)) {
-			xfer_err("--report must be an integer 0..1000 rows per second (got '%s')", arg);
+			lfn_err("--report must be an integer 0..1000 rows per second (got '%s')", arg);
 			return -1;
 		}
 		o->report_hz = (unsigned)v;
 		return 1;
 	case OPT_TIMEOUT:
 		if (parse_seconds(arg, &o->timeout_ns)) {
-			xfer_err("--timeout must be seconds >= 0 (got '%s')", arg);
+			lfn_err("--timeout must be seconds >= 0 (got '%s')", arg);
 			return -1;
 		}
 		return 1;
@@ -296,41 +266,41 @@ int common_check(const struct common_opts *o)
 	if (o->digest)
 		return 0;
 	if (o->role == ROLE_NONE) {
-		xfer_err("give --send or --recv (or --digest); see --help");
+		lfn_err("give --send or --recv (or --digest); see --help");
 		return -1;
 	}
 	if (o->role == ROLE_SEND) {
 		if (!o->connect) {
-			xfer_err("--send needs --connect ADDR");
+			lfn_err("--send needs --connect ADDR");
 			return -1;
 		}
 		if (parse_addr(o->connect, o->port, &ss, &len)) {
-			xfer_err("--connect needs a numeric IPv4 or IPv6 address (got '%s')", o->connect);
+			lfn_err("--connect needs a numeric IPv4 or IPv6 address (got '%s')", o->connect);
 			return -1;
 		}
 		if (!o->port) {
-			xfer_err("--send needs --port 1..65535");
+			lfn_err("--send needs --port 1..65535");
 			return -1;
 		}
 		if (o->bind) {
-			xfer_err("--bind is for --recv");
+			lfn_err("--bind is for --recv");
 			return -1;
 		}
 		if (!o->file && !o->bytes) {
-			xfer_err("--send needs --bytes N (generated payload) or --file PATH");
+			lfn_err("--send needs --bytes N (generated payload) or --file PATH");
 			return -1;
 		}
 	} else {
 		if (o->connect) {
-			xfer_err("--connect is for --send");
+			lfn_err("--connect is for --send");
 			return -1;
 		}
 		if (o->file || o->bytes) {
-			xfer_err("--bytes/--file are for --send; the receiver learns the size from the sender");
+			lfn_err("--bytes/--file are for --send; the receiver learns the size from the sender");
 			return -1;
 		}
 		if (o->bind && parse_addr(o->bind, o->port, &ss, &len)) {
-			xfer_err("--bind needs a numeric IPv4 or IPv6 address (got '%s')", o->bind);
+			lfn_err("--bind needs a numeric IPv4 or IPv6 address (got '%s')", o->bind);
 			return -1;
 		}
 	}
@@ -362,22 +332,21 @@ void common_usage(FILE *f, unsigned default_port)
 		default_port);
 }
 
-/* ---- option parsing ---- */
-
-int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+int xfer_main(int argc, char **argv, const char *prog, const struct common_opts *o, int (*parse_args)(int, char **),
+	      unsigned want_fds, int (*run_send)(void), int (*run_recv)(void))
 {
-	char *end;
-	unsigned long long v;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || *end || v < min || v > max)
-		return -1;
-	*out = v;
-	return 0;
+	lfn_prog = prog;
+	if (parse_args(argc, argv))
+		return 2;
+	if (o->digest)
+		return run_digest(o->file, o->bytes, o->seed);
+	xfer_setup_process();
+	if (want_fds)
+		xfer_want_fds(want_fds);
+	return o->role == ROLE_SEND ? run_send() : run_recv();
 }
+
+/* ---- option parsing ---- */
 
 int parse_scaled(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 {
@@ -433,12 +402,9 @@ int parse_scaled(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 
 int parse_seconds(const char *s, uint64_t *out_ns)
 {
-	char *end;
 	double d;
 
-	errno = 0;
-	d = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(d) || d < 0 || d > 1e7)
+	if (parse_double(s, 0, 1e7, &d))
 		return -1;
 	*out_ns = (uint64_t)llround(d * 1e9);
 	return 0;
@@ -481,37 +447,11 @@ void addr_to_str(const struct sockaddr *sa, char *buf, size_t len, unsigned *por
 
 /* ---- process set-up ---- */
 
-static void on_signal(int sig)
-{
-	xfer_stop = sig;
-}
-
 void xfer_setup_process(void)
 {
-	struct sigaction sa;
-	int fl;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	/*
-	 * SA_RESTART keeps a blocked stdout write from failing with EINTR;
-	 * poll() and clock_nanosleep() are never restarted, so the loops
-	 * built on them still see the signal at once.
-	 */
-	sa.sa_flags = SA_RESTART;
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-
-	/* A blocking writer loses nothing under back-pressure; an inherited O_NONBLOCK would. */
-	fl = fcntl(STDOUT_FILENO, F_GETFL);
-	if (fl >= 0 && (fl & O_NONBLOCK))
-		fcntl(STDOUT_FILENO, F_SETFL, fl & ~O_NONBLOCK);
-	setvbuf(stdout, stdout_buf, _IOFBF, sizeof(stdout_buf));
-
-	/* Pacing sleeps are a few microseconds long; the default 50 us slack would swamp them. */
-	prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+	lfn_catch_stop_signals(LFN_SIG_RESTART | LFN_SIG_IGNORE_PIPE);
+	lfn_stdout_blocking(stdout_buf, sizeof(stdout_buf));
+	lfn_tight_timer_slack();
 }
 
 void xfer_want_fds(unsigned n)
@@ -534,7 +474,7 @@ int wait_readable(int fd, uint64_t timeout_ns)
 		struct pollfd p = { .fd = fd, .events = POLLIN };
 		int ms = -1, r;
 
-		if (xfer_stop)
+		if (lfn_stop_signal)
 			return 0;
 		if (deadline) {
 			uint64_t now = now_ns(CLOCK_MONOTONIC);
@@ -561,7 +501,7 @@ static int wait_fd(int fd, short events, uint64_t deadline)
 		struct pollfd p = { .fd = fd, .events = events };
 		int ms = -1, r;
 
-		if (xfer_stop)
+		if (lfn_stop_signal)
 			return 0;
 		if (deadline) {
 			uint64_t now = now_ns(CLOCK_MONOTONIC);
@@ -588,13 +528,13 @@ static int io_full(int fd, void *buf, size_t len, uint64_t timeout_ns, const cha
 		int r = wait_fd(fd, writing ? POLLOUT : POLLIN, deadline);
 
 		if (r < 0) {
-			xfer_err("%s: poll: %s", what, strerror(errno));
+			lfn_err("%s: poll: %s", what, strerror(errno));
 			return -1;
 		}
 		if (r == 0) {
-			if (!xfer_stop) {
+			if (!lfn_stop_signal) {
 				xfer_timed_out = 1;
-				xfer_err("%s: timed out", what);
+				lfn_err("%s: timed out", what);
 			}
 			return -1;
 		}
@@ -602,11 +542,11 @@ static int io_full(int fd, void *buf, size_t len, uint64_t timeout_ns, const cha
 		if (n < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
 		if (n < 0) {
-			xfer_err("%s: %s", what, strerror(errno));
+			lfn_err("%s: %s", what, strerror(errno));
 			return -1;
 		}
 		if (n == 0) {
-			xfer_err("%s: connection closed by the peer", what);
+			lfn_err("%s: connection closed by the peer", what);
 			return -1;
 		}
 		p += n;
@@ -758,7 +698,7 @@ void kv_rusage(void)
 int out_flush(void)
 {
 	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "%s: writing stdout failed: %s\n", xfer_prog, strerror(errno));
+		fprintf(stderr, "%s: writing stdout failed: %s\n", lfn_prog, strerror(errno));
 		return -1;
 	}
 	return 0;

@@ -13,24 +13,16 @@
 #include <sys/socket.h>
 #include <time.h>
 
+#include "lfn_common.h"
 #include "sha256.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define NSEC_PER_SEC 1000000000ULL
 #define XFER_FORMAT_VERSION 1
 
-/* Set by each program before anything is printed. */
-extern const char *xfer_prog;
-
-/* ---- errors ---- */
-void xfer_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
 /* ---- clocks ---- */
-uint64_t now_ns(clockid_t clk);
-struct timespec ns_to_timespec(uint64_t ns);
 /* Sleeps on CLOCK_MONOTONIC until the absolute time t (ns); returns early (nonzero) on a signal. */
 int sleep_until(uint64_t t);
 
@@ -55,7 +47,6 @@ int source_read(const struct source *src, uint64_t off, void *buf, size_t len);
 /* ---- option parsing ---- */
 /* Integer with optional k/M/G/T (x1000) or Ki/Mi/Gi/Ti (x1024) suffix; 0 ok, -1 bad. */
 int parse_scaled(const char *s, uint64_t min, uint64_t max, uint64_t *out);
-int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 /* Seconds (fractions allowed) 0..1e7 to ns. */
 int parse_seconds(const char *s, uint64_t *out_ns);
 /* Numeric IPv4/IPv6 literal plus port (no name lookup: the binaries are static). */
@@ -122,14 +113,20 @@ int common_option(struct common_opts *o, int c, const char *arg);
 /* Checks the combination after parsing; -1 (message printed) if unusable. */
 int common_check(const struct common_opts *o);
 void common_usage(FILE *f, unsigned default_port);
+/*
+ * A transport's whole main(): sets lfn_prog, parse_args (which fills *o; nonzero = bad usage, exit
+ * status 2), then --digest, or the process setup (with at least want_fds descriptors; 0 = as is) and
+ * the run of o's role. Returns the exit status.
+ */
+int xfer_main(int argc, char **argv, const char *prog, const struct common_opts *o, int (*parse_args)(int, char **),
+	      unsigned want_fds, int (*run_send)(void), int (*run_recv)(void));
 
 /* ---- signals and output ---- */
-extern volatile sig_atomic_t xfer_stop;
 /* Set when a wait for the peer ran past --timeout (by the helpers below or by a program). */
 extern volatile sig_atomic_t xfer_timed_out;
 /* The #end reason of a failed run: "signal", "timeout" or "error". */
 const char *xfer_fail_reason(void);
-/* SIGINT/SIGTERM set xfer_stop; SIGPIPE ignored; stdout made blocking and fully buffered. */
+/* SIGINT/SIGTERM set lfn_stop_signal; SIGPIPE ignored; stdout made blocking and fully buffered. */
 void xfer_setup_process(void);
 /* Raises RLIMIT_NOFILE's soft limit to at least n (up to the hard limit). */
 void xfer_want_fds(unsigned n);

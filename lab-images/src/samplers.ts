@@ -1,9 +1,9 @@
 // The lab's native programs (emulator/sampler, emulator/timing, emulator/traffic and emulator/transports; C and,
-// for lfn-udt, C++ against Debian's libudt.a; all static): built here on the host and carried into
-// the image, so the lab needs no compiler and no libraries for them.
+// for lfn-udt, C++ against Debian's libudt.a; all static, all linking liblfn from emulator/native): built here
+// on the host and carried into the image, so the lab needs no compiler and no libraries for them.
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cacheDir, runOk } from '@lfnlab/kernels';
 
@@ -17,18 +17,25 @@ export const NATIVE = [
   { src: dir('timing'), binaries: ['lfn-pkttiming'] },
 ] as const;
 
+/** liblfn (lfn_common.c/.h) and lfn.mk, which every Makefile above includes: part of every binary, built by none. */
+export const NATIVE_SHARED = dir('native');
+
+/** Every source and build file of the binaries, the shared folder first, in hashing order. */
+export function samplerSourceFiles(): string[] {
+  return [NATIVE_SHARED, ...NATIVE.map((n) => n.src)].flatMap((src) =>
+    readdirSync(src)
+      .filter((f) => /\.(c|h|cpp|mk)$/.test(f) || f === 'Makefile')
+      .sort()
+      .map((f) => join(src, f)),
+  );
+}
+
+/** Hash of samplerSourceFiles(), so an edit to any of them (liblfn included) rebuilds the binaries and the image. */
 export function samplerSourceHash(): string {
   const h = createHash('sha256');
-  for (const { src } of NATIVE) {
-    for (const f of readdirSync(src)
-      .filter((f) => /\.(c|h|cpp)$/.test(f) || f === 'Makefile')
-      .sort()) {
-      h.update(src.slice(-20))
-        .update(f)
-        .update('\0')
-        .update(readFileSync(join(src, f)))
-        .update('\0');
-    }
+  for (const path of samplerSourceFiles()) {
+    const src = dirname(path) + sep;
+    h.update(src.slice(-20)).update(basename(path)).update('\0').update(readFileSync(path)).update('\0');
   }
   return h.digest('hex');
 }
