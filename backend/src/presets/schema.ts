@@ -20,13 +20,60 @@ export const RefSchema = z
   });
 export type Ref = z.output<typeof RefSchema>;
 
+const isObject = (x: unknown): x is Record<string, unknown> =>
+  typeof x === 'object' && x !== null && !Array.isArray(x);
+
+/** Pattern operators; any other `$` key is a mistake (a position such as `$nth` is no longer accepted). */
+const OPERATORS = ['$any', '$not'];
+
+/** Report, by path, what in a pattern is not a value, `{ $any: [patterns] }` or `{ $not: pattern }`. */
+function checkPattern(p: unknown, path: (string | number)[], ctx: z.RefinementCtx): void {
+  if (Array.isArray(p)) for (const [i, x] of p.entries()) checkPattern(x, [...path, i], ctx);
+  if (!isObject(p)) return;
+  const ops = Object.keys(p).filter((k) => k.startsWith('$'));
+  for (const k of ops.filter((o) => !OPERATORS.includes(o)))
+    ctx.addIssue({
+      code: 'custom',
+      path: [...path, k],
+      message:
+        k === '$nth'
+          ? "variants are no longer picked by position ($nth): name the value itself, as the campaign's vary list writes it"
+          : `'${k}' is not a pattern operator; allowed: ${OPERATORS.join(', ')}`,
+    });
+  const known = ops.filter((o) => OPERATORS.includes(o));
+  if (known.length && Object.keys(p).length > 1)
+    ctx.addIssue({
+      code: 'custom',
+      path,
+      message: `${known[0]} stands alone: no other keys beside it (found ${Object.keys(p).join(', ')})`,
+    });
+  if ('$any' in p) {
+    if (!Array.isArray(p.$any) || p.$any.length === 0)
+      ctx.addIssue({
+        code: 'custom',
+        path: [...path, '$any'],
+        message: '$any needs a list of at least one pattern',
+      });
+    else for (const [i, x] of p.$any.entries()) checkPattern(x, [...path, '$any', i], ctx);
+  } else if ('$not' in p) checkPattern(p.$not, [...path, '$not'], ctx);
+  else for (const [k, v] of Object.entries(p)) checkPattern(v, [...path, k], ctx);
+}
+
 /**
- * Which runs a number belongs to: campaign parameters (as in `vary`) mapped to a pattern, plus `part`.
- * A pattern is a value (objects match as subsets: `{ stack: reno }` matches any flow with that stack),
- * `{ $nth: k }` (the k-th value, from 1, of that parameter's list in the row's part),
- * `{ $not: pattern }` or `{ $any: [patterns] }`.
+ * A parameter's pattern: a value as the campaign's `vary` list writes it (an object matches as a
+ * subset: `{ stack: reno, streams: 1 }` matches that flow whatever its other fields; a list matches
+ * element by element), `{ $any: [patterns] }` or `{ $not: pattern }`. Variants are named by value,
+ * never by position: reordering or extending a `vary` list cannot move a number to another run.
  */
-export const WhereSchema = z.record(z.string(), z.unknown());
+export const PatternSchema = z.unknown().superRefine((p, ctx) => checkPattern(p, [], ctx));
+
+/**
+ * Which runs a number belongs to: campaign parameters, written as the `vary` keys of the campaign
+ * (`flows[0].stack`, `paths.main.ber`), each mapped to a pattern; plus `part` (a part name, or
+ * `{ $any: [names] }`) in a preset of several campaigns. Checked against the parts' `vary` lists at
+ * load time (where.ts, checkWhere): every named value must be one of its parameter's values.
+ */
+export const WhereSchema = z.record(z.string(), PatternSchema);
 export type Where = z.output<typeof WhereSchema>;
 
 /** A flow name, a name pattern with `*`, or a list of either. */
@@ -90,10 +137,10 @@ export const MeasureSchema: z.ZodType<Measure> = z.lazy(() =>
      */
     z.strictObject({
       kind: z.literal('asymmetryOf'),
-      subject: z.unknown(),
+      subject: PatternSchema,
       params: z.tuple([z.string(), z.string()]),
       flows: z.tuple([z.string(), z.string()]),
-      exclude: z.union([z.array(z.unknown()), z.record(z.string(), z.array(z.unknown()))]).optional(),
+      exclude: z.union([z.array(PatternSchema), z.record(z.string(), z.array(PatternSchema))]).optional(),
     }),
     /** One flow's goodput over the sum of `of` (the late flow's share, seed 002). */
     z.strictObject({ kind: z.literal('share'), flow: z.string(), of: FlowsSchema }),
