@@ -207,9 +207,22 @@ function check(meta: PresetMeta, parts: PresetPart[], problems: string[]): void 
     problems.push(...checkWhere(sel.where, variedParts, sel.what));
     if (sel.measure?.kind === 'equivalence' && !varied.has(sel.measure.countParam))
       problems.push(`${sel.what}: countParam '${sel.measure.countParam}' is not varied`);
-    if (sel.measure?.kind === 'asymmetryOf')
-      for (const k of sel.measure.params)
-        if (!varied.has(k)) problems.push(`${sel.what}: '${k}' is not varied`);
+    if (sel.measure?.kind === 'asymmetryOf') {
+      const m = sel.measure;
+      for (const k of m.params) if (!varied.has(k)) problems.push(`${sel.what}: '${k}' is not varied`);
+      // The subject and the excluded partners name values of the two parameters, like a where does.
+      const excluded = Array.isArray(m.exclude) ? m.exclude : Object.values(m.exclude ?? {}).flat();
+      const reach = 'part' in sel.where ? { part: sel.where.part } : {};
+      for (const [field, pattern] of [
+        ['subject', m.subject] as const,
+        ...excluded.map((x) => ['exclude', x] as const),
+      ])
+        for (const k of m.params)
+          if (varied.has(k))
+            problems.push(
+              ...checkWhere({ ...reach, [k]: pattern }, variedParts, `${sel.what} (measure.${field})`),
+            );
+    }
   }
   for (const c of meta.claims) {
     const items = claimItems(c);

@@ -21,7 +21,10 @@ const parts: VariedPart[] = [
   },
   {
     name: 'long',
-    vary: { 'flows[0]': [{ stack: 'reno', streams: 1 }], 'paths.main.rtt': ['100ms', '200ms'] },
+    vary: {
+      'flows[0]': [{ stack: 'reno', streams: 1, window: '2bdp' }],
+      'paths.main.rtt': ['100ms', '200ms'],
+    },
   },
 ];
 
@@ -68,7 +71,7 @@ describe('checkWhere', () => {
     expect(check({ 'paths.main.cross': { $any: [[{ period: '60s' }], [{ period: '30s' }]] } })).toEqual([]);
     expect(check({ 'paths.main.cross': { $not: [] } })).toEqual([]);
     expect(check({ part: 'long', 'paths.main.rtt': { $any: ['100ms', '200ms'] } })).toEqual([]);
-    // A value the parts share is one value, not two.
+    // One value in each part (a different one in each) names one variant per part.
     expect(check({ 'flows[0]': { stack: 'reno', streams: 1 } })).toEqual([]);
   });
 
@@ -80,13 +83,13 @@ describe('checkWhere', () => {
     expect(check({ 'paths.main.buffer': { $not: { $any: ['1bdp', '3bdp'] } } })).toHaveLength(1);
     // A value of another part is not a value of the part the selection names.
     expect(check({ part: 'long', 'flows[0]': { stack: 'cubic' } })[0]).toMatch(
-      /'flows\[0\]' has no value \{"stack":"cubic"\} in part long; its values: \{"stack":"reno","streams":1\}/,
+      /'flows\[0\]' has no value \{"stack":"cubic"\} in part long; its values: \{"stack":"reno","streams":1,"window":"2bdp"\}/,
     );
   });
 
   it('refuses a pattern that fits more than one value, so adding a value cannot join it silently', () => {
     expect(check({ 'flows[0]': { stack: 'reno' } })).toEqual([
-      `published x.y: 'flows[0]': {"stack":"reno"} fits 2 values ({"stack":"reno","streams":1}, {"stack":"reno","streams":16}); name one value, or list each in { $any: [...] }`,
+      `published x.y: 'flows[0]': {"stack":"reno"} fits 2 values in part short ({"stack":"reno","streams":1}, {"stack":"reno","streams":16}); name one value, or list each in { $any: [...] }`,
     ]);
     expect(check({ 'paths.main.cross': [{ pattern: 'sine' }] })[0]).toMatch(/fits 2 values/);
   });
@@ -110,7 +113,7 @@ describe('checkWhere', () => {
   it('refuses a value a part lists twice (two variants, one name)', () => {
     const twice: VariedPart[] = [{ name: 'main', vary: { 'paths.main.rtt': ['10ms', '20ms', '10ms'] } }];
     expect(checkWhere({ 'paths.main.rtt': '10ms' }, twice, 'published a')).toEqual([
-      `published a: 'paths.main.rtt' lists "10ms" more than once in part main`,
+      `published a: 'paths.main.rtt' lists "10ms" more than once`,
     ]);
   });
 });
@@ -177,6 +180,16 @@ published:
     expect(problems(`{ 'flows[0].stack': cubic, 'paths.main.buffer': { $nth: 1 } }`)).toEqual([
       "published cubic.small (where.paths.main.buffer.$nth): variants are no longer picked by position ($nth): name the value itself, as the campaign's vary list writes it",
     ]);
+  });
+
+  it("checks an asymmetry's subject and excluded partners like a where", () => {
+    const text = meta(`{}`).replace(
+      'measure: { kind: goodput, flows: test }',
+      "measure: { kind: asymmetryOf, subject: vegas, params: ['flows[0].stack', 'flows[0].stack'], flows: [test, test] }",
+    );
+    expect(() => parsePreset('toy', text, () => campaign)).toThrow(
+      `published cubic.small (measure.subject): 'flows[0].stack' has no value "vegas"; its values: "reno", "cubic"`,
+    );
   });
 
   it('names the field a selection varies that the campaign does not', () => {

@@ -2,8 +2,9 @@
 // `vary` keys exactly as the campaign file has them: `{ 'flows[0].stack': reno, 'paths.main.ber':
 // 3.87e-9 }`. Values are named, never positions, so reordering a `vary` list or adding a value to it
 // cannot re-point a published number at another run. The load-time check (checkWhere) makes every
-// named value match exactly one value of its parameter, so a typo, a value that left the campaign, or
-// an object pattern that a newly added value also fits is an error instead of a quietly changed number.
+// named value match exactly one value of its parameter in each part that has it, so a typo, a value
+// that left the campaign, or an object pattern that a newly added value also fits is an error instead
+// of a quietly changed number.
 import type { PresetRow } from './measure.js';
 import type { Where } from './schema.js';
 
@@ -111,20 +112,24 @@ export function checkWhere(where: Where, parts: readonly VariedPart[], what: str
     const values: unknown[] = [];
     for (const p of varying)
       for (const v of p.vary[k] ?? []) if (!values.some((w) => deepEqual(v, w))) values.push(v);
-    const where1 = varying.length === parts.length ? '' : ` in part ${varying.map((p) => p.name).join(', ')}`;
+    const inParts =
+      varying.length === parts.length ? '' : ` in part ${varying.map((p) => p.name).join(', ')}`;
     for (const named of namedValues(pattern)) {
-      const fits = values.filter((v) => matchPattern(named, v));
-      if (fits.length === 0)
-        problems.push(`${what}: '${k}' has no value ${show(named)}${where1}; its values: ${listOf(values)}`);
-      else if (fits.length > 1)
-        problems.push(
-          `${what}: '${k}': ${show(named)} fits ${fits.length} values (${listOf(fits)}); name one value, or list each in { $any: [...] }`,
-        );
+      // Per part: a value may be in some parts only (a window per path), but never twice in one.
+      let found = false;
       for (const p of varying) {
-        const twice = (p.vary[k] ?? []).filter((v) => matchPattern(named, v)).length > 1;
-        if (twice && fits.length === 1)
-          problems.push(`${what}: '${k}' lists ${show(fits[0])} more than once in part ${p.name}`);
+        const fits = (p.vary[k] ?? []).filter((v) => matchPattern(named, v));
+        found ||= fits.length > 0;
+        const inPart = parts.length > 1 ? ` in part ${p.name}` : '';
+        if (fits.length > 1 && fits.every((v) => deepEqual(v, fits[0])))
+          problems.push(`${what}: '${k}' lists ${show(fits[0])} more than once${inPart}`);
+        else if (fits.length > 1)
+          problems.push(
+            `${what}: '${k}': ${show(named)} fits ${fits.length} values${inPart} (${listOf(fits)}); name one value, or list each in { $any: [...] }`,
+          );
       }
+      if (!found)
+        problems.push(`${what}: '${k}' has no value ${show(named)}${inParts}; its values: ${listOf(values)}`);
     }
   }
   if (problems.length) return problems;
