@@ -3,6 +3,7 @@
 // corresponds to), the scaling rule, the claims to check, and how to shorten it for CI. The campaign
 // files themselves stay plain campaign files (CampaignSchema is strict), one per part.
 import { z } from 'zod';
+import { PatternSchema, type Where, WhereSchema } from './where.js';
 
 /** Where a number or a claim comes from in the paper. The seed texts carry no page breaks, so `page` is optional. */
 export const RefSchema = z
@@ -20,61 +21,8 @@ export const RefSchema = z
   });
 export type Ref = z.output<typeof RefSchema>;
 
-const isObject = (x: unknown): x is Record<string, unknown> =>
-  typeof x === 'object' && x !== null && !Array.isArray(x);
-
-/** Pattern operators; any other `$` key is a mistake (a position such as `$nth` is no longer accepted). */
-const OPERATORS = ['$any', '$not'];
-
-/** Report, by path, what in a pattern is not a value, `{ $any: [patterns] }` or `{ $not: pattern }`. */
-function checkPattern(p: unknown, path: (string | number)[], ctx: z.RefinementCtx): void {
-  if (Array.isArray(p)) for (const [i, x] of p.entries()) checkPattern(x, [...path, i], ctx);
-  if (!isObject(p)) return;
-  const ops = Object.keys(p).filter((k) => k.startsWith('$'));
-  for (const k of ops.filter((o) => !OPERATORS.includes(o)))
-    ctx.addIssue({
-      code: 'custom',
-      path: [...path, k],
-      message:
-        k === '$nth'
-          ? "variants are no longer picked by position ($nth): name the value itself, as the campaign's vary list writes it"
-          : `'${k}' is not a pattern operator; allowed: ${OPERATORS.join(', ')}`,
-    });
-  const known = ops.filter((o) => OPERATORS.includes(o));
-  if (known.length && Object.keys(p).length > 1)
-    ctx.addIssue({
-      code: 'custom',
-      path,
-      message: `${known[0]} stands alone: no other keys beside it (found ${Object.keys(p).join(', ')})`,
-    });
-  if ('$any' in p) {
-    if (!Array.isArray(p.$any) || p.$any.length === 0)
-      ctx.addIssue({
-        code: 'custom',
-        path: [...path, '$any'],
-        message: '$any needs a list of at least one pattern',
-      });
-    else for (const [i, x] of p.$any.entries()) checkPattern(x, [...path, '$any', i], ctx);
-  } else if ('$not' in p) checkPattern(p.$not, [...path, '$not'], ctx);
-  else for (const [k, v] of Object.entries(p)) checkPattern(v, [...path, k], ctx);
-}
-
-/**
- * A parameter's pattern: a value as the campaign's `vary` list writes it (an object matches as a
- * subset: `{ stack: reno, streams: 1 }` matches that flow whatever its other fields; a list matches
- * element by element), `{ $any: [patterns] }` or `{ $not: pattern }`. Variants are named by value,
- * never by position: reordering or extending a `vary` list cannot move a number to another run.
- */
-export const PatternSchema = z.unknown().superRefine((p, ctx) => checkPattern(p, [], ctx));
-
-/**
- * Which runs a number belongs to: campaign parameters, written as the `vary` keys of the campaign
- * (`flows[0].stack`, `paths.main.ber`), each mapped to a pattern; plus `part` (a part name, or
- * `{ $any: [names] }`) in a preset of several campaigns. Checked against the parts' `vary` lists at
- * load time (where.ts, checkWhere): every named value must be one of its parameter's values.
- */
-export const WhereSchema = z.record(z.string(), PatternSchema);
-export type Where = z.output<typeof WhereSchema>;
+// The selector (`where` and its patterns) is defined with its matching and checking in where.ts.
+export { PatternSchema, type Where, WhereSchema } from './where.js';
 
 /** A flow name, a name pattern with `*`, or a list of either. */
 const FlowsSchema = z.union([z.string(), z.array(z.string()).min(1)]);

@@ -5,11 +5,64 @@
 // named value match exactly one value of its parameter in each part that has it, so a typo, a value
 // that left the campaign, or an object pattern that a newly added value also fits is an error instead
 // of a quietly changed number.
+import { z } from 'zod';
 import type { PresetRow } from './measure.js';
-import type { Where } from './schema.js';
 
 const isObject = (x: unknown): x is Record<string, unknown> =>
   typeof x === 'object' && x !== null && !Array.isArray(x);
+
+/** Pattern operators; any other `$` key is a mistake (a position such as `$nth` is no longer accepted). */
+const OPERATORS = ['$any', '$not'];
+
+/** Report, by path, what in a pattern is not a value, `{ $any: [patterns] }` or `{ $not: pattern }`. */
+function checkPattern(p: unknown, path: (string | number)[], ctx: z.RefinementCtx): void {
+  if (Array.isArray(p)) for (const [i, x] of p.entries()) checkPattern(x, [...path, i], ctx);
+  if (!isObject(p)) return;
+  const ops = Object.keys(p).filter((k) => k.startsWith('$'));
+  for (const k of ops.filter((o) => !OPERATORS.includes(o)))
+    ctx.addIssue({
+      code: 'custom',
+      path: [...path, k],
+      message:
+        k === '$nth'
+          ? "variants are no longer picked by position ($nth): name the value itself, as the campaign's vary list writes it"
+          : `'${k}' is not a pattern operator; allowed: ${OPERATORS.join(', ')}`,
+    });
+  const known = ops.filter((o) => OPERATORS.includes(o));
+  if (known.length && Object.keys(p).length > 1)
+    ctx.addIssue({
+      code: 'custom',
+      path,
+      message: `${known[0]} stands alone: no other keys beside it (found ${Object.keys(p).join(', ')})`,
+    });
+  if ('$any' in p) {
+    if (!Array.isArray(p.$any) || p.$any.length === 0)
+      ctx.addIssue({
+        code: 'custom',
+        path: [...path, '$any'],
+        message: '$any needs a list of at least one pattern',
+      });
+    else for (const [i, x] of p.$any.entries()) checkPattern(x, [...path, '$any', i], ctx);
+  } else if ('$not' in p) checkPattern(p.$not, [...path, '$not'], ctx);
+  else for (const [k, v] of Object.entries(p)) checkPattern(v, [...path, k], ctx);
+}
+
+/**
+ * A parameter's pattern: a value as the campaign's `vary` list writes it (an object matches as a
+ * subset: `{ stack: reno, streams: 1 }` matches that flow whatever its other fields; a list matches
+ * element by element), `{ $any: [patterns] }` or `{ $not: pattern }`. Variants are named by value,
+ * never by position: reordering or extending a `vary` list cannot move a number to another run.
+ */
+export const PatternSchema = z.unknown().superRefine((p, ctx) => checkPattern(p, [], ctx));
+
+/**
+ * Which runs a number belongs to: campaign parameters, written as the `vary` keys of the campaign
+ * (`flows[0].stack`, `paths.main.ber`), each mapped to a pattern; plus `part` (a part name, or
+ * `{ $any: [names] }`) in a preset of several campaigns. Checked against the parts' `vary` lists at
+ * load time (checkWhere, below): every named value must be one of its parameter's values.
+ */
+export const WhereSchema = z.record(z.string(), PatternSchema);
+export type Where = z.output<typeof WhereSchema>;
 
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
