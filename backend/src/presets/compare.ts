@@ -1,13 +1,7 @@
 // Published beside measured: one cell per published number, then the preset's claims checked on our
 // rows, each with holds true/false (null when not measured yet) and a generated sentence.
 import { type Preset, resolveItems } from './load.js';
-import {
-  type CellValue,
-  cellMeasure,
-  describeMeasure,
-  type MatchContext,
-  type PresetRow,
-} from './measure.js';
+import { type CellValue, cellMeasure, describeMeasure, type PresetRow } from './measure.js';
 import { type Claim, formatRef, type Item, type PresetMeta, type Published } from './schema.js';
 
 export interface CellComparison {
@@ -62,7 +56,7 @@ export function fmt(x: number | null | undefined): string {
 }
 const pct = (x: number) => `${Math.round(x * 100)} %`;
 
-interface Ctx extends MatchContext {
+interface Ctx {
   rows: PresetRow[];
   meta: PresetMeta;
 }
@@ -82,7 +76,7 @@ function evaluate(it: Published | Item, ctx: Ctx): Evaluated {
   if (typeof it === 'string') throw new Error('unresolved item');
   if ('id' in it) {
     const ours: CellValue = it.measure
-      ? cellMeasure(it.where, it.measure, ctx.rows, ctx)
+      ? cellMeasure(it.where, it.measure, ctx.rows)
       : { mean: null, sd: null, rows: 0, n: 0 };
     return {
       name: it.name,
@@ -99,7 +93,7 @@ function evaluate(it: Published | Item, ctx: Ctx): Evaluated {
     paper: null,
     scaled: false,
     unit: null,
-    ours: cellMeasure(it.where, it.measure, ctx.rows, ctx),
+    ours: cellMeasure(it.where, it.measure, ctx.rows),
   };
 }
 
@@ -344,15 +338,14 @@ export function comparePreset(preset: Preset, rows: PresetRow[]): PresetComparis
   const only = preset.parts.length === 1 ? preset.parts[0]?.name : undefined;
   const tagged = rows.map((r) => (r.part === undefined && only ? { ...r, part: only } : r));
   const used = tagged.filter((r) => r.status === 'completed' && r.verdict !== 'invalid');
-  const vary = new Map(preset.parts.map((p) => [p.name, p.campaign.vary]));
-  const ctx: Ctx = { rows: used, meta: preset.meta, varyOf: (part) => (part ? vary.get(part) : undefined) };
+  const ctx: Ctx = { rows: used, meta: preset.meta };
   const cells: CellComparison[] = preset.meta.published.map((p) => {
     const scaled = p.value * p.scale;
     const scaledSd = p.sd === null ? null : p.sd * p.scale;
     let measured: CellComparison['measured'] = null;
     if (p.measure) {
-      const c = cellMeasure(p.where, p.measure, used, ctx);
-      const sd = p.sdFrom && p.sdFrom !== 'rows' ? cellMeasure(p.where, p.sdFrom, used, ctx).mean : c.sd;
+      const c = cellMeasure(p.where, p.measure, used);
+      const sd = p.sdFrom && p.sdFrom !== 'rows' ? cellMeasure(p.where, p.sdFrom, used).mean : c.sd;
       measured = { value: c.mean, sd, rows: c.rows, n: c.n };
     }
     return {

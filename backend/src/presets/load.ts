@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { type Campaign, parseCampaignText } from '../campaign/expand.js';
 import {
+  type Claim,
   type Item,
   type Measure,
   MeasureSchema,
@@ -18,6 +19,7 @@ import {
   parseValue,
   type Where,
 } from './schema.js';
+import { checkWhere } from './where.js';
 
 /** presets/ at the repository root, from backend/src/presets or backend/dist/presets alike. */
 export const PRESETS_DIR = fileURLToPath(new URL('../../../presets/', import.meta.url));
@@ -34,18 +36,16 @@ export interface Preset {
   parts: PresetPart[];
 }
 
+/** What is wrong with one preset; the message names its meta file (`<preset>.meta.yaml`) and each problem. */
 export class PresetError extends Error {
   constructor(
     readonly preset: string,
     readonly problems: string[],
   ) {
-    super(`preset ${preset}:\n${problems.map((p) => `  ${p}`).join('\n')}`);
+    super(`${preset}.meta.yaml:\n${problems.map((p) => `  ${p}`).join('\n')}`);
     this.name = 'PresetError';
   }
 }
-
-const isObject = (x: unknown): x is Record<string, unknown> =>
-  typeof x === 'object' && x !== null && !Array.isArray(x);
 
 /** `*` in an id or flow-name pattern matches any run of characters. */
 export function globRe(pattern: string): RegExp {
@@ -127,16 +127,58 @@ function expandTables(meta: MetaFile, problems: string[]): Published[] {
   return out;
 }
 
-/** Measures nested in a measure (ratio, cellRatio), with their own `where` when they have one. */
-function* measuresIn(m: Measure, where: Where): Generator<{ m: Measure; where: Where }> {
-  yield { m, where };
+/** Measures nested in a measure (ratio, cellRatio), with their own `where` and a name when they have one. */
+function* measuresIn(
+  m: Measure,
+  where: Where,
+  name = '',
+): Generator<{ m: Measure; where: Where; name: string }> {
+  yield { m, where, name };
   if (m.kind === 'ratio') {
-    yield* measuresIn(m.of, where);
-    yield* measuresIn(m.to, where);
+    yield* measuresIn(m.of, where, name);
+    yield* measuresIn(m.to, where, name);
   } else if (m.kind === 'cellRatio') {
-    yield* measuresIn(m.of.measure, { ...where, ...m.of.where });
-    yield* measuresIn(m.to.measure, { ...where, ...m.to.where });
+    yield* measuresIn(m.of.measure, { ...where, ...m.of.where }, `${name} (measure.of)`);
+    yield* measuresIn(m.to.measure, { ...where, ...m.to.where }, `${name} (measure.to)`);
   }
+}
+
+/** The items a claim names, whatever its kind. */
+export function claimItems(c: Claim): Item[] {
+  switch (c.kind) {
+    case 'ordering':
+    case 'share':
+    case 'signs':
+    case 'similar':
+      return [...c.items];
+    case 'pairs':
+      return c.pairs.flat();
+    case 'threshold':
+    case 'close':
+      return [c.item];
+  }
+}
+
+/** One selection of runs a preset makes, with the words that name it in an error. */
+export interface Selection {
+  /** "published t1.avg.size1.reno", "claim stab.by.stack item Reno (measure.of)" */
+  what: string;
+  where: Where;
+  measure: Measure | null;
+}
+
+/** Every selection of runs in a preset: each published number's and each inline claim item's, with nested ones. */
+export function* selections(meta: PresetMeta): Generator<Selection> {
+  const withNested = function* (what: string, where: Where, measure: Measure | null) {
+    if (measure === null) yield { what, where, measure };
+    else
+      for (const x of measuresIn(measure, where))
+        yield { what: `${what}${x.name}`, where: x.where, measure: x.m };
+  };
+  for (const p of meta.published) yield* withNested(`published ${p.id}`, p.where, p.measure);
+  for (const c of meta.claims)
+    for (const it of claimItems(c))
+      if (typeof it !== 'string') yield* withNested(`claim ${c.id} item ${it.label}`, it.where, it.measure);
 }
 
 export type InlineItem = Exclude<Item, string>;
@@ -160,50 +202,35 @@ function check(meta: PresetMeta, parts: PresetPart[], problems: string[]): void 
     ids.add(p.id);
   }
   const varied = new Set(parts.flatMap((p) => Object.keys(p.campaign.vary)));
-  const partNames = new Set(parts.map((p) => p.name));
-  const checkWhere = (where: Where, what: string) => {
-    for (const [k, v] of Object.entries(where)) {
-      if (k === 'part') {
-        const names = isObject(v) && Array.isArray(v.$any) ? v.$any : [v];
-        for (const n of names)
-          if (typeof n !== 'string' || !partNames.has(n))
-            problems.push(`${what}: part ${JSON.stringify(n)} is not one of ${[...partNames].join(', ')}`);
-      } else if (!varied.has(k)) {
-        problems.push(`${what}: '${k}' is not a varied parameter of any part`);
-      }
+  const variedParts = parts.map((p) => ({ name: p.name, vary: p.campaign.vary }));
+  for (const sel of selections(meta)) {
+    problems.push(...checkWhere(sel.where, variedParts, sel.what));
+    if (sel.measure?.kind === 'equivalence' && !varied.has(sel.measure.countParam))
+      problems.push(`${sel.what}: countParam '${sel.measure.countParam}' is not varied`);
+    if (sel.measure?.kind === 'asymmetryOf') {
+      const m = sel.measure;
+      for (const k of m.params) if (!varied.has(k)) problems.push(`${sel.what}: '${k}' is not varied`);
+      // The subject and the excluded partners name values of the two parameters, like a where does.
+      const excluded = Array.isArray(m.exclude) ? m.exclude : Object.values(m.exclude ?? {}).flat();
+      const reach = 'part' in sel.where ? { part: sel.where.part } : {};
+      for (const [field, pattern] of [
+        ['subject', m.subject] as const,
+        ...excluded.map((x) => ['exclude', x] as const),
+      ])
+        for (const k of m.params)
+          if (varied.has(k))
+            problems.push(
+              ...checkWhere({ ...reach, [k]: pattern }, variedParts, `${sel.what} (measure.${field})`),
+            );
     }
-  };
-  const checkMeasure = (m: Measure, where: Where, what: string) => {
-    for (const x of measuresIn(m, where)) {
-      checkWhere(x.where, what);
-      if (x.m.kind === 'equivalence' && !varied.has(x.m.countParam))
-        problems.push(`${what}: countParam '${x.m.countParam}' is not varied`);
-      if (x.m.kind === 'asymmetryOf')
-        for (const k of x.m.params) if (!varied.has(k)) problems.push(`${what}: '${k}' is not varied`);
-    }
-  };
-  for (const p of meta.published) {
-    checkWhere(p.where, `published ${p.id}`);
-    if (p.measure) checkMeasure(p.measure, p.where, `published ${p.id}`);
   }
   for (const c of meta.claims) {
-    const items =
-      c.kind === 'ordering' || c.kind === 'share' || c.kind === 'signs'
-        ? c.items
-        : c.kind === 'pairs'
-          ? c.pairs.flat()
-          : c.kind === 'similar'
-            ? c.items
-            : [c.item];
+    const items = claimItems(c);
     for (const it of items) {
-      if (typeof it === 'string') {
-        const re = globRe(it);
-        if (!meta.published.some((p) => re.test(p.id)))
-          problems.push(`claim ${c.id}: no published number matches '${it}'`);
-      } else {
-        checkWhere(it.where, `claim ${c.id} item ${it.label}`);
-        checkMeasure(it.measure, it.where, `claim ${c.id} item ${it.label}`);
-      }
+      if (typeof it !== 'string') continue;
+      const re = globRe(it);
+      if (!meta.published.some((p) => re.test(p.id)))
+        problems.push(`claim ${c.id}: no published number matches '${it}'`);
     }
     const resolved = resolveItems(items, meta.published);
     if (c.kind === 'ordering') {
@@ -235,14 +262,44 @@ function check(meta: PresetMeta, parts: PresetPart[], problems: string[]): void 
       problems.push(`published ${p.id}: a number no run measures needs a note saying why`);
 }
 
+/**
+ * Where in the meta file a schema problem is, by the ids a reader searches for: `published.3.where`
+ * becomes "published rtt.min (where)", `tables.0.rows.2.where` "table t1 row caltech.size3 (where)".
+ */
+function issuePlace(raw: unknown, path: readonly PropertyKey[]): string {
+  const at = (x: unknown, k: PropertyKey) =>
+    x && typeof x === 'object' ? (x as Record<PropertyKey, unknown>)[k] : undefined;
+  const idOf = (x: unknown, k: string) => (typeof at(x, k) === 'string' ? (at(x, k) as string) : null);
+  const rest = (n: number) => (path.length > n ? ` (${path.slice(n).map(String).join('.')})` : '');
+  const [a, i, b, j] = path;
+  if (a === 'published' && typeof i === 'number') {
+    const id = idOf(at(at(raw, a), i), 'id');
+    if (id) return `published ${id}${rest(2)}`;
+  }
+  if (a === 'tables' && typeof i === 'number') {
+    const table = at(at(raw, a), i);
+    const id = idOf(table, 'id');
+    const key =
+      (b === 'rows' || b === 'columns') && typeof j === 'number' ? idOf(at(at(table, b), j), 'key') : null;
+    if (id && key) return `table ${id} ${b === 'rows' ? 'row' : 'column'} ${key}${rest(4)}`;
+    if (id) return `table ${id}${rest(2)}`;
+  }
+  if (a === 'claims' && typeof i === 'number') {
+    const id = idOf(at(at(raw, a), i), 'id');
+    if (id) return `claim ${id}${rest(2)}`;
+  }
+  return path.map(String).join('.') || '(meta)';
+}
+
 /** Parse one preset from its texts; `readPart` returns a campaign file's text by file name. */
 export function parsePreset(name: string, metaText: string, readPart: (file: string) => string): Preset {
   const problems: string[] = [];
-  const r = MetaSchema.safeParse(parseYaml(metaText));
+  const raw: unknown = parseYaml(metaText);
+  const r = MetaSchema.safeParse(raw);
   if (!r.success)
     throw new PresetError(
       name,
-      r.error.issues.map((i) => `${i.path.join('.') || '(meta)'}: ${i.message}`),
+      r.error.issues.map((i) => `${issuePlace(raw, i.path)}: ${i.message}`),
     );
   const file = r.data;
   const partFiles = file.parts ?? { main: `${name}.yaml` };
@@ -257,7 +314,8 @@ export function parsePreset(name: string, metaText: string, readPart: (file: str
   const { published: _p, tables: _t, ...rest } = file;
   const meta: PresetMeta = { ...rest, name, published: expandTables(file, problems) };
   if (problems.length === 0) check(meta, parts, problems);
-  if (problems.length) throw new PresetError(name, problems);
+  // A nested measure (a ratio's two sides) shares its number's selection: report each problem once.
+  if (problems.length) throw new PresetError(name, [...new Set(problems)]);
   return { name, meta, parts };
 }
 

@@ -7,57 +7,10 @@ import type { CampaignRow } from '../campaign/runCampaign.js';
 import type { RunSummary } from '../run/summary.js';
 import { globRe } from './load.js';
 import type { Measure, Where } from './schema.js';
+import { matchPattern, rowMatches } from './where.js';
 
 /** A campaign row, tagged with its part (for multi-part presets) and, when read, its run summary. */
 export type PresetRow = CampaignRow & { part?: string; summary?: RunSummary | null };
-
-export interface MatchContext {
-  /** The `vary` lists of each part, for `{ $nth: k }`. */
-  varyOf: (part: string | undefined) => Record<string, unknown[]> | undefined;
-}
-
-const isObject = (x: unknown): x is Record<string, unknown> =>
-  typeof x === 'object' && x !== null && !Array.isArray(x);
-
-export function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a) && Array.isArray(b))
-    return a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
-  if (isObject(a) && isObject(b)) {
-    const ka = Object.keys(a);
-    return ka.length === Object.keys(b).length && ka.every((k) => deepEqual(a[k], b[k]));
-  }
-  return false;
-}
-
-/** Does `actual` fit `pattern`? `nth` gives the index of the actual value in its parameter's list. */
-export function matchPattern(
-  pattern: unknown,
-  actual: unknown,
-  nth: () => number | null = () => null,
-): boolean {
-  if (isObject(pattern)) {
-    if ('$nth' in pattern) return nth() === Number(pattern.$nth) - 1;
-    if ('$not' in pattern) return !matchPattern(pattern.$not, actual, nth);
-    if ('$any' in pattern)
-      return Array.isArray(pattern.$any) && pattern.$any.some((p) => matchPattern(p, actual, nth));
-    return isObject(actual) && Object.entries(pattern).every(([k, v]) => matchPattern(v, actual[k]));
-  }
-  return deepEqual(pattern, actual);
-}
-
-export function rowMatches(row: PresetRow, where: Where, ctx: MatchContext): boolean {
-  return Object.entries(where).every(([k, pattern]) => {
-    if (k === 'part') return matchPattern(pattern, row.part);
-    if (!(k in row.params)) return false;
-    const actual = row.params[k];
-    return matchPattern(pattern, actual, () => {
-      const list = ctx.varyOf(row.part)?.[k];
-      const i = list ? list.findIndex((v) => deepEqual(v, actual)) : -1;
-      return i < 0 ? null : i;
-    });
-  });
-}
 
 const patterns = (flows: string | string[]) => (Array.isArray(flows) ? flows : [flows]).map(globRe);
 const matchesAny = (name: string, res: RegExp[]) => res.some((re) => re.test(name));
@@ -83,7 +36,7 @@ function meanOrNull(xs: (number | null | undefined)[]): number | null {
 }
 
 /** The measure in one row; null when the row does not have it (or the measure does not apply). */
-export function rowMeasure(m: Measure, row: PresetRow, ctx: MatchContext): number | null {
+export function rowMeasure(m: Measure, row: PresetRow): number | null {
   switch (m.kind) {
     case 'goodput': {
       const xs = goodputs(row, m.flows);
@@ -125,7 +78,6 @@ export function rowMeasure(m: Measure, row: PresetRow, ctx: MatchContext): numbe
       return rowMeasure(
         { kind: 'asymmetry', a: m.flows[side] as string, b: m.flows[1 - side] as string },
         row,
-        ctx,
       );
     }
     case 'share': {
@@ -159,8 +111,8 @@ export function rowMeasure(m: Measure, row: PresetRow, ctx: MatchContext): numbe
     case 'loadedRtt':
       return row.summary?.paths[0]?.loadedRtt?.meanMs ?? null;
     case 'ratio': {
-      const a = rowMeasure(m.of, row, ctx);
-      const b = rowMeasure(m.to, row, ctx);
+      const a = rowMeasure(m.of, row);
+      const b = rowMeasure(m.to, row);
       return a !== null && b !== null && b !== 0 ? a / b : null;
     }
     case 'equivalence':
@@ -204,11 +156,11 @@ export function equivalentCount(points: { n: number; single: number; many: numbe
   return null;
 }
 
-export function cellMeasure(where: Where, m: Measure, rows: PresetRow[], ctx: MatchContext): CellValue {
-  const matched = rows.filter((r) => rowMatches(r, where, ctx));
+export function cellMeasure(where: Where, m: Measure, rows: PresetRow[]): CellValue {
+  const matched = rows.filter((r) => rowMatches(r, where));
   if (m.kind === 'cellRatio') {
-    const a = cellMeasure({ ...where, ...m.of.where }, m.of.measure, rows, ctx);
-    const b = cellMeasure({ ...where, ...m.to.where }, m.to.measure, rows, ctx);
+    const a = cellMeasure({ ...where, ...m.of.where }, m.of.measure, rows);
+    const b = cellMeasure({ ...where, ...m.to.where }, m.to.measure, rows);
     const v = a.mean !== null && b.mean !== null && b.mean !== 0 ? a.mean / b.mean : null;
     return { mean: v, sd: null, rows: a.rows + b.rows, n: Math.min(a.n, b.n) };
   }
@@ -227,7 +179,7 @@ export function cellMeasure(where: Where, m: Measure, rows: PresetRow[], ctx: Ma
     const pts = [...byN.entries()].map(([n, e]) => ({ n, single: mean(e.single), many: mean(e.many) }));
     return { mean: equivalentCount(pts), sd: null, rows: matched.length, n: pts.length };
   }
-  const values = matched.map((r) => rowMeasure(m, r, ctx)).filter(finite);
+  const values = matched.map((r) => rowMeasure(m, r)).filter(finite);
   return {
     mean: values.length ? mean(values) : null,
     sd: sampleSd(values),

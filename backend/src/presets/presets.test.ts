@@ -7,8 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { expandCampaign } from '../campaign/expand.js';
 import { presetForCi } from './ci.js';
 import { comparePreset } from './compare.js';
-import { loadPresetsWithOrphans, PRESETS_DIR } from './load.js';
+import { loadPresetsWithOrphans, PRESETS_DIR, selections } from './load.js';
 import { formatRef } from './schema.js';
+import { rowMatches } from './where.js';
 
 const { presets, orphans } = loadPresetsWithOrphans();
 
@@ -54,6 +55,16 @@ describe.each(presets.map((p) => [p.name, p] as const))('preset %s', (_name, pre
       const variants = expandCampaign(part.campaign);
       expect(variants.length).toBeGreaterThan(0);
       for (const v of variants) expect(validateSpec(v.spec).ok).toBe(true);
+    }
+  });
+
+  it('names variants by value only, and every selection picks runs the campaign has', () => {
+    const variants = preset.parts.flatMap((part) =>
+      expandCampaign({ ...part.campaign, repeat: 1 }).map((v) => ({ part: part.name, params: v.params })),
+    );
+    for (const sel of selections(preset.meta)) {
+      expect(JSON.stringify(sel.where), sel.what).not.toContain('$nth');
+      expect(variants.filter((v) => rowMatches(v, sel.where)).length, sel.what).toBeGreaterThan(0);
     }
   });
 

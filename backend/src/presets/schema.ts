@@ -3,6 +3,7 @@
 // corresponds to), the scaling rule, the claims to check, and how to shorten it for CI. The campaign
 // files themselves stay plain campaign files (CampaignSchema is strict), one per part.
 import { z } from 'zod';
+import { PatternSchema, type Where, WhereSchema } from './where.js';
 
 /** Where a number or a claim comes from in the paper. The seed texts carry no page breaks, so `page` is optional. */
 export const RefSchema = z
@@ -20,14 +21,8 @@ export const RefSchema = z
   });
 export type Ref = z.output<typeof RefSchema>;
 
-/**
- * Which runs a number belongs to: campaign parameters (as in `vary`) mapped to a pattern, plus `part`.
- * A pattern is a value (objects match as subsets: `{ stack: reno }` matches any flow with that stack),
- * `{ $nth: k }` (the k-th value, from 1, of that parameter's list in the row's part),
- * `{ $not: pattern }` or `{ $any: [patterns] }`.
- */
-export const WhereSchema = z.record(z.string(), z.unknown());
-export type Where = z.output<typeof WhereSchema>;
+// The selector (`where` and its patterns) is defined with its matching and checking in where.ts.
+export { PatternSchema, type Where, WhereSchema } from './where.js';
 
 /** A flow name, a name pattern with `*`, or a list of either. */
 const FlowsSchema = z.union([z.string(), z.array(z.string()).min(1)]);
@@ -90,10 +85,10 @@ export const MeasureSchema: z.ZodType<Measure> = z.lazy(() =>
      */
     z.strictObject({
       kind: z.literal('asymmetryOf'),
-      subject: z.unknown(),
+      subject: PatternSchema,
       params: z.tuple([z.string(), z.string()]),
       flows: z.tuple([z.string(), z.string()]),
-      exclude: z.union([z.array(z.unknown()), z.record(z.string(), z.array(z.unknown()))]).optional(),
+      exclude: z.union([z.array(PatternSchema), z.record(z.string(), z.array(PatternSchema))]).optional(),
     }),
     /** One flow's goodput over the sum of `of` (the late flow's share, seed 002). */
     z.strictObject({ kind: z.literal('share'), flow: z.string(), of: FlowsSchema }),
