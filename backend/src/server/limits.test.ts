@@ -5,10 +5,17 @@ import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import {
+  adminClient,
+  type Client,
+  SHORT_SPEC,
+  type TestServer,
+  testServer,
+  userClient,
+} from '../../test/support/testkit.js';
 import { MAX_SPECS_PER_USER } from '../service/specStore.js';
 import type { Run } from '../service/types.js';
 import { MAX_SOCKETS_PER_USER, MAX_TEXT_CHARS } from './limits.js';
-import { adminClient, type Client, SHORT_SPEC, type TestServer, testServer, userClient } from './testkit.js';
 
 let s: TestServer;
 let admin: Client;

@@ -1,9 +1,6 @@
 // The queue as the API shows it: places and expected starts on every queued run, turns across
 // owners, a board per lab that hides others' runs, instructors moving their class's runs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { QueueBoardView } from '../service/queueBoard.js';
-import type { RunView } from '../service/types.js';
-import { grafanaBaseFor } from './plugins/runs.js';
 import {
   adminClient,
   type Client,
@@ -12,7 +9,10 @@ import {
   type TestServer,
   testServer,
   userClient,
-} from './testkit.js';
+} from '../../test/support/testkit.js';
+import type { QueueBoardView } from '../service/queueBoard.js';
+import type { RunView } from '../service/types.js';
+import { grafanaBaseFor } from './plugins/runs.js';
 
 const LONG = SHORT_SPEC.replace('duration: 4s', 'duration: 60s');
 

@@ -2,11 +2,11 @@
 // with deterministic samples of every kind.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CampaignRow } from '../campaign/runCampaign.js';
-import { jainIndex, metricValue } from '../metrics/index.js';
-import type { FidelityReport } from '../run/fidelity.js';
-import type { Sample } from '../run/samples.js';
-import type { RunSummaryFile } from './load.js';
+import type { CampaignRow } from '../../src/campaign/runCampaign.js';
+import { jainIndex, metricValue } from '../../src/metrics/index.js';
+import type { RunSummaryFile } from '../../src/report/load.js';
+import type { FidelityReport } from '../../src/run/fidelity.js';
+import type { Sample } from '../../src/run/samples.js';
 
 export interface FakeFlow {
   name: string;

@@ -4,11 +4,11 @@
 // runPoints.ts.
 
 import { EVENT_TYPES, type VERDICT_CODES } from '@lfnlab/grafana';
-import { bottleneckJain } from '../metrics/index.js';
-import type { Sample } from '../run/samples.js';
-import type { RunSummary } from '../run/summary.js';
-import { lineProtocol, type Point, type RunContext, samplePoint } from '../storage/points.js';
-import { eventPoint, healthPoint, summaryPoints } from '../storage/runPoints.js';
+import { bottleneckJain } from '../../src/metrics/index.js';
+import type { Sample } from '../../src/run/samples.js';
+import type { RunSummary } from '../../src/run/summary.js';
+import { lineProtocol, type Point, type RunContext, samplePoint } from '../../src/storage/points.js';
+import { eventPoint, healthPoint, summaryPoints } from '../../src/storage/runPoints.js';
 
 export const DB = 'lfnlab';
 export const USER = 'ada';
