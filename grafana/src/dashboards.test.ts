@@ -153,7 +153,7 @@ describe('generated dashboards', () => {
     }
     const run = dashboards.find((d) => d.uid === DASHBOARDS.run.uid);
     const stat = run?.panels.find((p) => p.title === 'Jain fairness per path and direction');
-    expect(stat?.targets?.[0]).toMatchObject({
+    expect((stat?.targets as unknown[] | undefined)?.[0]).toMatchObject({
       alias: '$tag_path $tag_direction',
       query: `SELECT last("jain") FROM "lfn_fairness" WHERE ${matchVar('run')} AND $timeFilter GROUP BY "path", "direction"`,
     });

@@ -99,7 +99,7 @@ describe('live sockets per user', () => {
         ws.on('unexpected-response', (_req, res) => resolve({ ws, status: res.statusCode ?? 0 }));
         ws.on('open', () => resolve({ ws, status: 101 }));
       });
-    const opened = [];
+    const opened: { ws: WebSocket; status: number }[] = [];
     for (let i = 0; i < MAX_SOCKETS_PER_USER; i++) opened.push(await openOne());
     expect(opened.every((o) => o.status === 101)).toBe(true);
     expect((await openOne()).status).toBe(429);

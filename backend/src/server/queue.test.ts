@@ -45,7 +45,8 @@ afterAll(async () => {
 const start = async (c: Client) => (await c.json<RunView>('POST', '/api/runs', { text: LONG })).id;
 const place = async (c: Client, id: string) => (await c.json<RunView>('GET', `/api/runs/${id}`)).queue;
 
-const ids: Record<string, string> = {};
+// Filled by the first test, in order; the later tests read them.
+const ids = {} as Record<'a1' | 'a2' | 'a3' | 'b1' | 'c1', string>;
 
 describe('the queue', () => {
   it('gives every queued run its place and expected start, taking turns across students', async () => {
