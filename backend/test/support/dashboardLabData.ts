@@ -1,4 +1,4 @@
-// Run-shaped data for the dashboard tests (storage/dashboards.*.test.ts): three runs of a campaign (plus one of another), each
+// Run-shaped data for the dashboard tests (src/storage/dashboards.*.test.ts): three runs of a campaign (plus one of another), each
 // 30 s of samples at 10 Hz from several flows and stacks, made into points by the backend's own
 // samplePoint() + lineProtocol(), and events, summaries and health points by the backend's own
 // runPoints.ts.
