@@ -6,7 +6,7 @@ const src = (pkg: string) => fileURLToPath(new URL(`./${pkg}/src/index.ts`, impo
 // Tests import sibling packages from source so `vitest` needs no prior build.
 const alias = {
   // Subpaths before their package, which would otherwise take them as a path below its index.
-  '@lfnlab/grafana/testing': fileURLToPath(new URL('./grafana/src/testing/index.ts', import.meta.url)),
+  '@lfnlab/grafana/testing': fileURLToPath(new URL('./grafana/test/support/index.ts', import.meta.url)),
   '@lfnlab/emulator/sizing': fileURLToPath(new URL('./emulator/src/plan/sizing.ts', import.meta.url)),
   '@lfnlab/metrics/theory': fileURLToPath(new URL('./backend/metrics/src/theory.ts', import.meta.url)),
   '@lfnlab/metrics/registry': fileURLToPath(new URL('./backend/metrics/src/registry.ts', import.meta.url)),

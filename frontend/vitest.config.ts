@@ -10,8 +10,8 @@ export default defineConfig({
     name: 'ui',
     environment: 'happy-dom',
     include: ['src/**/*.test.{ts,tsx}'],
-    setupFiles: ['src/test/setup.ts'],
-    // Tests stub fetch (src/test/api.ts); each starts with the real one again.
+    setupFiles: ['test/support/setup.ts'],
+    // Tests stub fetch (test/support/api.ts); each starts with the real one again.
     unstubGlobals: true,
   },
 });

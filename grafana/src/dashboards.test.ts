@@ -4,13 +4,13 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { nameProblems, queriesOf, type SchemaLike, variablesUsed } from '../test/support/grafana.js';
 import type { Dashboard } from './dashboard.js';
 import { generateDashboards } from './dashboards/index.js';
 import { DASHBOARDS_DIR } from './generate.js';
 import { DASHBOARDS, DATASOURCE_UID } from './ids.js';
 import { INFLUX_SCHEMA, MEASUREMENTS, SAMPLE_COLUMNS } from './influxContract.js';
 import { matchVar } from './influxql.js';
-import { nameProblems, queriesOf, type SchemaLike, variablesUsed } from './testing/grafana.js';
 
 const grafanaDir = new URL('../', import.meta.url);
 const read = (rel: string) => readFileSync(new URL(rel, grafanaDir), 'utf8');
@@ -153,7 +153,7 @@ describe('generated dashboards', () => {
     }
     const run = dashboards.find((d) => d.uid === DASHBOARDS.run.uid);
     const stat = run?.panels.find((p) => p.title === 'Jain fairness per path and direction');
-    expect(stat?.targets?.[0]).toMatchObject({
+    expect((stat?.targets as unknown[] | undefined)?.[0]).toMatchObject({
       alias: '$tag_path $tag_direction',
       query: `SELECT last("jain") FROM "lfn_fairness" WHERE ${matchVar('run')} AND $timeFilter GROUP BY "path", "direction"`,
     });

@@ -55,11 +55,13 @@ describe('qemu command line', () => {
   const argv = qemuArgv({
     name: 'default',
     accel: 'tcg',
+    clock: 'realtime',
     cpus: 2,
     memMb: 2048,
     vmlinuz: '/c/vmlinuz',
     initrd: '/c/initrd.cpio',
     socket: '/run/lfnlab/labs/default/ctl.sock',
+    qmpSocket: '/run/lfnlab/labs/default/qmp.sock',
     keyFile: '/run/lfnlab/labs/default/key',
     consoleLog: '/run/lfnlab/labs/default/console.log',
     pidFile: '/run/lfnlab/labs/default/qemu.pid',

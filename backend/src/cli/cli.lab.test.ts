@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connectLab, LabBusyError } from '@lfnlab/lab-images';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bootTestLab, TEST_LAB } from '../testing/lab.js';
+import { bootTestLab, TEST_LAB } from '../../test/support/lab.js';
 
 const CLI = fileURLToPath(new URL('../../bin/lfnlab.js', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'lfnlab-cli-'));

@@ -9,9 +9,9 @@ import { fileURLToPath } from 'node:url';
 import type { Plan } from '@lfnlab/emulator';
 import { readLab } from '@lfnlab/lab-images';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { bootTestLab, runSpec, TEST_LAB } from '../../test/support/lab.js';
 import { findMetric } from '../report/format.js';
 import type { RunSummary } from '../run/summary.js';
-import { bootTestLab, runSpec, TEST_LAB } from '../testing/lab.js';
 
 const CLI = fileURLToPath(new URL('../../bin/lfnlab.js', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'lfnlab-death-'));

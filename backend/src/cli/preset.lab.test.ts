@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { bootTestLab, TEST_LAB } from '../../test/support/lab.js';
 import type { PresetComparison } from '../presets/index.js';
-import { bootTestLab, TEST_LAB } from '../testing/lab.js';
 
 const CLI = fileURLToPath(new URL('../../bin/lfnlab.js', import.meta.url));
 

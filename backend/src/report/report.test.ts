@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
+import { makeFakeCampaign, makeFakeRun } from '../../test/support/testFixtures.js';
 import { main } from '../cli/main.js';
 import { downsampleMinMax, resample, splitAtGaps } from './downsample.js';
 import { CSV_COLUMNS, type FlentData, flentData, JSON_EXPORT_FORMAT } from './exports.js';
@@ -11,7 +12,6 @@ import { exportRun, writeReport } from './index.js';
 import { loadCampaign, loadRun } from './load.js';
 import { renderRunReport } from './runReport.js';
 import { lineChart, niceTicks } from './svg.js';
-import { makeFakeCampaign, makeFakeRun } from './testFixtures.js';
 
 const made: string[] = [];
 const tmp = (p: string) => {

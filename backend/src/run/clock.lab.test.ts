@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { buildPlan, validateSpec } from '@lfnlab/emulator';
 import { connectLab, labPaths, pauseIfUnheld, qmpCommand, readLab } from '@lfnlab/lab-images';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bootTestLab, runSpec, TEST_LAB } from '../testing/lab.js';
+import { bootTestLab, runSpec, TEST_LAB } from '../../test/support/lab.js';
 import type { TcpFlowSample } from './samples.js';
 import type { TrafficProgress } from './schedule.js';
 

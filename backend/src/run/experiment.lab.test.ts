@@ -3,7 +3,7 @@
 
 import { MAINLINE_STACKS } from '@lfnlab/emulator';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bootTestLab, type QdiscStat, rootQdisc, runSpec } from '../testing/lab.js';
+import { bootTestLab, type QdiscStat, rootQdisc, runSpec } from '../../test/support/lab.js';
 
 beforeAll(async () => {
   await bootTestLab();

@@ -2,7 +2,7 @@
 // valid and names the sender (the lab); a flow held by a configured 64 KB window is valid and
 // names the window.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bootTestLab, runSpec } from '../testing/lab.js';
+import { bootTestLab, runSpec } from '../../test/support/lab.js';
 import { formatLimit } from './limitedBy.js';
 
 beforeAll(async () => {

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import type { Plan } from '@lfnlab/emulator';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bootTestLab, runSpec } from '../testing/lab.js';
+import { bootTestLab, runSpec } from '../../test/support/lab.js';
 
 beforeAll(async () => {
   await bootTestLab();

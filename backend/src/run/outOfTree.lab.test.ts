@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { connectLab } from '@lfnlab/lab-images';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bootTestLab, runSpec, TEST_LAB } from '../testing/lab.js';
+import { bootTestLab, runSpec, TEST_LAB } from '../../test/support/lab.js';
 import type { QueueSample, TcpFlowSample } from './samples.js';
 
 beforeAll(async () => {

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { intendedRate } from '@lfnlab/emulator';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bootTestLab, type QdiscStat, rootQdisc, runSpec } from '../testing/lab.js';
+import { bootTestLab, type QdiscStat, rootQdisc, runSpec } from '../../test/support/lab.js';
 import type { GoodputSample, RttSample, TcpFlowSample, UdpSample } from './samples.js';
 
 beforeAll(async () => {

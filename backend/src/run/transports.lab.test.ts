@@ -2,7 +2,7 @@
 // 20 Mbit/s bottleneck, and the receiver's SHA-256 of what arrived equals the sender's of what left.
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bootTestLab, type QdiscStat, rootQdisc, runSpec } from '../testing/lab.js';
+import { bootTestLab, type QdiscStat, rootQdisc, runSpec } from '../../test/support/lab.js';
 import type { FlowSummary } from './summary.js';
 
 const BYTES = 5_000_000;

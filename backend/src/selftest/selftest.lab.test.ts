@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { STACK_NAMES } from '@lfnlab/emulator';
 import { beforeAll, expect, it } from 'vitest';
-import { bootTestLab, TEST_LAB } from '../testing/lab.js';
+import { bootTestLab, TEST_LAB } from '../../test/support/lab.js';
 import { KNOWN_DEFECTS } from './selftest.js';
 
 const CLI = fileURLToPath(new URL('../../bin/lfnlab.js', import.meta.url));

@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Run, StoredSpec } from '../service/types.js';
 import {
   adminClient,
   type Client,
@@ -13,7 +12,8 @@ import {
   testServer,
   tokenClient,
   userClient,
-} from './testkit.js';
+} from '../../test/support/testkit.js';
+import type { Run, StoredSpec } from '../service/types.js';
 
 let s: TestServer;
 let admin: Client;

@@ -13,7 +13,7 @@ import {
   type TestServer,
   testServer,
   userClient,
-} from './testkit.js';
+} from '../../test/support/testkit.js';
 
 let s: TestServer;
 let admin: Client;

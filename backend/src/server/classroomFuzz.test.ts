@@ -1,8 +1,14 @@
 // The classroom routes under malformed input: random JSON, the routes' own field names with wrong
 // values, truncated bodies. Never a 5xx; every 400 and 403 names the field it is about.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  adminClient,
+  type Client,
+  type TestServer,
+  testServer,
+  userClient,
+} from '../../test/support/testkit.js';
 import { seededRandom } from '../campaign/expand.js';
-import { adminClient, type Client, type TestServer, testServer, userClient } from './testkit.js';
 
 let s: TestServer;
 let teacher: Client;

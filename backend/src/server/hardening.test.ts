@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { LOGIN_LIMITS } from '../service/loginLimits.js';
 import {
   adminClient,
   type Client,
@@ -17,7 +16,8 @@ import {
   type TestServer,
   testServer,
   userClient,
-} from './testkit.js';
+} from '../../test/support/testkit.js';
+import { LOGIN_LIMITS } from '../service/loginLimits.js';
 
 const hasOpenssl = (() => {
   try {

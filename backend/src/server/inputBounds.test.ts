@@ -5,9 +5,6 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCommand } from '../cli/runCommand.js';
-import { Storage } from '../storage/runStorage.js';
-import { hostLabCapacity } from './plugins/labs.js';
 import {
   adminClient,
   type Client,
@@ -16,7 +13,10 @@ import {
   type TestServer,
   testServer,
   userClient,
-} from './testkit.js';
+} from '../../test/support/testkit.js';
+import { runCommand } from '../cli/runCommand.js';
+import { Storage } from '../storage/runStorage.js';
+import { hostLabCapacity } from './plugins/labs.js';
 
 let s: TestServer;
 let admin: Client;

@@ -5,10 +5,17 @@ import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import {
+  adminClient,
+  type Client,
+  SHORT_SPEC,
+  type TestServer,
+  testServer,
+  userClient,
+} from '../../test/support/testkit.js';
 import { MAX_SPECS_PER_USER } from '../service/specStore.js';
 import type { Run } from '../service/types.js';
 import { MAX_SOCKETS_PER_USER, MAX_TEXT_CHARS } from './limits.js';
-import { adminClient, type Client, SHORT_SPEC, type TestServer, testServer, userClient } from './testkit.js';
 
 let s: TestServer;
 let admin: Client;
@@ -92,7 +99,7 @@ describe('live sockets per user', () => {
         ws.on('unexpected-response', (_req, res) => resolve({ ws, status: res.statusCode ?? 0 }));
         ws.on('open', () => resolve({ ws, status: 101 }));
       });
-    const opened = [];
+    const opened: { ws: WebSocket; status: number }[] = [];
     for (let i = 0; i < MAX_SOCKETS_PER_USER; i++) opened.push(await openOne());
     expect(opened.every((o) => o.status === 101)).toBe(true);
     expect((await openOne()).status).toBe(429);

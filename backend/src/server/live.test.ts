@@ -1,8 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import {
+  adminClient,
+  type Client,
+  runEnded,
+  SHORT_SPEC,
+  type TestServer,
+  testServer,
+} from '../../test/support/testkit.js';
 import type { LiveMessage } from '../service/liveHub.js';
 import type { Run } from '../service/types.js';
-import { adminClient, type Client, runEnded, SHORT_SPEC, type TestServer, testServer } from './testkit.js';
 
 let s: TestServer;
 let admin: Client;

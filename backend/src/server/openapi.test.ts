@@ -1,7 +1,13 @@
 // The OpenAPI document is complete: every operation documents a reply with a schema for each
 // status it can give, one-of request rules are oneOf, and public operations need no credentials.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, type Client, SHORT_SPEC, type TestServer, testServer } from './testkit.js';
+import {
+  adminClient,
+  type Client,
+  SHORT_SPEC,
+  type TestServer,
+  testServer,
+} from '../../test/support/testkit.js';
 
 interface Operation {
   security?: unknown[];

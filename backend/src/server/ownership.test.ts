@@ -3,7 +3,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Run, StoredSpec } from '../service/types.js';
 import {
   adminClient,
   type Client,
@@ -14,7 +13,8 @@ import {
   type TestServer,
   testServer,
   userClient,
-} from './testkit.js';
+} from '../../test/support/testkit.js';
+import type { Run, StoredSpec } from '../service/types.js';
 
 let s: TestServer;
 let admin: Client;

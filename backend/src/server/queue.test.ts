@@ -1,9 +1,6 @@
 // The queue as the API shows it: places and expected starts on every queued run, turns across
 // owners, a board per lab that hides others' runs, instructors moving their class's runs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { QueueBoardView } from '../service/queueBoard.js';
-import type { RunView } from '../service/types.js';
-import { grafanaBaseFor } from './plugins/runs.js';
 import {
   adminClient,
   type Client,
@@ -12,7 +9,10 @@ import {
   type TestServer,
   testServer,
   userClient,
-} from './testkit.js';
+} from '../../test/support/testkit.js';
+import type { QueueBoardView } from '../service/queueBoard.js';
+import type { RunView } from '../service/types.js';
+import { grafanaBaseFor } from './plugins/runs.js';
 
 const LONG = SHORT_SPEC.replace('duration: 4s', 'duration: 60s');
 
@@ -45,7 +45,8 @@ afterAll(async () => {
 const start = async (c: Client) => (await c.json<RunView>('POST', '/api/runs', { text: LONG })).id;
 const place = async (c: Client, id: string) => (await c.json<RunView>('GET', `/api/runs/${id}`)).queue;
 
-const ids: Record<string, string> = {};
+// Filled by the first test, in order; the later tests read them.
+const ids = {} as Record<'a1' | 'a2' | 'a3' | 'b1' | 'c1', string>;
 
 describe('the queue', () => {
   it('gives every queued run its place and expected start, taking turns across students', async () => {

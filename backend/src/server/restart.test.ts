@@ -1,8 +1,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { adminClient, login, runEnded, SHORT_SPEC, testServer } from '../../test/support/testkit.js';
 import type { Run } from '../service/types.js';
-import { adminClient, login, runEnded, SHORT_SPEC, testServer } from './testkit.js';
 
 describe('restarting the service', () => {
   it('ends a run that was running as failed with its partial data, re-queues queued ones, keeps accounts', async () => {

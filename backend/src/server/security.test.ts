@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { seededRandom } from '../campaign/expand.js';
-import type { Run } from '../service/types.js';
 import {
   adminClient,
   type Client,
@@ -10,7 +8,9 @@ import {
   type TestServer,
   testServer,
   userClient,
-} from './testkit.js';
+} from '../../test/support/testkit.js';
+import { seededRandom } from '../campaign/expand.js';
+import type { Run } from '../service/types.js';
 
 let s: TestServer;
 let admin: Client;

@@ -5,13 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { bootTestLab, TEST_LAB } from '../../test/support/lab.js';
+import { type LocalInfluxd, startLocalInfluxd } from '../../test/support/localInfluxd.js';
 import type { LiveMessage } from '../service/liveHub.js';
 import { RealLabDriver } from '../service/realLabDriver.js';
 import type { Run } from '../service/types.js';
 import { InfluxClient, literal } from '../storage/influx.js';
-import { type LocalInfluxd, startLocalInfluxd } from '../storage/localInfluxd.js';
 import { Storage } from '../storage/runStorage.js';
-import { bootTestLab, TEST_LAB } from '../testing/lab.js';
 import { buildServer, type LfnServer } from './buildServer.js';
 
 const SPEC = `name: service-e2e

@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MAX_YAML_ALIASES } from '@lfnlab/emulator';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { adminClient, type Client, type TestServer, testServer } from '../../test/support/testkit.js';
 import { campaignCommand } from '../cli/campaignCommand.js';
 import { validateCommand } from '../cli/miscCommands.js';
-import { adminClient, type Client, type TestServer, testServer } from './testkit.js';
 
 /** flows[1] names a stack there is none of; the main path's RTT is above its 5 s limit. */
 const BAD_SPEC = `name: bad

@@ -4,11 +4,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findInfluxd, type LocalInfluxd, startLocalInfluxd } from '../../test/support/localInfluxd.js';
+import {
+  adminClient,
+  runEnded,
+  SHORT_SPEC,
+  type TestServer,
+  testServer,
+} from '../../test/support/testkit.js';
 import type { Run } from '../service/types.js';
 import { InfluxClient, literal } from '../storage/influx.js';
-import { findInfluxd, type LocalInfluxd, startLocalInfluxd } from '../storage/localInfluxd.js';
 import { Storage } from '../storage/runStorage.js';
-import { adminClient, runEnded, SHORT_SPEC, type TestServer, testServer } from './testkit.js';
 
 describe.skipIf(!findInfluxd())('service storage with a real influxd', () => {
   let dir: string;

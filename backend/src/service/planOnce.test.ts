@@ -9,7 +9,7 @@ import {
   type TestServer,
   testServer,
   userClient,
-} from '../server/testkit.js';
+} from '../../test/support/testkit.js';
 
 const calls = vi.hoisted(() => ({ buildPlan: 0 }));
 vi.mock('@lfnlab/emulator', async (importOriginal) => {

@@ -13,7 +13,7 @@ import {
   startInfluxd,
 } from '@lfnlab/grafana/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CAMPAIGN, DB, HOST, labLines, labRuns, runEndMs } from '../testing/dashboardLabData.js';
+import { CAMPAIGN, DB, HOST, labLines, labRuns, runEndMs } from '../../test/support/dashboardLabData.js';
 
 const influxd = ensureInfluxd((s) => console.log(s));
 const title = influxd.ok

@@ -13,7 +13,7 @@ import {
   startInfluxd,
 } from '@lfnlab/grafana/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootTestLab, runSpec } from '../testing/lab.js';
+import { bootTestLab, runSpec } from '../../test/support/lab.js';
 import { InfluxClient } from './influx.js';
 import { reindexRun, runContext } from './reindex.js';
 import { SampleWriter } from './writer.js';

@@ -4,9 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MEASUREMENTS } from '@lfnlab/grafana';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  findInfluxd,
+  INSTALL_HINT,
+  type LocalInfluxd,
+  startLocalInfluxd,
+} from '../../test/support/localInfluxd.js';
 import type { Sample } from '../run/samples.js';
 import { durationNs, InfluxClient, InfluxError, literal } from './influx.js';
-import { findInfluxd, INSTALL_HINT, type LocalInfluxd, startLocalInfluxd } from './localInfluxd.js';
 import { type Point, type RunContext, samplePoint } from './points.js';
 import { refusedLines, SampleWriter } from './writer.js';
 

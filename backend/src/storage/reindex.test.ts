@@ -3,9 +3,14 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  findInfluxd,
+  INSTALL_HINT,
+  type LocalInfluxd,
+  startLocalInfluxd,
+} from '../../test/support/localInfluxd.js';
 import type { Sample } from '../run/samples.js';
 import { InfluxClient } from './influx.js';
-import { findInfluxd, INSTALL_HINT, type LocalInfluxd, startLocalInfluxd } from './localInfluxd.js';
 import { reindexRun, runContext } from './reindex.js';
 import { SampleWriter } from './writer.js';
 

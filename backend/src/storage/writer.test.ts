@@ -5,8 +5,14 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  findInfluxd,
+  freePort,
+  INSTALL_HINT,
+  type LocalInfluxd,
+  startLocalInfluxd,
+} from '../../test/support/localInfluxd.js';
 import { InfluxClient, InfluxError, type RetentionPolicy } from './influx.js';
-import { findInfluxd, freePort, INSTALL_HINT, type LocalInfluxd, startLocalInfluxd } from './localInfluxd.js';
 import { type RunContext, samplePoint } from './points.js';
 import { SampleWriter } from './writer.js';
 

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addTbf, inNs, isRoot, make, runLines, runs, sh, VethPair } from '../native/testFixtures.js';
+import { addTbf, inNs, isRoot, make, runLines, runs, sh, VethPair } from '../../test/support/testFixtures.js';
 import {
   CPU_TIME_FIELDS,
   type CpuTimes,

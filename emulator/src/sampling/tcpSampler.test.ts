@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import net, { type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { make, runLines, runs } from '../native/testFixtures.js';
+import { make, runLines, runs } from '../../test/support/testFixtures.js';
 import {
   parseSamplerLine,
   type SamplerEnd,

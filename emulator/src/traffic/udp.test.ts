@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inNs, isRoot, LineProcess, make, runs, sh, VethPair } from '../native/testFixtures.js';
+import { inNs, isRoot, LineProcess, make, runs, sh, VethPair } from '../../test/support/testFixtures.js';
 import {
   intendedMeanRate,
   intendedRate,

@@ -10,7 +10,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addTbf, inNs, isRoot, LineProcess, make, runs, sh, VethPair } from '../native/testFixtures.js';
+import {
+  addTbf,
+  inNs,
+  isRoot,
+  LineProcess,
+  make,
+  runs,
+  sh,
+  VethPair,
+} from '../../test/support/testFixtures.js';
 import type { TransportDigest, TransportEndBase, TransportHeader, TransportRowBase } from './common.js';
 import {
   PSOCKETS_COLUMNS,

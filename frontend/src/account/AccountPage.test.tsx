@@ -1,9 +1,9 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { mockApi } from '../../test/support/api';
+import { renderInApp } from '../../test/support/render';
+import { kid, me } from '../../test/support/testData';
 import { SessionProvider } from '../auth/session';
-import { kid, me } from '../classroom/testData';
-import { mockApi } from '../test/api';
-import { renderInApp } from '../test/render';
 import { AccountPage } from './AccountPage';
 
 const render = () =>

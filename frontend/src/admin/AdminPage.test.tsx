@@ -1,9 +1,9 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { mockApi } from '../../test/support/api';
+import { renderInApp } from '../../test/support/render';
+import { me } from '../../test/support/testData';
 import { SessionProvider } from '../auth/session';
-import { me } from '../classroom/testData';
-import { mockApi } from '../test/api';
-import { renderInApp } from '../test/render';
 import { AdminPage } from './AdminPage';
 
 describe('AdminPage', () => {

@@ -1,10 +1,10 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { mockApi } from '../../test/support/api';
+import { renderInApp } from '../../test/support/render';
+import { me, teacher } from '../../test/support/testData';
 import { SessionProvider } from '../auth/session';
 import type { ClassDetail } from '../classroom/api';
-import { me, teacher } from '../classroom/testData';
-import { mockApi } from '../test/api';
-import { renderInApp } from '../test/render';
 import { ClassPage } from './ClassPage';
 
 const quota = { concurrentRuns: 1, maxDurationS: 120, maxRateMbps: 100, maxFlows: 4 };

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { mockApi } from '../test/api';
-import { renderInApp } from '../test/render';
+import { mockApi } from '../../test/support/api';
+import { renderInApp } from '../../test/support/render';
 import { ClassesPage } from './ClassesPage';
 
 describe('ClassesPage', () => {

@@ -3,9 +3,9 @@
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { lazy, type ReactElement, Suspense, useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
+import { mockApi } from '../../test/support/api';
+import { renderInApp } from '../../test/support/render';
 import { ApiError, get, UNREACHABLE } from '../api/client';
-import { mockApi } from '../test/api';
-import { renderInApp } from '../test/render';
 import { ConnectionBanner } from './ConnectionBanner';
 import { PageBoundary } from './PageBoundary';
 import { retrying } from './pages';

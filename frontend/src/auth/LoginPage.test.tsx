@@ -1,9 +1,9 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { mockApi } from '../../test/support/api';
+import { student } from '../../test/support/fixtures';
+import { renderInApp } from '../../test/support/render';
 import { App } from '../app/App';
-import { mockApi } from '../test/api';
-import { student } from '../test/fixtures';
-import { renderInApp } from '../test/render';
 import { SessionProvider } from './session';
 
 /** The app with no session: GET /api/auth/me is 401, so it shows the sign-in form. */

@@ -1,10 +1,10 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { mockApi } from '../../test/support/api';
+import { renderInApp } from '../../test/support/render';
+import { grade, kid, me, teacher, view } from '../../test/support/testData';
 import { SessionProvider } from '../auth/session';
-import { mockApi } from '../test/api';
-import { renderInApp } from '../test/render';
 import { AssignmentPage } from './AssignmentPage';
-import { grade, kid, me, teacher, view } from './testData';
 
 const render = () =>
   renderInApp(

@@ -1,10 +1,10 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { mockApi } from '../../test/support/api';
+import { renderInApp } from '../../test/support/render';
+import { kid, me } from '../../test/support/testData';
 import { SessionProvider } from '../auth/session';
-import { mockApi } from '../test/api';
-import { renderInApp } from '../test/render';
 import { AssignmentsPage } from './AssignmentsPage';
-import { kid, me } from './testData';
 
 describe('AssignmentsPage (student)', () => {
   it('lists my class’s assignments with where I stand, and no publish form', async () => {

@@ -1,9 +1,9 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { mockApi } from '../test/api';
-import { renderInApp } from '../test/render';
+import { mockApi } from '../../test/support/api';
+import { renderInApp } from '../../test/support/render';
+import { row, view } from '../../test/support/testData';
 import { ClassTablePage } from './ClassTablePage';
-import { row, view } from './testData';
 
 const rows = [
   row('ann', {}),

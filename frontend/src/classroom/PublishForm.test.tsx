@@ -1,9 +1,9 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { mockApi } from '../test/api';
-import { renderInApp } from '../test/render';
+import { mockApi } from '../../test/support/api';
+import { renderInApp } from '../../test/support/render';
+import { sheet } from '../../test/support/testData';
 import { PublishForm } from './PublishForm';
-import { sheet } from './testData';
 
 const classes = [
   { id: 'c1', name: 'net101', instructors: [], students: 30, quota: null, createdAt: '2026-11-25T10:00:00Z' },

@@ -1,10 +1,10 @@
 import { SpecSchema } from '@lfnlab/emulator/spec';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { mockApi } from '../test/api';
-import { labs } from '../test/fixtures';
-import { must } from '../test/must';
-import { renderInApp } from '../test/render';
+import { mockApi } from '../../test/support/api';
+import { labs } from '../../test/support/fixtures';
+import { must } from '../../test/support/must';
+import { renderInApp } from '../../test/support/render';
 import { DesignerPage } from './DesignerPage';
 
 /** The message the shared schema itself gives for an RTT, independent of the form's resolver. */

@@ -3,10 +3,10 @@
 // beside a green "Spec is valid".
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { mockApi } from '../../test/support/api';
+import { labs, student } from '../../test/support/fixtures';
+import { renderInApp } from '../../test/support/render';
 import { SessionProvider } from '../auth/session';
-import { mockApi } from '../test/api';
-import { labs, student } from '../test/fixtures';
-import { renderInApp } from '../test/render';
 import { DesignerPage } from './DesignerPage';
 
 const quotas = {

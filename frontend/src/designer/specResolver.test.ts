@@ -1,6 +1,6 @@
 import { checkSpecText, parseDocument } from '@lfnlab/emulator/spec';
 import { describe, expect, it } from 'vitest';
-import { must } from '../test/must';
+import { must } from '../../test/support/must';
 import { errorAt } from './fieldError';
 import { defaultSpecForm, specInputToForm } from './formModel';
 import { checkSpecForm, formFieldOf, issuesToErrors } from './specResolver';

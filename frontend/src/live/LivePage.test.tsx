@@ -1,9 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { mockApi } from '../../test/support/api';
+import { replay, spec } from '../../test/support/fixtures';
+import { renderInApp } from '../../test/support/render';
 import type { Run } from '../api/types';
-import { mockApi } from '../test/api';
-import { replay, spec } from '../test/fixtures';
-import { renderInApp } from '../test/render';
 import { LivePage } from './LivePage';
 
 /** A live socket that sends what the test scripts, recording every URL opened. */

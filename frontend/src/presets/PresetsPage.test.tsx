@@ -1,9 +1,9 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { mockApi } from '../../test/support/api';
+import { spec } from '../../test/support/fixtures';
+import { renderInApp } from '../../test/support/render';
 import type { Preset, Run } from '../api/types';
-import { mockApi } from '../test/api';
-import { spec } from '../test/fixtures';
-import { renderInApp } from '../test/render';
 import { PresetsPage } from './PresetsPage';
 
 // GET /api/presets as docs/API.md lists it (the fields the gallery reads).

@@ -2,13 +2,13 @@
 // and queued apart, the instructor's class queue, and notifications about one's own runs.
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { mockApi } from '../../test/support/api';
+import { labs, spec, student } from '../../test/support/fixtures';
+import { renderInApp } from '../../test/support/render';
 import type { QueueBoard, Run } from '../api/types';
 import { HeaderBar } from '../app/HeaderBar';
 import { SessionProvider } from '../auth/session';
 import { CampaignsPage } from '../campaigns/CampaignsPage';
-import { mockApi } from '../test/api';
-import { labs, spec, student } from '../test/fixtures';
-import { renderInApp } from '../test/render';
 import { ClassQueue } from './ClassQueue';
 import { runNotes } from './notifications';
 import { aheadText, waitText } from './waitText';

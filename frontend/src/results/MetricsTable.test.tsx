@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { renderInApp } from '../../test/support/render';
 import type { RunSummary } from '../api/types';
-import { renderInApp } from '../test/render';
 import { MetricsTable } from './MetricsTable';
 
 const summary = {

@@ -1,10 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { mockApi } from '../../test/support/api';
+import { replay, spec } from '../../test/support/fixtures';
+import { must } from '../../test/support/must';
+import { renderInApp } from '../../test/support/render';
 import type { FlowSummary, Run, RunSummary } from '../api/types';
-import { mockApi } from '../test/api';
-import { replay, spec } from '../test/fixtures';
-import { must } from '../test/must';
-import { renderInApp } from '../test/render';
 import { ResultsPage } from './ResultsPage';
 import { RunActions } from './RunActions';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { must } from '../../test/support/must';
 import { defaultSpecForm } from '../designer/formModel';
-import { must } from '../test/must';
 import { pathTheory } from './specTheory';
 
 describe('path theory', () => {

@@ -1,14 +1,14 @@
-// Run-shaped data for the dashboard tests (storage/dashboards.*.test.ts): three runs of a campaign (plus one of another), each
+// Run-shaped data for the dashboard tests (src/storage/dashboards.*.test.ts): three runs of a campaign (plus one of another), each
 // 30 s of samples at 10 Hz from several flows and stacks, made into points by the backend's own
 // samplePoint() + lineProtocol(), and events, summaries and health points by the backend's own
 // runPoints.ts.
 
 import { EVENT_TYPES, type VERDICT_CODES } from '@lfnlab/grafana';
 import { bottleneckJain } from '@lfnlab/metrics';
-import type { Sample } from '../run/samples.js';
-import type { RunSummary } from '../run/summary.js';
-import { lineProtocol, type Point, type RunContext, samplePoint } from '../storage/points.js';
-import { eventPoint, healthPoint, summaryPoints } from '../storage/runPoints.js';
+import type { Sample } from '../../src/run/samples.js';
+import type { RunSummary } from '../../src/run/summary.js';
+import { lineProtocol, type Point, type RunContext, samplePoint } from '../../src/storage/points.js';
+import { eventPoint, healthPoint, summaryPoints } from '../../src/storage/runPoints.js';
 
 export const DB = 'lfnlab';
 export const USER = 'ada';

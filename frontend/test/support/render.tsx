@@ -2,7 +2,7 @@
 // fresh query client per test and no retries, so a failing request shows at once.
 import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
-import { AppProviders, createQueryClient } from '../app/providers';
+import { AppProviders, createQueryClient } from '../../src/app/providers';
 
 export function renderInApp(ui: ReactElement) {
   const client = createQueryClient({ defaultOptions: { queries: { retry: false, staleTime: 0 } } });

@@ -1,7 +1,7 @@
 // Test support only: the fixtures the integration tests of emulator/sampling, emulator/traffic and
 // emulator/transports share. They build the C programs, run them and collect their output, and give them a
 // throwaway pair of network namespaces joined by a veth pair. Nothing outside *.test.ts files uses this
-// module. It imports no test framework, so it compiles with the rest of src (into dist, unused).
+// module; it lives outside src so it is never built into dist (tsconfig.test.json type-checks it).
 //
 // Every command is an argv array run without a shell.
 

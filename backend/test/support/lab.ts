@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type SpecInput, validateSpec } from '@lfnlab/emulator';
 import { ensureImage, type LabRecord, labUp } from '@lfnlab/lab-images';
-import type { QdiscStat } from '../run/fidelity.js';
-import { type RunOptions, runExperiment } from '../run/runExperiment.js';
-import type { Sample } from '../run/samples.js';
+import type { QdiscStat } from '../../src/run/fidelity.js';
+import { type RunOptions, runExperiment } from '../../src/run/runExperiment.js';
+import type { Sample } from '../../src/run/samples.js';
 
 export type { QdiscStat };
 

@@ -1,8 +1,8 @@
 // What Grafana does to a dashboard query before it reaches InfluxDB, for the tests: template
 // variables (regex-escaped and ORed for multi-value and All, as the InfluxDB datasource formats
 // them), $timeFilter, $__interval and $__interval_ms. And a check of the names a query uses.
-import type { Dashboard, QueryVariable } from '../dashboard.js';
-import { measurementsOf } from '../influxql.js';
+import type { Dashboard, QueryVariable } from '../../src/dashboard.js';
+import { measurementsOf } from '../../src/influxql.js';
 
 export interface Selection {
   variable: QueryVariable;

@@ -1,6 +1,6 @@
 // Small fixtures shaped like docs/API.md, shared by the component tests.
 import { type Spec, SpecSchema } from '@lfnlab/emulator/spec';
-import type { Lab, User } from '../api/types';
+import type { Lab, User } from '../../src/api/types';
 
 /** A resolved spec, as a run record carries it: two flows over one 100 Mbit/s, 70 ms path. */
 export const spec = (name: string): Spec =>

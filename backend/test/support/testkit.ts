@@ -5,11 +5,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
-import { FakeLabDriver, type FakeLabOptions } from '../service/fakeLabDriver.js';
-import type { Role, Run } from '../service/types.js';
-import { isActive } from '../service/types.js';
-import { Storage } from '../storage/runStorage.js';
-import { buildServer, type LfnServer, type ServerOptions } from './buildServer.js';
+import { buildServer, type LfnServer, type ServerOptions } from '../../src/server/buildServer.js';
+import { FakeLabDriver, type FakeLabOptions } from '../../src/service/fakeLabDriver.js';
+import type { Role, Run } from '../../src/service/types.js';
+import { isActive } from '../../src/service/types.js';
+import { Storage } from '../../src/storage/runStorage.js';
 
 export interface TestServer extends LfnServer {
   dirs: { data: string; runs: string };

@@ -5,7 +5,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { InfluxClient } from './influx.js';
+import { InfluxClient } from '../../src/storage/influx.js';
 
 /** The influxd binary on PATH (or $INFLUXD), or null with nothing installed. */
 export function findInfluxd(): string | null {

@@ -2,7 +2,7 @@
 // choices before it), then every panel and annotation query under an absolute and a relative range
 // and two $__interval values. Shared by the synthetic-data and the real-run tests.
 import { expect } from 'vitest';
-import type { Dashboard } from '../dashboard.js';
+import type { Dashboard } from '../../src/dashboard.js';
 import {
   interpolate,
   queriesOf,

@@ -1,6 +1,6 @@
 // Fixtures for the classroom's component tests, shaped like docs/API.md's replies.
-import type { User } from '../api/types';
-import type { AssignmentView, Grade, Sheet, TableRow } from './api';
+import type { User } from '../../src/api/types';
+import type { AssignmentView, Grade, Sheet, TableRow } from '../../src/classroom/api';
 
 export const kid: User = { id: 'u-kid', username: 'kid', role: 'student', class: 'net101' };
 export const teacher: User = { id: 'u-t', username: 'teach', role: 'instructor', class: null };

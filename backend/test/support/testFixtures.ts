@@ -3,10 +3,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { jainIndex, metricValue } from '@lfnlab/metrics';
-import type { CampaignRow } from '../campaign/runCampaign.js';
-import type { FidelityReport } from '../run/fidelity.js';
-import type { Sample } from '../run/samples.js';
-import type { RunSummaryFile } from './load.js';
+import type { CampaignRow } from '../../src/campaign/runCampaign.js';
+import type { RunSummaryFile } from '../../src/report/load.js';
+import type { FidelityReport } from '../../src/run/fidelity.js';
+import type { Sample } from '../../src/run/samples.js';
 
 export interface FakeFlow {
   name: string;
