@@ -4,22 +4,14 @@
 
 import {
   checkBytes,
-  digestArgv,
-  dispatchLine,
-  parseEndBase,
-  parseRowBase,
-  receiverArgv,
-  senderArgv,
   TRANSPORT_COMMON_COLUMNS,
-  type TransportDigest,
   type TransportEndBase,
-  type TransportHeader,
-  type TransportPayload,
   type TransportReceiverOptions,
   type TransportRowBase,
   type TransportSenderOptions,
   uint,
 } from './common.js';
+import { pushSockbuf, type TransportRecord, transportProgram } from './program.js';
 
 export const PSOCKETS_BINARY = 'lfn-psockets';
 export const PSOCKETS_DEFAULT_PORT = 5320;
@@ -51,29 +43,7 @@ export interface PsocketsEnd extends TransportEndBase {
   windowBlocks: number;
 }
 
-export type PsocketsRecord = TransportHeader | PsocketsRow | PsocketsEnd | TransportDigest;
-
-/**
- * Parses one line of lfn-psockets output (trailing CR/LF ignored). Returns null for the column line and
- * blank lines; throws TransportParseError for anything malformed or of another format version.
- */
-export function parsePsocketsLine(line: string): PsocketsRecord | null {
-  return dispatchLine(PSOCKETS_BINARY, PSOCKETS_COLUMNS, line, {
-    row: (f, text): PsocketsRow => ({
-      ...parseRowBase(f, text),
-      inOrderBytes: uint(f[6], 'in_order', text),
-      streamsActive: uint(f[7], 'streams_active', text),
-      minStreamBytes: uint(f[8], 'min_stream_bytes', text),
-      maxStreamBytes: uint(f[9], 'max_stream_bytes', text),
-    }),
-    end: (kv, text): PsocketsEnd => ({
-      ...parseEndBase(kv, text),
-      streams: uint(kv.get('streams'), 'streams', text),
-      blockBytes: uint(kv.get('block'), 'block', text),
-      windowBlocks: uint(kv.get('window'), 'window', text),
-    }),
-  });
-}
+export type PsocketsRecord = TransportRecord<PsocketsRow, PsocketsEnd>;
 
 interface PsocketsTcpOptions {
   /** Blocks this side buffers for striping/reassembly (program default: 4 per stream, at least 16). */
@@ -93,33 +63,40 @@ export interface PsocketsSenderOptions extends TransportSenderOptions, PsocketsT
   blockBytes?: number;
 }
 
-function tcpArgs(argv: string[], o: PsocketsTcpOptions): string[] {
+function tcpArgs(argv: string[], o: PsocketsTcpOptions): void {
   if (o.windowBlocks !== undefined)
     argv.push('--window', checkBytes(o.windowBlocks, 'windowBlocks', 1, 1 << 20));
-  if (o.sockbufBytes !== undefined)
-    argv.push('--sockbuf', checkBytes(o.sockbufBytes, 'sockbufBytes', 0, 2 ** 30));
+  pushSockbuf(argv, o.sockbufBytes);
   if (o.cc !== undefined) {
     if (!/^[A-Za-z0-9_-]{1,15}$/.test(o.cc))
       throw new RangeError(`cc is not a congestion control name ('${o.cc}')`);
     argv.push('--cc', o.cc);
   }
-  return argv;
 }
 
-/** argv (argv[0] = program) of a striping receiver; prefix `['ip', 'netns', 'exec', ns]` as needed. */
-export function psocketsReceiverArgv(opts: PsocketsReceiverOptions = {}): string[] {
-  return tcpArgs(receiverArgv(PSOCKETS_BINARY, opts), opts);
-}
+const psockets = transportProgram<PsocketsRow, PsocketsEnd, PsocketsReceiverOptions, PsocketsSenderOptions>({
+  program: PSOCKETS_BINARY,
+  columns: PSOCKETS_COLUMNS,
+  row: (f, text) => ({
+    inOrderBytes: uint(f[6], 'in_order', text),
+    streamsActive: uint(f[7], 'streams_active', text),
+    minStreamBytes: uint(f[8], 'min_stream_bytes', text),
+    maxStreamBytes: uint(f[9], 'max_stream_bytes', text),
+  }),
+  end: (u) => ({ streams: u('streams'), blockBytes: u('block'), windowBlocks: u('window') }),
+  receiverArgs: tcpArgs,
+  senderArgs: (argv, opts) => {
+    argv.push('--streams', checkBytes(opts.streams, 'streams', 1, PSOCKETS_MAX_STREAMS));
+    if (opts.blockBytes !== undefined)
+      argv.push('--block', checkBytes(opts.blockBytes, 'blockBytes', 512, 64 * 2 ** 20));
+    tcpArgs(argv, opts);
+  },
+});
 
-/** argv (argv[0] = program) of a striping sender. Never joined into a shell string. */
-export function psocketsSenderArgv(opts: PsocketsSenderOptions): string[] {
-  const argv = senderArgv(PSOCKETS_BINARY, opts);
-  argv.push('--streams', checkBytes(opts.streams, 'streams', 1, PSOCKETS_MAX_STREAMS));
-  if (opts.blockBytes !== undefined)
-    argv.push('--block', checkBytes(opts.blockBytes, 'blockBytes', 512, 64 * 2 ** 20));
-  return tcpArgs(argv, opts);
-}
-
-export function psocketsDigestArgv(payload: TransportPayload, binary?: string): string[] {
-  return digestArgv(PSOCKETS_BINARY, payload, binary);
-}
+/** Parses one line of lfn-psockets output; see TransportProgram.parseLine. */
+export const parsePsocketsLine: (line: string) => PsocketsRecord | null = psockets.parseLine;
+/** argv of a striping receiver (see TransportProgram.receiverArgv). */
+export const psocketsReceiverArgv = psockets.receiverArgv;
+/** argv of a striping sender (see TransportProgram.senderArgv). */
+export const psocketsSenderArgv = psockets.senderArgv;
+export const psocketsDigestArgv = psockets.digestArgv;

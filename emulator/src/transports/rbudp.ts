@@ -4,24 +4,16 @@
 
 import {
   checkBytes,
-  digestArgv,
-  dispatchLine,
   keyValues,
   nsToMs,
-  parseEndBase,
-  parseRowBase,
-  receiverArgv,
-  senderArgv,
   TRANSPORT_COMMON_COLUMNS,
-  type TransportDigest,
   type TransportEndBase,
-  type TransportHeader,
-  type TransportPayload,
   type TransportReceiverOptions,
   type TransportRowBase,
   type TransportSenderOptions,
   uint,
 } from './common.js';
+import { pushSockbuf, type TransportRecord, transportProgram } from './program.js';
 
 export const RBUDP_BINARY = 'lfn-rbudp';
 export const RBUDP_DEFAULT_PORT = 5310;
@@ -95,7 +87,7 @@ export interface RbudpEnd extends TransportEndBase {
   sockbufBytes: number;
 }
 
-export type RbudpRecord = TransportHeader | RbudpRow | RbudpRound | RbudpEnd | TransportDigest;
+export type RbudpRecord = TransportRecord<RbudpRow, RbudpEnd, RbudpRound>;
 
 function parseRound(text: string): RbudpRound {
   const kv = keyValues(text, '#round\t'.length);
@@ -112,42 +104,6 @@ function parseRound(text: string): RbudpRound {
     roundMs: nsToMs(kv.get('round_ns'), 'round_ns', text),
     monoMs: nsToMs(kv.get('mono_ns'), 'mono_ns', text),
   };
-}
-
-/**
- * Parses one line of lfn-rbudp output (trailing CR/LF ignored). Returns null for the column line and blank
- * lines; throws TransportParseError for anything malformed or of another format version.
- */
-export function parseRbudpLine(line: string): RbudpRecord | null {
-  return dispatchLine(RBUDP_BINARY, RBUDP_COLUMNS, line, {
-    row: (f, text): RbudpRow => ({
-      ...parseRowBase(f, text),
-      chunk: uint(f[6], 'chunk', text),
-      round: uint(f[7], 'round', text),
-      datagrams: uint(f[8], 'datagrams', text),
-      resent: uint(f[9], 'resent', text),
-      dups: uint(f[10], 'dups', text),
-      doneBytes: uint(f[11], 'done_bytes', text),
-    }),
-    end: (kv, text): RbudpEnd => {
-      const u = (k: string) => uint(kv.get(k), k, text);
-      return {
-        ...parseEndBase(kv, text),
-        chunks: u('chunks'),
-        rounds: u('rounds'),
-        maxRounds: u('max_rounds'),
-        datagrams: u('datagrams'),
-        resent: u('resent'),
-        dups: u('dups'),
-        stale: u('stale'),
-        bad: u('bad'),
-        paceResets: u('pace_resets'),
-        sendDrops: u('send_drops'),
-        sockbufBytes: u('sockbuf'),
-      };
-    },
-    extra: (name, text) => (name === 'round' ? parseRound(text) : undefined),
-  });
 }
 
 export interface RbudpReceiverOptions extends TransportReceiverOptions {
@@ -169,27 +125,46 @@ export interface RbudpSenderOptions extends TransportSenderOptions {
   sockbufBytes?: number;
 }
 
-/** argv (argv[0] = program) of an RBUDP receiver; prefix `['ip', 'netns', 'exec', ns]` as needed. */
-export function rbudpReceiverArgv(opts: RbudpReceiverOptions = {}): string[] {
-  const argv = receiverArgv(RBUDP_BINARY, opts);
-  if (opts.sockbufBytes !== undefined)
-    argv.push('--sockbuf', checkBytes(opts.sockbufBytes, 'sockbufBytes', 0, 2 ** 30));
-  return argv;
-}
+const rbudp = transportProgram<RbudpRow, RbudpEnd, RbudpReceiverOptions, RbudpSenderOptions, RbudpRound>({
+  program: RBUDP_BINARY,
+  columns: RBUDP_COLUMNS,
+  row: (f, text) => ({
+    chunk: uint(f[6], 'chunk', text),
+    round: uint(f[7], 'round', text),
+    datagrams: uint(f[8], 'datagrams', text),
+    resent: uint(f[9], 'resent', text),
+    dups: uint(f[10], 'dups', text),
+    doneBytes: uint(f[11], 'done_bytes', text),
+  }),
+  end: (u) => ({
+    chunks: u('chunks'),
+    rounds: u('rounds'),
+    maxRounds: u('max_rounds'),
+    datagrams: u('datagrams'),
+    resent: u('resent'),
+    dups: u('dups'),
+    stale: u('stale'),
+    bad: u('bad'),
+    paceResets: u('pace_resets'),
+    sendDrops: u('send_drops'),
+    sockbufBytes: u('sockbuf'),
+  }),
+  extra: (name, text) => (name === 'round' ? parseRound(text) : undefined),
+  receiverArgs: (argv, opts) => pushSockbuf(argv, opts.sockbufBytes),
+  senderArgs: (argv, opts) => {
+    argv.push('--rate', checkBytes(opts.rateBitsPerS, 'rateBitsPerS', 1000, 100e9));
+    if (opts.datagramBytes !== undefined)
+      argv.push('--datagram', checkBytes(opts.datagramBytes, 'datagramBytes', 64, 65507));
+    if (opts.chunkBytes !== undefined)
+      argv.push('--chunk', checkBytes(opts.chunkBytes, 'chunkBytes', 1, 2 ** 32));
+    pushSockbuf(argv, opts.sockbufBytes);
+  },
+});
 
-/** argv (argv[0] = program) of an RBUDP sender. Never joined into a shell string. */
-export function rbudpSenderArgv(opts: RbudpSenderOptions): string[] {
-  const argv = senderArgv(RBUDP_BINARY, opts);
-  argv.push('--rate', checkBytes(opts.rateBitsPerS, 'rateBitsPerS', 1000, 100e9));
-  if (opts.datagramBytes !== undefined)
-    argv.push('--datagram', checkBytes(opts.datagramBytes, 'datagramBytes', 64, 65507));
-  if (opts.chunkBytes !== undefined)
-    argv.push('--chunk', checkBytes(opts.chunkBytes, 'chunkBytes', 1, 2 ** 32));
-  if (opts.sockbufBytes !== undefined)
-    argv.push('--sockbuf', checkBytes(opts.sockbufBytes, 'sockbufBytes', 0, 2 ** 30));
-  return argv;
-}
-
-export function rbudpDigestArgv(payload: TransportPayload, binary?: string): string[] {
-  return digestArgv(RBUDP_BINARY, payload, binary);
-}
+/** Parses one line of lfn-rbudp output; see TransportProgram.parseLine. */
+export const parseRbudpLine: (line: string) => RbudpRecord | null = rbudp.parseLine;
+/** argv of an RBUDP receiver (see TransportProgram.receiverArgv). */
+export const rbudpReceiverArgv = rbudp.receiverArgv;
+/** argv of an RBUDP sender (see TransportProgram.senderArgv). */
+export const rbudpSenderArgv = rbudp.senderArgv;
+export const rbudpDigestArgv = rbudp.digestArgv;

@@ -3,23 +3,15 @@
 
 import {
   checkBytes,
-  digestArgv,
-  dispatchLine,
   nsToMs,
-  parseEndBase,
-  parseRowBase,
-  receiverArgv,
-  senderArgv,
   TRANSPORT_COMMON_COLUMNS,
-  type TransportDigest,
   type TransportEndBase,
-  type TransportHeader,
-  type TransportPayload,
   type TransportReceiverOptions,
   type TransportRowBase,
   type TransportSenderOptions,
   uint,
 } from './common.js';
+import { pushSockbuf, type TransportRecord, transportProgram } from './program.js';
 
 export const UDT_BINARY = 'lfn-udt';
 export const UDT_DEFAULT_PORT = 5330;
@@ -85,54 +77,7 @@ export interface UdtEnd extends TransportEndBase {
   sockbufBytes: number;
 }
 
-export type UdtRecord = TransportHeader | UdtRow | UdtEnd | TransportDigest;
-
-/**
- * Parses one line of lfn-udt output (trailing CR/LF ignored). Returns null for the column line and blank
- * lines; throws TransportParseError for anything malformed or of another format version.
- */
-export function parseUdtLine(line: string): UdtRecord | null {
-  return dispatchLine(UDT_BINARY, UDT_COLUMNS, line, {
-    row: (f, text): UdtRow => {
-      const u = (i: number) => uint(f[i], UDT_COLUMNS[i] ?? String(i), text);
-      return {
-        ...parseRowBase(f, text),
-        rttUs: u(6),
-        bandwidthBitsPerS: u(7),
-        sendRateBitsPerS: u(8),
-        recvRateBitsPerS: u(9),
-        pktsSent: u(10),
-        pktsRecv: u(11),
-        sndLoss: u(12),
-        rcvLoss: u(13),
-        retrans: u(14),
-        cwndPackets: u(15),
-        flowWindowPackets: u(16),
-        flightPackets: u(17),
-        sndPeriodMs: nsToMs(f[18], 'snd_period_ns', text),
-        sndBufAvailBytes: u(19),
-        rcvBufAvailBytes: u(20),
-      };
-    },
-    end: (kv, text): UdtEnd => {
-      const u = (k: string) => uint(kv.get(k), k, text);
-      return {
-        ...parseEndBase(kv, text),
-        pktsSent: u('pkts_sent'),
-        pktsRecv: u('pkts_recv'),
-        sndLoss: u('snd_loss'),
-        rcvLoss: u('rcv_loss'),
-        retrans: u('retrans'),
-        acksSent: u('acks_sent'),
-        acksRecv: u('acks_recv'),
-        naksSent: u('naks_sent'),
-        naksRecv: u('naks_recv'),
-        rttUs: u('rtt_us'),
-        sockbufBytes: u('sockbuf'),
-      };
-    },
-  });
-}
+export type UdtRecord = TransportRecord<UdtRow, UdtEnd>;
 
 interface UdtSocketOptions {
   /** UDT_MSS: packet size incl. UDT/UDP/IP headers, 76..65536 (UDT default 1500). */
@@ -152,30 +97,63 @@ export interface UdtSenderOptions extends TransportSenderOptions, UdtSocketOptio
   maxRateBitsPerS?: number;
 }
 
-function udtArgs(argv: string[], o: UdtSocketOptions): string[] {
+function udtArgs(argv: string[], o: UdtSocketOptions): void {
   if (o.mssBytes !== undefined) argv.push('--mss', checkBytes(o.mssBytes, 'mssBytes', 76, 65536));
   if (o.flowWindowPackets !== undefined)
     argv.push('--fc', checkBytes(o.flowWindowPackets, 'flowWindowPackets', 32, 1_000_000));
   if (o.udtBufBytes !== undefined)
     argv.push('--udt-buf', checkBytes(o.udtBufBytes, 'udtBufBytes', 65536, 2 ** 30));
-  if (o.sockbufBytes !== undefined)
-    argv.push('--sockbuf', checkBytes(o.sockbufBytes, 'sockbufBytes', 0, 2 ** 30));
-  return argv;
+  pushSockbuf(argv, o.sockbufBytes);
 }
 
-/** argv (argv[0] = program) of a UDT receiver; prefix `['ip', 'netns', 'exec', ns]` as needed. */
-export function udtReceiverArgv(opts: UdtReceiverOptions = {}): string[] {
-  return udtArgs(receiverArgv(UDT_BINARY, opts), opts);
-}
+const udt = transportProgram<UdtRow, UdtEnd, UdtReceiverOptions, UdtSenderOptions>({
+  program: UDT_BINARY,
+  columns: UDT_COLUMNS,
+  row: (f, text) => {
+    const u = (i: number) => uint(f[i], UDT_COLUMNS[i] ?? String(i), text);
+    return {
+      rttUs: u(6),
+      bandwidthBitsPerS: u(7),
+      sendRateBitsPerS: u(8),
+      recvRateBitsPerS: u(9),
+      pktsSent: u(10),
+      pktsRecv: u(11),
+      sndLoss: u(12),
+      rcvLoss: u(13),
+      retrans: u(14),
+      cwndPackets: u(15),
+      flowWindowPackets: u(16),
+      flightPackets: u(17),
+      sndPeriodMs: nsToMs(f[18], 'snd_period_ns', text),
+      sndBufAvailBytes: u(19),
+      rcvBufAvailBytes: u(20),
+    };
+  },
+  end: (u) => ({
+    pktsSent: u('pkts_sent'),
+    pktsRecv: u('pkts_recv'),
+    sndLoss: u('snd_loss'),
+    rcvLoss: u('rcv_loss'),
+    retrans: u('retrans'),
+    acksSent: u('acks_sent'),
+    acksRecv: u('acks_recv'),
+    naksSent: u('naks_sent'),
+    naksRecv: u('naks_recv'),
+    rttUs: u('rtt_us'),
+    sockbufBytes: u('sockbuf'),
+  }),
+  receiverArgs: udtArgs,
+  senderArgs: (argv, opts) => {
+    udtArgs(argv, opts);
+    if (opts.maxRateBitsPerS !== undefined)
+      argv.push('--max-rate', checkBytes(opts.maxRateBitsPerS, 'maxRateBitsPerS', 8000, 100e9));
+  },
+});
 
-/** argv (argv[0] = program) of a UDT sender. Never joined into a shell string. */
-export function udtSenderArgv(opts: UdtSenderOptions): string[] {
-  const argv = udtArgs(senderArgv(UDT_BINARY, opts), opts);
-  if (opts.maxRateBitsPerS !== undefined)
-    argv.push('--max-rate', checkBytes(opts.maxRateBitsPerS, 'maxRateBitsPerS', 8000, 100e9));
-  return argv;
-}
-
-export function udtDigestArgv(payload: TransportPayload, binary?: string): string[] {
-  return digestArgv(UDT_BINARY, payload, binary);
-}
+/** Parses one line of lfn-udt output; see TransportProgram.parseLine. */
+export const parseUdtLine: (line: string) => UdtRecord | null = udt.parseLine;
+/** argv of a UDT receiver (see TransportProgram.receiverArgv). */
+export const udtReceiverArgv = udt.receiverArgv;
+/** argv of a UDT sender (see TransportProgram.senderArgv). */
+export const udtSenderArgv = udt.senderArgv;
+export const udtDigestArgv = udt.digestArgv;
