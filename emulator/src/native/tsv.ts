@@ -26,6 +26,29 @@ export type Fail = (message: string, line: string) => never;
 /** Why a sampler or traffic program stopped (the `reason` of its end record). */
 export const RUN_END_REASONS = ['duration', 'signal', 'error'] as const;
 
+/**
+ * The `#end` fields both ticking samplers (lfn-tcpsampler, lfn-qdiscstat) write; each program's end type
+ * adds its own and says what a tick and an error are for it.
+ */
+export interface SamplingEndBase {
+  type: 'end';
+  reason: (typeof RUN_END_REASONS)[number];
+  /** Ticks run. */
+  ticks: number;
+  /** Ticks whose work ran past the start of the next slot. */
+  late: number;
+  /** Slots dropped because a late tick overran them. */
+  skipped: number;
+  /** Record lines written. */
+  records: number;
+  errors: number;
+  /** Longest tick's work (reading and output). */
+  maxWorkMs: number;
+  elapsedMs: number;
+  /** CPU time of the program's process, user + system (includes the kernel's work for its reads). */
+  cpuMs: number;
+}
+
 /** Trailing CR/LF removed: every parser accepts lines with or without their terminator. */
 export function stripLineEnd(line: string): string {
   return line.replace(/[\r\n]+$/, '');
@@ -86,6 +109,23 @@ export function lineParsers(ErrorClass: LineParseErrorClass) {
   function oneOf<T extends string>(value: unknown, allowed: readonly T[], message: string, line: string): T {
     if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) fail(message, line);
     return value as T;
+  }
+
+  /** The fields every sampler's end record has (SamplingEndBase), read from TSV or JSONL through `get`. */
+  function samplingEndBase(get: (key: string) => unknown, line: string): SamplingEndBase {
+    const u = (k: string) => uint(get(k), k, line);
+    return {
+      type: 'end',
+      reason: oneOf(get('reason'), RUN_END_REASONS, 'unknown end reason', line),
+      ticks: u('ticks'),
+      late: u('late'),
+      skipped: u('skipped'),
+      records: u('records'),
+      errors: u('errors'),
+      maxWorkMs: nsToMs(get('max_work_ns'), 'max_work_ns', line),
+      elapsedMs: nsToMs(get('elapsed_ns'), 'elapsed_ns', line),
+      cpuMs: nsToMs(get('cpu_ns'), 'cpu_ns', line),
+    };
   }
 
   /** Splits `#name<TAB>k=v<TAB>k=v...` (the part after `prefixLength`) into a map; a field without a key fails. */
@@ -174,5 +214,18 @@ export function lineParsers(ErrorClass: LineParseErrorClass) {
     return build(get, rec);
   }
 
-  return { fail, uint, nsToMs, str, oneOf, keyValues, fieldCount, row, checkVersion, tsvLine, jsonLine };
+  return {
+    fail,
+    uint,
+    nsToMs,
+    str,
+    oneOf,
+    samplingEndBase,
+    keyValues,
+    fieldCount,
+    row,
+    checkVersion,
+    tsvLine,
+    jsonLine,
+  };
 }

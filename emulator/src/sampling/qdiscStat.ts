@@ -7,7 +7,7 @@
 // is turned into fractional milliseconds because nanoseconds since the epoch do not fit a double exactly.
 
 import { checkDeviceName, checkInt, checkSeconds } from '../native/argv.js';
-import { type Fail, LineParseError, lineParsers, RUN_END_REASONS } from '../native/tsv.js';
+import { type Fail, LineParseError, lineParsers, type SamplingEndBase } from '../native/tsv.js';
 
 export const QDISC_STAT_BINARY = 'lfn-qdiscstat';
 /** Output format version the parser understands (the `v1` in the TSV header, `version` in JSONL). */
@@ -108,27 +108,14 @@ export interface QdiscCpuRecord {
   cpus: (CpuTimes & { cpu: number })[];
 }
 
-/** The poller's last line. `records` counts qdisc lines, `cpuRecords` cpu lines. */
-export interface QdiscStatEnd {
-  type: 'end';
-  reason: 'duration' | 'signal' | 'error';
-  /** Ticks run. */
-  ticks: number;
-  /** Ticks whose work ran past the start of the next slot. */
-  late: number;
-  /** Slots dropped because a late tick overran them. */
-  skipped: number;
-  records: number;
+/**
+ * The poller's last line. `records` counts qdisc lines, `cpuRecords` cpu lines; `errors` counts failed
+ * qdisc dumps plus failed /proc/stat reads, and a tick's work is the dump, /proc/stat and the output.
+ */
+export interface QdiscStatEnd extends SamplingEndBase {
   cpuRecords: number;
   /** Qdiscs not reported because their device was deleted before the poller could name it. */
   vanished: number;
-  /** Failed qdisc dumps plus failed /proc/stat reads. */
-  errors: number;
-  /** Longest tick (dump + /proc/stat + output). */
-  maxWorkMs: number;
-  elapsedMs: number;
-  /** CPU time of the poller's process, user + system (includes the kernel's work for its dumps). */
-  cpuMs: number;
   /**
    * The part of cpuMs spent before the poller started: `ip netns exec` runs in the same process before it
    * execs the poller. The polling cost is (cpuMs − startupCpuMs) / elapsedMs.
@@ -144,7 +131,7 @@ export class QdiscStatParseError extends LineParseError {
 
 const parsers = lineParsers(QdiscStatParseError);
 const fail: Fail = parsers.fail;
-const { uint, nsToMs, str, oneOf } = parsers;
+const { uint, nsToMs, str } = parsers;
 
 function buildQdisc(get: (column: QdiscStatColumn) => unknown, line: string): QdiscRecord {
   const u = (c: QdiscStatColumn) => uint(get(c), c, line);
@@ -175,21 +162,11 @@ function cpuTimes(get: (field: CpuTimeField) => unknown, where: string, line: st
 }
 
 function buildEnd(get: (key: string) => unknown, line: string): QdiscStatEnd {
-  const reason = oneOf(get('reason'), RUN_END_REASONS, 'unknown end reason', line);
   const u = (k: string) => uint(get(k), k, line);
   return {
-    type: 'end',
-    reason,
-    ticks: u('ticks'),
-    late: u('late'),
-    skipped: u('skipped'),
-    records: u('records'),
+    ...parsers.samplingEndBase(get, line),
     cpuRecords: u('cpu_records'),
     vanished: u('vanished'),
-    errors: u('errors'),
-    maxWorkMs: nsToMs(get('max_work_ns'), 'max_work_ns', line),
-    elapsedMs: nsToMs(get('elapsed_ns'), 'elapsed_ns', line),
-    cpuMs: nsToMs(get('cpu_ns'), 'cpu_ns', line),
     startupCpuMs: nsToMs(get('startup_cpu_ns'), 'startup_cpu_ns', line),
   };
 }

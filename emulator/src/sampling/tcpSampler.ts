@@ -6,7 +6,7 @@
 // fractional milliseconds because nanoseconds since the epoch do not fit a double exactly.
 
 import { checkInt, checkPort, checkSeconds } from '../native/argv.js';
-import { type Fail, LineParseError, lineParsers, RUN_END_REASONS } from '../native/tsv.js';
+import { type Fail, LineParseError, lineParsers, type SamplingEndBase } from '../native/tsv.js';
 
 export const TCP_SAMPLER_BINARY = 'lfn-tcpsampler';
 /** Output format version the parser understands (the `v1` in the TSV header, `version` in JSONL). */
@@ -129,25 +129,8 @@ export interface TcpSample {
   cookie: string;
 }
 
-/** The sampler's last line. `records` counts every sample line it wrote. */
-export interface SamplerEnd {
-  type: 'end';
-  reason: 'duration' | 'signal' | 'error';
-  /** Dumps taken. */
-  ticks: number;
-  /** Ticks whose work ran past the start of the next slot. */
-  late: number;
-  /** Slots dropped because a late tick overran them. */
-  skipped: number;
-  records: number;
-  /** Ticks whose netlink dump failed. */
-  errors: number;
-  /** Longest tick (dump + output). */
-  maxWorkMs: number;
-  elapsedMs: number;
-  /** CPU time the sampler used, user + system (includes the kernel's work for its dumps). */
-  cpuMs: number;
-}
+/** The sampler's last line: a tick is one netlink dump, an error a tick whose dump failed. */
+export type SamplerEnd = SamplingEndBase;
 
 export class SamplerParseError extends LineParseError {
   override name = 'SamplerParseError';
@@ -160,7 +143,7 @@ const U64_MAX_AS_NUMBER = 2 ** 64;
 
 const parsers = lineParsers(SamplerParseError);
 const fail: Fail = parsers.fail;
-const { uint, nsToMs, str, oneOf } = parsers;
+const { uint, nsToMs, str } = parsers;
 
 const KNOWN_STATES: ReadonlySet<string> = new Set(TCP_STATES);
 
@@ -217,23 +200,6 @@ function buildSample(get: (column: TcpSamplerColumn) => unknown, line: string): 
   };
 }
 
-function buildEnd(get: (key: string) => unknown, line: string): SamplerEnd {
-  const reason = oneOf(get('reason'), RUN_END_REASONS, 'unknown end reason', line);
-  const u = (k: string) => uint(get(k), k, line);
-  return {
-    type: 'end',
-    reason,
-    ticks: u('ticks'),
-    late: u('late'),
-    skipped: u('skipped'),
-    records: u('records'),
-    errors: u('errors'),
-    maxWorkMs: nsToMs(get('max_work_ns'), 'max_work_ns', line),
-    elapsedMs: nsToMs(get('elapsed_ns'), 'elapsed_ns', line),
-    cpuMs: nsToMs(get('cpu_ns'), 'cpu_ns', line),
-  };
-}
-
 /**
  * Parses one line of lfn-tcpsampler output (TSV or JSONL; trailing CR/LF ignored).
  * Returns null for header, comment and blank lines, and for the JSONL start record.
@@ -244,9 +210,9 @@ export function parseSamplerLine(line: string): TcpSample | SamplerEnd | null {
     json: (text) =>
       parsers.jsonLine<TcpSample | SamplerEnd>(TCP_SAMPLER_BINARY, TCP_SAMPLER_FORMAT_VERSION, text, {
         sample: (get) => buildSample(get, text),
-        end: (get) => buildEnd(get, text),
+        end: (get) => parsers.samplingEndBase(get, text),
       }),
-    end: (kv, text) => buildEnd((k) => kv.get(k), text),
+    end: (kv, text) => parsers.samplingEndBase((k) => kv.get(k), text),
     row: (fields, text) => buildSample(parsers.row(fields, TCP_SAMPLER_COLUMNS, text), text),
   });
 }
