@@ -79,6 +79,31 @@ function aqmLeaf(
   }
 }
 
+// The bottleneck's qdiscs, one builder each for `add` (bottleneckStage) and `change` (rateChange), so
+// a rate change always targets the qdisc or class the stage was built with.
+type TcVerb = 'add' | 'change';
+
+/** The IFB's root qdisc (handle 1:), given as its kind and parameters. */
+function ifbRoot(verb: TcVerb, ifb: string, ...qdisc: string[]): string[] {
+  return tc('qdisc', verb, 'dev', ifb, 'root', 'handle', '1:', ...qdisc);
+}
+
+/** fifo: netem's own paced queue as the IFB's root. */
+function fifoRoot(verb: TcVerb, ifb: string, rateBps: number, limit: number): string[] {
+  return ifbRoot(verb, ifb, 'netem', 'rate', tcRate(rateBps), 'limit', String(limit));
+}
+
+/** cake as the IFB's root, shaping by itself; `extra` only where the stage is built. */
+function cakeRoot(verb: TcVerb, ifb: string, rateBps: number, ...extra: string[]): string[] {
+  return ifbRoot(verb, ifb, 'cake', 'bandwidth', tcRate(rateBps), ...extra);
+}
+
+/** The htb class that shapes an AQM to the bottleneck rate. */
+function htbClass(verb: TcVerb, ifb: string, rateBps: number): string[] {
+  const rate = tcRate(rateBps);
+  return tc('class', verb, 'dev', ifb, 'parent', '1:', 'classid', '1:1', 'htb', 'rate', rate, 'ceil', rate);
+}
+
 /**
  * Bottleneck stage: everything arriving on `ingressDev` goes through `ifb`. A fifo is netem's own
  * paced queue (exact per-packet departure times); an AQM runs under an htb shaper at the same rate
@@ -98,20 +123,7 @@ export function bottleneckStage(
       ...redirect,
       {
         comment: `bottleneck: ${tcRate(rateBps)}, buffer ${limit} packets (tail drop)`,
-        argv: tc(
-          'qdisc',
-          'add',
-          'dev',
-          ifb,
-          'root',
-          'handle',
-          '1:',
-          'netem',
-          'rate',
-          tcRate(rateBps),
-          'limit',
-          String(limit),
-        ),
+        argv: fifoRoot('add', ifb, rateBps, limit),
       },
     ];
   }
@@ -120,20 +132,7 @@ export function bottleneckStage(
       ...redirect,
       {
         comment: `bottleneck: cake at ${tcRate(rateBps)} (its own shaper and AQM), ${limit * frame} bytes of memory`,
-        argv: tc(
-          'qdisc',
-          'add',
-          'dev',
-          ifb,
-          'root',
-          'handle',
-          '1:',
-          'cake',
-          'bandwidth',
-          tcRate(rateBps),
-          'memlimit',
-          String(limit * frame),
-        ),
+        argv: cakeRoot('add', ifb, rateBps, 'memlimit', String(limit * frame)),
       },
     ];
   }
@@ -141,24 +140,10 @@ export function bottleneckStage(
     ...redirect,
     {
       comment: `bottleneck: htb at ${tcRate(rateBps)} with ${aqm} (limit ${limit} packets, ECN marking)`,
-      argv: tc('qdisc', 'add', 'dev', ifb, 'root', 'handle', '1:', 'htb', 'default', '1'),
+      argv: ifbRoot('add', ifb, 'htb', 'default', '1'),
     },
     {
-      argv: tc(
-        'class',
-        'add',
-        'dev',
-        ifb,
-        'parent',
-        '1:',
-        'classid',
-        '1:1',
-        'htb',
-        'rate',
-        tcRate(rateBps),
-        'ceil',
-        tcRate(rateBps),
-      ),
+      argv: htbClass('add', ifb, rateBps),
     },
     {
       argv: tc(
@@ -181,46 +166,19 @@ export function rateChange(ifb: string, rateBps: number, limit: number, aqm: Aqm
   if (aqm === 'fifo') {
     return [
       {
-        argv: tc(
-          'qdisc',
-          'change',
-          'dev',
-          ifb,
-          'root',
-          'handle',
-          '1:',
-          'netem',
-          'rate',
-          tcRate(rateBps),
-          'limit',
-          String(limit),
-        ),
+        argv: fifoRoot('change', ifb, rateBps, limit),
       },
     ];
   }
   if (aqm === 'cake')
     return [
       {
-        argv: tc('qdisc', 'change', 'dev', ifb, 'root', 'handle', '1:', 'cake', 'bandwidth', tcRate(rateBps)),
+        argv: cakeRoot('change', ifb, rateBps),
       },
     ];
   return [
     {
-      argv: tc(
-        'class',
-        'change',
-        'dev',
-        ifb,
-        'parent',
-        '1:',
-        'classid',
-        '1:1',
-        'htb',
-        'rate',
-        tcRate(rateBps),
-        'ceil',
-        tcRate(rateBps),
-      ),
+      argv: htbClass('change', ifb, rateBps),
     },
   ];
 }
