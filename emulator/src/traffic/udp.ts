@@ -92,8 +92,8 @@ export type UdpPattern = CbrPattern | SinePattern | SelfSimilarPattern;
 /** Patterns whose rate is a fixed function of time (the self-similar one depends on its random draws). */
 export type DeterministicUdpPattern = CbrPattern | SinePattern;
 
-/** One generator report interval. */
-export interface UdpGenInterval {
+/** The fields both programs' report intervals start with (parsed by intervalBase). */
+export interface UdpIntervalBase {
   type: 'interval';
   /** Interval number from 0. */
   tick: number;
@@ -103,11 +103,15 @@ export interface UdpGenInterval {
   monoMs: number;
   /** Length, ms: 1000/hz except for the last interval, which ends at the stop. */
   intervalMs: number;
-  /** Datagrams handed to the kernel. */
+  /** Datagrams handed to the kernel (generator) / received, duplicates included (sink). */
   datagrams: number;
   ipBytes: number;
-  /** ipBytes · 8 / interval: what was actually sent, bit/s at the IP layer. */
+  /** ipBytes · 8 / interval, bit/s at the IP layer: what was actually sent (generator) / received (sink). */
   rateBps: number;
+}
+
+/** One generator report interval. */
+export interface UdpGenInterval extends UdpIntervalBase {
   /** Mean of the pattern's rate over the interval, bit/s. */
   intendedBps: number;
   /** Datagrams sent when the next one was already due (at least one gap behind schedule). */
@@ -118,11 +122,19 @@ export interface UdpGenInterval {
   errors: number;
 }
 
-export interface UdpGenEnd {
+/** The fields both programs' end records have (parsed by endBase). */
+export interface UdpEndBase {
   type: 'end';
-  reason: 'duration' | 'signal' | 'error';
-  sent: number;
+  reason: (typeof RUN_END_REASONS)[number];
+  /** IP bytes sent (generator) / received (sink). */
   ipBytes: number;
+  elapsedMs: number;
+  /** CPU time the program used, user + system (includes the kernel's work for its sends / receives). */
+  cpuMs: number;
+}
+
+export interface UdpGenEnd extends UdpEndBase {
+  sent: number;
   late: number;
   skipped: number;
   errors: number;
@@ -130,23 +142,10 @@ export interface UdpGenEnd {
   intendedBps: number;
   /** Largest delay of a sent datagram after its due time. */
   maxLateMs: number;
-  elapsedMs: number;
-  /** CPU time the generator used, user + system (includes the kernel's work for its sends). */
-  cpuMs: number;
 }
 
 /** One sink report interval; datagrams belong to it by their kernel receive timestamp. */
-export interface UdpSinkInterval {
-  type: 'interval';
-  tick: number;
-  timeMs: number;
-  monoMs: number;
-  intervalMs: number;
-  /** Datagrams received, duplicates included. */
-  datagrams: number;
-  ipBytes: number;
-  /** ipBytes · 8 / interval, bit/s at the IP layer. */
-  rateBps: number;
+export interface UdpSinkInterval extends UdpIntervalBase {
   /** Sequence numbers skipped over in this interval (a later reordered arrival may fill one). */
   lost: number;
   /** Arrivals below the highest sequence number seen; each fills a gap counted in `lost`. */
@@ -160,11 +159,8 @@ export interface UdpSinkInterval {
   sockDrops: number;
 }
 
-export interface UdpSinkEnd {
-  type: 'end';
-  reason: 'duration' | 'signal' | 'error';
+export interface UdpSinkEnd extends UdpEndBase {
   received: number;
-  ipBytes: number;
   /** Gaps never filled: datagrams missing below maxSeq. Ones after the last arrival are not counted. */
   lost: number;
   reordered: number;
@@ -177,8 +173,6 @@ export interface UdpSinkEnd {
   owdMinUs: number | null;
   owdMeanUs: number | null;
   owdMaxUs: number | null;
-  elapsedMs: number;
-  cpuMs: number;
 }
 
 /** The `# lfn-udpgen v1 key=value ...` / `# lfn-udpsink v1 ...` line: the run's parameters. */
@@ -211,8 +205,14 @@ function optUint(value: string | undefined, name: string, line: string): number 
   return value === '-' ? null : uint(value, name, line);
 }
 
-function endReason(kv: Map<string, string>, text: string): UdpGenEnd['reason'] {
-  return oneOf(kv.get('reason'), RUN_END_REASONS, 'unknown end reason', text);
+function endBase(kv: Map<string, string>, text: string): UdpEndBase {
+  return {
+    type: 'end',
+    reason: oneOf(kv.get('reason'), RUN_END_REASONS, 'unknown end reason', text),
+    ipBytes: uint(kv.get('ip_bytes'), 'ip_bytes', text),
+    elapsedMs: nsToMs(kv.get('elapsed_ns'), 'elapsed_ns', text),
+    cpuMs: nsToMs(kv.get('cpu_ns'), 'cpu_ns', text),
+  };
 }
 
 function rate(ipBytes: number, intervalMs: number): number {
@@ -248,12 +248,12 @@ export function parseUdpHeader(line: string): UdpHeader | null {
 type IntervalColumn = (typeof UDP_GEN_COLUMNS)[number] & (typeof UDP_SINK_COLUMNS)[number];
 
 /** The fields both programs' interval rows start with, and the rate they give. */
-function intervalBase(get: (column: IntervalColumn) => string | undefined, text: string) {
+function intervalBase(get: (column: IntervalColumn) => string | undefined, text: string): UdpIntervalBase {
   const u = (c: IntervalColumn) => uint(get(c), c, text);
   const intervalMs = nsToMs(get('interval_ns'), 'interval_ns', text);
   const ipBytes = u('ip_bytes');
   return {
-    type: 'interval' as const,
+    type: 'interval',
     tick: u('tick'),
     timeMs: nsToMs(get('ts_ns'), 'ts_ns', text),
     monoMs: nsToMs(get('mono_ns'), 'mono_ns', text),
@@ -264,6 +264,19 @@ function intervalBase(get: (column: IntervalColumn) => string | undefined, text:
   };
 }
 
+/** One interval row of `columns`: the shared fields, then the program's own ones from `own`. */
+function intervalRow<C extends string, Own>(
+  columns: readonly C[],
+  fields: string[],
+  text: string,
+  own: (get: (column: C) => string | undefined, u: (column: C) => number) => Own,
+): UdpIntervalBase & Own {
+  const get = parsers.row(fields, columns, text);
+  const u = (c: C) => uint(get(c), c, text);
+  // Both column lists contain every IntervalColumn (that type is their intersection).
+  return { ...intervalBase(get as (column: IntervalColumn) => string | undefined, text), ...own(get, u) };
+}
+
 /**
  * Parses one line of lfn-udpgen output (trailing CR/LF ignored). Returns null for the header, the column
  * line, other comments and blank lines. Throws UdpParseError for anything malformed, so a format mismatch
@@ -272,33 +285,24 @@ function intervalBase(get: (column: IntervalColumn) => string | undefined, text:
 export function parseUdpGenLine(line: string): UdpGenInterval | UdpGenEnd | null {
   return parsers.tsvLine(UDP_GEN_BINARY, UDP_FORMAT_VERSION, line, {
     end: (kv, text): UdpGenEnd => {
-      const reason = endReason(kv, text);
       const u = (k: string) => uint(kv.get(k), k, text);
       return {
-        type: 'end',
-        reason,
+        ...endBase(kv, text),
         sent: u('sent'),
-        ipBytes: u('ip_bytes'),
         late: u('late'),
         skipped: u('skipped'),
         errors: u('errors'),
         intendedBps: u('intended_bps'),
         maxLateMs: nsToMs(kv.get('max_late_ns'), 'max_late_ns', text),
-        elapsedMs: nsToMs(kv.get('elapsed_ns'), 'elapsed_ns', text),
-        cpuMs: nsToMs(kv.get('cpu_ns'), 'cpu_ns', text),
       };
     },
-    row: (fields, text): UdpGenInterval => {
-      const get = parsers.row(fields, UDP_GEN_COLUMNS, text);
-      const u = (c: (typeof UDP_GEN_COLUMNS)[number]) => uint(get(c), c, text);
-      return {
-        ...intervalBase(get, text),
+    row: (fields, text): UdpGenInterval =>
+      intervalRow(UDP_GEN_COLUMNS, fields, text, (_get, u) => ({
         intendedBps: u('intended_bps'),
         late: u('late'),
         skipped: u('skipped'),
         errors: u('errors'),
-      };
-    },
+      })),
   });
 }
 
@@ -306,13 +310,10 @@ export function parseUdpGenLine(line: string): UdpGenInterval | UdpGenEnd | null
 export function parseUdpSinkLine(line: string): UdpSinkInterval | UdpSinkEnd | null {
   return parsers.tsvLine(UDP_SINK_BINARY, UDP_FORMAT_VERSION, line, {
     end: (kv, text): UdpSinkEnd => {
-      const reason = endReason(kv, text);
       const u = (k: string) => uint(kv.get(k), k, text);
       return {
-        type: 'end',
-        reason,
+        ...endBase(kv, text),
         received: u('received'),
-        ipBytes: u('ip_bytes'),
         lost: u('lost'),
         reordered: u('reordered'),
         duplicate: u('duplicate'),
@@ -323,15 +324,10 @@ export function parseUdpSinkLine(line: string): UdpSinkInterval | UdpSinkEnd | n
         owdMinUs: owdUs(kv.get('owd_min_ns'), 'owd_min_ns', text),
         owdMeanUs: owdUs(kv.get('owd_mean_ns'), 'owd_mean_ns', text),
         owdMaxUs: owdUs(kv.get('owd_max_ns'), 'owd_max_ns', text),
-        elapsedMs: nsToMs(kv.get('elapsed_ns'), 'elapsed_ns', text),
-        cpuMs: nsToMs(kv.get('cpu_ns'), 'cpu_ns', text),
       };
     },
-    row: (fields, text): UdpSinkInterval => {
-      const get = parsers.row(fields, UDP_SINK_COLUMNS, text);
-      const u = (c: (typeof UDP_SINK_COLUMNS)[number]) => uint(get(c), c, text);
-      return {
-        ...intervalBase(get, text),
+    row: (fields, text): UdpSinkInterval =>
+      intervalRow(UDP_SINK_COLUMNS, fields, text, (get, u) => ({
         lost: u('lost'),
         reordered: u('reordered'),
         duplicate: u('duplicate'),
@@ -339,8 +335,7 @@ export function parseUdpSinkLine(line: string): UdpSinkInterval | UdpSinkEnd | n
         owdMeanUs: owdUs(get('owd_mean_ns'), 'owd_mean_ns', text),
         owdMaxUs: owdUs(get('owd_max_ns'), 'owd_max_ns', text),
         sockDrops: u('sock_drops'),
-      };
-    },
+      })),
   });
 }
 
