@@ -3,10 +3,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type RunningInfluxd, startInfluxd } from '@lfnlab/grafana/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { bootTestLab, TEST_LAB } from '../../test/support/lab.js';
-import { type LocalInfluxd, startLocalInfluxd } from '../../test/support/localInfluxd.js';
 import type { LiveMessage } from '../service/liveHub.js';
 import { RealLabDriver } from '../service/realLabDriver.js';
 import type { Run } from '../service/types.js';
@@ -25,14 +25,14 @@ flows:
 `;
 
 let dir: string;
-let influx: LocalInfluxd;
+let influx: RunningInfluxd;
 let storage: Storage;
 let server: LfnServer;
 let base: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'lfnlab-service-e2e-'));
-  influx = await startLocalInfluxd({ dir: join(dir, 'influxd') });
+  influx = await startInfluxd({ dir: join(dir, 'influxd') });
   await bootTestLab();
   storage = await Storage.open({ url: influx.url, database: 'lfnlab', spoolDir: join(dir, 'spool') });
   server = await buildServer({

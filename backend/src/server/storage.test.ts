@@ -3,8 +3,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { findInfluxd, type RunningInfluxd, startInfluxd } from '@lfnlab/grafana/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findInfluxd, type LocalInfluxd, startLocalInfluxd } from '../../test/support/localInfluxd.js';
 import {
   adminClient,
   runEnded,
@@ -18,12 +18,12 @@ import { Storage } from '../storage/runStorage.js';
 
 describe.skipIf(!findInfluxd())('service storage with a real influxd', () => {
   let dir: string;
-  let influx: LocalInfluxd;
+  let influx: RunningInfluxd;
   let storage: Storage;
   let s: TestServer;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'lfnlab-serve-influx-'));
-    influx = await startLocalInfluxd({ dir: join(dir, 'influxd') });
+    influx = await startInfluxd({ dir: join(dir, 'influxd') });
     storage = await Storage.open({ url: influx.url, spoolDir: join(dir, 'spool'), healthEveryMs: 0 });
     s = await testServer({ storage, fake: { timeScale: 20 } });
   }, 60_000);

@@ -41,7 +41,7 @@ describe.skipIf(!influxd.ok)(title, () => {
 
   beforeAll(async () => {
     if (!influxd.ok) return;
-    influx = await startInfluxd(influxd.bin);
+    influx = await startInfluxd({ bin: influxd.bin });
     const created = await influx.query(`CREATE DATABASE "${DB}"`);
     expect(created.error).toBeUndefined();
     const lines = labLines(runs, fromAll, toAll);

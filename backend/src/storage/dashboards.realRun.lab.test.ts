@@ -45,7 +45,7 @@ describe.skipIf(!influxd.ok)('dashboards on a real lab run', () => {
     });
     expect(out.summary.status).toBe('completed');
     tmp = mkdtempSync(join(tmpdir(), 'lfnlab-grafana-real-'));
-    influx = await startInfluxd(influxd.bin);
+    influx = await startInfluxd({ bin: influxd.bin });
     const writer = await SampleWriter.open({
       client: new InfluxClient({ url: influx.url }),
       database: DB,

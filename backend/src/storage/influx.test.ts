@@ -3,13 +3,13 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MEASUREMENTS } from '@lfnlab/grafana';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   findInfluxd,
-  INSTALL_HINT,
-  type LocalInfluxd,
-  startLocalInfluxd,
-} from '../../test/support/localInfluxd.js';
+  INFLUXD_INSTALL_HINT,
+  type RunningInfluxd,
+  startInfluxd,
+} from '@lfnlab/grafana/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sample } from '../run/samples.js';
 import { durationNs, InfluxClient, InfluxError, literal } from './influx.js';
 import { type Point, type RunContext, samplePoint } from './points.js';
@@ -17,7 +17,9 @@ import { refusedLines, SampleWriter } from './writer.js';
 
 const influxd = findInfluxd();
 if (!influxd)
-  console.warn(`storage tests against InfluxDB skipped: influxd (1.x) is not installed; ${INSTALL_HINT}`);
+  console.warn(
+    `storage tests against InfluxDB skipped: influxd (1.x) is not installed; ${INFLUXD_INSTALL_HINT}`,
+  );
 
 /** Ten ticks of every sample kind for two flows on one path; nulls where a sampler may give them. */
 function fakeSamples(ticks: number): Sample[] {
@@ -79,15 +81,15 @@ function fakeSamples(ticks: number): Sample[] {
 
 const title = 'InfluxDB v1 client and writer (real influxd)';
 describe.skipIf(!influxd)(
-  influxd ? title : `${title} — SKIPPED: influxd not installed; ${INSTALL_HINT}`,
+  influxd ? title : `${title} — SKIPPED: influxd not installed; ${INFLUXD_INSTALL_HINT}`,
   () => {
     let dir: string;
-    let server: LocalInfluxd;
+    let server: RunningInfluxd;
     let client: InfluxClient;
 
     beforeAll(async () => {
       dir = mkdtempSync(join(tmpdir(), 'lfnlab-influx-'));
-      server = await startLocalInfluxd({ dir: join(dir, 'influxd') });
+      server = await startInfluxd({ dir: join(dir, 'influxd') });
       client = new InfluxClient({ url: server.url });
     }, 60_000);
 

@@ -2,20 +2,20 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   findInfluxd,
-  INSTALL_HINT,
-  type LocalInfluxd,
-  startLocalInfluxd,
-} from '../../test/support/localInfluxd.js';
+  INFLUXD_INSTALL_HINT,
+  type RunningInfluxd,
+  startInfluxd,
+} from '@lfnlab/grafana/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sample } from '../run/samples.js';
 import { InfluxClient } from './influx.js';
 import { reindexRun, runContext } from './reindex.js';
 import { SampleWriter } from './writer.js';
 
 const influxd = findInfluxd();
-if (!influxd) console.warn(`reindex test skipped: influxd (1.x) is not installed; ${INSTALL_HINT}`);
+if (!influxd) console.warn(`reindex test skipped: influxd (1.x) is not installed; ${INFLUXD_INSTALL_HINT}`);
 
 const jsonl = (xs: unknown[]) => xs.map((x) => `${JSON.stringify(x)}\n`).join('');
 
@@ -113,16 +113,16 @@ function fakeRun(
 
 const title = 'reindexRun (real influxd)';
 describe.skipIf(!influxd)(
-  influxd ? title : `${title} — SKIPPED: influxd not installed; ${INSTALL_HINT}`,
+  influxd ? title : `${title} — SKIPPED: influxd not installed; ${INFLUXD_INSTALL_HINT}`,
   () => {
     let dir: string;
-    let server: LocalInfluxd;
+    let server: RunningInfluxd;
     let client: InfluxClient;
     let writer: SampleWriter;
 
     beforeAll(async () => {
       dir = mkdtempSync(join(tmpdir(), 'lfnlab-reindex-'));
-      server = await startLocalInfluxd({ dir: join(dir, 'influxd') });
+      server = await startInfluxd({ dir: join(dir, 'influxd') });
       client = new InfluxClient({ url: server.url });
       writer = await SampleWriter.open({
         client,

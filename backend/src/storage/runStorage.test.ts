@@ -5,8 +5,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildPlan, parseSpecText } from '@lfnlab/emulator';
+import { findInfluxd, type RunningInfluxd, startInfluxd } from '@lfnlab/grafana/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findInfluxd, type LocalInfluxd, startLocalInfluxd } from '../../test/support/localInfluxd.js';
 import type { RunSummary } from '../run/summary.js';
 import { InfluxClient, literal } from './influx.js';
 import { lineProtocol } from './points.js';
@@ -75,7 +75,10 @@ describe('run points', () => {
     // are stamped then, not in the host's future.
     const fast = { ...ctx, endEpochMs: ctx.t0EpochMs + 2500 };
     const s4 = fakeSummary(['cubic-1-1', 'bbr-2'], 'valid');
-    expect(summaryPoints(fast, s4).map((p) => p.timeNs)).toEqual(['1700000002500000000', '1700000002500000000']);
+    expect(summaryPoints(fast, s4).map((p) => p.timeNs)).toEqual([
+      '1700000002500000000',
+      '1700000002500000000',
+    ]);
     expect(endPoints(fast, s4).map((p) => p.timeNs)).toEqual(Array(3).fill('1700000002500000000'));
     expect(endPoints(ctx, s4).map((p) => p.timeNs)).toEqual(Array(3).fill('1700000004000000000'));
     const failed = summaryPoints(ctx, fakeSummary(['cubic-1'], null), 'sweep');
@@ -117,11 +120,11 @@ describe('run points', () => {
 });
 
 describe.skipIf(!findInfluxd())('Storage against a real influxd', () => {
-  let influx: LocalInfluxd;
+  let influx: RunningInfluxd;
   let dir: string;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'lfnlab-storage-'));
-    influx = await startLocalInfluxd({ dir: join(dir, 'influxd') });
+    influx = await startInfluxd({ dir: join(dir, 'influxd') });
   }, 60_000);
   afterAll(async () => {
     await influx?.stop();

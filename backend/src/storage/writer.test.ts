@@ -4,21 +4,23 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   findInfluxd,
   freePort,
-  INSTALL_HINT,
-  type LocalInfluxd,
-  startLocalInfluxd,
-} from '../../test/support/localInfluxd.js';
+  INFLUXD_INSTALL_HINT,
+  type RunningInfluxd,
+  startInfluxd,
+} from '@lfnlab/grafana/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InfluxClient, InfluxError, type RetentionPolicy } from './influx.js';
 import { type RunContext, samplePoint } from './points.js';
 import { SampleWriter } from './writer.js';
 
 const influxd = findInfluxd();
 if (!influxd)
-  console.warn(`writer tests against InfluxDB skipped: influxd (1.x) is not installed; ${INSTALL_HINT}`);
+  console.warn(
+    `writer tests against InfluxDB skipped: influxd (1.x) is not installed; ${INFLUXD_INSTALL_HINT}`,
+  );
 
 const rp: RetentionPolicy = { name: 'lfn', duration: 'INF' };
 const ctxFor = (runId: string): RunContext => ({
@@ -44,15 +46,15 @@ async function until(cond: () => boolean, what: string, timeoutMs = 20_000): Pro
 
 const title = 'SampleWriter against a real influxd';
 describe.skipIf(!influxd)(
-  influxd ? title : `${title} — SKIPPED: influxd not installed; ${INSTALL_HINT}`,
+  influxd ? title : `${title} — SKIPPED: influxd not installed; ${INFLUXD_INSTALL_HINT}`,
   () => {
     let dir: string;
-    let server: LocalInfluxd;
+    let server: RunningInfluxd;
     let client: InfluxClient;
 
     beforeAll(async () => {
       dir = mkdtempSync(join(tmpdir(), 'lfnlab-writer-'));
-      server = await startLocalInfluxd({ dir: join(dir, 'influxd') });
+      server = await startInfluxd({ dir: join(dir, 'influxd') });
       client = new InfluxClient({ url: server.url, timeoutMs: 5000 });
     }, 60_000);
 
@@ -110,7 +112,7 @@ describe.skipIf(!influxd)(
       expect(down.pending).toEqual({ memory: 0, spool: 20_000 - down.written });
       expect(segments(join(dir, 'spool-outage')).length).toBeGreaterThan(0);
       // Back on the same data directory and ports: 10 000 more arrive while the spool replays.
-      server = await startLocalInfluxd({
+      server = await startInfluxd({
         dir: server.dir,
         httpPort: server.httpPort,
         rpcPort: server.rpcPort,

@@ -1,7 +1,9 @@
-// A private influxd 1.x for the dashboard tests: temp data directory, free loopback ports, nothing
-// listening beyond 127.0.0.1, started with an argv array (no shell) and stopped by the test.
+// A private influxd 1.x for tests (the dashboard tests here, the backend's storage tests through
+// @lfnlab/grafana/testing): its own data directory, free loopback ports, nothing listening beyond
+// 127.0.0.1, the environment's INFLUXDB_* overrides dropped (they could move a listener), started with
+// an argv array (no shell) and stopped by the test.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,13 +15,27 @@ function probe(bin: string): { bin: string; version: string } | null {
   return r.status === 0 && /InfluxDB v?1\./.test(r.stdout) ? { bin, version: r.stdout.trim() } : null;
 }
 
-/** influxd on PATH (or $INFLUXD); when missing and running as root, `apt-get install -y influxdb`. */
-export function ensureInfluxd(log: (s: string) => void = () => undefined): InfluxdAvailability {
+function findInstalled(): { bin: string; version: string } | null {
   const candidates = [process.env.INFLUXD, 'influxd'].filter((x): x is string => !!x);
   for (const c of candidates) {
     const found = probe(c);
-    if (found) return { ok: true, ...found };
+    if (found) return found;
   }
+  return null;
+}
+
+/** The influxd (1.x) binary on PATH (or $INFLUXD), or null when none is installed; installs nothing. */
+export function findInfluxd(): string | null {
+  return findInstalled()?.bin ?? null;
+}
+
+export const INFLUXD_INSTALL_HINT =
+  'install it with: apt-get install -y influxdb influxdb-client (Debian 12: InfluxDB 1.6.7)';
+
+/** influxd on PATH (or $INFLUXD); when missing and running as root, `apt-get install -y influxdb`. */
+export function ensureInfluxd(log: (s: string) => void = () => undefined): InfluxdAvailability {
+  const installed = findInstalled();
+  if (installed) return { ok: true, ...installed };
   if (process.platform !== 'linux' || process.getuid?.() !== 0) {
     return {
       ok: false,
@@ -73,18 +89,19 @@ export function freePort(): Promise<number> {
 }
 
 /** influxd.conf: loopback listeners only, no usage reporting, no _internal database. */
-export function influxdConfig(dir: string, httpPort: number, rpcPort: number): string {
+export function influxdConfig(o: { dir: string; httpPort: number; rpcPort: number }): string {
   const q = (s: string) => JSON.stringify(s);
   return [
+    '# written by lfnlab: loopback only',
     'reporting-disabled = true',
     // Debian's 1.6.7 build reads this spelling; influxd ignores the one it does not know.
     'reporting-enabled = false',
-    `bind-address = ${q(`127.0.0.1:${rpcPort}`)}`,
+    `bind-address = ${q(`127.0.0.1:${o.rpcPort}`)}`,
     '[meta]',
-    `  dir = ${q(join(dir, 'meta'))}`,
+    `  dir = ${q(join(o.dir, 'meta'))}`,
     '[data]',
-    `  dir = ${q(join(dir, 'data'))}`,
-    `  wal-dir = ${q(join(dir, 'wal'))}`,
+    `  dir = ${q(join(o.dir, 'data'))}`,
+    `  wal-dir = ${q(join(o.dir, 'wal'))}`,
     '  wal-fsync-delay = "0s"',
     '  query-log-enabled = false',
     '[monitor]',
@@ -92,8 +109,10 @@ export function influxdConfig(dir: string, httpPort: number, rpcPort: number): s
     '[continuous_queries]',
     '  enabled = false',
     '[http]',
-    `  bind-address = ${q(`127.0.0.1:${httpPort}`)}`,
+    `  bind-address = ${q(`127.0.0.1:${o.httpPort}`)}`,
     '  log-enabled = false',
+    '[logging]',
+    '  suppress-logo = true',
     '',
   ].join('\n');
 }
@@ -111,13 +130,27 @@ export interface InfluxResult {
   error?: string;
 }
 
+const exited = (child: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once('exit', () => resolve());
+  });
+
 export class RunningInfluxd {
+  readonly pid: number;
+
   constructor(
     readonly url: string,
+    readonly httpPort: number,
+    readonly rpcPort: number,
+    /** Its data directory (meta, data, wal, influxd.conf, influxd.log). */
     readonly dir: string,
     private readonly child: ChildProcess,
-    private readonly output: () => string,
-  ) {}
+    /** The directory was made for it (no `dir` given): stop() removes it. */
+    private readonly ownsDir: boolean,
+  ) {
+    this.pid = child.pid as number;
+  }
 
   /** POST /query (form body, as Grafana's httpMode POST sends it), one statement. */
   async query(q: string, db?: string): Promise<InfluxResult> {
@@ -146,54 +179,91 @@ export class RunningInfluxd {
     }
   }
 
-  async stop(): Promise<void> {
-    if (this.child.exitCode === null && this.child.signalCode === null) {
-      const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
+  /** SIGTERM, then SIGKILL after `graceMs`; resolves when the process is gone (and its own dir removed). */
+  async stop(graceMs = 10_000): Promise<void> {
+    if (this.running()) {
+      const gone = exited(this.child);
       this.child.kill('SIGTERM');
-      const timer = setTimeout(() => this.child.kill('SIGKILL'), 10_000);
-      await exited;
+      const timer = setTimeout(() => this.child.kill('SIGKILL'), graceMs);
+      await gone;
       clearTimeout(timer);
     }
-    rmSync(this.dir, { recursive: true, force: true });
+    if (this.ownsDir) rmSync(this.dir, { recursive: true, force: true });
   }
 
-  log(): string {
-    return this.output();
+  /** SIGKILL at once (a crash); resolves when the process is gone. The data directory stays. */
+  async kill(): Promise<void> {
+    if (!this.running()) return;
+    const gone = exited(this.child);
+    this.child.kill('SIGKILL');
+    await gone;
+  }
+
+  /** The last lines influxd wrote (empty once its own directory is removed). */
+  log(lines = 15): string {
+    try {
+      return readFileSync(join(this.dir, 'influxd.log'), 'utf8').split('\n').slice(-lines).join('\n');
+    } catch {
+      return '';
+    }
+  }
+
+  private running(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
   }
 }
 
-/** Start influxd on 127.0.0.1 and wait (up to deadlineMs) for /ping to answer 204. */
-export async function startInfluxd(bin: string, deadlineMs = 30_000): Promise<RunningInfluxd> {
-  const dir = mkdtempSync(join(tmpdir(), 'lfnlab-grafana-influxd-'));
-  for (const d of ['meta', 'data', 'wal']) mkdirSync(join(dir, d));
-  const httpPort = await freePort();
-  const rpcPort = await freePort();
-  const conf = join(dir, 'influxd.conf');
-  writeFileSync(conf, influxdConfig(dir, httpPort, rpcPort));
-  // INFLUXDB_* variables override the file (e.g. a bind address): drop them.
+export interface StartInfluxdOptions {
+  /** Data directory (created if missing, kept by stop()); default: a new temp directory, removed by stop(). */
+  dir?: string;
+  /** Ports default to free ones; pass a stopped server's ones to restart it on the same directory. */
+  httpPort?: number;
+  rpcPort?: number;
+  /** The influxd binary; default: findInfluxd(). */
+  bin?: string;
+  /** How long to wait for /ping to answer, ms (default 30 s). */
+  timeoutMs?: number;
+}
+
+/** Start influxd on 127.0.0.1 and wait until /ping answers 204 (or the process ends, or the time is up). */
+export async function startInfluxd(o: StartInfluxdOptions = {}): Promise<RunningInfluxd> {
+  const bin = o.bin ?? findInfluxd();
+  if (!bin) throw new Error(`influxd (1.x) is not installed; ${INFLUXD_INSTALL_HINT}`);
+  const ownsDir = o.dir === undefined;
+  const dir = o.dir ?? mkdtempSync(join(tmpdir(), 'lfnlab-influxd-'));
+  const httpPort = o.httpPort ?? (await freePort());
+  const rpcPort = o.rpcPort ?? (await freePort());
+  for (const d of ['meta', 'data', 'wal']) mkdirSync(join(dir, d), { recursive: true });
+  const config = join(dir, 'influxd.conf');
+  writeFileSync(config, influxdConfig({ dir, httpPort, rpcPort }));
+  const logFd = openSync(join(dir, 'influxd.log'), 'a');
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('INFLUXDB_')));
-  const child = spawn(bin, ['run', '-config', conf], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  const keep = (b: Buffer) => {
-    out = (out + b.toString()).slice(-20_000);
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
+  const child = spawn(bin, ['run', '-config', config], { env, stdio: ['ignore', logFd, logFd] });
+  closeSync(logFd);
+  const gone = exited(child);
   const url = `http://127.0.0.1:${httpPort}`;
-  const influx = new RunningInfluxd(url, dir, child, () => out);
-  const until = Date.now() + deadlineMs;
-  while (Date.now() < until) {
-    if (child.exitCode !== null) break;
+  const influx = new RunningInfluxd(url, httpPort, rpcPort, dir, child, ownsDir);
+  const timeoutMs = o.timeoutMs ?? 30_000;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      const why = `influxd exited (${child.exitCode ?? child.signalCode}) before answering /ping:\n${influx.log()}`;
+      await influx.stop();
+      throw new Error(why);
+    }
     try {
       const res = await fetch(`${url}/ping`, { signal: AbortSignal.timeout(1000) });
       if (res.status === 204) return influx;
     } catch {
       // not listening yet
     }
-    await new Promise((r) => setTimeout(r, 200));
+    if (Date.now() > deadline) {
+      const why = `influxd did not answer ${url}/ping within ${timeoutMs} ms:\n${influx.log()}`;
+      await influx.kill();
+      await influx.stop();
+      throw new Error(why);
+    }
+    // Poll /ping until it answers or the process ends, whichever is first.
+    await Promise.race([gone, new Promise((r) => setTimeout(r, 50))]);
   }
-  await influx.stop();
-  throw new Error(
-    `influxd did not answer /ping on ${url} within ${deadlineMs} ms (exit ${child.exitCode}):\n${out.slice(-3000)}`,
-  );
 }
