@@ -2,12 +2,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  findInfluxd,
-  INFLUXD_INSTALL_HINT,
-  type RunningInfluxd,
-  startInfluxd,
-} from '@lfnlab/grafana/testing';
+import { findInfluxd, influxdSuiteTitle, type RunningInfluxd, startInfluxd } from '@lfnlab/grafana/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sample } from '../run/samples.js';
 import { InfluxClient } from './influx.js';
@@ -15,7 +10,6 @@ import { reindexRun, runContext } from './reindex.js';
 import { SampleWriter } from './writer.js';
 
 const influxd = findInfluxd();
-if (!influxd) console.warn(`reindex test skipped: influxd (1.x) is not installed; ${INFLUXD_INSTALL_HINT}`);
 
 const jsonl = (xs: unknown[]) => xs.map((x) => `${JSON.stringify(x)}\n`).join('');
 
@@ -112,117 +106,109 @@ function fakeRun(
 }
 
 const title = 'reindexRun (real influxd)';
-describe.skipIf(!influxd)(
-  influxd ? title : `${title} — SKIPPED: influxd not installed; ${INFLUXD_INSTALL_HINT}`,
-  () => {
-    let dir: string;
-    let server: RunningInfluxd;
-    let client: InfluxClient;
-    let writer: SampleWriter;
+describe.skipIf(!influxd)(influxdSuiteTitle(title, influxd), () => {
+  let dir: string;
+  let server: RunningInfluxd;
+  let client: InfluxClient;
+  let writer: SampleWriter;
 
-    beforeAll(async () => {
-      dir = mkdtempSync(join(tmpdir(), 'lfnlab-reindex-'));
-      server = await startInfluxd({ dir: join(dir, 'influxd') });
-      client = new InfluxClient({ url: server.url });
-      writer = await SampleWriter.open({
-        client,
-        database: 'lfn',
-        retentionPolicy: { name: 'lfn', duration: 'INF' },
-        spoolDir: join(dir, 'spool'),
-        log: () => undefined,
-      });
-    }, 60_000);
-
-    afterAll(async () => {
-      await writer?.close();
-      await server?.stop();
-      if (dir) rmSync(dir, { recursive: true, force: true });
-    }, 30_000);
-
-    it('writes every sample of a run directory, tagged from its spec, on its lab clock; twice stores once', async () => {
-      const t0 = Math.floor(Date.now() / 1000) * 1000 - 86_400_000 + 250;
-      const run = fakeRun(dir, '2026-01-01-two-stacks', t0, {
-        name: 'two-stacks',
-        status: 'completed',
-        flows: [],
-      });
-      const logs: string[] = [];
-      const r = await reindexRun(run, writer, { user: 'grace', log: (m) => logs.push(m) });
-      expect(r).toEqual({
-        runId: '2026-01-01-two-stacks',
-        user: 'grace',
-        t0EpochMs: t0,
-        samples: { cpu: 20, goodput: 40, interval: 2, queue: 20, rtt: 20, tcp: 40 },
-        total: 142,
-        skipped: 1,
-      });
-      expect(logs.join('\n')).toMatch(/cpu\.jsonl:21: not a sample, skipped/);
-      await writer.drain();
-      const q = (s: string, epoch?: 'ms') => client.query(s, 'lfn', epoch ? { epoch } : {});
-      // `user` is an InfluxQL keyword: the tag has to be quoted.
-      const where = `WHERE run = '2026-01-01-two-stacks' AND "user" = 'grace'`;
-      const counts = async () =>
-        Object.fromEntries(
-          await Promise.all(
-            [
-              ['lfn_tcp', 'cwnd_packets'],
-              ['lfn_goodput', 'bps'],
-              ['lfn_queue', 'backlog_packets'],
-              ['lfn_cpu', 'busy_pct'],
-              ['lfn_rtt', 'rtt_ms'],
-              ['lfn_interval', 'goodput_bps'],
-            ].map(async ([m, f]) => [
-              m,
-              (await q(`SELECT count(${f}) FROM ${m} ${where}`))[0]?.values[0]?.[1],
-            ]),
-          ),
-        );
-      const expected = {
-        lfn_tcp: 40,
-        lfn_goodput: 40,
-        lfn_queue: 20,
-        lfn_cpu: 20,
-        lfn_rtt: 20,
-        lfn_interval: 2,
-      };
-      expect(await counts()).toEqual(expected);
-      const tags = await q(
-        `SELECT count(bps) FROM lfn_goodput ${where} GROUP BY flow, stack, path, direction`,
-      );
-      expect(tags.map((s) => s.tags).sort((a, b) => ((a.flow ?? '') < (b.flow ?? '') ? -1 : 1))).toEqual([
-        { flow: 'bbr-2', stack: 'bbr', path: 'main', direction: 'reverse' },
-        { flow: 'cubic-1', stack: 'cubic', path: 'main', direction: 'forward' },
-      ]);
-      const rtt = await q(`SELECT first(rtt_ms), seq FROM lfn_rtt ${where}`, 'ms');
-      expect(rtt[0]?.values[0]).toEqual([t0 - 500, 50, 0]); // before t0 is fine
-      const cpu = await q(`SELECT last(busy_pct) FROM lfn_cpu ${where}`, 'ms');
-      expect(cpu[0]?.values[0]).toEqual([t0 + 1900, 19]);
-
-      await reindexRun(run, writer, { user: 'grace' });
-      await writer.drain();
-      expect(await counts()).toEqual(expected);
-      // 142 samples and the run's closing event (no flows in its summary: no flow ends), twice.
-      expect(writer.stats()).toMatchObject({ written: 286, rejected: 0, spooled: 0 });
-      const events = await q(`SELECT "text" FROM lfn_event ${where}`);
-      expect(events[0]?.values.map((v) => v[1])).toEqual(['run completed']);
-    }, 60_000);
-
-    it("takes the run's id from summary.json when it has one, and needs the traffic event", async () => {
-      const t0 = Date.now() - 3_600_000;
-      const run = fakeRun(dir, 'some-dir', t0, { id: 'run-7f3a', name: 'two-stacks', status: 'completed' });
-      expect(runContext(run)).toMatchObject({ runId: 'run-7f3a', user: 'local', t0EpochMs: t0 });
-      // A dilated lab's clock 10 min ahead of the host's: the host's t0 still times the points.
-      const ahead = fakeRun(dir, 'lab-ahead', t0, null, t0 + 600_000);
-      expect(runContext(ahead).t0EpochMs).toBe(t0);
-      expect(runContext(run).flows['bbr-2']).toEqual({ stack: 'bbr', path: 'main', direction: 'reverse' });
-      writeFileSync(
-        join(run, 'events.jsonl'),
-        jsonl([
-          { at: 'x', type: 'created' },
-          { at: 'y', type: 'failed', error: 'no lab' },
-        ]),
-      );
-      await expect(reindexRun(run, writer)).rejects.toThrow(/no traffic event with a t0/);
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'lfnlab-reindex-'));
+    server = await startInfluxd({ dir: join(dir, 'influxd') });
+    client = new InfluxClient({ url: server.url });
+    writer = await SampleWriter.open({
+      client,
+      database: 'lfn',
+      retentionPolicy: { name: 'lfn', duration: 'INF' },
+      spoolDir: join(dir, 'spool'),
+      log: () => undefined,
     });
-  },
-);
+  }, 60_000);
+
+  afterAll(async () => {
+    await writer?.close();
+    await server?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  }, 30_000);
+
+  it('writes every sample of a run directory, tagged from its spec, on its lab clock; twice stores once', async () => {
+    const t0 = Math.floor(Date.now() / 1000) * 1000 - 86_400_000 + 250;
+    const run = fakeRun(dir, '2026-01-01-two-stacks', t0, {
+      name: 'two-stacks',
+      status: 'completed',
+      flows: [],
+    });
+    const logs: string[] = [];
+    const r = await reindexRun(run, writer, { user: 'grace', log: (m) => logs.push(m) });
+    expect(r).toEqual({
+      runId: '2026-01-01-two-stacks',
+      user: 'grace',
+      t0EpochMs: t0,
+      samples: { cpu: 20, goodput: 40, interval: 2, queue: 20, rtt: 20, tcp: 40 },
+      total: 142,
+      skipped: 1,
+    });
+    expect(logs.join('\n')).toMatch(/cpu\.jsonl:21: not a sample, skipped/);
+    await writer.drain();
+    const q = (s: string, epoch?: 'ms') => client.query(s, 'lfn', epoch ? { epoch } : {});
+    // `user` is an InfluxQL keyword: the tag has to be quoted.
+    const where = `WHERE run = '2026-01-01-two-stacks' AND "user" = 'grace'`;
+    const counts = async () =>
+      Object.fromEntries(
+        await Promise.all(
+          [
+            ['lfn_tcp', 'cwnd_packets'],
+            ['lfn_goodput', 'bps'],
+            ['lfn_queue', 'backlog_packets'],
+            ['lfn_cpu', 'busy_pct'],
+            ['lfn_rtt', 'rtt_ms'],
+            ['lfn_interval', 'goodput_bps'],
+          ].map(async ([m, f]) => [m, (await q(`SELECT count(${f}) FROM ${m} ${where}`))[0]?.values[0]?.[1]]),
+        ),
+      );
+    const expected = {
+      lfn_tcp: 40,
+      lfn_goodput: 40,
+      lfn_queue: 20,
+      lfn_cpu: 20,
+      lfn_rtt: 20,
+      lfn_interval: 2,
+    };
+    expect(await counts()).toEqual(expected);
+    const tags = await q(`SELECT count(bps) FROM lfn_goodput ${where} GROUP BY flow, stack, path, direction`);
+    expect(tags.map((s) => s.tags).sort((a, b) => ((a.flow ?? '') < (b.flow ?? '') ? -1 : 1))).toEqual([
+      { flow: 'bbr-2', stack: 'bbr', path: 'main', direction: 'reverse' },
+      { flow: 'cubic-1', stack: 'cubic', path: 'main', direction: 'forward' },
+    ]);
+    const rtt = await q(`SELECT first(rtt_ms), seq FROM lfn_rtt ${where}`, 'ms');
+    expect(rtt[0]?.values[0]).toEqual([t0 - 500, 50, 0]); // before t0 is fine
+    const cpu = await q(`SELECT last(busy_pct) FROM lfn_cpu ${where}`, 'ms');
+    expect(cpu[0]?.values[0]).toEqual([t0 + 1900, 19]);
+
+    await reindexRun(run, writer, { user: 'grace' });
+    await writer.drain();
+    expect(await counts()).toEqual(expected);
+    // 142 samples and the run's closing event (no flows in its summary: no flow ends), twice.
+    expect(writer.stats()).toMatchObject({ written: 286, rejected: 0, spooled: 0 });
+    const events = await q(`SELECT "text" FROM lfn_event ${where}`);
+    expect(events[0]?.values.map((v) => v[1])).toEqual(['run completed']);
+  }, 60_000);
+
+  it("takes the run's id from summary.json when it has one, and needs the traffic event", async () => {
+    const t0 = Date.now() - 3_600_000;
+    const run = fakeRun(dir, 'some-dir', t0, { id: 'run-7f3a', name: 'two-stacks', status: 'completed' });
+    expect(runContext(run)).toMatchObject({ runId: 'run-7f3a', user: 'local', t0EpochMs: t0 });
+    // A dilated lab's clock 10 min ahead of the host's: the host's t0 still times the points.
+    const ahead = fakeRun(dir, 'lab-ahead', t0, null, t0 + 600_000);
+    expect(runContext(ahead).t0EpochMs).toBe(t0);
+    expect(runContext(run).flows['bbr-2']).toEqual({ stack: 'bbr', path: 'main', direction: 'reverse' });
+    writeFileSync(
+      join(run, 'events.jsonl'),
+      jsonl([
+        { at: 'x', type: 'created' },
+        { at: 'y', type: 'failed', error: 'no lab' },
+      ]),
+    );
+    await expect(reindexRun(run, writer)).rejects.toThrow(/no traffic event with a t0/);
+  });
+});

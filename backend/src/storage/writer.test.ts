@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import {
   findInfluxd,
   freePort,
-  INFLUXD_INSTALL_HINT,
+  influxdSuiteTitle,
   type RunningInfluxd,
   startInfluxd,
 } from '@lfnlab/grafana/testing';
@@ -17,10 +17,6 @@ import { type RunContext, samplePoint } from './points.js';
 import { SampleWriter } from './writer.js';
 
 const influxd = findInfluxd();
-if (!influxd)
-  console.warn(
-    `writer tests against InfluxDB skipped: influxd (1.x) is not installed; ${INFLUXD_INSTALL_HINT}`,
-  );
 
 const rp: RetentionPolicy = { name: 'lfn', duration: 'INF' };
 const ctxFor = (runId: string): RunContext => ({
@@ -45,166 +41,163 @@ async function until(cond: () => boolean, what: string, timeoutMs = 20_000): Pro
 }
 
 const title = 'SampleWriter against a real influxd';
-describe.skipIf(!influxd)(
-  influxd ? title : `${title} — SKIPPED: influxd not installed; ${INFLUXD_INSTALL_HINT}`,
-  () => {
-    let dir: string;
-    let server: RunningInfluxd;
-    let client: InfluxClient;
+describe.skipIf(!influxd)(influxdSuiteTitle(title, influxd), () => {
+  let dir: string;
+  let server: RunningInfluxd;
+  let client: InfluxClient;
 
-    beforeAll(async () => {
-      dir = mkdtempSync(join(tmpdir(), 'lfnlab-writer-'));
-      server = await startInfluxd({ dir: join(dir, 'influxd') });
-      client = new InfluxClient({ url: server.url, timeoutMs: 5000 });
-    }, 60_000);
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'lfnlab-writer-'));
+    server = await startInfluxd({ dir: join(dir, 'influxd') });
+    client = new InfluxClient({ url: server.url, timeoutMs: 5000 });
+  }, 60_000);
 
-    afterAll(async () => {
-      await server?.stop();
-      if (dir) rmSync(dir, { recursive: true, force: true });
-    }, 30_000);
+  afterAll(async () => {
+    await server?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  }, 30_000);
 
-    const countSeq = async (run: string) =>
-      (await client.query(`SELECT count(seq) FROM lfn_rtt WHERE run = '${run}'`, 'lfn'))[0]?.values[0]?.[1] ??
-      0;
+  const countSeq = async (run: string) =>
+    (await client.query(`SELECT count(seq) FROM lfn_rtt WHERE run = '${run}'`, 'lfn'))[0]?.values[0]?.[1] ??
+    0;
 
-    it('loses nothing when influxd is killed mid-stream and comes back, and writes in order', async () => {
-      const ctx = ctxFor('outage');
-      const sent: number[] = []; // seq of every line InfluxDB acknowledged, in the order it did
-      const recording = {
-        write: async (db: string, lines: string | readonly string[], p?: string) => {
-          await client.write(db, lines, p);
-          for (const l of lines as string[]) sent.push(seqOf(l));
-        },
-        ensureDatabase: client.ensureDatabase.bind(client),
-      };
-      const logs: string[] = [];
-      const w = await SampleWriter.open({
-        client: recording,
-        database: 'lfn',
-        retentionPolicy: rp,
-        spoolDir: join(dir, 'spool-outage'),
-        batchLines: 500,
-        batchMs: 20,
-        retryMinMs: 50,
-        retryMaxMs: 500,
-        log: (m) => logs.push(m),
-      });
-      const total = 30_000;
-      let seq = 0;
-      // Up: the first 10 000, with the worker sending as they come; once InfluxDB has taken some,
-      // influxd is killed (SIGKILL) with batches in memory and on the wire.
-      for (; seq < 10_000; seq++) {
-        w.add(rttPoint(ctx, seq));
-        if (seq % 250 === 249) await turn();
-        if (seq === 4_000) await until(() => sent.length >= 2_000, 'the first writes');
-        if (seq === 6_000) await server.kill();
-      }
-      const atKill = sent.length;
-      expect(atKill).toBeGreaterThanOrEqual(2_000);
-      // Down: 10 000 more; flush puts everything on disk.
-      for (; seq < 20_000; seq++) {
-        w.add(rttPoint(ctx, seq));
-        if (seq % 250 === 249) await turn();
-      }
-      await w.flush();
-      const down = w.stats();
-      expect(down.spooled).toBe(20_000 - down.written);
-      expect(down.pending).toEqual({ memory: 0, spool: 20_000 - down.written });
-      expect(segments(join(dir, 'spool-outage')).length).toBeGreaterThan(0);
-      // Back on the same data directory and ports: 10 000 more arrive while the spool replays.
-      server = await startInfluxd({
-        dir: server.dir,
-        httpPort: server.httpPort,
-        rpcPort: server.rpcPort,
-      });
-      for (; seq < total; seq++) {
-        w.add(rttPoint(ctx, seq));
-        if (seq % 250 === 249) await turn();
-      }
-      await w.drain(60_000);
-      await w.close();
-      const st = w.stats();
-      console.log(
-        `outage: ${total} points, ${atKill} written before the kill, ${down.written} before the restart, ` +
-          `${st.spooled} spooled, ${st.replayed} replayed, ${st.written} written in all, ${st.rejected} rejected`,
-      );
-      expect(st).toMatchObject({
-        accepted: total,
-        written: total,
-        rejected: 0,
-        pending: { memory: 0, spool: 0 },
-      });
-      expect(st.replayed).toBe(st.spooled);
-      expect(sent).toEqual(Array.from({ length: total }, (_, i) => i)); // each once, oldest first
-      expect(await countSeq('outage')).toBe(total);
-      const stored = await client.query(`SELECT seq FROM lfn_rtt WHERE run = 'outage'`, 'lfn', {
-        epoch: 'u',
-      });
-      const rows = stored[0]?.values ?? [];
-      expect(rows.map((r) => r[1])).toEqual(Array.from({ length: total }, (_, i) => i));
-      expect(rows[1]?.[0]).toBe(ctx.t0EpochMs * 1000 + 1000);
-      expect(segments(join(dir, 'spool-outage'))).toEqual([]);
-      expect(logs.join('\n')).toMatch(/does not take writes .*no answer from InfluxDB/);
-    }, 120_000);
+  it('loses nothing when influxd is killed mid-stream and comes back, and writes in order', async () => {
+    const ctx = ctxFor('outage');
+    const sent: number[] = []; // seq of every line InfluxDB acknowledged, in the order it did
+    const recording = {
+      write: async (db: string, lines: string | readonly string[], p?: string) => {
+        await client.write(db, lines, p);
+        for (const l of lines as string[]) sent.push(seqOf(l));
+      },
+      ensureDatabase: client.ensureDatabase.bind(client),
+    };
+    const logs: string[] = [];
+    const w = await SampleWriter.open({
+      client: recording,
+      database: 'lfn',
+      retentionPolicy: rp,
+      spoolDir: join(dir, 'spool-outage'),
+      batchLines: 500,
+      batchMs: 20,
+      retryMinMs: 50,
+      retryMaxMs: 500,
+      log: (m) => logs.push(m),
+    });
+    const total = 30_000;
+    let seq = 0;
+    // Up: the first 10 000, with the worker sending as they come; once InfluxDB has taken some,
+    // influxd is killed (SIGKILL) with batches in memory and on the wire.
+    for (; seq < 10_000; seq++) {
+      w.add(rttPoint(ctx, seq));
+      if (seq % 250 === 249) await turn();
+      if (seq === 4_000) await until(() => sent.length >= 2_000, 'the first writes');
+      if (seq === 6_000) await server.kill();
+    }
+    const atKill = sent.length;
+    expect(atKill).toBeGreaterThanOrEqual(2_000);
+    // Down: 10 000 more; flush puts everything on disk.
+    for (; seq < 20_000; seq++) {
+      w.add(rttPoint(ctx, seq));
+      if (seq % 250 === 249) await turn();
+    }
+    await w.flush();
+    const down = w.stats();
+    expect(down.spooled).toBe(20_000 - down.written);
+    expect(down.pending).toEqual({ memory: 0, spool: 20_000 - down.written });
+    expect(segments(join(dir, 'spool-outage')).length).toBeGreaterThan(0);
+    // Back on the same data directory and ports: 10 000 more arrive while the spool replays.
+    server = await startInfluxd({
+      dir: server.dir,
+      httpPort: server.httpPort,
+      rpcPort: server.rpcPort,
+    });
+    for (; seq < total; seq++) {
+      w.add(rttPoint(ctx, seq));
+      if (seq % 250 === 249) await turn();
+    }
+    await w.drain(60_000);
+    await w.close();
+    const st = w.stats();
+    console.log(
+      `outage: ${total} points, ${atKill} written before the kill, ${down.written} before the restart, ` +
+        `${st.spooled} spooled, ${st.replayed} replayed, ${st.written} written in all, ${st.rejected} rejected`,
+    );
+    expect(st).toMatchObject({
+      accepted: total,
+      written: total,
+      rejected: 0,
+      pending: { memory: 0, spool: 0 },
+    });
+    expect(st.replayed).toBe(st.spooled);
+    expect(sent).toEqual(Array.from({ length: total }, (_, i) => i)); // each once, oldest first
+    expect(await countSeq('outage')).toBe(total);
+    const stored = await client.query(`SELECT seq FROM lfn_rtt WHERE run = 'outage'`, 'lfn', {
+      epoch: 'u',
+    });
+    const rows = stored[0]?.values ?? [];
+    expect(rows.map((r) => r[1])).toEqual(Array.from({ length: total }, (_, i) => i));
+    expect(rows[1]?.[0]).toBe(ctx.t0EpochMs * 1000 + 1000);
+    expect(segments(join(dir, 'spool-outage'))).toEqual([]);
+    expect(logs.join('\n')).toMatch(/does not take writes .*no answer from InfluxDB/);
+  }, 120_000);
 
-    it('leaves a spool when closed while influxd is down; a new writer on it replays it', async () => {
-      const ctx = ctxFor('restart');
-      const spoolDir = join(dir, 'spool-restart');
-      const nobody = new InfluxClient({ url: `http://127.0.0.1:${await freePort()}`, timeoutMs: 2000 });
-      const w1 = await SampleWriter.open({
-        client: nobody,
-        database: 'lfn',
-        retentionPolicy: rp,
-        spoolDir,
-        batchLines: 500,
-        log: quiet,
-      });
-      for (let i = 0; i < 1234; i++) w1.add(rttPoint(ctx, i));
-      await expect(SampleWriter.open({ client, database: 'lfn', spoolDir })).rejects.toThrow(/already open/);
-      await w1.close({ drainMs: 0 });
-      expect(w1.stats()).toMatchObject({
-        accepted: 1234,
-        written: 0,
-        spooled: 1234,
-        pending: { memory: 0, spool: 1234 },
-      });
-      const files = segments(spoolDir);
-      expect(files.reduce((n, f) => n + Number(/-(\d+)\.lp$/.exec(f)?.[1]), 0)).toBe(1234);
-      const first = readFileSync(join(spoolDir, files[0] as string), 'utf8').split('\n');
-      expect(first[0]).toMatch(/^lfn_rtt,path=main,run=restart,user=ada rtt_ms=20,seq=0 \d+$/);
-      expect(readdirSync(spoolDir)).not.toContain('lock');
+  it('leaves a spool when closed while influxd is down; a new writer on it replays it', async () => {
+    const ctx = ctxFor('restart');
+    const spoolDir = join(dir, 'spool-restart');
+    const nobody = new InfluxClient({ url: `http://127.0.0.1:${await freePort()}`, timeoutMs: 2000 });
+    const w1 = await SampleWriter.open({
+      client: nobody,
+      database: 'lfn',
+      retentionPolicy: rp,
+      spoolDir,
+      batchLines: 500,
+      log: quiet,
+    });
+    for (let i = 0; i < 1234; i++) w1.add(rttPoint(ctx, i));
+    await expect(SampleWriter.open({ client, database: 'lfn', spoolDir })).rejects.toThrow(/already open/);
+    await w1.close({ drainMs: 0 });
+    expect(w1.stats()).toMatchObject({
+      accepted: 1234,
+      written: 0,
+      spooled: 1234,
+      pending: { memory: 0, spool: 1234 },
+    });
+    const files = segments(spoolDir);
+    expect(files.reduce((n, f) => n + Number(/-(\d+)\.lp$/.exec(f)?.[1]), 0)).toBe(1234);
+    const first = readFileSync(join(spoolDir, files[0] as string), 'utf8').split('\n');
+    expect(first[0]).toMatch(/^lfn_rtt,path=main,run=restart,user=ada rtt_ms=20,seq=0 \d+$/);
+    expect(readdirSync(spoolDir)).not.toContain('lock');
 
-      // As if the process had crashed: a lock of a dead process and a half-written segment.
-      const dead = spawnSync('true');
-      writeFileSync(join(spoolDir, 'lock'), `${dead.pid}\n`);
-      writeFileSync(join(spoolDir, '.tmp-99.lp'), 'lfn_rtt,run=restart rtt_ms=1');
-      // Another database on this spool would send its points to the wrong place.
-      await expect(
-        SampleWriter.open({ client, database: 'other', retentionPolicy: rp, spoolDir }),
-      ).rejects.toThrow(/holds points for lfn\.lfn, not other\.lfn/);
+    // As if the process had crashed: a lock of a dead process and a half-written segment.
+    const dead = spawnSync('true');
+    writeFileSync(join(spoolDir, 'lock'), `${dead.pid}\n`);
+    writeFileSync(join(spoolDir, '.tmp-99.lp'), 'lfn_rtt,run=restart rtt_ms=1');
+    // Another database on this spool would send its points to the wrong place.
+    await expect(
+      SampleWriter.open({ client, database: 'other', retentionPolicy: rp, spoolDir }),
+    ).rejects.toThrow(/holds points for lfn\.lfn, not other\.lfn/);
 
-      const w2 = await SampleWriter.open({
-        client,
-        database: 'lfn',
-        retentionPolicy: rp,
-        spoolDir,
-        log: quiet,
-      });
-      expect(w2.stats()).toMatchObject({ recovered: 1234, pending: { memory: 0, spool: 1234 } });
-      await w2.drain();
-      await w2.close();
-      expect(w2.stats()).toMatchObject({
-        recovered: 1234,
-        replayed: 1234,
-        written: 1234,
-        rejected: 0,
-        pending: { spool: 0 },
-      });
-      expect(await countSeq('restart')).toBe(1234);
-      expect(readdirSync(spoolDir).sort()).toEqual(['spool.json']);
-    }, 60_000);
-  },
-);
+    const w2 = await SampleWriter.open({
+      client,
+      database: 'lfn',
+      retentionPolicy: rp,
+      spoolDir,
+      log: quiet,
+    });
+    expect(w2.stats()).toMatchObject({ recovered: 1234, pending: { memory: 0, spool: 1234 } });
+    await w2.drain();
+    await w2.close();
+    expect(w2.stats()).toMatchObject({
+      recovered: 1234,
+      replayed: 1234,
+      written: 1234,
+      rejected: 0,
+      pending: { spool: 0 },
+    });
+    expect(await countSeq('restart')).toBe(1234);
+    expect(readdirSync(spoolDir).sort()).toEqual(['spool.json']);
+  }, 60_000);
+});
 
 describe('SampleWriter with a scripted client', () => {
   let dir: string;

@@ -32,6 +32,17 @@ export function findInfluxd(): string | null {
 export const INFLUXD_INSTALL_HINT =
   'install it with: apt-get install -y influxdb influxdb-client (Debian 12: InfluxDB 1.6.7)';
 
+/**
+ * The title of a test suite that needs influxd: as given when `installed`, else saying the suite is
+ * skipped and how to install influxd (also written to the console, where a skipped suite is easy to miss).
+ */
+export function influxdSuiteTitle(title: string, installed: string | null): string {
+  if (installed) return title;
+  const skipped = `${title} — SKIPPED: influxd (1.x) is not installed; ${INFLUXD_INSTALL_HINT}`;
+  console.warn(skipped);
+  return skipped;
+}
+
 /** influxd on PATH (or $INFLUXD); when missing and running as root, `apt-get install -y influxdb`. */
 export function ensureInfluxd(log: (s: string) => void = () => undefined): InfluxdAvailability {
   const installed = findInstalled();
