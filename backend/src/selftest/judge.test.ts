@@ -87,6 +87,15 @@ describe('selftest judgements', () => {
     });
     expect(cutsAndRegrowth(tcp([50, 50, 50, 50]), 'f').cuts).toBe(0);
   });
+  it("sees Scalable's one-loss cut to 87.5 % and its regrowth, which the 0.8 / 1.2 rule misses", () => {
+    // One loss, then 1 % per RTT back up: the shape of a failed CI selftest (1 cut, 0 regrowths).
+    const scalable = tcp([80, 88, 97, 85, 86, 88, 90, 93, 96, 84, 85, 87, 90, 94]);
+    expect(cutsAndRegrowth(scalable, 'f').cuts).toBe(0);
+    expect(cutsAndRegrowth(scalable, 'f', 'scalable').judgement).toEqual({
+      pass: true,
+      measured: '2 cuts, 2 regrowths',
+    });
+  });
   it("compares a delay-based stack's standing queue with its parameters' prediction", () => {
     expect(expectedQueue('vegas', 167)).toEqual({ lo: 2, hi: 4 });
     expect(expectedQueue('cubic', 167)).toBeNull();

@@ -116,7 +116,7 @@ export async function runSelftest(o: {
         rateTolerance(predicted),
         predicted,
       ).judgement,
-      recovery: cutsAndRegrowth(lossSamples, flow).judgement,
+      recovery: cutsAndRegrowth(lossSamples, flow, stack).judgement,
       queue: standingQueue(idleSamples, stack, buffer, IDLE_S),
       pass: false,
       knownDefect: null,
