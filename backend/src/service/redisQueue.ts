@@ -1,0 +1,279 @@
+// The run queue on Redis with BullMQ (`lfnlab serve --queue redis://HOST:PORT`): the same RunQueue
+// as the in-process one, so the service does not change. One BullMQ queue per lab, named from the
+// lab host's id and the lab ("lfnlab.<host>.<lab>"), each worked with concurrency 1: a lab runs one
+// experiment at a time and labs run in parallel, as in-process. Fairness is BullMQ's own priority
+// order (lower first, first in first out within a priority): a job's priority is its owner's turn,
+// 1 + the owner's jobs already waiting or running on that lab, fixed when it is queued. Waiting
+// jobs survive a restart of the service or of redis-server (with its append-only file on); a job
+// is never run twice (a stalled job fails instead of being retried: the service records the run).
+import { EventEmitter } from 'node:events';
+import { hostname } from 'node:os';
+import { type Job, Queue, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import { LAB_NAME } from './labDriver.js';
+import type { JobHandler, QueueCounts, RunJob, RunQueue } from './queue.js';
+
+/** BullMQ's largest priority. */
+export const MAX_PRIORITY = 2_097_151;
+/** How long a stop request for a job waits in Redis for the worker that picks the job up. */
+const CANCEL_TTL_S = 3600;
+const HOST_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$/;
+
+export interface RedisQueueOptions {
+  /** redis://HOST:PORT (rediss:// for TLS). */
+  url: string;
+  /** Names this lab host's queues; default: the host name (dots and other characters as "-"). */
+  hostId?: string;
+  log?: (line: string) => void;
+}
+
+/** A host name as a queue-name part: letters, digits, "_" and "-" (BullMQ forbids ":"). */
+export function defaultHostId(name = hostname()): string {
+  const id = name
+    .replace(/[^A-Za-z0-9_-]+/g, '-')
+    .replace(/^[-_]+/, '')
+    .slice(0, 63);
+  return id || 'host';
+}
+
+export const queueNameOf = (hostId: string, lab: string) => `lfnlab.${hostId}.${lab}`;
+
+const whose = (j: RunJob) => j.ownerId ?? j.owner;
+const WAITING_STATES = new Set(['waiting', 'prioritized', 'delayed', 'paused', 'waiting-children']);
+
+export class RedisRunQueue extends EventEmitter implements RunQueue {
+  readonly hostId: string;
+  private readonly conn: Redis;
+  private subscriber: Redis | null = null;
+  private readonly queues = new Map<string, Queue>();
+  private readonly workers = new Map<string, Worker>();
+  /** Jobs this process is running, by run id: what a stop request aborts. */
+  private readonly running = new Map<string, AbortController>();
+  private handler: JobHandler | null = null;
+  private closed = false;
+  /** Enqueue, move and cancel one at a time, so turns are counted on a line nobody is changing. */
+  private serial: Promise<unknown> = Promise.resolve();
+  private readonly log: (line: string) => void;
+
+  constructor(o: RedisQueueOptions) {
+    super();
+    this.hostId = o.hostId ?? defaultHostId();
+    if (!HOST_ID.test(this.hostId))
+      throw new Error(
+        `host id "${this.hostId}": 1-63 letters, digits, "_" or "-", starting with a letter or digit`,
+      );
+    this.log = o.log ?? (() => undefined);
+    // BullMQ's workers block on Redis; retrying a command for ever (null) is what they require.
+    this.conn = new Redis(o.url, { maxRetriesPerRequest: null, lazyConnect: false });
+    this.conn.on('error', (err) => this.log(`redis ${o.url}: ${err.message}`));
+  }
+
+  private get labsKey() {
+    return `lfnlab:host:${this.hostId}:labs`;
+  }
+  private get cancelChannel() {
+    return `lfnlab:host:${this.hostId}:cancel`;
+  }
+  private cancelKey(runId: string) {
+    return `lfnlab:host:${this.hostId}:cancel:${runId}`;
+  }
+
+  private locked<T>(f: () => Promise<T>): Promise<T> {
+    const p = this.serial.then(f, f);
+    this.serial = p.catch(() => undefined);
+    return p;
+  }
+
+  private queueOf(lab: string): Queue {
+    let q = this.queues.get(lab);
+    if (!q) {
+      q = new Queue(queueNameOf(this.hostId, lab), { connection: this.conn });
+      q.on('error', (err) => this.log(`queue ${lab}: ${err.message}`));
+      this.queues.set(lab, q);
+    }
+    return q;
+  }
+
+  /** Every lab of this host with a queue (also those another process of this host created). */
+  private async labs(): Promise<string[]> {
+    const known = await this.conn.smembers(this.labsKey);
+    return [...new Set([...known, ...this.queues.keys()])].filter((l) => LAB_NAME.test(l)).sort();
+  }
+
+  async enqueue(job: RunJob): Promise<void> {
+    if (this.closed) throw new Error('the queue is closed');
+    if (!LAB_NAME.test(job.lab)) throw new Error(`lab "${job.lab}" is not a lab name`);
+    const copy = JSON.parse(JSON.stringify(job)) as RunJob;
+    await this.locked(async () => {
+      const q = this.queueOf(copy.lab);
+      await this.conn.sadd(this.labsKey, copy.lab);
+      const existing = await q.getJob(copy.runId);
+      if (existing) {
+        const state = await existing.getState();
+        // A restarted service queues its queued runs again: Redis kept them, so nothing to add.
+        if (WAITING_STATES.has(state) || state === 'active') return;
+        await existing.remove();
+      }
+      const line = await q.getJobs(['active', 'prioritized', 'wait'], 0, -1, true);
+      const turn = line.filter((j) => j?.data && whose(j.data as RunJob) === whose(copy)).length;
+      await q.add('run', copy, {
+        jobId: copy.runId,
+        priority: Math.min(MAX_PRIORITY, turn + 1),
+        attempts: 1,
+        removeOnComplete: true,
+        removeOnFail: true,
+      });
+    });
+    if (this.handler) this.startWorker(copy.lab);
+  }
+
+  /** A lab's waiting jobs in the order BullMQ will hand them out. */
+  private async line(lab: string): Promise<Job[]> {
+    const q = this.queueOf(lab);
+    // Every job has a priority, so all wait in the prioritized set; 'wait' is only ever empty.
+    const [plain, prioritized] = await Promise.all([
+      q.getJobs(['wait'], 0, -1, true),
+      q.getJobs(['prioritized'], 0, -1, true),
+    ]);
+    return [...plain, ...prioritized].filter((j): j is Job => !!j);
+  }
+
+  async waitingJobs(): Promise<RunJob[]> {
+    const out: RunJob[] = [];
+    for (const lab of await this.labs()) for (const j of await this.line(lab)) out.push(j.data as RunJob);
+    return out;
+  }
+
+  async runningJobs(): Promise<RunJob[]> {
+    const out: RunJob[] = [];
+    for (const lab of await this.labs())
+      for (const j of await this.queueOf(lab).getActive()) if (j) out.push(j.data as RunJob);
+    return out;
+  }
+
+  async counts(): Promise<QueueCounts> {
+    let waiting = 0;
+    let active = 0;
+    for (const lab of await this.labs()) {
+      const c = await this.queueOf(lab).getJobCounts('wait', 'prioritized', 'active');
+      waiting += (c.wait ?? 0) + (c.prioritized ?? 0);
+      active += c.active ?? 0;
+    }
+    return { waiting, active };
+  }
+
+  async activeLabs(): Promise<Set<string>> {
+    const out = new Set<string>();
+    for (const lab of await this.labs()) if ((await this.queueOf(lab).getActiveCount()) > 0) out.add(lab);
+    return out;
+  }
+
+  /**
+   * Before `beforeRunId`: the job takes that job's priority, and the jobs of that priority from
+   * `beforeRunId` on are queued again behind it in their order (BullMQ appends a job whose
+   * priority changes to the end of its priority). To the end: the line's largest priority.
+   */
+  async move(runId: string, beforeRunId: string | null): Promise<boolean> {
+    return this.locked(async () => {
+      for (const lab of await this.labs()) {
+        const line = await this.line(lab);
+        const job = line.find((j) => j.id === runId);
+        if (!job) continue;
+        if (runId === beforeRunId) return true;
+        if (beforeRunId === null) {
+          const last = Math.max(...line.map((j) => j.priority));
+          await job.changePriority({ priority: last });
+          return true;
+        }
+        const at = line.findIndex((j) => j.id === beforeRunId);
+        const target = line[at];
+        if (!target) return false;
+        const priority = target.priority;
+        await job.changePriority({ priority });
+        for (const j of line.slice(at))
+          if (j.id !== runId && j.priority === priority) await j.changePriority({ priority });
+        return true;
+      }
+      return false;
+    });
+  }
+
+  async cancel(runId: string): Promise<'removed' | 'signalled' | 'unknown'> {
+    return this.locked(async () => {
+      for (const lab of await this.labs()) {
+        const job = await this.queueOf(lab).getJob(runId);
+        if (!job) continue;
+        let state = await job.getState();
+        if (WAITING_STATES.has(state)) {
+          try {
+            await job.remove();
+            return 'removed' as const;
+          } catch {
+            // A worker took it meanwhile (a locked job cannot be removed): signal it instead.
+            state = await job.getState();
+          }
+        }
+        if (state !== 'active') return 'unknown' as const;
+        // The key covers a worker that has the job but has not started its handler yet.
+        await this.conn.set(this.cancelKey(runId), '1', 'EX', CANCEL_TTL_S);
+        await this.conn.publish(this.cancelChannel, runId);
+        return 'signalled' as const;
+      }
+      return 'unknown' as const;
+    });
+  }
+
+  process(handler: JobHandler): void {
+    this.handler = handler;
+    if (!this.subscriber) {
+      const sub = this.conn.duplicate();
+      sub.on('error', (err) => this.log(`redis (stop requests): ${err.message}`));
+      sub.on('message', (_channel, runId: string) => this.running.get(runId)?.abort());
+      void sub.subscribe(this.cancelChannel).catch((err) => this.log(`subscribe: ${(err as Error).message}`));
+      this.subscriber = sub;
+    }
+    void this.labs()
+      .then((labs) => {
+        for (const lab of labs) this.startWorker(lab);
+      })
+      .catch((err) => this.log(`listing this host's labs: ${(err as Error).message}`));
+  }
+
+  private startWorker(lab: string) {
+    if (this.closed || this.workers.has(lab) || !this.handler) return;
+    const handler = this.handler;
+    const worker = new Worker(
+      queueNameOf(this.hostId, lab),
+      async (bj: Job) => {
+        const job = bj.data as RunJob;
+        const abort = new AbortController();
+        this.running.set(job.runId, abort);
+        try {
+          if (await this.conn.get(this.cancelKey(job.runId))) abort.abort();
+          await handler(job, abort.signal);
+        } catch (err) {
+          const e = err instanceof Error ? err : new Error(String(err));
+          this.emit('failed', job, e);
+          throw e;
+        } finally {
+          this.running.delete(job.runId);
+          await this.conn.del(this.cancelKey(job.runId)).catch(() => undefined);
+        }
+      },
+      // A stalled job (its worker died) fails rather than running a second time.
+      { connection: this.conn, concurrency: 1, maxStalledCount: 0 },
+    );
+    worker.on('error', (err) => this.log(`worker ${lab}: ${err.message}`));
+    this.workers.set(lab, worker);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const a of this.running.values()) a.abort();
+    await Promise.allSettled([...this.workers.values()].map((w) => w.close()));
+    await Promise.allSettled([...this.queues.values()].map((q) => q.close()));
+    await this.subscriber?.quit().catch(() => undefined);
+    await this.conn.quit().catch(() => undefined);
+  }
+}
