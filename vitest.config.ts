@@ -23,7 +23,24 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['*/src/**/*.test.ts', 'scripts/**/*.test.ts'],
-          exclude: ['**/*.lab.test.ts', '**/node_modules/**', '**/dist/**', 'frontend/**'],
+          exclude: [
+            '**/*.lab.test.ts',
+            '**/*.integration.test.ts',
+            '**/node_modules/**',
+            '**/dist/**',
+            'frontend/**',
+          ],
+        },
+      },
+      {
+        // Real processes beside the tests (redis-server, the built CLI), no lab: slower than unit.
+        resolve: { alias },
+        test: {
+          name: 'integration',
+          include: ['*/src/**/*.integration.test.ts'],
+          fileParallelism: false,
+          testTimeout: 180_000,
+          hookTimeout: 60_000,
         },
       },
       {

@@ -54,6 +54,7 @@ export class RedisRunQueue extends EventEmitter implements RunQueue {
   /** Enqueue, move and cancel one at a time, so turns are counted on a line nobody is changing. */
   private serial: Promise<unknown> = Promise.resolve();
   private readonly log: (line: string) => void;
+  private readonly url: string;
 
   constructor(o: RedisQueueOptions) {
     super();
@@ -63,9 +64,40 @@ export class RedisRunQueue extends EventEmitter implements RunQueue {
         `host id "${this.hostId}": 1-63 letters, digits, "_" or "-", starting with a letter or digit`,
       );
     this.log = o.log ?? (() => undefined);
+    this.url = o.url;
     // BullMQ's workers block on Redis; retrying a command for ever (null) is what they require.
     this.conn = new Redis(o.url, { maxRetriesPerRequest: null, lazyConnect: false });
     this.conn.on('error', (err) => this.log(`redis ${o.url}: ${err.message}`));
+  }
+
+  /** Resolves once Redis answers a PING; rejects, naming the URL, when it does not within `ms`. */
+  async ready(ms = 10_000): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`no answer from Redis at ${this.url} within ${ms / 1000} s`)),
+        ms,
+      );
+    });
+    try {
+      await Promise.race([this.conn.ping(), late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /**
+   * Whether queued runs survive a crash of redis-server: null when they do (append-only file on),
+   * else what to change. Redis may refuse CONFIG (a managed server); that is said, not thrown.
+   */
+  async durabilityWarning(): Promise<string | null> {
+    try {
+      const reply = (await this.conn.config('GET', 'appendonly')) as string[];
+      if (reply[1] === 'yes') return null;
+      return 'redis-server runs without its append-only file: queued runs are lost if it crashes (set appendonly yes)';
+    } catch (err) {
+      return `could not read redis-server's appendonly setting (${(err as Error).message}); queued runs survive a crash only with appendonly yes`;
+    }
   }
 
   private get labsKey() {
@@ -273,7 +305,9 @@ export class RedisRunQueue extends EventEmitter implements RunQueue {
     for (const a of this.running.values()) a.abort();
     await Promise.allSettled([...this.workers.values()].map((w) => w.close()));
     await Promise.allSettled([...this.queues.values()].map((q) => q.close()));
-    await this.subscriber?.quit().catch(() => undefined);
-    await this.conn.quit().catch(() => undefined);
+    // QUIT waits for an answer a Redis that is away would never give: then just drop the sockets.
+    for (const c of [this.subscriber, this.conn])
+      if (c?.status === 'ready') await c.quit().catch(() => c.disconnect());
+      else c?.disconnect();
   }
 }
