@@ -75,10 +75,7 @@ describe('run points', () => {
     // are stamped then, not in the host's future.
     const fast = { ...ctx, endEpochMs: ctx.t0EpochMs + 2500 };
     const s4 = fakeSummary(['cubic-1-1', 'bbr-2'], 'valid');
-    expect(summaryPoints(fast, s4).map((p) => p.timeNs)).toEqual([
-      '1700000002500000000',
-      '1700000002500000000',
-    ]);
+    expect(summaryPoints(fast, s4).map((p) => p.timeNs)).toEqual(['1700000002500000000', '1700000002500000000']);
     expect(endPoints(fast, s4).map((p) => p.timeNs)).toEqual(Array(3).fill('1700000002500000000'));
     expect(endPoints(ctx, s4).map((p) => p.timeNs)).toEqual(Array(3).fill('1700000004000000000'));
     const failed = summaryPoints(ctx, fakeSummary(['cubic-1'], null), 'sweep');

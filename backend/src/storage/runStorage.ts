@@ -144,10 +144,7 @@ export class Storage {
         if (!this.writer) return;
         // A run that never reached traffic has no time origin: its summary is timed at its end.
         const now = Date.now();
-        const c = {
-          ...(ctx ?? { runId: meta.runId, user: meta.user, t0EpochMs: now, flows }),
-          endEpochMs: now,
-        };
+        const c = { ...(ctx ?? { runId: meta.runId, user: meta.user, t0EpochMs: now, flows }), endEpochMs: now };
         for (const p of [...endPoints(c, summary), ...summaryPoints(c, summary, meta.campaign)]) add(p);
         await this.writer.flush();
       },
