@@ -118,6 +118,24 @@ class Service {
     clearTimeout(t);
   }
 
+  /** SIGKILL: the service dies mid-run without recording anything. */
+  async kill(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const gone = new Promise<void>((r) => child.once('exit', () => r()));
+    child.kill('SIGKILL');
+    await gone;
+  }
+
+  adminPassword(): string {
+    return readFileSync(join(this.dir, 'data/admin-password'), 'utf8').trim();
+  }
+
+  async runs(s: Session, ids: string[]): Promise<RunView[]> {
+    const all = (await this.json<{ runs: RunView[] }>(s, 'GET', '/api/runs')).runs;
+    return all.filter((r) => ids.includes(r.id));
+  }
+
   async login(username: string, password: string): Promise<Session> {
     const r = await fetch(`${this.url}/api/auth/login`, {
       method: 'POST',
@@ -215,6 +233,73 @@ describe.skipIf(skipReason !== null)(title, () => {
       const active = await conn.llen(`bull:lfnlab.${HOST_ID}.default:active`);
       expect({ prioritized, active }).toEqual({ prioritized: 0, active: 0 });
       expect(keys.length).toBeGreaterThan(0); // the queue was in this Redis
+    } finally {
+      conn.disconnect();
+    }
+  }, 180_000);
+});
+
+describe.skipIf(skipReason !== null)(`${title}: the service killed mid-run`, () => {
+  let own: string;
+  let r: LocalRedis;
+  let svc: Service;
+  beforeAll(async () => {
+    own = mkdtempSync(join(tmpdir(), 'lfnlab-serve-redis-kill-'));
+    r = await startLocalRedis({ dir: join(own, 'redis') });
+    svc = new Service(own, r.url);
+    await svc.start();
+  }, 60_000);
+  afterAll(async () => {
+    await svc?.stop();
+    await r?.stop();
+    if (own) rmSync(own, { recursive: true, force: true });
+  });
+
+  it('keeps the queued runs in Redis; after a restart each runs once and the killed one ends failed', async () => {
+    let admin = await svc.login('admin', svc.adminPassword());
+    const names = ['liam', 'mona', 'nils'];
+    const sessions: Session[] = [admin];
+    for (const [i, username] of names.entries()) {
+      const pw = `Kq7-kill-${(i + 1) * 104729}-eta`;
+      await svc.json(admin, 'POST', '/api/users', { username, password: pw, role: 'student' });
+      sessions.push(await svc.login(username, pw));
+    }
+    // The admin's run is long (600 lab s at 200x: 3 s), so it is running when the service dies.
+    const long = SPEC.replace('duration: 20s', 'duration: 600s');
+    const ids: string[] = [];
+    for (const [i, s] of sessions.entries())
+      ids.push((await svc.json<RunView>(s, 'POST', '/api/runs', { text: i === 0 ? long : SPEC })).id);
+    await svc.until(async () => (await svc.runs(admin, ids)).some((x) => x.status === 'running'), 30_000);
+    const before = await svc.runs(admin, ids);
+    expect(before.find((x) => x.id === ids[0])?.status).toBe('running');
+    expect(
+      before
+        .filter((x) => x.status === 'queued')
+        .map((x) => x.id)
+        .sort(),
+    ).toEqual(ids.slice(1).sort());
+    await svc.kill();
+
+    await svc.start();
+    admin = await svc.login('admin', svc.adminPassword());
+    await svc.until(
+      async () => (await svc.runs(admin, ids)).every((x) => x.status !== 'queued' && x.status !== 'running'),
+      60_000,
+    );
+    const after = await svc.runs(admin, ids);
+    const killed = after.find((x) => x.id === ids[0]);
+    expect(killed).toMatchObject({ status: 'failed', partial: true });
+    const rest = ids.slice(1).map((id) => after.find((x) => x.id === id));
+    expect(rest.map((x) => x?.status)).toEqual(['completed', 'completed', 'completed']);
+    // In the order they were queued, one at a time, after the restart.
+    const starts = rest.map((x) => Date.parse(x?.startedAt ?? ''));
+    expect([...starts].sort((a, b) => a - b)).toEqual(starts);
+    expect(starts[0]).toBeGreaterThan(Date.parse(killed?.finishedAt ?? ''));
+    // None is waiting to run a second time.
+    const conn = new Redis(r.url);
+    try {
+      expect(await conn.zcard(`bull:lfnlab.${HOST_ID}.default:prioritized`)).toBe(0);
+      expect(await conn.llen(`bull:lfnlab.${HOST_ID}.default:wait`)).toBe(0);
     } finally {
       conn.disconnect();
     }

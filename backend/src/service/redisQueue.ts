@@ -103,6 +103,10 @@ export class RedisRunQueue extends EventEmitter implements RunQueue {
   private get labsKey() {
     return `lfnlab:host:${this.hostId}:labs`;
   }
+  /** Announces a lab's first job to workers of this host that have no worker for it yet. */
+  private get labsChannel() {
+    return `lfnlab:host:${this.hostId}:new-lab`;
+  }
   private get cancelChannel() {
     return `lfnlab:host:${this.hostId}:cancel`;
   }
@@ -138,7 +142,8 @@ export class RedisRunQueue extends EventEmitter implements RunQueue {
     const copy = JSON.parse(JSON.stringify(job)) as RunJob;
     await this.locked(async () => {
       const q = this.queueOf(copy.lab);
-      await this.conn.sadd(this.labsKey, copy.lab);
+      if ((await this.conn.sadd(this.labsKey, copy.lab)) === 1)
+        await this.conn.publish(this.labsChannel, copy.lab);
       const existing = await q.getJob(copy.runId);
       if (existing) {
         const state = await existing.getState();
@@ -257,18 +262,22 @@ export class RedisRunQueue extends EventEmitter implements RunQueue {
 
   process(handler: JobHandler): void {
     this.handler = handler;
-    if (!this.subscriber) {
-      const sub = this.conn.duplicate();
-      sub.on('error', (err) => this.log(`redis (stop requests): ${err.message}`));
-      sub.on('message', (_channel, runId: string) => this.running.get(runId)?.abort());
-      void sub.subscribe(this.cancelChannel).catch((err) => this.log(`subscribe: ${(err as Error).message}`));
-      this.subscriber = sub;
-    }
-    void this.labs()
+    if (this.subscriber) return;
+    const sub = this.conn.duplicate();
+    sub.on('error', (err) => this.log(`redis (stop requests): ${err.message}`));
+    sub.on('message', (channel: string, message: string) => {
+      if (channel === this.cancelChannel) this.running.get(message)?.abort();
+      else if (channel === this.labsChannel && LAB_NAME.test(message)) this.startWorker(message);
+    });
+    this.subscriber = sub;
+    // Subscribed first, listed second: a lab that gets its first job in between is in one or both.
+    void sub
+      .subscribe(this.cancelChannel, this.labsChannel)
+      .then(() => this.labs())
       .then((labs) => {
         for (const lab of labs) this.startWorker(lab);
       })
-      .catch((err) => this.log(`listing this host's labs: ${(err as Error).message}`));
+      .catch((err) => this.log(`starting this host's workers: ${(err as Error).message}`));
   }
 
   private startWorker(lab: string) {
