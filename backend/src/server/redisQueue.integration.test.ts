@@ -295,6 +295,9 @@ describe.skipIf(skipReason !== null)(`${title}: the service killed mid-run`, () 
     const starts = rest.map((x) => Date.parse(x?.startedAt ?? ''));
     expect([...starts].sort((a, b) => a - b)).toEqual(starts);
     expect(starts[0]).toBeGreaterThan(Date.parse(killed?.finishedAt ?? ''));
+    // The killed run's job is still active in Redis until its lock lapses; the board says what ran.
+    const board = await svc.json<QueueBoardView>(admin, 'GET', '/api/queue');
+    expect(board.labs.map((l) => l.running)).toEqual(board.labs.map(() => null));
     // None is waiting to run a second time.
     const conn = new Redis(r.url);
     try {
