@@ -43,7 +43,10 @@ const WAITING_STATES = new Set(['waiting', 'prioritized', 'delayed', 'paused', '
 
 export class RedisRunQueue extends EventEmitter implements RunQueue {
   readonly hostId: string;
+  /** Commands and producing: fails a command after a few reconnection attempts (a POST must not hang). */
   private readonly conn: Redis;
+  /** BullMQ's workers and the stop-request subscriber: they wait for Redis however long it is away. */
+  private workerConn: Redis | null = null;
   private subscriber: Redis | null = null;
   private readonly queues = new Map<string, Queue>();
   private readonly workers = new Map<string, Worker>();
@@ -65,8 +68,7 @@ export class RedisRunQueue extends EventEmitter implements RunQueue {
       );
     this.log = o.log ?? (() => undefined);
     this.url = o.url;
-    // BullMQ's workers block on Redis; retrying a command for ever (null) is what they require.
-    this.conn = new Redis(o.url, { maxRetriesPerRequest: null, lazyConnect: false });
+    this.conn = new Redis(o.url, { maxRetriesPerRequest: 3 });
     this.conn.on('error', (err) => this.log(`redis ${o.url}: ${err.message}`));
   }
 
@@ -131,8 +133,8 @@ export class RedisRunQueue extends EventEmitter implements RunQueue {
   }
 
   /** Every lab of this host with a queue (also those another process of this host created). */
-  private async labs(): Promise<string[]> {
-    const known = await this.conn.smembers(this.labsKey);
+  private async labs(conn: Redis = this.conn): Promise<string[]> {
+    const known = await conn.smembers(this.labsKey);
     return [...new Set([...known, ...this.queues.keys()])].filter((l) => LAB_NAME.test(l)).sort();
   }
 
@@ -160,6 +162,8 @@ export class RedisRunQueue extends EventEmitter implements RunQueue {
         removeOnComplete: true,
         removeOnFail: true,
       });
+    }).catch((err: Error) => {
+      throw new Error(`the queue on Redis at ${this.url} failed: ${err.message}`);
     });
     if (this.handler) this.startWorker(copy.lab);
   }
@@ -263,7 +267,11 @@ export class RedisRunQueue extends EventEmitter implements RunQueue {
   process(handler: JobHandler): void {
     this.handler = handler;
     if (this.subscriber) return;
-    const sub = this.conn.duplicate();
+    // BullMQ's workers block on Redis; retrying a command for ever (null) is what they require.
+    const workerConn = new Redis(this.url, { maxRetriesPerRequest: null });
+    workerConn.on('error', (err) => this.log(`redis (workers) ${this.url}: ${err.message}`));
+    this.workerConn = workerConn;
+    const sub = workerConn.duplicate();
     sub.on('error', (err) => this.log(`redis (stop requests): ${err.message}`));
     sub.on('message', (channel: string, message: string) => {
       if (channel === this.cancelChannel) this.running.get(message)?.abort();
@@ -273,7 +281,7 @@ export class RedisRunQueue extends EventEmitter implements RunQueue {
     // Subscribed first, listed second: a lab that gets its first job in between is in one or both.
     void sub
       .subscribe(this.cancelChannel, this.labsChannel)
-      .then(() => this.labs())
+      .then(() => this.labs(workerConn))
       .then((labs) => {
         for (const lab of labs) this.startWorker(lab);
       })
@@ -281,7 +289,8 @@ export class RedisRunQueue extends EventEmitter implements RunQueue {
   }
 
   private startWorker(lab: string) {
-    if (this.closed || this.workers.has(lab) || !this.handler) return;
+    const conn = this.workerConn;
+    if (this.closed || this.workers.has(lab) || !this.handler || !conn) return;
     const handler = this.handler;
     const worker = new Worker(
       queueNameOf(this.hostId, lab),
@@ -290,7 +299,7 @@ export class RedisRunQueue extends EventEmitter implements RunQueue {
         const abort = new AbortController();
         this.running.set(job.runId, abort);
         try {
-          if (await this.conn.get(this.cancelKey(job.runId))) abort.abort();
+          if (await conn.get(this.cancelKey(job.runId))) abort.abort();
           await handler(job, abort.signal);
         } catch (err) {
           const e = err instanceof Error ? err : new Error(String(err));
@@ -298,11 +307,11 @@ export class RedisRunQueue extends EventEmitter implements RunQueue {
           throw e;
         } finally {
           this.running.delete(job.runId);
-          await this.conn.del(this.cancelKey(job.runId)).catch(() => undefined);
+          await conn.del(this.cancelKey(job.runId)).catch(() => undefined);
         }
       },
       // A stalled job (its worker died) fails rather than running a second time.
-      { connection: this.conn, concurrency: 1, maxStalledCount: 0 },
+      { connection: conn, concurrency: 1, maxStalledCount: 0 },
     );
     worker.on('error', (err) => this.log(`worker ${lab}: ${err.message}`));
     this.workers.set(lab, worker);
@@ -315,7 +324,7 @@ export class RedisRunQueue extends EventEmitter implements RunQueue {
     await Promise.allSettled([...this.workers.values()].map((w) => w.close()));
     await Promise.allSettled([...this.queues.values()].map((q) => q.close()));
     // QUIT waits for an answer a Redis that is away would never give: then just drop the sockets.
-    for (const c of [this.subscriber, this.conn])
+    for (const c of [this.subscriber, this.workerConn, this.conn])
       if (c?.status === 'ready') await c.quit().catch(() => c.disconnect());
       else c?.disconnect();
   }
