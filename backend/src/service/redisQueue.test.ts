@@ -140,6 +140,31 @@ describe.skipIf(!redisBin)(title, () => {
     await q.close();
   });
 
+  it('keeps each turn from its arrival: a newcomer goes before a second run of the owner now in the lab', async () => {
+    const q = new RedisRunQueue({ url: redis.url, hostId: host() });
+    const w = heldWorker();
+    q.process(w.handler);
+    await q.enqueue(job('a1', 'alice'));
+    await w.startedCount(1);
+    await q.enqueue(job('b1', 'bob'));
+    await q.enqueue(job('b2', 'bob'));
+    await q.enqueue(job('a2', 'alice'));
+    expect((await q.waitingJobs()).map((j) => j.runId)).toEqual(['b1', 'b2', 'a2']);
+    w.end('a1');
+    await w.startedCount(2);
+    await q.enqueue(job('c1', 'carol'));
+    // Carol's first turn before bob's second (bob is in the lab). The in-process queue recounts
+    // turns from the jobs still there and puts c1 last here: ['b2', 'a2', 'c1'].
+    expect((await q.waitingJobs()).map((j) => j.runId)).toEqual(['c1', 'b2', 'a2']);
+    for (let i = 2; i <= 4; i++) {
+      w.end(w.started[i - 1] as string);
+      await w.startedCount(i + 1);
+    }
+    w.end('a2');
+    expect(w.started).toEqual(['a1', 'b1', 'c1', 'b2', 'a2']);
+    await q.close();
+  });
+
   it('removes a waiting job on cancel; it never runs; unknown ids say so', async () => {
     const q = new RedisRunQueue({ url: redis.url, hostId: host() });
     const w = heldWorker();
@@ -233,6 +258,32 @@ describe.skipIf(!redisBin)(title, () => {
       rmSync(own, { recursive: true, force: true });
     }
   });
+
+  it('a working queue rides out a SIGKILL of redis-server: the job in the lab ends, the waiting ones run', async () => {
+    const own = mkdtempSync(join(tmpdir(), 'lfnlab-redis-kill-'));
+    let r = await startLocalRedis({ dir: own });
+    const q = new RedisRunQueue({ url: r.url, hostId: host() });
+    try {
+      const w = heldWorker();
+      q.process(w.handler);
+      await q.enqueue(job('a1', 'alice'));
+      await w.startedCount(1);
+      await q.enqueue(job('a2', 'alice'));
+      await q.enqueue(job('b1', 'bob'));
+      await r.kill();
+      r = await startLocalRedis({ dir: own, port: r.port });
+      w.end('a1');
+      await w.startedCount(2);
+      w.end(w.started[1] as string);
+      await w.startedCount(3);
+      w.end(w.started[2] as string);
+      expect(w.started).toEqual(['a1', 'b1', 'a2']);
+    } finally {
+      await q.close();
+      await r.stop();
+      rmSync(own, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('moves a waiting job before another of its lab or to the end; refuses other labs and running jobs', async () => {
     const q = new RedisRunQueue({ url: redis.url, hostId: host() });

@@ -52,6 +52,10 @@ export class RedisRunQueue extends EventEmitter implements RunQueue {
   private readonly workers = new Map<string, Worker>();
   /** Jobs this process is running, by run id: what a stop request aborts. */
   private readonly running = new Map<string, AbortController>();
+  /** Their handlers, which close() waits for. */
+  private readonly handlers = new Set<Promise<void>>();
+  /** Jobs whose end BullMQ has not recorded yet (moved to completed or failed), by run id. */
+  private readonly unrecorded = new Map<string, { recorded: Promise<void>; resolve: () => void }>();
   private handler: JobHandler | null = null;
   private closed = false;
   /** Enqueue, move and cancel one at a time, so turns are counted on a line nobody is changing. */
@@ -298,9 +302,16 @@ export class RedisRunQueue extends EventEmitter implements RunQueue {
         const job = bj.data as RunJob;
         const abort = new AbortController();
         this.running.set(job.runId, abort);
+        let resolve: () => void = () => undefined;
+        const recorded = new Promise<void>((r) => {
+          resolve = r;
+        });
+        this.unrecorded.set(job.runId, { recorded, resolve });
         try {
           if (await conn.get(this.cancelKey(job.runId))) abort.abort();
-          await handler(job, abort.signal);
+          const done = handler(job, abort.signal);
+          this.handlers.add(done);
+          await done.finally(() => this.handlers.delete(done));
         } catch (err) {
           const e = err instanceof Error ? err : new Error(String(err));
           this.emit('failed', job, e);
@@ -314,6 +325,13 @@ export class RedisRunQueue extends EventEmitter implements RunQueue {
       { connection: conn, concurrency: 1, maxStalledCount: 0 },
     );
     worker.on('error', (err) => this.log(`worker ${lab}: ${err.message}`));
+    const recorded = (id: string | undefined) => {
+      if (id === undefined) return;
+      this.unrecorded.get(id)?.resolve();
+      this.unrecorded.delete(id);
+    };
+    worker.on('completed', (j) => recorded(j.id));
+    worker.on('failed', (j) => recorded(j?.id));
     this.workers.set(lab, worker);
   }
 
@@ -321,7 +339,19 @@ export class RedisRunQueue extends EventEmitter implements RunQueue {
     if (this.closed) return;
     this.closed = true;
     for (const a of this.running.values()) a.abort();
-    await Promise.allSettled([...this.workers.values()].map((w) => w.close()));
+    await Promise.allSettled(this.handlers);
+    // Then BullMQ's record of their end, for at most 5 s. A graceful close() would wait for that
+    // too, but after redis-server had restarted it waited for ever (the worker's main loop did not
+    // end), which kept `lfnlab serve` from exiting; so close forcibly once the ends are recorded.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled([...this.unrecorded.values()].map((u) => u.recorded)),
+      new Promise<void>((r) => {
+        timer = setTimeout(r, 5000);
+      }),
+    ]);
+    clearTimeout(timer);
+    await Promise.allSettled([...this.workers.values()].map((w) => w.close(true)));
     await Promise.allSettled([...this.queues.values()].map((q) => q.close()));
     // QUIT waits for an answer a Redis that is away would never give: then just drop the sockets.
     for (const c of [this.subscriber, this.workerConn, this.conn])
