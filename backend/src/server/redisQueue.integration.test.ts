@@ -237,6 +237,33 @@ describe.skipIf(skipReason !== null)(title, () => {
       conn.disconnect();
     }
   }, 180_000);
+
+  it('a stop reaches the run in the lab (aborted, partial) and takes a waiting one out of Redis', async () => {
+    const admin = await service.login('admin', service.adminPassword());
+    const long = SPEC.replace('duration: 20s', 'duration: 3600s');
+    const running = (await service.json<RunView>(admin, 'POST', '/api/runs', { text: long })).id;
+    const waiting = (await service.json<RunView>(admin, 'POST', '/api/runs', { text: SPEC })).id;
+    const ids = [running, waiting];
+    await service.until(async () => (await service.runs(admin, [running]))[0]?.status === 'running', 30_000);
+    await service.json(admin, 'POST', `/api/runs/${waiting}/stop`);
+    await service.json(admin, 'POST', `/api/runs/${running}/stop`);
+    await service.until(
+      async () =>
+        (await service.runs(admin, ids)).every((x) => x.status !== 'queued' && x.status !== 'running'),
+      30_000,
+    );
+    const [r] = await service.runs(admin, [running]);
+    const [w] = await service.runs(admin, [waiting]);
+    expect(r).toMatchObject({ status: 'aborted', partial: true, error: 'stopped by admin' });
+    expect(w).toMatchObject({ status: 'aborted', startedAt: null });
+    expect(w?.error).toMatch(/before it started/);
+    const conn = new Redis(redis.url);
+    try {
+      expect(await conn.exists(`bull:lfnlab.${HOST_ID}.default:${waiting}`)).toBe(0);
+    } finally {
+      conn.disconnect();
+    }
+  }, 60_000);
 });
 
 describe.skipIf(skipReason !== null)(`${title}: the service killed mid-run`, () => {
