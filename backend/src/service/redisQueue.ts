@@ -86,7 +86,12 @@ export class RedisRunQueue extends EventEmitter implements RunQueue {
       );
     });
     try {
-      await Promise.race([this.conn.ping(), late]);
+      await Promise.race([
+        this.conn.ping().catch((err: Error) => {
+          throw new Error(`no answer from Redis at ${this.url}: ${err.message}`);
+        }),
+        late,
+      ]);
     } finally {
       clearTimeout(timer);
     }
