@@ -95,7 +95,12 @@ export async function startLocalRedis(o: {
   const logFd = openSync(logPath, 'a');
   const child = spawn(bin, args, { stdio: ['ignore', logFd, logFd] });
   closeSync(logFd);
-  const gone = exited(child);
+  // A test process that ends without stopping it (a timeout, a crash) must not leave it running.
+  const orphanGuard = () => child.kill('SIGKILL');
+  process.once('exit', orphanGuard);
+  const gone = exited(child).then(() => {
+    process.off('exit', orphanGuard);
+  });
   const deadline = Date.now() + (o.timeoutMs ?? 20_000);
   const logTail = () => readFileSync(logPath, 'utf8').split('\n').slice(-15).join('\n');
   for (;;) {
