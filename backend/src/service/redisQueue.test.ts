@@ -165,6 +165,37 @@ describe.skipIf(!redisBin)(title, () => {
     await q.close();
   });
 
+  it('runs one job per lab at a time even with two workers on the same host queues', async () => {
+    const hostId = host();
+    const one = new RedisRunQueue({ url: redis.url, hostId });
+    const two = new RedisRunQueue({ url: redis.url, hostId });
+    let inLab = 0;
+    let most = 0;
+    const w = heldWorker();
+    const counted = async (j: RunJob, signal: AbortSignal) => {
+      inLab++;
+      most = Math.max(most, inLab);
+      try {
+        await w.handler(j, signal);
+      } finally {
+        inLab--;
+      }
+    };
+    one.process(counted);
+    two.process(counted);
+    for (const id of ['j1', 'j2', 'j3']) await one.enqueue(job(id, `o-${id}`));
+    for (let i = 1; i <= 3; i++) {
+      await w.startedCount(i);
+      // The next job waits in Redis while this one holds the lab.
+      expect((await one.counts()).active).toBe(1);
+      w.end(w.started[i - 1] as string);
+    }
+    expect(w.started).toEqual(['j1', 'j2', 'j3']);
+    expect(most).toBe(1);
+    await one.close();
+    await two.close();
+  });
+
   it('removes a waiting job on cancel; it never runs; unknown ids say so', async () => {
     const q = new RedisRunQueue({ url: redis.url, hostId: host() });
     const w = heldWorker();

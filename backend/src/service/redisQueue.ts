@@ -49,6 +49,8 @@ export class RedisRunQueue extends EventEmitter implements RunQueue {
   private workerConn: Redis | null = null;
   private subscriber: Redis | null = null;
   private readonly queues = new Map<string, Queue>();
+  /** Labs whose queue this object has set to one job at a time across all workers. */
+  private readonly oneAtATime = new Set<string>();
   private readonly workers = new Map<string, Worker>();
   /** Jobs this process is running, by run id: what a stop request aborts. */
   private readonly running = new Map<string, AbortController>();
@@ -153,6 +155,11 @@ export class RedisRunQueue extends EventEmitter implements RunQueue {
     const copy = JSON.parse(JSON.stringify(job)) as RunJob;
     await this.locked(async () => {
       const q = this.queueOf(copy.lab);
+      if (!this.oneAtATime.has(copy.lab)) {
+        // One run per lab even if two processes work the same host's queues by mistake.
+        await q.setGlobalConcurrency(1);
+        this.oneAtATime.add(copy.lab);
+      }
       if ((await this.conn.sadd(this.labsKey, copy.lab)) === 1)
         await this.conn.publish(this.labsChannel, copy.lab);
       const existing = await q.getJob(copy.runId);
