@@ -196,6 +196,32 @@ describe.skipIf(!redisBin)(title, () => {
     await two.close();
   });
 
+  it('gives a cancelled waiting run its turn back, as the in-process queue does', async () => {
+    const q = new RedisRunQueue({ url: redis.url, hostId: host() });
+    const mem = new InProcessQueue();
+    const both = async (f: (x: InProcessQueue | RedisRunQueue) => Promise<unknown>) => {
+      await f(q);
+      await f(mem);
+    };
+    for (const [id, o] of [
+      ['a1', 'alice'],
+      ['a2', 'alice'],
+      ['a3', 'alice'],
+      ['b1', 'bob'],
+      ['b2', 'bob'],
+    ] as const)
+      await both((x) => x.enqueue(job(id, o)));
+    expect((await q.waitingJobs()).map((j) => j.runId)).toEqual(['a1', 'b1', 'a2', 'b2', 'a3']);
+    await both((x) => x.cancel('a1'));
+    await both((x) => x.enqueue(job('c1', 'carol')));
+    // a2 is alice's first waiting run now: carol's first goes after it, not before.
+    const order = (await q.waitingJobs()).map((j) => j.runId);
+    expect(order).toEqual(['b1', 'a2', 'c1', 'b2', 'a3']);
+    expect(order).toEqual((await mem.waitingJobs()).map((j) => j.runId));
+    await q.close();
+    await mem.close();
+  });
+
   it('removes a waiting job on cancel; it never runs; unknown ids say so', async () => {
     const q = new RedisRunQueue({ url: redis.url, hostId: host() });
     const w = heldWorker();

@@ -262,12 +262,17 @@ export class RedisRunQueue extends EventEmitter implements RunQueue {
         if (!job) continue;
         let state = await job.getState();
         if (WAITING_STATES.has(state)) {
+          let removed = false;
           try {
             await job.remove();
-            return 'removed' as const;
+            removed = true;
           } catch {
             // A worker took it meanwhile (a locked job cannot be removed): signal it instead.
             state = await job.getState();
+          }
+          if (removed) {
+            await this.giveBackTurn(lab, job);
+            return 'removed' as const;
           }
         }
         if (state !== 'active') return 'unknown' as const;
@@ -278,6 +283,17 @@ export class RedisRunQueue extends EventEmitter implements RunQueue {
       }
       return 'unknown' as const;
     });
+  }
+
+  /**
+   * A run taken out of the line never had the lab, so it costs its owner no turn: their later
+   * waiting runs move up one priority, in their order (each goes to the end of its new priority).
+   */
+  private async giveBackTurn(lab: string, gone: Job) {
+    const owner = whose(gone.data as RunJob);
+    for (const j of await this.line(lab))
+      if (whose(j.data as RunJob) === owner && j.priority > gone.priority && j.priority > 1)
+        await j.changePriority({ priority: j.priority - 1 });
   }
 
   process(handler: JobHandler): void {
