@@ -30,5 +30,5 @@ describe('a Redis queue that is away', () => {
     );
     expect(run).toMatchObject({ status: 'failed', partial: false });
     expect(run.error).toMatch(/could not be queued: the queue on Redis at redis:\/\/127.0.0.1:\d+ failed/);
-  });
+  }, 20_000);
 });

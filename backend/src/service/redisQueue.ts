@@ -74,7 +74,8 @@ export class RedisRunQueue extends EventEmitter implements RunQueue {
       );
     this.log = o.log ?? (() => undefined);
     this.url = o.url;
-    this.conn = new Redis(o.url, { maxRetriesPerRequest: 3 });
+    // Reconnection attempts at most 1 s apart, so a command gives up within about 3 s.
+    this.conn = new Redis(o.url, { maxRetriesPerRequest: 3, retryStrategy: (n) => Math.min(n * 100, 1000) });
     this.conn.on('error', (err) => this.log(`redis ${o.url}: ${err.message}`));
   }
 
@@ -282,6 +283,27 @@ export class RedisRunQueue extends EventEmitter implements RunQueue {
         return 'signalled' as const;
       }
       return 'unknown' as const;
+    });
+  }
+
+  /**
+   * A dead worker's job stays active, and holds its lab (global concurrency 1), until its lock
+   * lapses and a stalled check fails it (30-60 s). The service that knows the worker was its own
+   * earlier process drops the lock and the job at once. (With workers on other hosts, the service
+   * must first learn that the worker is gone: see the worker design notes.)
+   */
+  async abandon(runId: string): Promise<void> {
+    await this.locked(async () => {
+      for (const lab of await this.labs()) {
+        const q = this.queueOf(lab);
+        const job = await q.getJob(runId);
+        if (!job) continue;
+        await this.conn.del(q.toKey(`${runId}:lock`));
+        await job
+          .remove()
+          .catch((err: Error) => this.log(`[${runId}] could not drop its job: ${err.message}`));
+        return;
+      }
     });
   }
 

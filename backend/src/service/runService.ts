@@ -64,6 +64,8 @@ export class RunService {
         const error = 'the service stopped while this run was running; what it recorded until then is kept';
         this.finish(run, { status: 'failed', verdict: null, error, partial: true });
         ensureSummary(this.dirOf(run), run.spec, 'failed', error);
+        // Its job (in Redis) would otherwise hold the lab until its lock lapsed.
+        await this.d.queue.abandon(run.id);
       } else if (run.status === 'queued') requeue.push(run);
     }
     this.d.queue.process((job, signal) => this.work(job, signal));
