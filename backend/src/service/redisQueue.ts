@@ -17,6 +17,8 @@ import type { JobHandler, QueueCounts, RunJob, RunQueue } from './queue.js';
 export const MAX_PRIORITY = 2_097_151;
 /** How long a stop request for a job waits in Redis for the worker that picks the job up. */
 const CANCEL_TTL_S = 3600;
+/** The longest an enqueue, move, stop or abandon may take before it is reported as failed. */
+const OPERATION_TIMEOUT_MS = 15_000;
 const HOST_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$/;
 
 export interface RedisQueueOptions {
@@ -74,8 +76,13 @@ export class RedisRunQueue extends EventEmitter implements RunQueue {
       );
     this.log = o.log ?? (() => undefined);
     this.url = o.url;
-    // Reconnection attempts at most 1 s apart, so a command gives up within about 3 s.
-    this.conn = new Redis(o.url, { maxRetriesPerRequest: 3, retryStrategy: (n) => Math.min(n * 100, 1000) });
+    // Reconnection attempts at most 1 s apart, so a command gives up within about 3 s when Redis
+    // is away, and within 10 s when something answers that is not Redis (or not answering).
+    this.conn = new Redis(o.url, {
+      maxRetriesPerRequest: 3,
+      retryStrategy: (n) => Math.min(n * 100, 1000),
+      commandTimeout: 10_000,
+    });
     this.conn.on('error', (err) => this.log(`redis ${o.url}: ${err.message}`));
   }
 
@@ -128,10 +135,22 @@ export class RedisRunQueue extends EventEmitter implements RunQueue {
     return `lfnlab:host:${this.hostId}:cancel:${runId}`;
   }
 
+  /**
+   * One at a time, each given at most `ms`: BullMQ waits for a connection that is not ready
+   * however long it takes, and a request must get its answer (the next operation then goes on).
+   */
   private locked<T>(f: () => Promise<T>): Promise<T> {
-    const p = this.serial.then(f, f);
+    const p = this.bounded(this.serial.then(f, f));
     this.serial = p.catch(() => undefined);
     return p;
+  }
+
+  private bounded<T>(run: Promise<T>, ms = OPERATION_TIMEOUT_MS): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer from Redis within ${ms / 1000} s`)), ms);
+    });
+    return Promise.race([run, late]).finally(() => clearTimeout(timer));
   }
 
   private queueOf(lab: string): Queue {
@@ -155,6 +174,8 @@ export class RedisRunQueue extends EventEmitter implements RunQueue {
     if (!LAB_NAME.test(job.lab)) throw new Error(`lab "${job.lab}" is not a lab name`);
     const copy = JSON.parse(JSON.stringify(job)) as RunJob;
     await this.locked(async () => {
+      // A plain command first: it fails within seconds when Redis is away, where BullMQ would wait.
+      await this.conn.ping();
       const q = this.queueOf(copy.lab);
       if (!this.oneAtATime.has(copy.lab)) {
         // One run per lab even if two processes work the same host's queues by mistake.
@@ -197,33 +218,49 @@ export class RedisRunQueue extends EventEmitter implements RunQueue {
   }
 
   async waitingJobs(): Promise<RunJob[]> {
-    const out: RunJob[] = [];
-    for (const lab of await this.labs()) for (const j of await this.line(lab)) out.push(j.data as RunJob);
-    return out;
+    return this.bounded(
+      (async () => {
+        const out: RunJob[] = [];
+        for (const lab of await this.labs()) for (const j of await this.line(lab)) out.push(j.data as RunJob);
+        return out;
+      })(),
+    );
   }
 
   async runningJobs(): Promise<RunJob[]> {
-    const out: RunJob[] = [];
-    for (const lab of await this.labs())
-      for (const j of await this.queueOf(lab).getActive()) if (j) out.push(j.data as RunJob);
-    return out;
+    return this.bounded(
+      (async () => {
+        const out: RunJob[] = [];
+        for (const lab of await this.labs())
+          for (const j of await this.queueOf(lab).getActive()) if (j) out.push(j.data as RunJob);
+        return out;
+      })(),
+    );
   }
 
   async counts(): Promise<QueueCounts> {
-    let waiting = 0;
-    let active = 0;
-    for (const lab of await this.labs()) {
-      const c = await this.queueOf(lab).getJobCounts('wait', 'prioritized', 'active');
-      waiting += (c.wait ?? 0) + (c.prioritized ?? 0);
-      active += c.active ?? 0;
-    }
-    return { waiting, active };
+    return this.bounded(
+      (async () => {
+        let waiting = 0;
+        let active = 0;
+        for (const lab of await this.labs()) {
+          const c = await this.queueOf(lab).getJobCounts('wait', 'prioritized', 'active');
+          waiting += (c.wait ?? 0) + (c.prioritized ?? 0);
+          active += c.active ?? 0;
+        }
+        return { waiting, active };
+      })(),
+    );
   }
 
   async activeLabs(): Promise<Set<string>> {
-    const out = new Set<string>();
-    for (const lab of await this.labs()) if ((await this.queueOf(lab).getActiveCount()) > 0) out.add(lab);
-    return out;
+    return this.bounded(
+      (async () => {
+        const out = new Set<string>();
+        for (const lab of await this.labs()) if ((await this.queueOf(lab).getActiveCount()) > 0) out.add(lab);
+        return out;
+      })(),
+    );
   }
 
   /**
