@@ -7,11 +7,14 @@
 // jobs survive a restart of the service or of redis-server (with its append-only file on); a job
 // is never run twice (a stalled job fails instead of being retried: the service records the run).
 import { EventEmitter } from 'node:events';
-import { hostname } from 'node:os';
-import { type Job, Queue, Worker } from 'bullmq';
+import { type Job, Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { LAB_NAME } from './labDriver.js';
 import type { JobHandler, QueueCounts, RunJob, RunQueue } from './queue.js';
+import { defaultHostId, HOST_ID, type HostKeys, hostKeys, queueNameOf } from './redisKeys.js';
+import { RedisLabWorkers } from './redisWorkers.js';
+
+export { defaultHostId, queueNameOf };
 
 /** BullMQ's largest priority. */
 export const MAX_PRIORITY = 2_097_151;
@@ -19,7 +22,6 @@ export const MAX_PRIORITY = 2_097_151;
 const CANCEL_TTL_S = 3600;
 /** The longest an enqueue, move, stop or abandon may take before it is reported as failed. */
 const OPERATION_TIMEOUT_MS = 15_000;
-const HOST_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$/;
 
 export interface RedisQueueOptions {
   /** redis://HOST:PORT (rediss:// for TLS). */
@@ -29,17 +31,6 @@ export interface RedisQueueOptions {
   log?: (line: string) => void;
 }
 
-/** A host name as a queue-name part: letters, digits, "_" and "-" (BullMQ forbids ":"). */
-export function defaultHostId(name = hostname()): string {
-  const id = name
-    .replace(/[^A-Za-z0-9_-]+/g, '-')
-    .replace(/^[-_]+/, '')
-    .slice(0, 63);
-  return id || 'host';
-}
-
-export const queueNameOf = (hostId: string, lab: string) => `lfnlab.${hostId}.${lab}`;
-
 const whose = (j: RunJob) => j.ownerId ?? j.owner;
 const WAITING_STATES = new Set(['waiting', 'prioritized', 'delayed', 'paused', 'waiting-children']);
 
@@ -47,20 +38,12 @@ export class RedisRunQueue extends EventEmitter implements RunQueue {
   readonly hostId: string;
   /** Commands and producing: fails a command after a few reconnection attempts (a POST must not hang). */
   private readonly conn: Redis;
-  /** BullMQ's workers and the stop-request subscriber: they wait for Redis however long it is away. */
-  private workerConn: Redis | null = null;
-  private subscriber: Redis | null = null;
+  private readonly keys: HostKeys;
+  /** The working side, once process() is called. */
+  private workers: RedisLabWorkers | null = null;
   private readonly queues = new Map<string, Queue>();
   /** Labs whose queue this object has set to one job at a time across all workers. */
   private readonly oneAtATime = new Set<string>();
-  private readonly workers = new Map<string, Worker>();
-  /** Jobs this process is running, by run id: what a stop request aborts. */
-  private readonly running = new Map<string, AbortController>();
-  /** Their handlers, which close() waits for. */
-  private readonly handlers = new Set<Promise<void>>();
-  /** Jobs whose end BullMQ has not recorded yet (moved to completed or failed), by run id. */
-  private readonly unrecorded = new Map<string, { recorded: Promise<void>; resolve: () => void }>();
-  private handler: JobHandler | null = null;
   private closed = false;
   /** Enqueue, move and cancel one at a time, so turns are counted on a line nobody is changing. */
   private serial: Promise<unknown> = Promise.resolve();
@@ -76,6 +59,7 @@ export class RedisRunQueue extends EventEmitter implements RunQueue {
       );
     this.log = o.log ?? (() => undefined);
     this.url = o.url;
+    this.keys = hostKeys(this.hostId);
     // Reconnection attempts at most 1 s apart, so a command gives up within about 3 s when Redis
     // is away, and within 10 s when something answers that is not Redis (or not answering).
     this.conn = new Redis(o.url, {
@@ -121,20 +105,6 @@ export class RedisRunQueue extends EventEmitter implements RunQueue {
     }
   }
 
-  private get labsKey() {
-    return `lfnlab:host:${this.hostId}:labs`;
-  }
-  /** Announces a lab's first job to workers of this host that have no worker for it yet. */
-  private get labsChannel() {
-    return `lfnlab:host:${this.hostId}:new-lab`;
-  }
-  private get cancelChannel() {
-    return `lfnlab:host:${this.hostId}:cancel`;
-  }
-  private cancelKey(runId: string) {
-    return `lfnlab:host:${this.hostId}:cancel:${runId}`;
-  }
-
   /**
    * One at a time, each given at most `ms`: BullMQ waits for a connection that is not ready
    * however long it takes, and a request must get its answer (the next operation then goes on).
@@ -165,7 +135,7 @@ export class RedisRunQueue extends EventEmitter implements RunQueue {
 
   /** Every lab of this host with a queue (also those another process of this host created). */
   private async labs(conn: Redis = this.conn): Promise<string[]> {
-    const known = await conn.smembers(this.labsKey);
+    const known = await conn.smembers(this.keys.labs);
     return [...new Set([...known, ...this.queues.keys()])].filter((l) => LAB_NAME.test(l)).sort();
   }
 
@@ -182,8 +152,8 @@ export class RedisRunQueue extends EventEmitter implements RunQueue {
         await q.setGlobalConcurrency(1);
         this.oneAtATime.add(copy.lab);
       }
-      if ((await this.conn.sadd(this.labsKey, copy.lab)) === 1)
-        await this.conn.publish(this.labsChannel, copy.lab);
+      if ((await this.conn.sadd(this.keys.labs, copy.lab)) === 1)
+        await this.conn.publish(this.keys.newLabChannel, copy.lab);
       const existing = await q.getJob(copy.runId);
       if (existing) {
         const state = await existing.getState();
@@ -203,7 +173,7 @@ export class RedisRunQueue extends EventEmitter implements RunQueue {
     }).catch((err: Error) => {
       throw new Error(`the queue on Redis at ${this.url} failed: ${err.message}`);
     });
-    if (this.handler) this.startWorker(copy.lab);
+    this.workers?.start(copy.lab);
   }
 
   /** A lab's waiting jobs in the order BullMQ will hand them out. */
@@ -315,8 +285,8 @@ export class RedisRunQueue extends EventEmitter implements RunQueue {
         }
         if (state !== 'active') return 'unknown' as const;
         // The key covers a worker that has the job but has not started its handler yet.
-        await this.conn.set(this.cancelKey(runId), '1', 'EX', CANCEL_TTL_S);
-        await this.conn.publish(this.cancelChannel, runId);
+        await this.conn.set(this.keys.cancelKey(runId), '1', 'EX', CANCEL_TTL_S);
+        await this.conn.publish(this.keys.cancelChannel, runId);
         return 'signalled' as const;
       }
       return 'unknown' as const;
@@ -356,93 +326,25 @@ export class RedisRunQueue extends EventEmitter implements RunQueue {
   }
 
   process(handler: JobHandler): void {
-    this.handler = handler;
-    if (this.subscriber) return;
-    // BullMQ's workers block on Redis; retrying a command for ever (null) is what they require.
-    const workerConn = new Redis(this.url, { maxRetriesPerRequest: null });
-    workerConn.on('error', (err) => this.log(`redis (workers) ${this.url}: ${err.message}`));
-    this.workerConn = workerConn;
-    const sub = workerConn.duplicate();
-    sub.on('error', (err) => this.log(`redis (stop requests): ${err.message}`));
-    sub.on('message', (channel: string, message: string) => {
-      if (channel === this.cancelChannel) this.running.get(message)?.abort();
-      else if (channel === this.labsChannel && LAB_NAME.test(message)) this.startWorker(message);
+    if (this.workers || this.closed) return;
+    this.workers = new RedisLabWorkers({
+      url: this.url,
+      hostId: this.hostId,
+      keys: this.keys,
+      handler,
+      labs: (conn) => this.labs(conn),
+      onFailed: (job, err) => this.emit('failed', job, err),
+      log: this.log,
     });
-    this.subscriber = sub;
-    // Subscribed first, listed second: a lab that gets its first job in between is in one or both.
-    void sub
-      .subscribe(this.cancelChannel, this.labsChannel)
-      .then(() => this.labs(workerConn))
-      .then((labs) => {
-        for (const lab of labs) this.startWorker(lab);
-      })
-      .catch((err) => this.log(`starting this host's workers: ${(err as Error).message}`));
-  }
-
-  private startWorker(lab: string) {
-    const conn = this.workerConn;
-    if (this.closed || this.workers.has(lab) || !this.handler || !conn) return;
-    const handler = this.handler;
-    const worker = new Worker(
-      queueNameOf(this.hostId, lab),
-      async (bj: Job) => {
-        const job = bj.data as RunJob;
-        const abort = new AbortController();
-        this.running.set(job.runId, abort);
-        let resolve: () => void = () => undefined;
-        const recorded = new Promise<void>((r) => {
-          resolve = r;
-        });
-        this.unrecorded.set(job.runId, { recorded, resolve });
-        try {
-          if (await conn.get(this.cancelKey(job.runId))) abort.abort();
-          const done = handler(job, abort.signal);
-          this.handlers.add(done);
-          await done.finally(() => this.handlers.delete(done));
-        } catch (err) {
-          const e = err instanceof Error ? err : new Error(String(err));
-          this.emit('failed', job, e);
-          throw e;
-        } finally {
-          this.running.delete(job.runId);
-          await conn.del(this.cancelKey(job.runId)).catch(() => undefined);
-        }
-      },
-      // A stalled job (its worker died) fails rather than running a second time.
-      { connection: conn, concurrency: 1, maxStalledCount: 0 },
-    );
-    worker.on('error', (err) => this.log(`worker ${lab}: ${err.message}`));
-    const recorded = (id: string | undefined) => {
-      if (id === undefined) return;
-      this.unrecorded.get(id)?.resolve();
-      this.unrecorded.delete(id);
-    };
-    worker.on('completed', (j) => recorded(j.id));
-    worker.on('failed', (j) => recorded(j?.id));
-    this.workers.set(lab, worker);
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    for (const a of this.running.values()) a.abort();
-    await Promise.allSettled(this.handlers);
-    // Then BullMQ's record of their end, for at most 5 s. A graceful close() would wait for that
-    // too, but after redis-server had restarted it waited for ever (the worker's main loop did not
-    // end), which kept `lfnlab serve` from exiting; so close forcibly once the ends are recorded.
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      Promise.allSettled([...this.unrecorded.values()].map((u) => u.recorded)),
-      new Promise<void>((r) => {
-        timer = setTimeout(r, 5000);
-      }),
-    ]);
-    clearTimeout(timer);
-    await Promise.allSettled([...this.workers.values()].map((w) => w.close(true)));
+    await this.workers?.close();
     await Promise.allSettled([...this.queues.values()].map((q) => q.close()));
-    // QUIT waits for an answer a Redis that is away would never give: then just drop the sockets.
-    for (const c of [this.subscriber, this.workerConn, this.conn])
-      if (c?.status === 'ready') await c.quit().catch(() => c.disconnect());
-      else c?.disconnect();
+    // QUIT waits for an answer a Redis that is away would never give: then just drop the socket.
+    if (this.conn.status === 'ready') await this.conn.quit().catch(() => this.conn.disconnect());
+    else this.conn.disconnect();
   }
 }
