@@ -27,7 +27,24 @@ export default defineConfig({
           name: 'unit',
           // backend/metrics is a package nested in backend/, one level below the others.
           include: ['*/src/**/*.test.ts', 'backend/metrics/src/**/*.test.ts', 'scripts/**/*.test.ts'],
-          exclude: ['**/*.lab.test.ts', '**/node_modules/**', '**/dist/**', 'frontend/**'],
+          exclude: [
+            '**/*.lab.test.ts',
+            '**/*.integration.test.ts',
+            '**/node_modules/**',
+            '**/dist/**',
+            'frontend/**',
+          ],
+        },
+      },
+      {
+        // Real processes beside the tests (redis-server, the built CLI), no lab: slower than unit.
+        resolve: { alias },
+        test: {
+          name: 'integration',
+          include: ['*/src/**/*.integration.test.ts'],
+          fileParallelism: false,
+          testTimeout: 180_000,
+          hookTimeout: 60_000,
         },
       },
       {

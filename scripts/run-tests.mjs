@@ -1,11 +1,13 @@
-// Runs the vitest projects (unit, the UI's components, Chromium against a fake lab, then the real
-// lab) and ends with one plain line: "tests: N passed, N failed, N skipped". Exit code is non-zero when anything failed.
+// Runs the vitest projects (unit, real processes without a lab, the UI's components, Chromium
+// against a fake lab, then the real lab) and ends with one plain line: "tests: N passed, N failed, N skipped". Exit code is non-zero when anything failed.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const projects = process.argv.slice(2).length ? process.argv.slice(2) : ['unit', 'ui', 'e2e', 'lab'];
+const projects = process.argv.slice(2).length
+  ? process.argv.slice(2)
+  : ['unit', 'integration', 'ui', 'e2e', 'lab'];
 const dir = mkdtempSync(join(tmpdir(), 'lfnlab-tests-'));
 let passed = 0;
 let failed = 0;

@@ -14,10 +14,11 @@ say() { printf '\n== %s\n' "$*"; }
 
 # Debian packages: qemu and the tools the image carries (copied from this host's Debian packages),
 # InfluxDB 1.6 for samples, Chromium for the web UI's end-to-end tests, and Python's venv for the
-# API fuzz test (schemathesis from PyPI in a throwaway venv).
+# API fuzz test (schemathesis from PyPI in a throwaway venv), and redis-server for `lfnlab serve
+# --queue redis://…` and the Redis queue's tests (which start their own on a loopback port).
 PKGS=(qemu-system-x86 iperf3 iproute2 ethtool iputils-ping busybox-static kmod cpio tcpdump util-linux make gcc g++
       libc6-dev libudt-dev influxdb influxdb-client ca-certificates git curl
-      chromium fonts-dejavu-core python3 python3-venv)
+      chromium fonts-dejavu-core python3 python3-venv redis-server)
 command -v go >/dev/null || PKGS+=(golang-go)
 missing=()
 for p in "${PKGS[@]}"; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p"); done
@@ -35,6 +36,10 @@ if [ ${#missing[@]} -gt 0 ]; then
   fi
   DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
   if [ "$own_policy" = 1 ]; then rm -f /usr/sbin/policy-rc.d; trap - EXIT; fi
+  # Debian enables redis-server's unit for the next boot; lfnlab starts Redis only when asked to.
+  if [[ " ${missing[*]} " == *" redis-server "* ]] && command -v systemctl >/dev/null; then
+    systemctl disable redis-server >/dev/null 2>&1 || true
+  fi
 fi
 if ! node_ok; then
   # Debian 12's nodejs is 18; the npm registry's node package ships a real Node 22 binary.

@@ -9,7 +9,9 @@ import { buildServer } from '../server/buildServer.js';
 import { FRONTEND_DIST } from '../server/plugins/static.js';
 import { FakeLabDriver } from '../service/fakeLabDriver.js';
 import type { LabDriver } from '../service/labDriver.js';
+import type { RunQueue } from '../service/queue.js';
 import { RealLabDriver } from '../service/realLabDriver.js';
+import { defaultHostId, RedisRunQueue } from '../service/redisQueue.js';
 import { Storage } from '../storage/runStorage.js';
 import { type Command, UsageError } from './args.js';
 
@@ -17,6 +19,20 @@ export function defaultDataDir(): string {
   const home = process.env.HOME ? homedir() : null;
   if (process.env.XDG_DATA_HOME) return join(process.env.XDG_DATA_HOME, 'lfnlab');
   return home ? join(home, '.local', 'share', 'lfnlab') : resolve('.lfnlab');
+}
+
+/** redis://HOST:PORT or rediss://HOST:PORT, optionally with credentials and a database number. */
+export function isRedisUrl(s: string): boolean {
+  try {
+    const u = new URL(s);
+    return (
+      (u.protocol === 'redis:' || u.protocol === 'rediss:') &&
+      u.hostname !== '' &&
+      /^\/?\d*$/.test(u.pathname)
+    );
+  } catch {
+    return false;
+  }
 }
 
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
@@ -48,6 +64,7 @@ export const serveCommand: Command = {
   summary: 'the HTTP API, live streams and web UI (--lab fake for a lab-less demo)',
   usage: `usage: lfnlab serve [--host 127.0.0.1] [--port 8080] [--data DIR] [--runs DIR]
                     [--lab real|fake] [--influx URL|off] [--grafana URL] [--daemon]
+                    [--queue redis://HOST:PORT [--host-id ID]]
                     [--tls-cert FILE --tls-key FILE] [--trust-proxy true|ADDRS]
 
 Serves the API (docs at /api/docs), live WebSockets and, when frontend/dist is
@@ -61,6 +78,12 @@ run directory under --runs and its samples to InfluxDB.
   --runs DIR        run directories (default runs/)
   --lab real|fake   real: the qemu lab (default); fake: synthetic runs, no lab needed
   --fake-speed X    fake lab: run time passes X times faster (default 1)
+  --queue URL       redis://HOST:PORT: queue runs in Redis with BullMQ (one queue
+                    per lab, "lfnlab.<host id>.<lab>"); queued runs then survive
+                    restarts of the service and, with appendonly yes, of Redis.
+                    Default: in the service's own memory (queued runs are queued
+                    again from their run directories at the next start)
+  --host-id ID      names this lab host's queues (default: the host name)
   --influx URL|off  InfluxDB 1.x (default http://127.0.0.1:8086); off: run directories only
   --grafana URL     Grafana for "open in Grafana" links (default http://127.0.0.1:3000)
   --tls-cert FILE   serve HTTPS with this PEM certificate (and --tls-key FILE);
@@ -89,6 +112,8 @@ running runs are stopped, the lab reset, and their records kept.`,
     'tls-cert': { type: 'string' },
     'tls-key': { type: 'string' },
     'trust-proxy': { type: 'string' },
+    queue: { type: 'string' },
+    'host-id': { type: 'string' },
   },
   async run(values) {
     const host = str(values.host) ?? '127.0.0.1';
@@ -111,6 +136,16 @@ running runs are stopped, the lab reset, and their records kept.`,
     const trustArg = str(values['trust-proxy']);
     const trustProxy =
       trustArg === undefined || trustArg === 'false' ? false : trustArg === 'true' ? true : trustArg;
+    const queueArg = str(values.queue);
+    if (queueArg !== undefined && !isRedisUrl(queueArg))
+      throw new UsageError(
+        '--queue must be redis://HOST:PORT (or rediss:// for TLS); leave it out for the in-process queue',
+      );
+    const hostId = str(values['host-id']) ?? defaultHostId();
+    if (!/^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$/.test(hostId))
+      throw new UsageError(
+        '--host-id must be 1-63 letters, digits, "_" or "-", starting with a letter or digit',
+      );
     const dataDir = resolve(str(values.data) ?? defaultDataDir());
     const runsDir = resolve(str(values.runs) ?? 'runs');
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
@@ -147,7 +182,22 @@ running runs are stopped, the lab reset, and their records kept.`,
     });
     const driver: LabDriver =
       lab === 'fake' ? new FakeLabDriver({ timeScale: speed }) : new RealLabDriver(log);
+    let queue: RunQueue | undefined;
+    if (queueArg !== undefined) {
+      const redisQueue = new RedisRunQueue({ url: queueArg, hostId, log });
+      try {
+        await redisQueue.ready();
+      } catch (err) {
+        await redisQueue.close();
+        console.error(`lfnlab serve: ${(err as Error).message}`);
+        return 1;
+      }
+      const warning = await redisQueue.durabilityWarning();
+      if (warning) log(`queue: ${warning}`);
+      queue = redisQueue;
+    }
     const server = await buildServer({
+      queue,
       dataDir,
       runsDir,
       driver,
@@ -161,7 +211,7 @@ running runs are stopped, the lab reset, and their records kept.`,
     });
     const address = await server.app.listen({ host, port });
     console.log(
-      `lfnlab serve: ${address} (lab: ${lab}${lab === 'fake' ? `, ${speed}x` : ''}; influx: ${influxArg}; data ${dataDir}; runs ${runsDir})`,
+      `lfnlab serve: ${address} (lab: ${lab}${lab === 'fake' ? `, ${speed}x` : ''}; queue: ${queueArg ? `${queueArg} as ${hostId}` : 'in-process'}; influx: ${influxArg}; data ${dataDir}; runs ${runsDir})`,
     );
     console.log(`  API docs: ${address}/api/docs`);
     if (server.admin)

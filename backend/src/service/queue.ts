@@ -53,6 +53,11 @@ export interface RunQueue {
    * of its lab's line when null. False when either is not waiting (or they are on different labs).
    */
   move(runId: string, beforeRunId: string | null): Promise<boolean>;
+  /**
+   * The job of a run whose worker is known to be gone (an earlier process of this service, which
+   * recorded the run as failed at start) leaves the queue without running again and frees its lab.
+   */
+  abandon(runId: string): Promise<void>;
   /** Stop taking jobs; running ones are signalled and awaited. */
   close(): Promise<void>;
   on(event: 'failed', listener: (job: RunJob, err: Error) => void): this;
@@ -148,6 +153,9 @@ export class InProcessQueue extends EventEmitter implements RunQueue {
   async activeLabs(): Promise<Set<string>> {
     return new Set(this.active.keys());
   }
+
+  /** Nothing outlives the process that ran it here. */
+  async abandon(_runId: string): Promise<void> {}
 
   async close(): Promise<void> {
     this.closed = true;

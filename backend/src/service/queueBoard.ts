@@ -44,7 +44,13 @@ export class QueueBoard {
     const out: { lab: string; running: Run | null; waiting: Run[]; spots: Map<string, QueueSpot> }[] = [];
     for (const lab of [...labs].sort()) {
       const line = {
-        running: running.filter((j) => j.lab === lab).map(runOf)[0] ?? null,
+        // A job can outlive its run: one a killed service held stays active in Redis until its
+        // lock lapses, while the restarted service has already recorded the run as failed.
+        running:
+          running
+            .filter((j) => j.lab === lab)
+            .map(runOf)
+            .find((r) => r?.status === 'running') ?? null,
         waiting: waiting
           .filter((j) => j.lab === lab)
           .map(runOf)

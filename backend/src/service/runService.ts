@@ -64,6 +64,8 @@ export class RunService {
         const error = 'the service stopped while this run was running; what it recorded until then is kept';
         this.finish(run, { status: 'failed', verdict: null, error, partial: true });
         ensureSummary(this.dirOf(run), run.spec, 'failed', error);
+        // Its job (in Redis) would otherwise hold the lab until its lock lapsed.
+        await this.d.queue.abandon(run.id);
       } else if (run.status === 'queued') requeue.push(run);
     }
     this.d.queue.process((job, signal) => this.work(job, signal));
@@ -191,7 +193,16 @@ export class RunService {
     writeFileSync(join(dir, 'spec.yaml'), p.specText);
     this.d.store.save(run, dir);
     this.d.hub.open(id).publish({ type: 'event', event: 'queued', data: { lab } });
-    await this.d.queue.enqueue(this.jobOf(run, p.specText, p.spec));
+    try {
+      await this.d.queue.enqueue(this.jobOf(run, p.specText, p.spec));
+    } catch (err) {
+      // A queue on Redis can be away: the run never queued, so its record says so at once.
+      const error = `could not be queued: ${err instanceof Error ? err.message : String(err)}`;
+      this.d.log(`[${id}] ${error}`);
+      ensureSummary(dir, run.spec, 'failed', error);
+      this.finish(run, { status: 'failed', verdict: null, error, partial: false });
+      throw new ServiceError(503, `run ${id} ${error}; try again when the queue is back`);
+    }
     return run;
   }
 

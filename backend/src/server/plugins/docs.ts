@@ -16,6 +16,7 @@ export const ERROR_DESCRIPTIONS: Record<number, string> = {
   413: 'Request body too large',
   415: 'Unsupported content type (send application/json)',
   429: 'Too many: sign-in attempts, or open live sockets',
+  503: 'The run queue (Redis, with --queue) did not answer; the run was recorded as failed',
 };
 
 /** ErrorBody for these statuses, each with its description. */

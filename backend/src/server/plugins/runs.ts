@@ -110,7 +110,7 @@ export async function runRoutes(app: FastifyInstance, { s }: { s: Services }) {
         tags: ['runs'],
         summary: 'Start runs: one for a spec, one per variant for a campaign or preset',
         body: StartRunBody,
-        response: { 202: StartedRuns, ...errorReplies(404, 409) },
+        response: { 202: StartedRuns, ...errorReplies(404, 409, 503) },
       },
     },
     async (req, reply) => {
