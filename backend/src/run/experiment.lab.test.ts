@@ -108,6 +108,10 @@ describe('stacks', () => {
     });
     const seen = Object.fromEntries(r.summary.flows.map((f) => [f.stack, f.observedStacks]));
     console.log(JSON.stringify(seen));
-    for (const stack of MAINLINE_STACKS) expect(seen[stack], stack).toEqual([stack]);
+    // DCTCP runs its own Reno fallback ("dctcp-reno") on a connection that did not negotiate ECN,
+    // most likely because Linux clears ECN from a retransmitted SYN, and 17 flows starting together
+    // into one BDP of buffer can drop a SYN (seen once in CI). Either name is the dctcp module.
+    const allowed = (stack: string) => (stack === 'dctcp' ? [['dctcp'], ['dctcp-reno']] : [[stack]]);
+    for (const stack of MAINLINE_STACKS) expect(allowed(stack), stack).toContainEqual(seen[stack]);
   });
 });
