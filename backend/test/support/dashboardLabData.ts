@@ -5,6 +5,7 @@
 
 import { EVENT_TYPES, type VERDICT_CODES } from '@lfnlab/grafana';
 import { bottleneckJain } from '@lfnlab/metrics';
+import { seededRandom } from '../../src/campaign/expand.js';
 import type { Sample } from '../../src/run/samples.js';
 import type { RunSummary } from '../../src/run/summary.js';
 import { lineProtocol, type Point, type RunContext, samplePoint } from '../../src/storage/points.js';
@@ -36,17 +37,8 @@ export interface RunDef {
 
 export const runEndMs = (r: RunDef) => r.t0Ms + DURATION_S * 1000;
 
-/** Deterministic pseudo-random numbers (mulberry32). */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic pseudo-random numbers: the campaigns' own seeded generator. */
+const rng = seededRandom;
 
 /** The test's runs, starting baseMs (whole seconds), 40 s apart. */
 export function labRuns(baseMs: number): RunDef[] {
