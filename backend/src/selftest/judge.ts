@@ -102,7 +102,8 @@ export const MILD_CUTS: Readonly<Record<string, { cut: number; regrowth: number 
 
 /** (c) Window cuts and regrowths in the cwnd series of a small-buffer run. */
 export function cutsAndRegrowth(samples: Sample[], flow: string, stack?: string) {
-  const { cut, regrowth } = (stack && MILD_CUTS[stack]) || { cut: CUT, regrowth: REGROWTH };
+  const mild = stack !== undefined && Object.hasOwn(MILD_CUTS, stack) ? MILD_CUTS[stack] : undefined;
+  const { cut, regrowth } = mild ?? { cut: CUT, regrowth: REGROWTH };
   const cwnd = samples
     .filter((s): s is TcpFlowSample => s.kind === 'tcp' && s.flow === flow && s.t >= 0)
     .map((s) => s.cwndPackets);
