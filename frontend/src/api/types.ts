@@ -5,8 +5,10 @@
 // fails the build. Metric values come from the metric library's own package (@lfnlab/metrics).
 // Only what the backend answers without a named type is declared here.
 
+import type { Verdict, VerdictTest } from '@lfnlab/presets/verdict';
 import type { PublicUser } from '@lfnlab/backend-types/service/types.js';
 
+export type { Verdict, VerdictTest } from '@lfnlab/presets/verdict';
 export type { PathReference, ReplayedSamples } from '@lfnlab/backend-types/report/replay.js';
 export type {
   Check as FidelityCheck,
@@ -68,6 +70,19 @@ export interface PublishedTable {
   rows: { key: string; label: string; values: (number | string)[] }[];
 }
 
+/** A finding as comparison.json carries it: the claim, its verdict, the test and n. */
+export interface PresetFinding {
+  id: string;
+  kind: string;
+  text: string;
+  ref: string;
+  sentence: string;
+  verdict?: Verdict;
+  /** Older comparison.json files carry only this. */
+  holds?: boolean | null;
+  test?: VerdictTest;
+}
+
 export interface Preset {
   id: string;
   paper: { id: string; short: string; title: string } | string;
@@ -76,4 +91,6 @@ export interface Preset {
   scaling: string | { rule?: string };
   parts: PresetPart[];
   published?: { values?: PublishedValue[]; tables?: PublishedTable[] } | PublishedValue[];
+  /** The findings as decided on published results, when a comparison is served with the preset. */
+  findings?: PresetFinding[];
 }
