@@ -5,10 +5,9 @@
 // fails the build. Metric values come from the metric library's own package (@lfnlab/metrics).
 // Only what the backend answers without a named type is declared here.
 
-import type { Verdict, VerdictTest } from '@lfnlab/presets/verdict';
 import type { PublicUser } from '@lfnlab/backend-types/service/types.js';
+import type { Verdict, VerdictTest } from '@lfnlab/presets/verdict';
 
-export type { Verdict, VerdictTest } from '@lfnlab/presets/verdict';
 export type { PathReference, ReplayedSamples } from '@lfnlab/backend-types/report/replay.js';
 export type {
   Check as FidelityCheck,
@@ -38,6 +37,7 @@ export type {
   Verdict,
 } from '@lfnlab/backend-types/service/types.js';
 export type { MetricValue } from '@lfnlab/metrics/registry';
+export type { Verdict, VerdictTest } from '@lfnlab/presets/verdict';
 
 /** POST /api/auth/login and GET /api/auth/me. */
 export interface Session {

@@ -1,5 +1,5 @@
-import { render, screen } from '@testing-library/react';
 import { MantineProvider } from '@mantine/core';
+import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { PresetFinding } from '../api/types';
 import { FindingVerdict, FindingVerdicts } from './FindingVerdict';

@@ -1,8 +1,8 @@
 // A finding's verdict as the comparison decided it: the word first (holds / fails / inconclusive;
 // the colour only repeats it), then the test that decided it and the runs per cell (n).
-import { Badge, Group, Text } from '@mantine/core';
-import { VERDICT_COLORS } from '@lfnlab/report/palette';
 import { nText, verdictOf } from '@lfnlab/presets/verdict';
+import { VERDICT_COLORS } from '@lfnlab/report/palette';
+import { Badge, Group, Text } from '@mantine/core';
 import type { PresetFinding } from '../api/types';
 
 export function FindingVerdict({ finding }: { finding: PresetFinding }) {
