@@ -6,7 +6,7 @@
 // Only what the backend answers without a named type is declared here.
 
 import type { PublicUser } from '@lfnlab/backend-types/service/types.js';
-import type { Verdict, VerdictTest } from '@lfnlab/presets/verdict';
+import type { Verdict as FindingVerdictWord, VerdictTest } from '@lfnlab/presets/verdict';
 
 export type { PathReference, ReplayedSamples } from '@lfnlab/backend-types/report/replay.js';
 export type {
@@ -37,7 +37,7 @@ export type {
   Verdict,
 } from '@lfnlab/backend-types/service/types.js';
 export type { MetricValue } from '@lfnlab/metrics/registry';
-export type { Verdict, VerdictTest } from '@lfnlab/presets/verdict';
+export type { Verdict as FindingVerdictWord, VerdictTest } from '@lfnlab/presets/verdict';
 
 /** POST /api/auth/login and GET /api/auth/me. */
 export interface Session {
@@ -77,7 +77,7 @@ export interface PresetFinding {
   text: string;
   ref: string;
   sentence: string;
-  verdict?: Verdict;
+  verdict?: FindingVerdictWord;
   /** Older comparison.json files carry only this. */
   holds?: boolean | null;
   test?: VerdictTest;
