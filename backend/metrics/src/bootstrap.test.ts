@@ -43,7 +43,8 @@ describe('bootstrapCi', () => {
   });
 
   it('resamples each group on its own (a difference of two cells)', () => {
-    const diff = (g: readonly (readonly number[])[]) => fastMean(g[0] as number[]) - fastMean(g[1] as number[]);
+    const diff = (g: readonly (readonly number[])[]) =>
+      fastMean(g[0] as number[]) - fastMean(g[1] as number[]);
     const ci = bootstrapCi(
       [
         [10, 10.5, 9.5, 10.2, 9.8],
@@ -76,8 +77,23 @@ describe('bootstrapCi', () => {
       const d = fastMean(g[1] as number[]);
       return d === 0 ? Number.NaN : fastMean(g[0] as number[]) / d;
     };
-    expect(bootstrapCi([[1, 2], [0, 0]], ratio)).toBeNull();
-    const ci = bootstrapCi([[1, 2, 3], [0, 2, 2]], ratio, { resamples: 1000 });
+    expect(
+      bootstrapCi(
+        [
+          [1, 2],
+          [0, 0],
+        ],
+        ratio,
+      ),
+    ).toBeNull();
+    const ci = bootstrapCi(
+      [
+        [1, 2, 3],
+        [0, 2, 2],
+      ],
+      ratio,
+      { resamples: 1000 },
+    );
     expect(ci?.valid).toBeLessThan(1000); // the replicates that drew three zeros
     expect(ci?.valid).toBeGreaterThan(900);
   });

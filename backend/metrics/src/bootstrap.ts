@@ -71,7 +71,8 @@ export function bootstrapCi<T>(
     requireNonEmpty(g, `groups[${i}]`);
   });
   requireInRange(level, 'level', 0, 1, { lowOpen: true, highOpen: true });
-  if (!Number.isInteger(resamples) || resamples < 1) fail(`resamples must be a whole number ≥ 1 (got ${resamples})`);
+  if (!Number.isInteger(resamples) || resamples < 1)
+    fail(`resamples must be a whole number ≥ 1 (got ${resamples})`);
   const estimate = statistic(groups);
   if (Number.isNaN(estimate)) return null;
   const random = seededUniform(seed);

@@ -48,7 +48,11 @@ export function normalUpperTail(z: number): number {
           (0.37409196 +
             t *
               (0.09678418 +
-                t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277))))))));
+                t *
+                  (-0.18628806 +
+                    t *
+                      (0.27886807 +
+                        t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277))))))));
   const erfc = t * Math.exp(poly);
   return z >= 0 ? erfc / 2 : 1 - erfc / 2;
 }
@@ -142,7 +146,14 @@ export function kendallTau(x: readonly number[], y: readonly number[]): KendallR
     let atLeast = 0;
     for (let k = Math.max(0, inv); k < counts.length; k++) atLeast += counts[k] as number;
     // Few inversions means large S.
-    return { tau, s, n, pGreater: Math.min(1, atMost / all), pLess: Math.min(1, atLeast / all), method: 'exact' };
+    return {
+      tau,
+      s,
+      n,
+      pGreater: Math.min(1, atMost / all),
+      pLess: Math.min(1, atLeast / all),
+      method: 'exact',
+    };
   }
 
   const v = (g: number[], f: (t: number) => number) => g.reduce((a, t) => a + f(t), 0);
@@ -154,7 +165,9 @@ export function kendallTau(x: readonly number[], y: readonly number[]): KendallR
   const t1 = v(tx, (t) => t * (t - 1));
   const u1 = v(ty, (t) => t * (t - 1));
   const variance =
-    (v0 - vt - vu) / 18 + (n > 2 ? (t2 * u2) / (9 * n * (n - 1) * (n - 2)) : 0) + (t1 * u1) / (2 * n * (n - 1));
+    (v0 - vt - vu) / 18 +
+    (n > 2 ? (t2 * u2) / (9 * n * (n - 1) * (n - 2)) : 0) +
+    (t1 * u1) / (2 * n * (n - 1));
   const sd = Math.sqrt(variance);
   return {
     tau,

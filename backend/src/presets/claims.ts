@@ -36,7 +36,11 @@ export function threshold(c: ClaimOf<'threshold'>, ctx: EstimateContext): Judged
   if (e.value === null) return judged('inconclusive', `${e.label}: not measured yet (${paper}).`, test);
   const here = e.value === Number.POSITIVE_INFINITY ? 'never reached in a run' : fmt(e.value);
   if (underRun([e]).length)
-    return judged('inconclusive', `${e.label}: ${paper}; here ${here}: inconclusive, ${underRunText([e], 1)}.`, test);
+    return judged(
+      'inconclusive',
+      `${e.label}: ${paper}; here ${here}: inconclusive, ${underRunText([e], 1)}.`,
+      test,
+    );
   const ci = jointCi([e], (v) => v[0] as number, c.id);
   if (!ci) return judged('inconclusive', `${e.label}: ${paper}; here ${here}: inconclusive, ${NO_CI}.`, test);
   const verdict = decide(ci, opRegion(c.op, c.value));
@@ -56,7 +60,11 @@ function toleranceBand(paper: number, t: ClaimOf<'close'>['tolerance']): Region 
   return { lo: Math.min(...bands.map((b) => b[0])), hi: Math.max(...bands.map((b) => b[1])) };
 }
 
-function toleranceText(t: { abs?: number | undefined; rel?: number | undefined; factor?: number | undefined }) {
+function toleranceText(t: {
+  abs?: number | undefined;
+  rel?: number | undefined;
+  factor?: number | undefined;
+}) {
   return [
     t.abs !== undefined ? `±${fmt(t.abs)}` : null,
     t.rel !== undefined ? `±${pct(t.rel)}` : null,
@@ -77,7 +85,8 @@ export function close(c: ClaimOf<'close'>, ctx: EstimateContext): Judged {
   const band = toleranceBand(paper, c.tolerance);
   const head = `${e.label}: ${paperText}, here ${fmt(e.value)}`;
   const bandText = `the band ${toleranceText(c.tolerance)} runs ${fmt(band.lo)} to ${fmt(band.hi)}`;
-  if (underRun([e]).length) return judged('inconclusive', `${head}: inconclusive, ${underRunText([e], 1)}.`, test);
+  if (underRun([e]).length)
+    return judged('inconclusive', `${head}: inconclusive, ${underRunText([e], 1)}.`, test);
   const ci = jointCi([e], (v) => v[0] as number, c.id);
   if (!ci) return judged('inconclusive', `${head}: inconclusive, ${NO_CI}.`, test);
   const verdict = decide(ci, band);
@@ -104,13 +113,23 @@ export function similar(c: ClaimOf<'similar'>, ctx: EstimateContext): Judged {
   const t = c.tolerance;
   if (t.abs !== undefined) {
     const ci = jointCi([a, b], ([x, y]) => (x as number) - (y as number), `${c.id}:abs`);
-    if (ci) checks.push({ verdict: decide(ci, { lo: -t.abs, hi: t.abs }), text: `difference ${ciText(ci)} against ±${fmt(t.abs)}`, ci });
+    if (ci)
+      checks.push({
+        verdict: decide(ci, { lo: -t.abs, hi: t.abs }),
+        text: `difference ${ciText(ci)} against ±${fmt(t.abs)}`,
+        ci,
+      });
   }
   if (t.rel !== undefined) {
     const relOf = ([x, y]: number[]) =>
       ((x as number) - (y as number)) / Math.max(Math.abs(x as number), Math.abs(y as number), 1e-12);
     const ci = jointCi([a, b], relOf, `${c.id}:rel`);
-    if (ci) checks.push({ verdict: decide(ci, { lo: -t.rel, hi: t.rel }), text: `relative difference ${ciText(ci)} against ±${pct(t.rel)}`, ci });
+    if (ci)
+      checks.push({
+        verdict: decide(ci, { lo: -t.rel, hi: t.rel }),
+        text: `relative difference ${ciText(ci)} against ±${pct(t.rel)}`,
+        ci,
+      });
   }
   if (!checks.length) return judged('inconclusive', `${head}: inconclusive, ${NO_CI}.`, test);
   const verdict: Verdict = checks.some((x) => x.verdict === 'holds')
@@ -147,8 +166,17 @@ export function share(c: ClaimOf<'share'>, ctx: EstimateContext): Judged {
   const few = underRun(measured);
   const extra = { agreement: k / measured.length };
   if (few.length)
-    return judged('inconclusive', `${head}: inconclusive, ${underRunText(few, measured.length)}.`, test, extra);
-  const ci = jointCi(measured, shareOf((v) => passes(v, c.op, c.value)), c.id);
+    return judged(
+      'inconclusive',
+      `${head}: inconclusive, ${underRunText(few, measured.length)}.`,
+      test,
+      extra,
+    );
+  const ci = jointCi(
+    measured,
+    shareOf((v) => passes(v, c.op, c.value)),
+    c.id,
+  );
   if (!ci) return judged('inconclusive', `${head}: inconclusive, ${NO_CI}.`, test, extra);
   const verdict = decide(ci, { lo: need, hi: 1 });
   return judged(
@@ -173,11 +201,14 @@ export function signs(c: ClaimOf<'signs'>, ctx: EstimateContext): Judged {
     `here ${measured.map((e) => `${e.name} ${sym(sign(e.value as number))}`).join(', ')} — ${same.length} of ${measured.length} agree, the claim needs ${pct(c.minAgreement)}`;
   const few = underRun(measured);
   if (few.length)
-    return judged('inconclusive', `${head}: inconclusive, ${underRunText(few, measured.length)}.`, test, { agreement });
+    return judged('inconclusive', `${head}: inconclusive, ${underRunText(few, measured.length)}.`, test, {
+      agreement,
+    });
   const paperSigns = measured.map((e) => sign(e.paper as number));
   const ci = jointCi(
     measured,
-    (vs) => (vs.some(Number.isNaN) ? Number.NaN : vs.filter((v, i) => sign(v) === paperSigns[i]).length / vs.length),
+    (vs) =>
+      vs.some(Number.isNaN) ? Number.NaN : vs.filter((v, i) => sign(v) === paperSigns[i]).length / vs.length,
     c.id,
   );
   if (!ci) return judged('inconclusive', `${head}: inconclusive, ${NO_CI}.`, test, { agreement });

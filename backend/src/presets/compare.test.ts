@@ -139,7 +139,9 @@ function repeat(rows: PresetRow[], k = 5, spread = 0.02): PresetRow[] {
   return rows.flatMap((r) =>
     Array.from({ length: k }, (_, i) => {
       const m = f[i % f.length] as number;
-      const goodputMbps = Object.fromEntries(Object.entries(r.goodputMbps).map(([n, v]) => [n, (v ?? 0) * m]));
+      const goodputMbps = Object.fromEntries(
+        Object.entries(r.goodputMbps).map(([n, v]) => [n, (v ?? 0) * m]),
+      );
       return { ...r, id: `${r.id}#${i + 1}`, repetition: i + 1, goodputMbps };
     }),
   );
@@ -199,7 +201,10 @@ describe('comparePreset', () => {
     expect(by.tiers?.verdict).toBe('holds');
     expect(by.tiers?.sentence).toMatch(/paper BIC > Reno ≈ CUBIC/);
     expect(by['fair.threshold']?.verdict).toBe('holds');
-    expect(by['fair.threshold']?.test).toMatchObject({ n: 30, name: expect.stringMatching(/bootstrap 95 % CI/) });
+    expect(by['fair.threshold']?.test).toMatchObject({
+      n: 30,
+      name: expect.stringMatching(/bootstrap 95 % CI/),
+    });
     expect(by['fair.close']?.verdict).toBe('fails'); // Jain ≈ 1.0 here, 0.95 ± 0.02 in the paper
     expect(by['fast.share']?.verdict).toBe('fails'); // 3 of 6 cells above 15 against the paper's 80 %
     expect(by['fast.share']?.sentence).toMatch(/3 of 6 measured cells \(50 %\)/);

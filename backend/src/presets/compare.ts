@@ -142,7 +142,10 @@ export function formatComparison(c: PresetComparison): string {
     const v = verdictOf(f);
     const t = f.test as Finding['test'] | undefined;
     lines.push(`[${v}] ${f.sentence} (${f.ref})`);
-    if (t) lines.push(`    test: ${t.name}; ${nText(t)} runs per cell${t.deterministic ? ' (closed-form, one run decides)' : ''}`);
+    if (t)
+      lines.push(
+        `    test: ${t.name}; ${nText(t)} runs per cell${t.deterministic ? ' (closed-form, one run decides)' : ''}`,
+      );
   }
   lines.push('', c.summary);
   return `${lines.join('\n')}\n`;

@@ -140,7 +140,11 @@ function measured(where: Where, m: Measure, rows: PresetRow[], missingIsInfinite
   };
 }
 
-function fromResolved(it: Published | InlineItem, ctx: EstimateContext, missingIsInfinite: boolean): Estimate {
+function fromResolved(
+  it: Published | InlineItem,
+  ctx: EstimateContext,
+  missingIsInfinite: boolean,
+): Estimate {
   if ('id' in it) {
     const body: Body = it.measure
       ? measured(it.where, it.measure, ctx.rows, missingIsInfinite)
@@ -174,7 +178,11 @@ function fromResolved(it: Published | InlineItem, ctx: EstimateContext, missingI
 }
 
 /** The items a claim names (id globs expanded), each as an estimate. */
-export function estimates(items: readonly Item[], ctx: EstimateContext, missingIsInfinite = false): Estimate[] {
+export function estimates(
+  items: readonly Item[],
+  ctx: EstimateContext,
+  missingIsInfinite = false,
+): Estimate[] {
   return resolveItems(items, ctx.meta.published).map((it) => fromResolved(it, ctx, missingIsInfinite));
 }
 

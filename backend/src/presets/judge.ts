@@ -52,7 +52,11 @@ export function opRegion(op: Op, bound: number): Region {
 export const passes = (v: number, op: Op, bound: number) => inside(v, opRegion(op, bound));
 
 /** The test record: which test, and n over the items that were measured. */
-export function testOf(name: string, items: readonly Estimate[], extra: Partial<VerdictTest> = {}): VerdictTest {
+export function testOf(
+  name: string,
+  items: readonly Estimate[],
+  extra: Partial<VerdictTest> = {},
+): VerdictTest {
   const measured = items.filter((e) => e.value !== null);
   const ns = measured.map((e) => e.n);
   const deterministic = measured.length > 0 && measured.every((e) => e.deterministic);
@@ -73,7 +77,13 @@ export function judged(
   test: VerdictTest,
   extra: Pick<Judged, 'agreement' | 'tau'> = {},
 ): Judged {
-  return { verdict, holds: verdict === 'holds' ? true : verdict === 'fails' ? false : null, sentence, test, ...extra };
+  return {
+    verdict,
+    holds: verdict === 'holds' ? true : verdict === 'fails' ? false : null,
+    sentence,
+    test,
+    ...extra,
+  };
 }
 
 export const ciRecord = (ci: BootstrapInterval): NonNullable<VerdictTest['ci']> => ({

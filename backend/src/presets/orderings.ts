@@ -9,7 +9,16 @@
 import { kendallTau } from '@lfnlab/metrics';
 import { type Estimate, type EstimateContext, estimates, jointCi, underRun } from './estimate.js';
 import { fmt, pct, pText } from './fmt.js';
-import { BOOTSTRAP_NAME, ciRecord, ciText, decide, type Judged, judged, testOf, underRunText } from './judge.js';
+import {
+  BOOTSTRAP_NAME,
+  ciRecord,
+  ciText,
+  decide,
+  type Judged,
+  judged,
+  testOf,
+  underRunText,
+} from './judge.js';
 import type { Claim } from './schema.js';
 import { ALPHA, type Verdict } from './verdict.js';
 
@@ -116,10 +125,15 @@ export function ordering(c: ClaimOf<'ordering'>, ctx: EstimateContext): Judged {
   const tested = { ...test, tau, p: k.pGreater, pMethod: k.method };
   const few = underRun(measured);
   if (few.length)
-    return judged('inconclusive', `${head}: inconclusive, ${underRunText(few, measured.length, 'item')}.`, tested, {
-      agreement,
-      tau,
-    });
+    return judged(
+      'inconclusive',
+      `${head}: inconclusive, ${underRunText(few, measured.length, 'item')}.`,
+      tested,
+      {
+        agreement,
+        tau,
+      },
+    );
   const ci = jointCi(measured, agreementOf(pairs, c.tie), c.id);
   const share = ci ? decide(ci, { lo: c.minAgreement, hi: 1 }) : 'inconclusive';
   let verdict: Verdict = 'inconclusive';
@@ -169,7 +183,9 @@ export function pairsClaim(c: ClaimOf<'pairs'>, ctx: EstimateContext): Judged {
     `${against.length ? `; against: ${against.slice(0, 4).join('; ')}${against.length > 4 ? '; …' : ''}` : ''}`;
   const few = underRun(flat);
   if (few.length)
-    return judged('inconclusive', `${head}: inconclusive, ${underRunText(few, flat.length)}.`, test, { agreement });
+    return judged('inconclusive', `${head}: inconclusive, ${underRunText(few, flat.length)}.`, test, {
+      agreement,
+    });
   const ci = jointCi(flat, agreementFn, c.id);
   if (!ci) return judged('inconclusive', `${head}: inconclusive, no interval.`, test, { agreement });
   const verdict = decide(ci, { lo: c.minAgreement, hi: 1 });

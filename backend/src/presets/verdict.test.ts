@@ -74,7 +74,11 @@ const finding = (rows: PresetRow[], id: string) => {
   return f;
 };
 
-const inOrder = { bic: [30, 31, 29, 30.5, 29.5], cubic: [20, 20.4, 19.6, 20.2, 19.8], reno: [10, 11, 9, 10.5, 9.5] };
+const inOrder = {
+  bic: [30, 31, 29, 30.5, 29.5],
+  cubic: [20, 20.4, 19.6, 20.2, 19.8],
+  reno: [10, 11, 9, 10.5, 9.5],
+};
 const reversed = { bic: inOrder.reno, cubic: inOrder.cubic, reno: inOrder.bic };
 const slow = { cubic: [5, 6, 5.5, 4.5, 5] };
 const overlapping = {
