@@ -202,7 +202,8 @@ describe('comparePreset', () => {
     expect(by.tiers?.sentence).toMatch(/paper BIC > Reno ≈ CUBIC/);
     expect(by['fair.threshold']?.verdict).toBe('holds');
     expect(by['fair.threshold']?.test).toMatchObject({
-      n: 30,
+      n: 5,
+      nMax: 5,
       name: expect.stringMatching(/bootstrap 95 % CI/),
     });
     expect(by['fair.close']?.verdict).toBe('fails'); // Jain ≈ 1.0 here, 0.95 ± 0.02 in the paper

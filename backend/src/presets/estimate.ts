@@ -1,7 +1,8 @@
 // One item of a claim as something a bootstrap can resample: the runs behind it, grouped into
-// strata (one per cell it reads), and the function from those runs to its value. Items that
-// read several cells at once (a ratio of two cells, the equivalence crossing over stream counts)
-// keep each cell's runs in a stratum of its own.
+// strata (one per variant, i.e. part and parameter values), and the function from those runs to
+// its value. A replicate resamples each variant's repetitions on their own, so an item spanning
+// several variants, a ratio of two cells or the equivalence crossing over stream counts keeps
+// its structure, and n is the fewest repetitions of any one variant.
 
 import { type BootstrapInterval, bootstrapCi, fastMean, seedFromText } from '@lfnlab/metrics';
 import { type InlineItem, resolveItems } from './load.js';
@@ -51,93 +52,108 @@ function deterministic(m: Measure): boolean {
   return false;
 }
 
-function meanGroup(g: Groups): number {
-  const xs = g[0] as number[];
-  return fastMean(xs);
+/** Mean over every run in groups [from, to): a cell's mean, whichever variants it spans. */
+function pooledMean(g: Groups, from = 0, to = g.length): number {
+  let sum = 0;
+  let count = 0;
+  for (let i = from; i < to; i++)
+    for (const x of g[i] as number[]) {
+      sum += x;
+      count++;
+    }
+  return count ? sum / count : Number.NaN;
 }
+
+const meanOfAll = (g: Groups) => pooledMean(g);
 
 function sizes(groups: unknown[][]): { n: number; nMax: number } {
   const ns = groups.map((g) => g.length);
   return ns.length ? { n: Math.min(...ns), nMax: Math.max(...ns) } : { n: 0, nMax: 0 };
 }
 
+/**
+ * Rows split by variant (part and parameter values): the strata a bootstrap resamples within.
+ * A cell that spans several variants (a stack over three paths) thus never counts three single
+ * runs as three repetitions: its n is the fewest runs of any one variant.
+ */
+function byVariant<T>(
+  rows: PresetRow[],
+  value: (r: PresetRow) => T | null,
+): { key: string; row: PresetRow; values: T[] }[] {
+  const out = new Map<string, { key: string; row: PresetRow; values: T[] }>();
+  for (const r of rows) {
+    const v = value(r);
+    if (v === null) continue;
+    const key = JSON.stringify([r.part ?? '', r.params]);
+    const g = out.get(key) ?? { key, row: r, values: [] };
+    g.values.push(v);
+    out.set(key, g);
+  }
+  return [...out.values()];
+}
+
 type Body = Pick<Estimate, 'groups' | 'stat' | 'value' | 'runs' | 'n' | 'nMax' | 'rows' | 'deterministic'>;
+
+function body(
+  groups: unknown[][],
+  stat: (g: Groups) => number,
+  rest: Pick<Body, 'runs' | 'rows' | 'deterministic'>,
+): Body {
+  const v = groups.length ? stat(groups) : Number.NaN;
+  return { groups, stat, value: Number.isNaN(v) ? null : v, ...sizes(groups), ...rest };
+}
 
 function measured(where: Where, m: Measure, rows: PresetRow[], missingIsInfinite: boolean): Body {
   const matched = rows.filter((r) => rowMatches(r, where));
   if (m.kind === 'cellRatio') {
     const side = (s: { where: Where; measure: Measure }) =>
-      rows
-        .filter((r) => rowMatches(r, { ...where, ...s.where }))
-        .map((r) => rowMeasure(s.measure, r))
-        .filter(finite);
+      byVariant(
+        rows.filter((r) => rowMatches(r, { ...where, ...s.where })),
+        (r) => {
+          const v = rowMeasure(s.measure, r);
+          return finite(v) ? v : null;
+        },
+      ).map((g) => g.values);
     const a = side(m.of);
     const b = side(m.to);
     const stat = (g: Groups) => {
-      const d = fastMean(g[1] as number[]);
-      return d === 0 ? Number.NaN : fastMean(g[0] as number[]) / d;
+      const d = pooledMean(g, a.length);
+      return d === 0 ? Number.NaN : pooledMean(g, 0, a.length) / d;
     };
-    const groups = a.length && b.length ? [a, b] : [];
-    const v = groups.length ? stat(groups) : Number.NaN;
-    return {
-      groups,
-      stat,
-      value: Number.isNaN(v) ? null : v,
-      runs: null,
-      ...sizes(groups),
-      rows: matched.length,
-      deterministic: false,
-    };
+    const groups = a.length && b.length ? [...a, ...b] : [];
+    return body(groups, stat, { runs: null, rows: matched.length, deterministic: false });
   }
   if (m.kind === 'equivalence') {
-    const byCount = new Map<number, { single: number; many: number }[]>();
-    for (const r of matched) {
-      const count = Number(r.params[m.countParam]);
+    const variants = byVariant(matched, (r) => {
       const single = goodputSum(r, m.single);
       const many = goodputSum(r, m.many);
-      if (!Number.isFinite(count) || single === null || many === null) continue;
-      byCount.set(count, [...(byCount.get(count) ?? []), { single, many }]);
-    }
-    const counts = [...byCount.keys()];
-    const groups = counts.map((c) => byCount.get(c) as unknown[]);
+      return single === null || many === null ? null : { single, many };
+    }).filter((g) => Number.isFinite(Number(g.row.params[m.countParam])));
+    const countOf = variants.map((g) => Number(g.row.params[m.countParam]));
+    const counts = [...new Set(countOf)];
     const stat = (g: Groups) => {
-      const pts = g.map((runs, i) => {
-        const rs = runs as { single: number; many: number }[];
-        return {
-          n: counts[i] as number,
-          single: fastMean(rs.map((x) => x.single)),
-          many: fastMean(rs.map((x) => x.many)),
-        };
+      const pts = counts.map((n) => {
+        const rs = g.filter((_, i) => countOf[i] === n).flat() as { single: number; many: number }[];
+        return { n, single: fastMean(rs.map((x) => x.single)), many: fastMean(rs.map((x) => x.many)) };
       });
       const e = equivalentCount(pts);
       return e === null ? (missingIsInfinite ? Number.POSITIVE_INFINITY : Number.NaN) : e;
     };
-    const v = groups.length ? stat(groups) : Number.NaN;
-    return {
-      groups,
-      stat,
-      value: Number.isNaN(v) ? null : v,
-      runs: null,
-      ...sizes(groups),
-      rows: matched.length,
-      deterministic: false,
-    };
+    const groups = variants.map((g) => g.values as unknown[]);
+    return body(groups, stat, { runs: null, rows: matched.length, deterministic: false });
   }
   // A row without the measure is a run where the event never happened, when the claim says so.
-  const values = matched
-    .map((r) => rowMeasure(m, r))
-    .map((v) => (finite(v) ? v : missingIsInfinite ? Number.POSITIVE_INFINITY : null))
-    .filter((v): v is number => v !== null);
-  const groups = values.length ? [values] : [];
-  return {
-    groups,
-    stat: meanGroup,
-    value: values.length ? fastMean(values) : null,
-    runs: values.length ? values : null,
-    ...sizes(groups),
+  const variants = byVariant(matched, (r) => {
+    const v = rowMeasure(m, r);
+    return finite(v) ? v : missingIsInfinite ? Number.POSITIVE_INFINITY : null;
+  });
+  const groups = variants.map((g) => g.values);
+  const runs = groups.flat();
+  return body(groups, meanOfAll, {
+    runs: runs.length ? runs : null,
     rows: matched.length,
     deterministic: deterministic(m),
-  };
+  });
 }
 
 function fromResolved(
@@ -150,7 +166,7 @@ function fromResolved(
       ? measured(it.where, it.measure, ctx.rows, missingIsInfinite)
       : {
           groups: [],
-          stat: meanGroup,
+          stat: meanOfAll,
           value: null,
           runs: null,
           n: 0,

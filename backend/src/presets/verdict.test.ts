@@ -121,6 +121,24 @@ describe('threshold by bootstrap interval', () => {
   });
 });
 
+describe('runs are counted per variant', () => {
+  it('never takes one run of each of three variants for three repetitions', () => {
+    // The threshold claim, over every stack's runs instead of CUBIC's.
+    const any = '{ label: any stack, measure: { kind: goodput, flows: test } }';
+    const p = parsePreset(
+      'toy',
+      meta.replace(`item: ${goodput('CUBIC')}\n    op`, `item: ${any}\n    op`),
+      () => campaign,
+    );
+    const once = comparePreset(p, runs({ bic: [30], cubic: [20], reno: [10] })).findings[0];
+    expect(once?.verdict).toBe('inconclusive');
+    expect(once?.test).toMatchObject({ n: 1, nMax: 1 });
+    const thrice = comparePreset(p, runs({ bic: [30, 31, 29], cubic: [20, 21, 19], reno: [10, 11, 9] }));
+    expect(thrice.findings[0]?.verdict).toBe('holds');
+    expect(thrice.findings[0]?.test).toMatchObject({ n: 3, nMax: 3 });
+  });
+});
+
 describe('ordering by Kendall τ-b and pair agreement', () => {
   it('holds for a clear order over five runs each, with an exact p-value', () => {
     const f = finding(runs(inOrder), 'order');
