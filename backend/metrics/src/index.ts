@@ -14,12 +14,14 @@
 // Units are carried in names: ...BitPerS, ...S (seconds), ...Ms, ...Bytes; ratios are plain
 // numbers in [0, 1] unless stated. Series times are seconds from run start.
 
+export * from './bootstrap.js';
 export * from './convergence.js';
 export * from './equivalence.js';
 export * from './fairness.js';
 export * from './fairnessOverTime.js';
 export * from './flow.js';
 export { MetricInputError } from './guard.js';
+export * from './kendall.js';
 export * from './rampup.js';
 export * from './recovery.js';
 export * from './registry.js';

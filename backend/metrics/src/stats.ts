@@ -1,6 +1,6 @@
 // Plain descriptive statistics over a list of numbers (interval throughputs, RTT samples).
 
-import { requireFinite, requireNonEmpty } from './guard.js';
+import { requireFinite, requireInRange, requireNonEmpty } from './guard.js';
 
 export interface MeanSd {
   mean: number;
@@ -34,4 +34,21 @@ export function stdDev(values: readonly number[], { sample = false } = {}): numb
 
 export function meanAndSd(values: readonly number[], options: { sample?: boolean } = {}): MeanSd {
   return { mean: mean(values), sd: stdDev(values, options), count: values.length };
+}
+
+/**
+ * The q-quantile (0 ≤ q ≤ 1) of values already sorted ascending, interpolating linearly between
+ * neighbours (the "type 7" rule of R and NumPy's default). ±∞ entries are allowed: a quantile that
+ * falls on one is that infinity.
+ */
+export function quantileSorted(sorted: readonly number[], q: number): number {
+  requireNonEmpty(sorted, 'sorted');
+  requireInRange(q, 'q', 0, 1);
+  const pos = (sorted.length - 1) * q;
+  const lo = Math.floor(pos);
+  const a = sorted[lo] as number;
+  const b = sorted[Math.ceil(pos)] as number;
+  // Interpolating towards or between infinities would give NaN (∞ − ∞): the nearer end decides.
+  if (a === b || !Number.isFinite(a) || !Number.isFinite(b)) return pos - lo < 0.5 ? a : b;
+  return a + (b - a) * (pos - lo);
 }

@@ -35,7 +35,7 @@ describe('lfnlab preset run (CI length, real lab)', () => {
     const html = readFileSync(join(out, 'comparison.html'), 'utf8');
     expect(html).toContain('Published numbers beside ours');
     expect(html).toContain(c.scaling.slice(0, 40));
-    expect(r.stdout).toMatch(/\[(holds|fails|open)\]/);
+    expect(r.stdout).toMatch(/\[(holds|fails|inconclusive)\]/);
     expect(existsSync(join(out, 'main', 'results.csv'))).toBe(true);
   });
 });

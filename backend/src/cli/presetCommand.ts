@@ -83,8 +83,10 @@ run      runs each part of the preset as a campaign under DIR/PART (default
          campaigns/preset-NAME[-ci|-Ns]/), resumable like 'lfnlab campaign run',
          then compares (as below)
 compare  puts the paper's published numbers (scaled by the preset's rule) beside
-         ours and says whether each finding holds; prints it and writes
-         DIR/comparison.json and DIR/comparison.html
+         ours and judges each finding holds / fails / inconclusive by a
+         stated test (bootstrap 95 % CI, Kendall's tau for orderings) with
+         the runs per cell (n; fewer than 3 is inconclusive); prints it and
+         writes DIR/comparison.json and DIR/comparison.html
 
   --ci          shorten every run as the preset's 'ci' block says (seconds, values)
   --seconds N   shorten every run to N s (all parameter values kept)`,

@@ -133,6 +133,20 @@ function row(
   };
 }
 
+/** k repetitions of each row, goodputs scaled by a small deterministic spread (±2 % at most). */
+function repeat(rows: PresetRow[], k = 5, spread = 0.02): PresetRow[] {
+  const f = [1, 1 + spread, 1 - spread, 1 + spread / 2, 1 - spread / 2];
+  return rows.flatMap((r) =>
+    Array.from({ length: k }, (_, i) => {
+      const m = f[i % f.length] as number;
+      const goodputMbps = Object.fromEntries(
+        Object.entries(r.goodputMbps).map(([n, v]) => [n, (v ?? 0) * m]),
+      );
+      return { ...r, id: `${r.id}#${i + 1}`, repetition: i + 1, goodputMbps };
+    }),
+  );
+}
+
 // Published × 0.5: short 10, 20, 30; long 5, 15, 25.
 const agreeing = [
   row('reno', '50ms', 11, 11),
@@ -156,39 +170,49 @@ describe('comparePreset', () => {
   });
 
   it('finds an ordering that holds and one that does not', () => {
-    const rows = agreeing.map((r) =>
+    const rows = repeat(agreeing).map((r) =>
       // At 100 ms, reno beats bic: the 100 ms ordering breaks (1 of 3 pairs left).
-      r.id === 'reno-100ms' ? { ...r, goodputMbps: { test: 40, other: 6 } } : r,
+      r.id.startsWith('reno-100ms') ? { ...r, goodputMbps: { test: 40 + r.repetition, other: 6 } } : r,
     );
     const c = comparePreset(toy(), rows);
     const short = c.findings.find((f) => f.id === 'order.short');
     const long = c.findings.find((f) => f.id === 'order.long');
-    expect(short?.holds).toBe(true);
+    expect(short?.verdict).toBe('holds');
+    expect(short?.holds).toBe(true); // kept for readers of older comparison.json
     expect(short?.agreement).toBe(1);
-    expect(short?.tau).toBeCloseTo(1);
+    // τ-b over 15 runs whose items tie on the paper's rank: 75 / √(75 × 105).
+    expect(short?.tau).toBeCloseTo(75 / Math.sqrt(75 * 105), 10);
+    expect(short?.test).toMatchObject({ n: 5, nMax: 5, items: 3, measured: 3, pMethod: 'exact' });
+    // Exact: only 1 of the 15! / (5!)³ = 756 756 arrangements of the ranks is in perfect order.
+    expect(short?.test.p).toBeCloseTo(1 / 756_756, 15);
     expect(short?.sentence).toMatch(
       /paper BIC > CUBIC > Reno; here BIC > CUBIC > Reno — 3 of 3 ordered pairs agree/,
     );
     expect(short?.sentence).toMatch(/the ordering holds/);
-    expect(long?.holds).toBe(false);
+    expect(long?.verdict).toBe('fails');
     expect(long?.agreement).toBeCloseTo(1 / 3);
     expect(long?.sentence).toMatch(/here Reno > BIC > CUBIC — 1 of 3 ordered pairs agree \(33 %/);
     expect(long?.sentence).toMatch(/does not hold/);
   });
 
   it('checks tiers, thresholds, closeness, shares, signs and similarity', () => {
-    const c = comparePreset(toy(), agreeing);
+    const c = comparePreset(toy(), repeat(agreeing));
     const by = Object.fromEntries(c.findings.map((f) => [f.id, f]));
     // Tiers: BIC above both others; Reno vs CUBIC is not ranked by the paper.
-    expect(by.tiers?.holds).toBe(true);
+    expect(by.tiers?.verdict).toBe('holds');
     expect(by.tiers?.sentence).toMatch(/paper BIC > Reno ≈ CUBIC/);
-    expect(by['fair.threshold']?.holds).toBe(true);
-    expect(by['fair.close']?.holds).toBe(false); // Jain ≈ 1.0 here, 0.95 ± 0.02 in the paper
-    expect(by['fast.share']?.holds).toBe(false); // 3 of 6 cells above 15 against the paper's 80 %
+    expect(by['fair.threshold']?.verdict).toBe('holds');
+    expect(by['fair.threshold']?.test).toMatchObject({
+      n: 5,
+      nMax: 5,
+      name: expect.stringMatching(/bootstrap 95 % CI/),
+    });
+    expect(by['fair.close']?.verdict).toBe('fails'); // Jain ≈ 1.0 here, 0.95 ± 0.02 in the paper
+    expect(by['fast.share']?.verdict).toBe('fails'); // 3 of 6 cells above 15 against the paper's 80 %
     expect(by['fast.share']?.sentence).toMatch(/3 of 6 measured cells \(50 %\)/);
-    expect(by.signs?.holds).toBe(true);
-    expect(by.alike?.holds).toBe(true);
-    expect(c.summary).toMatch(/of 8 findings, 6 hold, 2 do not/);
+    expect(by.signs?.verdict).toBe('holds');
+    expect(by.alike?.verdict).toBe('holds');
+    expect(c.summary).toMatch(/of 8 findings, 6 hold, 2 do not, 0 inconclusive/);
   });
 
   it('reads σ from summary.json and leaves out failed or invalid runs', () => {
@@ -202,13 +226,16 @@ describe('comparePreset', () => {
     expect(c.cells.find((x) => x.id === 'sd.short.bic')?.measured?.value).toBe(2.5);
     expect(c.cells.find((x) => x.id === 't.short.bic')?.measured?.value).toBe(31);
     expect(c.rows.excluded).toBe(2);
-    expect(formatComparison(c)).toMatch(/\[holds\] Stacks by goodput at 50 ms/);
+    // One run per cell: nothing can be decided.
+    expect(formatComparison(c)).toMatch(/\[inconclusive\] Stacks by goodput at 50 ms.*fewer than 3 runs/);
+    expect(formatComparison(c)).toMatch(/test: Kendall τ-b .*; n = 1 runs per cell/);
   });
 
   it('says "not measured" rather than guessing', () => {
     const c = comparePreset(toy(), agreeing.slice(0, 1));
     const f = c.findings.find((x) => x.id === 'order.short');
     expect(f?.holds).toBeNull();
+    expect(f?.verdict).toBe('inconclusive');
     expect(f?.sentence).toMatch(/not enough of our runs/);
   });
 
@@ -235,8 +262,11 @@ claims:
     );
     const summary = { metrics: { flows: [], groups: [{ direction: 'forward', metrics: [] }], theory: [] } };
     const r = { ...row('reno', '50ms', 10, 10), summary: summary as unknown as RunSummary };
-    expect(comparePreset(p, [r]).findings[0]?.holds).toBe(true);
-    expect(comparePreset(p, []).findings[0]?.holds).toBeNull();
+    const three = [1, 2, 3].map((i) => ({ ...r, id: `r${i}`, repetition: i }));
+    expect(comparePreset(p, three).findings[0]?.verdict).toBe('holds');
+    expect(comparePreset(p, three).findings[0]?.sentence).toMatch(/never reached in a run/);
+    expect(comparePreset(p, [r]).findings[0]?.verdict).toBe('inconclusive');
+    expect(comparePreset(p, []).findings[0]?.verdict).toBe('inconclusive');
   });
 });
 
@@ -282,15 +312,18 @@ describe('presets against made-up results', () => {
         jainForward: null,
         utilisationForward: null,
       }));
-    const good = comparePreset(p, mk(false));
-    expect(good.findings.map((f) => [f.id, f.holds])).toEqual([
-      ['reverse.costs', true],
-      ['order.with', true],
-      ['fast.quarter', true],
+    const good = comparePreset(p, repeat(mk(false), 3, 0.005));
+    expect(good.findings.map((f) => [f.id, f.verdict])).toEqual([
+      ['reverse.costs', 'holds'],
+      ['order.with', 'holds'],
+      ['fast.quarter', 'holds'],
     ]);
     expect(good.cells.find((c) => c.id === 't4.with.fast')?.ratio).toBeCloseTo(1);
-    const bad = comparePreset(p, mk(true));
-    expect(bad.findings.find((f) => f.id === 'reverse.costs')?.holds).toBe(false);
+    const bad = comparePreset(p, repeat(mk(true), 3, 0.005));
+    expect(bad.findings.find((f) => f.id === 'reverse.costs')?.verdict).toBe('fails');
+    // The same rows once each: every finding is inconclusive, whatever the means say.
+    const once = comparePreset(p, mk(false));
+    expect(once.findings.map((f) => f.verdict)).toEqual(['inconclusive', 'inconclusive', 'inconclusive']);
   });
 
   it('seed000-table3: asymmetry is read from both orders of a pair and skips excluded partners', () => {

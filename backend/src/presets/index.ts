@@ -21,3 +21,4 @@ export {
 export { equivalentCount, type PresetRow } from './measure.js';
 export { readPresetRows } from './rows.js';
 export * from './schema.js';
+export { ALPHA, MIN_RUNS, nText, type Verdict, type VerdictTest, verdictOf } from './verdict.js';

@@ -25,6 +25,12 @@ function goodputs(row: PresetRow, flows: string | string[]): number[] | null {
   return xs.every(finite) ? (xs as number[]) : null;
 }
 
+/** The flows matching `flows` in a row, their goodputs summed; null when none match or one has none. */
+export function goodputSum(row: PresetRow, flows: string | string[]): number | null {
+  const xs = goodputs(row, flows);
+  return xs ? xs.reduce((a, b) => a + b, 0) : null;
+}
+
 function summaryFlows(row: PresetRow, flows: string | string[] | undefined) {
   const res = flows === undefined ? null : patterns(flows);
   return (row.summary?.flows ?? []).filter((f) => res === null || matchesAny(f.name, res));
@@ -168,12 +174,12 @@ export function cellMeasure(where: Where, m: Measure, rows: PresetRow[]): CellVa
     const byN = new Map<number, { single: number[]; many: number[] }>();
     for (const r of matched) {
       const n = Number(r.params[m.countParam]);
-      const s = goodputs(r, m.single);
-      const k = goodputs(r, m.many);
-      if (!Number.isFinite(n) || !s || !k) continue;
+      const s = goodputSum(r, m.single);
+      const k = goodputSum(r, m.many);
+      if (!Number.isFinite(n) || s === null || k === null) continue;
       const e = byN.get(n) ?? { single: [], many: [] };
-      e.single.push(s.reduce((a, b) => a + b, 0));
-      e.many.push(k.reduce((a, b) => a + b, 0));
+      e.single.push(s);
+      e.many.push(k);
       byN.set(n, e);
     }
     const pts = [...byN.entries()].map(([n, e]) => ({ n, single: mean(e.single), many: mean(e.many) }));

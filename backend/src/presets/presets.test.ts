@@ -99,9 +99,9 @@ describe.each(presets.map((p) => [p.name, p] as const))('preset %s', (_name, pre
     }
   });
 
-  it('compares with no rows: every cell unmeasured, every finding open', () => {
+  it('compares with no rows: every cell unmeasured, every finding inconclusive', () => {
     const c = comparePreset(preset, []);
     expect(c.cells).toHaveLength(preset.meta.published.length);
-    expect(c.findings.every((f) => f.holds === null)).toBe(true);
+    expect(c.findings.every((f) => f.holds === null && f.verdict === 'inconclusive')).toBe(true);
   });
 });

@@ -42,6 +42,12 @@ const STACK_ORDER = [
 /** Not a flow: probes, queues, reference lines. Greys and black, never a stack's colour. */
 export const NEUTRAL = { probe: '#4D4D4D', queue: '#000000', reference: '#767676' } as const;
 
+/**
+ * A finding's verdict: always written out as a word, the colour only repeats it. Blue and
+ * vermillion (Okabe-Ito) stay apart under the common colour-vision deficiencies; grey is "no answer".
+ */
+export const VERDICT_COLORS = { holds: '#0072B2', fails: '#D55E00', inconclusive: '#767676' } as const;
+
 export const DASHES: readonly number[][] = [[], [6, 3], [2, 2], [8, 3, 2, 3], [12, 4]];
 
 const hash = (s: string) => [...s].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7);

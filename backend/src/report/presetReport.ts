@@ -1,11 +1,13 @@
 // A preset's comparison as a page: what the paper did and found, the scaling rule, its published
-// numbers beside ours with the ratio, and each finding in words with whether it holds here.
+// numbers beside ours with the ratio, and each finding in words: holds / fails / inconclusive, the
+// test that decided it and the runs behind it (n). The badge says the verdict in words, so colour
+// is never the only cue.
 import { fmt, type PresetComparison } from '../presets/compare.js';
+import { MIN_RUNS, nText, verdictOf } from '../presets/verdict.js';
 import { esc } from './format.js';
 import { badge, page, table } from './page.js';
 
-const verdictOf = (holds: boolean | null) => (holds === null ? 'open' : holds ? 'holds' : 'fails');
-const badgeClass = { holds: 'pass', fails: 'fail', open: 'warn' } as const;
+const badgeClass = { holds: 'pass', fails: 'fail', inconclusive: 'skip' } as const;
 
 export function renderPresetComparison(c: PresetComparison, o: { campaignLinks?: string[] } = {}): string {
   const cells = c.cells.map((x) => [
@@ -19,8 +21,13 @@ export function renderPresetComparison(c: PresetComparison, o: { campaignLinks?:
     esc(fmt(x.ratio)),
   ]);
   const findings = c.findings.map((f) => {
-    const v = verdictOf(f.holds);
-    return `<li>${badge(badgeClass[v], v)} ${esc(f.sentence)} <span class="unit">(${esc(f.ref)})</span></li>`;
+    const v = verdictOf(f);
+    // comparison.json files written before verdicts carry no test.
+    const t = f.test as (typeof f)['test'] | undefined;
+    const test = t
+      ? `<br><span class="unit">Test: ${esc(t.name)}; ${esc(nText(t))} runs per cell${t.deterministic ? ' (closed-form value: one run decides)' : ''}.</span>`
+      : '';
+    return `<li>${badge(badgeClass[v], v)} ${esc(f.sentence)} <span class="unit">(${esc(f.ref)})</span>${test}</li>`;
   });
   const links = (o.campaignLinks ?? []).map((l) => `<li><a href="${esc(l)}">${esc(l)}</a></li>`).join('');
   const body = [
@@ -30,6 +37,7 @@ export function renderPresetComparison(c: PresetComparison, o: { campaignLinks?:
     `<p><strong>Scaling rule:</strong> ${esc(c.scaling)}</p>`,
     `<p>${esc(c.summary)}</p>`,
     '<h2>Findings, checked here</h2>',
+    `<p class="unit">Each finding holds or fails only when its test decides at 95 % confidence (a seeded bootstrap interval, or Kendall's τ-b at p &lt; 0.05 for orderings), with at least ${MIN_RUNS} runs per cell; otherwise it is inconclusive.</p>`,
     `<ul>${findings.join('') || '<li>This preset states no finding to check.</li>'}</ul>`,
     '<h2>Published numbers beside ours</h2>',
     table(

@@ -6,6 +6,7 @@
 // Only what the backend answers without a named type is declared here.
 
 import type { PublicUser } from '@lfnlab/backend-types/service/types.js';
+import type { Verdict as FindingVerdictWord, VerdictTest } from '@lfnlab/presets/verdict';
 
 export type { PathReference, ReplayedSamples } from '@lfnlab/backend-types/report/replay.js';
 export type {
@@ -36,6 +37,7 @@ export type {
   Verdict,
 } from '@lfnlab/backend-types/service/types.js';
 export type { MetricValue } from '@lfnlab/metrics/registry';
+export type { Verdict as FindingVerdictWord, VerdictTest } from '@lfnlab/presets/verdict';
 
 /** POST /api/auth/login and GET /api/auth/me. */
 export interface Session {
@@ -68,6 +70,19 @@ export interface PublishedTable {
   rows: { key: string; label: string; values: (number | string)[] }[];
 }
 
+/** A finding as comparison.json carries it: the claim, its verdict, the test and n. */
+export interface PresetFinding {
+  id: string;
+  kind: string;
+  text: string;
+  ref: string;
+  sentence: string;
+  verdict?: FindingVerdictWord;
+  /** Older comparison.json files carry only this. */
+  holds?: boolean | null;
+  test?: VerdictTest;
+}
+
 export interface Preset {
   id: string;
   paper: { id: string; short: string; title: string } | string;
@@ -76,4 +91,6 @@ export interface Preset {
   scaling: string | { rule?: string };
   parts: PresetPart[];
   published?: { values?: PublishedValue[]; tables?: PublishedTable[] } | PublishedValue[];
+  /** The findings as decided on published results, when a comparison is served with the preset. */
+  findings?: PresetFinding[];
 }

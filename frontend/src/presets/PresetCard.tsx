@@ -18,6 +18,7 @@ import { useStartRun } from '../api/queries';
 import type { Preset } from '../api/types';
 import { navigate } from '../app/router';
 import { stashDraft } from '../designer/specText';
+import { FindingVerdicts } from './FindingVerdict';
 import { paperLabel, paperTitle, scalingRule } from './presetText';
 
 export function PresetCard({ preset }: { preset: Preset }) {
@@ -69,6 +70,7 @@ export function PresetCard({ preset }: { preset: Preset }) {
           <b>What the paper found: </b>
           {preset.finding}
         </Text>
+        <FindingVerdicts findings={preset.findings} />
         {rule && (
           <Spoiler
             maxHeight={0}

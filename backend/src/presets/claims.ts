@@ -1,0 +1,222 @@
+// Claims about values, decided with a bootstrap interval: one value against a bound (threshold),
+// against the paper's value with a tolerance (close), two values alike (similar), the share of
+// cells past a bound (share), and the signs of several values (signs). Each holds when its whole
+// 95 % interval lies where the claim accepts, fails when none of it does, and is inconclusive when
+// it straddles the edge or when a cell has fewer than MIN_RUNS runs.
+
+import { type EstimateContext, estimate, estimates, jointCi, underRun } from './estimate.js';
+import { fmt, pct } from './fmt.js';
+import {
+  BOOTSTRAP_NAME,
+  ciRecord,
+  ciText,
+  decide,
+  type Judged,
+  judged,
+  opRegion,
+  opText,
+  passes,
+  type Region,
+  testOf,
+  underRunText,
+  verdictText,
+} from './judge.js';
+import type { Claim } from './schema.js';
+import type { Verdict } from './verdict.js';
+
+type ClaimOf<K extends Claim['kind']> = Extract<Claim, { kind: K }>;
+
+const NO_CI = 'the bootstrap could not compute an interval';
+
+export function threshold(c: ClaimOf<'threshold'>, ctx: EstimateContext): Judged {
+  const e = estimate(c.item, ctx, c.missing === 'infinite');
+  const name = `${BOOTSTRAP_NAME} of the mean against ${c.op} ${fmt(c.value)}`;
+  const test = testOf(name, [e]);
+  const paper = `the paper puts it ${opText[c.op]} ${fmt(c.value)}`;
+  if (e.value === null) return judged('inconclusive', `${e.label}: not measured yet (${paper}).`, test);
+  const here = e.value === Number.POSITIVE_INFINITY ? 'never reached in a run' : fmt(e.value);
+  if (underRun([e]).length)
+    return judged(
+      'inconclusive',
+      `${e.label}: ${paper}; here ${here}: inconclusive, ${underRunText([e], 1)}.`,
+      test,
+    );
+  const ci = jointCi([e], (v) => v[0] as number, c.id);
+  if (!ci) return judged('inconclusive', `${e.label}: ${paper}; here ${here}: inconclusive, ${NO_CI}.`, test);
+  const verdict = decide(ci, opRegion(c.op, c.value));
+  return judged(
+    verdict,
+    `${e.label}: ${paper}; here ${here} (${ciText(ci)}): ${verdictText(verdict, `the interval straddles ${fmt(c.value)}`)}.`,
+    { ...test, ci: ciRecord(ci) },
+  );
+}
+
+/** The union of the tolerance bands around the paper's value (each contains it, so one interval). */
+function toleranceBand(paper: number, t: ClaimOf<'close'>['tolerance']): Region {
+  const bands: [number, number][] = [[paper, paper]];
+  if (t.abs !== undefined) bands.push([paper - t.abs, paper + t.abs]);
+  if (t.rel !== undefined) bands.push([paper - t.rel * Math.abs(paper), paper + t.rel * Math.abs(paper)]);
+  if (t.factor !== undefined && paper > 0) bands.push([paper / t.factor, paper * t.factor]);
+  return { lo: Math.min(...bands.map((b) => b[0])), hi: Math.max(...bands.map((b) => b[1])) };
+}
+
+function toleranceText(t: {
+  abs?: number | undefined;
+  rel?: number | undefined;
+  factor?: number | undefined;
+}) {
+  return [
+    t.abs !== undefined ? `±${fmt(t.abs)}` : null,
+    t.rel !== undefined ? `±${pct(t.rel)}` : null,
+    t.factor !== undefined ? `a factor ${fmt(t.factor)}` : null,
+  ]
+    .filter(Boolean)
+    .join(' or ');
+}
+
+export function close(c: ClaimOf<'close'>, ctx: EstimateContext): Judged {
+  const e = estimate(c.item, ctx);
+  const paper = c.value ?? e.paper;
+  const test = testOf(`${BOOTSTRAP_NAME} of the mean inside the paper's tolerance`, [e]);
+  if (paper === null) return judged('inconclusive', `${e.label}: no paper value to compare with.`, test);
+  const unit = e.unit ? ` ${e.unit}` : '';
+  const paperText = `paper ${fmt(paper)}${unit}${e.scaled && c.value === undefined ? ' (at our scale)' : ''}`;
+  if (e.value === null) return judged('inconclusive', `${e.label}: ${paperText}; not measured yet.`, test);
+  const band = toleranceBand(paper, c.tolerance);
+  const head = `${e.label}: ${paperText}, here ${fmt(e.value)}`;
+  const bandText = `the band ${toleranceText(c.tolerance)} runs ${fmt(band.lo)} to ${fmt(band.hi)}`;
+  if (underRun([e]).length)
+    return judged('inconclusive', `${head}: inconclusive, ${underRunText([e], 1)}.`, test);
+  const ci = jointCi([e], (v) => v[0] as number, c.id);
+  if (!ci) return judged('inconclusive', `${head}: inconclusive, ${NO_CI}.`, test);
+  const verdict = decide(ci, band);
+  return judged(
+    verdict,
+    `${head} (${ciText(ci)}); ${bandText}: ${verdictText(verdict, 'the interval crosses an edge of the band')}.`,
+    { ...test, ci: ciRecord(ci) },
+  );
+}
+
+export function similar(c: ClaimOf<'similar'>, ctx: EstimateContext): Judged {
+  const [a, b] = c.items.map((it) => estimate(it, ctx));
+  if (!a || !b) throw new Error('a similar claim needs two items');
+  const test = testOf(`${BOOTSTRAP_NAME} of the difference inside the tolerance`, [a, b]);
+  if (a.value === null || b.value === null)
+    return judged('inconclusive', `${a.label} vs ${b.label}: not measured yet.`, test);
+  const d = a.value - b.value;
+  const rel = Math.abs(d) / Math.max(Math.abs(a.value), Math.abs(b.value), 1e-12);
+  const head = `${a.label} ${fmt(a.value)} vs ${b.label} ${fmt(b.value)}: they differ by ${fmt(Math.abs(d))} (${pct(rel)}); the paper has them about the same`;
+  const few = underRun([a, b]);
+  if (few.length) return judged('inconclusive', `${head}: inconclusive, ${underRunText(few, 2)}.`, test);
+  // One interval per tolerance given: the claim holds if either accepts, fails only if both reject.
+  const checks: { verdict: Verdict; text: string; ci: NonNullable<ReturnType<typeof jointCi>> }[] = [];
+  const t = c.tolerance;
+  if (t.abs !== undefined) {
+    const ci = jointCi([a, b], ([x, y]) => (x as number) - (y as number), `${c.id}:abs`);
+    if (ci)
+      checks.push({
+        verdict: decide(ci, { lo: -t.abs, hi: t.abs }),
+        text: `difference ${ciText(ci)} against ±${fmt(t.abs)}`,
+        ci,
+      });
+  }
+  if (t.rel !== undefined) {
+    const relOf = ([x, y]: number[]) =>
+      ((x as number) - (y as number)) / Math.max(Math.abs(x as number), Math.abs(y as number), 1e-12);
+    const ci = jointCi([a, b], relOf, `${c.id}:rel`);
+    if (ci)
+      checks.push({
+        verdict: decide(ci, { lo: -t.rel, hi: t.rel }),
+        text: `relative difference ${ciText(ci)} against ±${pct(t.rel)}`,
+        ci,
+      });
+  }
+  if (!checks.length) return judged('inconclusive', `${head}: inconclusive, ${NO_CI}.`, test);
+  const verdict: Verdict = checks.some((x) => x.verdict === 'holds')
+    ? 'holds'
+    : checks.every((x) => x.verdict === 'fails')
+      ? 'fails'
+      : 'inconclusive';
+  const shown = checks.find((x) => x.verdict === verdict) ?? (checks[0] as (typeof checks)[number]);
+  return judged(
+    verdict,
+    `${head}; ${checks.map((x) => x.text).join('; ')}: ${verdictText(verdict, 'the interval crosses the tolerance')}.`,
+    { ...test, ci: ciRecord(shown.ci) },
+  );
+}
+
+/** The share of values that pass, NaN when one of them does not exist in this replicate. */
+const shareOf = (pass: (v: number) => boolean) => (vs: number[]) =>
+  vs.some(Number.isNaN) ? Number.NaN : vs.filter(pass).length / vs.length;
+
+export function share(c: ClaimOf<'share'>, ctx: EstimateContext): Judged {
+  const items = estimates(c.items, ctx);
+  const measured = items.filter((e) => e.value !== null);
+  const need = Math.max(0, c.share - c.slack);
+  const test = testOf(`${BOOTSTRAP_NAME} of the share of cells ${opText[c.op]} ${fmt(c.value)}`, items);
+  const paper = `the paper had ${pct(c.share)} (the claim needs ${pct(need)})`;
+  if (measured.length === 0)
+    return judged(
+      'inconclusive',
+      `None of the ${items.length} cells measured yet (the paper: ${pct(c.share)} ${opText[c.op]} ${fmt(c.value)}).`,
+      test,
+    );
+  const k = measured.filter((e) => passes(e.value as number, c.op, c.value)).length;
+  const head = `${k} of ${measured.length} measured cells (${pct(k / measured.length)}) are ${opText[c.op]} ${fmt(c.value)} here; ${paper}`;
+  const few = underRun(measured);
+  const extra = { agreement: k / measured.length };
+  if (few.length)
+    return judged(
+      'inconclusive',
+      `${head}: inconclusive, ${underRunText(few, measured.length)}.`,
+      test,
+      extra,
+    );
+  const ci = jointCi(
+    measured,
+    shareOf((v) => passes(v, c.op, c.value)),
+    c.id,
+  );
+  if (!ci) return judged('inconclusive', `${head}: inconclusive, ${NO_CI}.`, test, extra);
+  const verdict = decide(ci, { lo: need, hi: 1 });
+  return judged(
+    verdict,
+    `${head}; share ${ciText(ci)}: ${verdictText(verdict, `the interval straddles ${pct(need)}`)}.`,
+    { ...test, ci: ciRecord(ci) },
+    extra,
+  );
+}
+
+export function signs(c: ClaimOf<'signs'>, ctx: EstimateContext): Judged {
+  const items = estimates(c.items, ctx).filter((e) => e.paper !== null);
+  const measured = items.filter((e) => e.value !== null);
+  const sign = (v: number) => (Math.abs(v) <= c.deadband ? 0 : v > 0 ? 1 : -1);
+  const sym = (s: number) => (s > 0 ? '+' : s < 0 ? '−' : '0');
+  const test = testOf(`${BOOTSTRAP_NAME} of the share of matching signs`, items);
+  if (measured.length === 0) return judged('inconclusive', `${c.subject}: not measured yet.`, test);
+  const same = measured.filter((e) => sign(e.paper as number) === sign(e.value as number));
+  const agreement = same.length / measured.length;
+  const head =
+    `${c.subject} (0 within ±${fmt(c.deadband)}): paper ${measured.map((e) => `${e.name} ${sym(sign(e.paper as number))}`).join(', ')}; ` +
+    `here ${measured.map((e) => `${e.name} ${sym(sign(e.value as number))}`).join(', ')} — ${same.length} of ${measured.length} agree, the claim needs ${pct(c.minAgreement)}`;
+  const few = underRun(measured);
+  if (few.length)
+    return judged('inconclusive', `${head}: inconclusive, ${underRunText(few, measured.length)}.`, test, {
+      agreement,
+    });
+  const paperSigns = measured.map((e) => sign(e.paper as number));
+  const ci = jointCi(
+    measured,
+    (vs) =>
+      vs.some(Number.isNaN) ? Number.NaN : vs.filter((v, i) => sign(v) === paperSigns[i]).length / vs.length,
+    c.id,
+  );
+  if (!ci) return judged('inconclusive', `${head}: inconclusive, ${NO_CI}.`, test, { agreement });
+  const verdict = decide(ci, { lo: c.minAgreement, hi: 1 });
+  return judged(
+    verdict,
+    `${head}; agreement ${ciText(ci)}: ${verdictText(verdict, `the interval straddles ${pct(c.minAgreement)}`)}.`,
+    { ...test, ci: ciRecord(ci) },
+    { agreement },
+  );
+}

@@ -1,0 +1,236 @@
+// One item of a claim as something a bootstrap can resample: the runs behind it, grouped into
+// strata (one per variant, i.e. part and parameter values), and the function from those runs to
+// its value. A replicate resamples each variant's repetitions on their own, so an item spanning
+// several variants, a ratio of two cells or the equivalence crossing over stream counts keeps
+// its structure, and n is the fewest repetitions of any one variant.
+
+import { type BootstrapInterval, bootstrapCi, fastMean, seedFromText } from '@lfnlab/metrics';
+import { type InlineItem, resolveItems } from './load.js';
+import { equivalentCount, goodputSum, type PresetRow, rowMeasure } from './measure.js';
+import type { Item, Measure, PresetMeta, Published, Where } from './schema.js';
+import { MIN_RUNS } from './verdict.js';
+import { rowMatches } from './where.js';
+
+type Groups = readonly (readonly unknown[])[];
+
+export interface Estimate {
+  name: string;
+  label: string;
+  /** The published value times its scale; null for an unpublished selection. */
+  paper: number | null;
+  /** Whether `paper` was scaled by a factor other than 1. */
+  scaled: boolean;
+  unit: string | null;
+  /** Samples per stratum (runs). */
+  groups: unknown[][];
+  /** The item's value from (resampled) groups; NaN where it does not exist. */
+  stat: (groups: Groups) => number;
+  /** The value on the runs as measured; null when not measured. */
+  value: number | null;
+  /** Per-run values when the item is a mean over runs (orderings rank these); null otherwise. */
+  runs: number[] | null;
+  /** Runs in the smallest and largest stratum (0 when not measured). */
+  n: number;
+  nMax: number;
+  /** Rows that matched the item's `where`. */
+  rows: number;
+  /** Computed from the configuration alone (closed-form theory): every run gives the same value. */
+  deterministic: boolean;
+}
+
+export interface EstimateContext {
+  rows: PresetRow[];
+  meta: PresetMeta;
+}
+
+const finite = (x: number | null | undefined): x is number => typeof x === 'number' && Number.isFinite(x);
+
+/** Closed-form theory values depend on the configuration only, not on what a run measured. */
+function deterministic(m: Measure): boolean {
+  if (m.kind === 'metric') return m.scope === 'theory';
+  if (m.kind === 'ratio') return deterministic(m.of) && deterministic(m.to);
+  return false;
+}
+
+/** Mean over every run in groups [from, to): a cell's mean, whichever variants it spans. */
+function pooledMean(g: Groups, from = 0, to = g.length): number {
+  let sum = 0;
+  let count = 0;
+  for (let i = from; i < to; i++)
+    for (const x of g[i] as number[]) {
+      sum += x;
+      count++;
+    }
+  return count ? sum / count : Number.NaN;
+}
+
+const meanOfAll = (g: Groups) => pooledMean(g);
+
+function sizes(groups: unknown[][]): { n: number; nMax: number } {
+  const ns = groups.map((g) => g.length);
+  return ns.length ? { n: Math.min(...ns), nMax: Math.max(...ns) } : { n: 0, nMax: 0 };
+}
+
+/**
+ * Rows split by variant (part and parameter values): the strata a bootstrap resamples within.
+ * A cell that spans several variants (a stack over three paths) thus never counts three single
+ * runs as three repetitions: its n is the fewest runs of any one variant.
+ */
+function byVariant<T>(
+  rows: PresetRow[],
+  value: (r: PresetRow) => T | null,
+): { key: string; row: PresetRow; values: T[] }[] {
+  const out = new Map<string, { key: string; row: PresetRow; values: T[] }>();
+  for (const r of rows) {
+    const v = value(r);
+    if (v === null) continue;
+    const key = JSON.stringify([r.part ?? '', r.params]);
+    const g = out.get(key) ?? { key, row: r, values: [] };
+    g.values.push(v);
+    out.set(key, g);
+  }
+  return [...out.values()];
+}
+
+type Body = Pick<Estimate, 'groups' | 'stat' | 'value' | 'runs' | 'n' | 'nMax' | 'rows' | 'deterministic'>;
+
+function body(
+  groups: unknown[][],
+  stat: (g: Groups) => number,
+  rest: Pick<Body, 'runs' | 'rows' | 'deterministic'>,
+): Body {
+  const v = groups.length ? stat(groups) : Number.NaN;
+  return { groups, stat, value: Number.isNaN(v) ? null : v, ...sizes(groups), ...rest };
+}
+
+function measured(where: Where, m: Measure, rows: PresetRow[], missingIsInfinite: boolean): Body {
+  const matched = rows.filter((r) => rowMatches(r, where));
+  if (m.kind === 'cellRatio') {
+    const side = (s: { where: Where; measure: Measure }) =>
+      byVariant(
+        rows.filter((r) => rowMatches(r, { ...where, ...s.where })),
+        (r) => {
+          const v = rowMeasure(s.measure, r);
+          return finite(v) ? v : null;
+        },
+      ).map((g) => g.values);
+    const a = side(m.of);
+    const b = side(m.to);
+    const stat = (g: Groups) => {
+      const d = pooledMean(g, a.length);
+      return d === 0 ? Number.NaN : pooledMean(g, 0, a.length) / d;
+    };
+    const groups = a.length && b.length ? [...a, ...b] : [];
+    return body(groups, stat, { runs: null, rows: matched.length, deterministic: false });
+  }
+  if (m.kind === 'equivalence') {
+    const variants = byVariant(matched, (r) => {
+      const single = goodputSum(r, m.single);
+      const many = goodputSum(r, m.many);
+      return single === null || many === null ? null : { single, many };
+    }).filter((g) => Number.isFinite(Number(g.row.params[m.countParam])));
+    const countOf = variants.map((g) => Number(g.row.params[m.countParam]));
+    const counts = [...new Set(countOf)];
+    const stat = (g: Groups) => {
+      const pts = counts.map((n) => {
+        const rs = g.filter((_, i) => countOf[i] === n).flat() as { single: number; many: number }[];
+        return { n, single: fastMean(rs.map((x) => x.single)), many: fastMean(rs.map((x) => x.many)) };
+      });
+      const e = equivalentCount(pts);
+      return e === null ? (missingIsInfinite ? Number.POSITIVE_INFINITY : Number.NaN) : e;
+    };
+    const groups = variants.map((g) => g.values as unknown[]);
+    return body(groups, stat, { runs: null, rows: matched.length, deterministic: false });
+  }
+  // A row without the measure is a run where the event never happened, when the claim says so.
+  const variants = byVariant(matched, (r) => {
+    const v = rowMeasure(m, r);
+    return finite(v) ? v : missingIsInfinite ? Number.POSITIVE_INFINITY : null;
+  });
+  const groups = variants.map((g) => g.values);
+  const runs = groups.flat();
+  return body(groups, meanOfAll, {
+    runs: runs.length ? runs : null,
+    rows: matched.length,
+    deterministic: deterministic(m),
+  });
+}
+
+function fromResolved(
+  it: Published | InlineItem,
+  ctx: EstimateContext,
+  missingIsInfinite: boolean,
+): Estimate {
+  if ('id' in it) {
+    const body: Body = it.measure
+      ? measured(it.where, it.measure, ctx.rows, missingIsInfinite)
+      : {
+          groups: [],
+          stat: meanOfAll,
+          value: null,
+          runs: null,
+          n: 0,
+          nMax: 0,
+          rows: 0,
+          deterministic: false,
+        };
+    return {
+      name: it.name,
+      label: it.label,
+      paper: it.value * it.scale,
+      scaled: it.scale !== 1,
+      unit: it.unit,
+      ...body,
+    };
+  }
+  return {
+    name: it.label,
+    label: it.label,
+    paper: null,
+    scaled: false,
+    unit: null,
+    ...measured(it.where, it.measure, ctx.rows, missingIsInfinite),
+  };
+}
+
+/** The items a claim names (id globs expanded), each as an estimate. */
+export function estimates(
+  items: readonly Item[],
+  ctx: EstimateContext,
+  missingIsInfinite = false,
+): Estimate[] {
+  return resolveItems(items, ctx.meta.published).map((it) => fromResolved(it, ctx, missingIsInfinite));
+}
+
+export function estimate(item: Item, ctx: EstimateContext, missingIsInfinite = false): Estimate {
+  const [e] = estimates([item], ctx, missingIsInfinite);
+  if (!e) throw new Error('an item resolved to nothing');
+  return e;
+}
+
+/** Items with too few runs for a test to decide on (closed-form ones need only one). */
+export function underRun(items: readonly Estimate[]): Estimate[] {
+  return items.filter((e) => !e.deterministic && e.n < MIN_RUNS);
+}
+
+/**
+ * The bootstrap interval of `f` over several items at once: every item's strata are resampled
+ * in the same replicate, then each item's value is recomputed and handed to `f` in item order.
+ * Seeded by the finding's id, so a finding's interval never changes for the same runs.
+ */
+export function jointCi(
+  items: readonly Estimate[],
+  f: (values: number[]) => number,
+  seedText: string,
+): BootstrapInterval | null {
+  const groups = items.flatMap((e) => e.groups);
+  const offsets: number[] = [];
+  let at = 0;
+  for (const e of items) {
+    offsets.push(at);
+    at += e.groups.length;
+  }
+  const statistic = (g: Groups) =>
+    f(items.map((e, i) => e.stat(g.slice(offsets[i] as number, (offsets[i] as number) + e.groups.length))));
+  return bootstrapCi(groups, statistic, { seed: seedFromText(seedText) });
+}

@@ -1,0 +1,112 @@
+// Shared by every claim kind: turning an interval and the claim's acceptance region into a verdict,
+// the test record that goes with it, and the wording of "too few runs".
+
+import type { BootstrapInterval } from '@lfnlab/metrics';
+import type { Estimate } from './estimate.js';
+import { fmt, pct } from './fmt.js';
+import { MIN_RUNS, nText, type Verdict, type VerdictTest } from './verdict.js';
+
+/** What a claim kind hands back; compare.ts adds the claim's id, kind, text and reference. */
+export interface Judged {
+  verdict: Verdict;
+  /** For readers of older comparison.json: true holds, false fails, null inconclusive. */
+  holds: boolean | null;
+  sentence: string;
+  test: VerdictTest;
+  /** Share of the paper's pairs (or cells, or signs) our means agree with. */
+  agreement?: number;
+  /** Kendall's τ-b (orderings). */
+  tau?: number | null;
+}
+
+/** Values a claim accepts: an interval, each end open or closed (±∞ for one-sided bounds). */
+export interface Region {
+  lo: number;
+  hi: number;
+  loOpen?: boolean;
+  hiOpen?: boolean;
+}
+
+export const inside = (v: number, r: Region) =>
+  (r.loOpen ? v > r.lo : v >= r.lo) && (r.hiOpen ? v < r.hi : v <= r.hi);
+
+/** holds: the whole interval is accepted; fails: none of it is; inconclusive: it straddles an edge. */
+export function decide(ci: Pick<BootstrapInterval, 'low' | 'high'>, r: Region): Verdict {
+  if (inside(ci.low, r) && inside(ci.high, r)) return 'holds';
+  const below = r.loOpen ? ci.high <= r.lo : ci.high < r.lo;
+  const above = r.hiOpen ? ci.low >= r.hi : ci.low > r.hi;
+  return below || above ? 'fails' : 'inconclusive';
+}
+
+export const opText = { '>': 'above', '>=': 'at least', '<': 'below', '<=': 'at most' } as const;
+export type Op = keyof typeof opText;
+
+export function opRegion(op: Op, bound: number): Region {
+  const inf = Number.POSITIVE_INFINITY;
+  if (op === '>') return { lo: bound, hi: inf, loOpen: true };
+  if (op === '>=') return { lo: bound, hi: inf };
+  if (op === '<') return { lo: -inf, hi: bound, hiOpen: true };
+  return { lo: -inf, hi: bound };
+}
+
+export const passes = (v: number, op: Op, bound: number) => inside(v, opRegion(op, bound));
+
+/** The test record: which test, and n over the items that were measured. */
+export function testOf(
+  name: string,
+  items: readonly Estimate[],
+  extra: Partial<VerdictTest> = {},
+): VerdictTest {
+  const measured = items.filter((e) => e.value !== null);
+  const ns = measured.map((e) => e.n);
+  const deterministic = measured.length > 0 && measured.every((e) => e.deterministic);
+  return {
+    name,
+    n: ns.length ? Math.min(...ns) : 0,
+    nMax: ns.length ? Math.max(...ns) : 0,
+    items: items.length,
+    measured: measured.length,
+    ...(deterministic ? { deterministic } : {}),
+    ...extra,
+  };
+}
+
+export function judged(
+  verdict: Verdict,
+  sentence: string,
+  test: VerdictTest,
+  extra: Pick<Judged, 'agreement' | 'tau'> = {},
+): Judged {
+  return {
+    verdict,
+    holds: verdict === 'holds' ? true : verdict === 'fails' ? false : null,
+    sentence,
+    test,
+    ...extra,
+  };
+}
+
+export const ciRecord = (ci: BootstrapInterval): NonNullable<VerdictTest['ci']> => ({
+  low: ci.low,
+  high: ci.high,
+  level: ci.level,
+  resamples: ci.resamples,
+  seed: ci.seed,
+});
+
+export const ciText = (ci: Pick<BootstrapInterval, 'low' | 'high' | 'level'>) =>
+  `${pct(ci.level)} CI ${fmt(ci.low)} to ${fmt(ci.high)}`;
+
+export const BOOTSTRAP_NAME = 'bootstrap 95 % CI';
+
+/** "holds", "does not hold" or "inconclusive", with why when it is inconclusive. */
+export function verdictText(v: Verdict, why = 'the interval straddles the bound'): string {
+  return v === 'holds' ? 'holds' : v === 'fails' ? 'does not hold' : `inconclusive (${why})`;
+}
+
+/** "2 of 6 cells have fewer than 3 runs (n = 1–2)" for an inconclusive sentence. */
+export function underRunText(few: readonly Estimate[], of: number, what = 'cell'): string {
+  const t = { n: Math.min(...few.map((e) => e.n)), nMax: Math.max(...few.map((e) => e.n)) };
+  const which = of === 1 ? `this ${what} has` : `${few.length} of ${of} ${what}s have`;
+  return `${which} fewer than ${MIN_RUNS} runs (${nText(t)}); a test needs ${MIN_RUNS} or more to decide`;
+}

@@ -1,0 +1,198 @@
+// Claims about order. An ordering is tested two ways at once: Kendall's τ-b between the paper's
+// rank of each item and our runs' values (every run a point, so run-to-run scatter counts against
+// the order), with a one-sided p-value; and the bootstrap interval of the share of the paper's
+// ordered pairs our means reproduce, against the claim's minAgreement. It holds when τ-b is
+// significantly positive (p < ALPHA) and that interval lies at or above minAgreement; it fails when
+// τ-b is significantly negative or the interval lies below minAgreement; otherwise inconclusive.
+// A `pairs` claim is decided by the share interval alone.
+
+import { kendallTau } from '@lfnlab/metrics';
+import { type Estimate, type EstimateContext, estimates, jointCi, underRun } from './estimate.js';
+import { fmt, pct, pText } from './fmt.js';
+import {
+  BOOTSTRAP_NAME,
+  ciRecord,
+  ciText,
+  decide,
+  type Judged,
+  judged,
+  testOf,
+  underRunText,
+} from './judge.js';
+import type { Claim } from './schema.js';
+import { ALPHA, type Verdict } from './verdict.js';
+
+type ClaimOf<K extends Claim['kind']> = Extract<Claim, { kind: K }>;
+type Tie = { rel?: number | undefined; abs?: number | undefined } | undefined;
+
+/** −1, 0 or +1: a against b, with differences inside the tie tolerance counted as 0. */
+export function cmp(a: number, b: number, tie: Tie): number {
+  const tol = Math.max(tie?.abs ?? 0, (tie?.rel ?? 0) * Math.max(Math.abs(a), Math.abs(b)));
+  if (Math.abs(a - b) <= tol) return 0;
+  return a > b ? 1 : -1;
+}
+
+/** "A > B ≈ C" from values, highest first. */
+function orderText(xs: { name: string; v: number }[], tie: Tie): string {
+  const sorted = [...xs].sort((a, b) => b.v - a.v);
+  let out = '';
+  sorted.forEach((x, i) => {
+    const prev = sorted[i - 1];
+    if (prev) out += cmp(prev.v, x.v, tie) === 0 ? ' ≈ ' : ' > ';
+    out += x.name;
+  });
+  return out;
+}
+
+/**
+ * Paper ranks as numbers for τ-b (higher is ranked higher). Values within the tie tolerance of
+ * their neighbour share a rank, so a chain A ≈ B ≈ C is one rank even when A and C differ by more.
+ */
+function paperRanks(values: number[], tie: Tie): number[] {
+  const order = values.map((v, i) => ({ v, i })).sort((a, b) => a.v - b.v);
+  const rank = new Array<number>(values.length).fill(0);
+  let r = 0;
+  order.forEach((x, k) => {
+    const prev = order[k - 1];
+    if (prev && cmp(x.v, prev.v, tie) !== 0) r++;
+    rank[x.i] = r;
+  });
+  return rank;
+}
+
+/** Half credit for a tie in ours, full credit for the paper's direction; NaN if a value is missing. */
+function agreementOf(pairs: { i: number; j: number; p: number }[], tie: Tie) {
+  return (vs: number[]) => {
+    if (vs.some(Number.isNaN)) return Number.NaN;
+    let credit = 0;
+    for (const { i, j, p } of pairs) {
+      const o = cmp(vs[i] as number, vs[j] as number, tie);
+      credit += o === p ? 1 : o === 0 ? 0.5 : 0;
+    }
+    return credit / pairs.length;
+  };
+}
+
+const creditText = (credit: number) => (Number.isInteger(credit) ? String(credit) : credit.toFixed(1));
+
+export function ordering(c: ClaimOf<'ordering'>, ctx: EstimateContext): Judged {
+  const items = estimates(c.items, ctx);
+  const tierOf = (name: string) => c.paperOrder?.findIndex((t) => t.includes(name)) ?? -1;
+  const paperV = (e: Estimate) => (c.paperOrder ? -tierOf(e.name) : (e.paper ?? Number.NaN));
+  const paperTie = c.paperOrder ? undefined : c.tie;
+  const paperText = c.paperOrder
+    ? c.paperOrder.map((t) => t.join(' ≈ ')).join(' > ')
+    : orderText(
+        items.map((e) => ({ name: e.name, v: paperV(e) })),
+        c.tie,
+      );
+  const measured = items.filter((e) => e.value !== null);
+  const missing = items.length - measured.length;
+  const name = `Kendall τ-b (one-sided, α = ${ALPHA}) and ${BOOTSTRAP_NAME} of pair agreement`;
+  const test = testOf(name, items, { alpha: ALPHA });
+  if (measured.length < 2)
+    return judged(
+      'inconclusive',
+      `${c.subject}: the paper has ${paperText}; not enough of our runs to compare (${measured.length} of ${items.length} items measured).`,
+      test,
+    );
+  const ranks = paperRanks(measured.map(paperV), paperTie);
+  const pairs: { i: number; j: number; p: number }[] = [];
+  for (let i = 0; i < measured.length; i++)
+    for (let j = i + 1; j < measured.length; j++) {
+      const p = cmp(paperV(measured[i] as Estimate), paperV(measured[j] as Estimate), paperTie);
+      if (p !== 0) pairs.push({ i, j, p });
+    }
+  if (pairs.length === 0)
+    return judged('inconclusive', `${c.subject}: the paper ranks all items equal; nothing to compare.`, test);
+  const means = measured.map((e) => e.value as number);
+  const agreement = agreementOf(pairs, c.tie)(means);
+  const credit = agreement * pairs.length;
+  const ours = orderText(
+    measured.map((e) => ({ name: e.name, v: e.value as number })),
+    c.tie,
+  );
+  // Over runs when every item is a mean of runs; over the items' values otherwise (cell-level items).
+  const byRun = measured.every((e) => e.runs !== null);
+  const x = byRun ? measured.flatMap((e, i) => (e.runs as number[]).map(() => ranks[i] as number)) : ranks;
+  const y = byRun ? measured.flatMap((e) => e.runs as number[]) : means;
+  const k = kendallTau(x, y);
+  const tau = Number.isNaN(k.tau) ? null : k.tau;
+  const head =
+    `${c.subject}: paper ${paperText}; here ${ours} — ${creditText(credit)} of ${pairs.length} ordered pairs agree ` +
+    `(${pct(agreement)}, the claim needs ${pct(c.minAgreement)}); Kendall τ-b ${fmt(tau)} over ${byRun ? `${y.length} runs` : `${y.length} items`}, ` +
+    `p = ${pText(k.pGreater)}${missing ? `; ${missing} item${missing > 1 ? 's' : ''} not measured` : ''}`;
+  const tested = { ...test, tau, p: k.pGreater, pMethod: k.method };
+  const few = underRun(measured);
+  if (few.length)
+    return judged(
+      'inconclusive',
+      `${head}: inconclusive, ${underRunText(few, measured.length, 'item')}.`,
+      tested,
+      {
+        agreement,
+        tau,
+      },
+    );
+  const ci = jointCi(measured, agreementOf(pairs, c.tie), c.id);
+  const share = ci ? decide(ci, { lo: c.minAgreement, hi: 1 }) : 'inconclusive';
+  let verdict: Verdict = 'inconclusive';
+  if (k.pLess < ALPHA || share === 'fails') verdict = 'fails';
+  else if (k.pGreater < ALPHA && share === 'holds') verdict = 'holds';
+  const why =
+    k.pGreater >= ALPHA
+      ? `τ-b is not significant at ${ALPHA}`
+      : `the agreement interval straddles ${pct(c.minAgreement)}`;
+  const result =
+    verdict === 'holds'
+      ? 'the ordering holds'
+      : verdict === 'fails'
+        ? `the ordering does not hold (${k.pLess < ALPHA ? `reversed, p = ${pText(k.pLess)}` : 'too few pairs agree'})`
+        : `inconclusive (${why})`;
+  return judged(
+    verdict,
+    `${head}; agreement ${ci ? ciText(ci) : 'without an interval'}: ${result}.`,
+    { ...tested, ...(ci ? { ci: ciRecord(ci) } : {}) },
+    { agreement, tau },
+  );
+}
+
+export function pairsClaim(c: ClaimOf<'pairs'>, ctx: EstimateContext): Judged {
+  const evals = c.pairs.map(([a, b]) => {
+    const [ea, eb] = estimates([a, b], ctx);
+    if (!ea || !eb) throw new Error('a pair resolved to fewer than two items');
+    return { a: ea, b: eb };
+  });
+  const measured = evals.filter((e) => e.a.value !== null && e.b.value !== null);
+  const flat = measured.flatMap((e) => [e.a, e.b]);
+  const test = testOf(`${BOOTSTRAP_NAME} of the share of pairs in the paper's order`, flat);
+  if (measured.length === 0)
+    return judged('inconclusive', `${c.subject}: none of the ${evals.length} pairs measured yet.`, test);
+  const pairs = measured.map((_, k) => ({ i: 2 * k, j: 2 * k + 1, p: 1 }));
+  const agreementFn = agreementOf(pairs, c.tie);
+  const agreement = agreementFn(flat.map((e) => e.value as number));
+  const against = measured
+    .map((e) => ({ e, o: cmp(e.a.value as number, e.b.value as number, c.tie) }))
+    .filter((x) => x.o <= 0)
+    .map(
+      ({ e, o }) => `${e.a.label} ${fmt(e.a.value)} ${o === 0 ? '≈' : '<'} ${e.b.label} ${fmt(e.b.value)}`,
+    );
+  const head =
+    `${c.subject}: the paper has the first above the second in ${evals.length} pair${evals.length > 1 ? 's' : ''}; ` +
+    `here ${creditText(agreement * measured.length)} of ${measured.length} agree (${pct(agreement)}, the claim needs ${pct(c.minAgreement)})` +
+    `${against.length ? `; against: ${against.slice(0, 4).join('; ')}${against.length > 4 ? '; …' : ''}` : ''}`;
+  const few = underRun(flat);
+  if (few.length)
+    return judged('inconclusive', `${head}: inconclusive, ${underRunText(few, flat.length)}.`, test, {
+      agreement,
+    });
+  const ci = jointCi(flat, agreementFn, c.id);
+  if (!ci) return judged('inconclusive', `${head}: inconclusive, no interval.`, test, { agreement });
+  const verdict = decide(ci, { lo: c.minAgreement, hi: 1 });
+  return judged(
+    verdict,
+    `${head}; agreement ${ciText(ci)}: ${verdict === 'holds' ? 'holds' : verdict === 'fails' ? 'does not hold' : `inconclusive (the interval straddles ${pct(c.minAgreement)})`}.`,
+    { ...test, ci: ciRecord(ci) },
+    { agreement },
+  );
+}

@@ -1,0 +1,235 @@
+// Findings decided by a test: one run per cell is never enough, clear separation over five runs
+// holds, the opposite fails, overlapping runs stay inconclusive; closed-form values need one run.
+import { describe, expect, it } from 'vitest';
+import type { RunSummary } from '../run/summary.js';
+import { comparePreset, formatComparison } from './compare.js';
+import { parsePreset } from './load.js';
+import type { PresetRow } from './measure.js';
+import { verdictOf } from './verdict.js';
+
+const campaign = `
+name: toy
+base:
+  name: toy
+  duration: 60s
+  paths: { main: { rtt: 50ms, rate: 100Mbit } }
+  flows: [{ name: test, stack: reno }, { name: other, stack: reno }]
+vary:
+  flows[0].stack: [reno, cubic, bic]
+`;
+
+const goodput = (stack: string) =>
+  `{ label: ${stack}, where: { 'flows[0].stack': ${stack.toLowerCase()} }, measure: { kind: goodput, flows: test } }`;
+
+const meta = `
+paper: { id: '000', short: Toy, title: A toy paper }
+experiment: Three stacks on one path.
+finding: BIC is fastest, then CUBIC, then Reno; CUBIC gets more than 15 Mbit/s.
+scaling: { rule: 'Nothing is scaled in this toy preset at all, rates are kept.', rateFactor: 1, timeFactor: 1 }
+ci: { seconds: 5 }
+claims:
+  - id: cubic.fast
+    kind: threshold
+    text: CUBIC gets more than 15 Mbit/s.
+    ref: { table: Table 9 }
+    item: ${goodput('CUBIC')}
+    op: '>'
+    value: 15
+  - id: order
+    kind: ordering
+    subject: Stacks by goodput
+    text: BIC above CUBIC above Reno.
+    ref: { table: Table 9 }
+    paperOrder: [[BIC], [CUBIC], [Reno]]
+    items: [${goodput('BIC')}, ${goodput('CUBIC')}, ${goodput('Reno')}]
+  - id: cubic.twenty
+    kind: close
+    text: CUBIC gets about 20 Mbit/s.
+    ref: { table: Table 9 }
+    item: ${goodput('CUBIC')}
+    value: 20
+    tolerance: { abs: 2 }
+`;
+
+const toy = () => parsePreset('toy', meta, () => campaign);
+
+function runs(values: Record<string, number[]>): PresetRow[] {
+  return Object.entries(values).flatMap(([stack, xs]) =>
+    xs.map((v, i) => ({
+      id: `${stack}-${i + 1}`,
+      repetition: i + 1,
+      params: { 'flows[0].stack': stack },
+      status: 'completed' as const,
+      verdict: 'valid' as const,
+      goodputMbps: { test: v, other: v },
+      jainForward: 1,
+      utilisationForward: 0.9,
+    })),
+  );
+}
+
+const finding = (rows: PresetRow[], id: string) => {
+  const f = comparePreset(toy(), rows).findings.find((x) => x.id === id);
+  if (!f) throw new Error(`no finding ${id}`);
+  return f;
+};
+
+const inOrder = {
+  bic: [30, 31, 29, 30.5, 29.5],
+  cubic: [20, 20.4, 19.6, 20.2, 19.8],
+  reno: [10, 11, 9, 10.5, 9.5],
+};
+const reversed = { bic: inOrder.reno, cubic: inOrder.cubic, reno: inOrder.bic };
+const slow = { cubic: [5, 6, 5.5, 4.5, 5] };
+const overlapping = {
+  bic: [10, 20, 15, 12, 18],
+  cubic: [10, 20, 12, 19, 16],
+  reno: [12, 17, 15, 10, 20],
+};
+
+describe('threshold by bootstrap interval', () => {
+  it('is inconclusive with one run per cell, however clear the value', () => {
+    const f = finding(runs({ cubic: [30] }), 'cubic.fast');
+    expect(f.verdict).toBe('inconclusive');
+    expect(f.holds).toBeNull();
+    expect(f.test).toMatchObject({ n: 1, nMax: 1, measured: 1 });
+    expect(f.sentence).toMatch(/fewer than 3 runs \(n = 1\)/);
+  });
+
+  it('holds when five runs sit clearly above the bound', () => {
+    const f = finding(runs(inOrder), 'cubic.fast');
+    expect(f.verdict).toBe('holds');
+    expect(f.test.n).toBe(5);
+    expect(f.test.ci?.low).toBeGreaterThan(15);
+    expect(f.test.ci).toMatchObject({ level: 0.95, resamples: 10_000 });
+    expect(f.sentence).toMatch(/95 % CI 19\.\d+ to 20\.\d+\): holds/);
+  });
+
+  it('fails when five runs sit clearly below it', () => {
+    const f = finding(runs(slow), 'cubic.fast');
+    expect(f.verdict).toBe('fails');
+    expect(f.holds).toBe(false);
+    expect(f.test.ci?.high).toBeLessThan(15);
+  });
+
+  it('is inconclusive when the runs straddle it', () => {
+    const f = finding(runs(overlapping), 'cubic.fast');
+    expect(f.verdict).toBe('inconclusive');
+    expect(f.test.ci?.low).toBeLessThan(15);
+    expect(f.test.ci?.high).toBeGreaterThan(15);
+    expect(f.sentence).toMatch(/inconclusive \(the interval straddles 15\)/);
+  });
+});
+
+describe('runs are counted per variant', () => {
+  it('never takes one run of each of three variants for three repetitions', () => {
+    // The threshold claim, over every stack's runs instead of CUBIC's.
+    const any = '{ label: any stack, measure: { kind: goodput, flows: test } }';
+    const p = parsePreset(
+      'toy',
+      meta.replace(`item: ${goodput('CUBIC')}\n    op`, `item: ${any}\n    op`),
+      () => campaign,
+    );
+    const once = comparePreset(p, runs({ bic: [30], cubic: [20], reno: [10] })).findings[0];
+    expect(once?.verdict).toBe('inconclusive');
+    expect(once?.test).toMatchObject({ n: 1, nMax: 1 });
+    const thrice = comparePreset(p, runs({ bic: [30, 31, 29], cubic: [20, 21, 19], reno: [10, 11, 9] }));
+    expect(thrice.findings[0]?.verdict).toBe('holds');
+    expect(thrice.findings[0]?.test).toMatchObject({ n: 3, nMax: 3 });
+  });
+});
+
+describe('ordering by Kendall τ-b and pair agreement', () => {
+  it('holds for a clear order over five runs each, with an exact p-value', () => {
+    const f = finding(runs(inOrder), 'order');
+    expect(f.verdict).toBe('holds');
+    expect(f.test).toMatchObject({ n: 5, pMethod: 'exact', alpha: 0.05 });
+    expect(f.test.p).toBeLessThan(0.001);
+    expect(f.tau).toBeGreaterThan(0.8);
+  });
+
+  it('fails when our runs reverse the paper’s order', () => {
+    const f = finding(runs(reversed), 'order');
+    expect(f.verdict).toBe('fails');
+    expect(f.tau).toBeLessThan(-0.8);
+    expect(f.sentence).toMatch(/does not hold \(reversed, p = /);
+  });
+
+  it('is inconclusive when the runs overlap', () => {
+    const f = finding(runs(overlapping), 'order');
+    expect(f.verdict).toBe('inconclusive');
+    expect(f.test.p).toBeGreaterThan(0.05);
+  });
+
+  it('is inconclusive with one run per item, even in the paper’s order', () => {
+    const f = finding(runs({ bic: [30], cubic: [20], reno: [10] }), 'order');
+    expect(f.verdict).toBe('inconclusive');
+    expect(f.sentence).toMatch(/3 of 3 items have fewer than 3 runs/);
+  });
+});
+
+describe('close by bootstrap interval inside the tolerance band', () => {
+  it('holds inside, is inconclusive across an edge', () => {
+    expect(finding(runs(inOrder), 'cubic.twenty').verdict).toBe('holds');
+    const wide = finding(runs({ cubic: [20, 30, 10, 25, 15] }), 'cubic.twenty');
+    expect(wide.verdict).toBe('inconclusive');
+    expect(wide.sentence).toMatch(/the band ±2 runs 18 to 22/);
+    expect(finding(runs(slow), 'cubic.twenty').verdict).toBe('fails');
+  });
+});
+
+describe('decisions are reproducible and carried everywhere', () => {
+  it('gives the same comparison for the same runs', () => {
+    const rows = runs(overlapping);
+    expect(JSON.stringify(comparePreset(toy(), rows))).toBe(JSON.stringify(comparePreset(toy(), rows)));
+  });
+
+  it('prints each verdict with its test and n, and counts inconclusive ones', () => {
+    const c = comparePreset(toy(), runs(overlapping));
+    const text = formatComparison(c);
+    expect(text).toMatch(/\[inconclusive\] CUBIC: the paper puts it above 15/);
+    expect(text).toMatch(/test: bootstrap 95 % CI of the mean against > 15; n = 5 runs per cell/);
+    expect(c.summary).toMatch(/of 3 findings, 0 hold, 0 do not, 3 inconclusive/);
+  });
+
+  it('reads comparison.json written before verdicts (holds only)', () => {
+    expect(verdictOf({ holds: true })).toBe('holds');
+    expect(verdictOf({ holds: false })).toBe('fails');
+    expect(verdictOf({ holds: null })).toBe('inconclusive');
+    expect(verdictOf({ holds: true, verdict: 'inconclusive' })).toBe('inconclusive');
+  });
+});
+
+describe('closed-form values', () => {
+  it('decide on one run: every run would give the same theory value', () => {
+    const p = parsePreset(
+      'theory',
+      `
+paper: { id: '003', short: Toy, title: Toy }
+experiment: Responsiveness.
+finding: Reno takes long to recover from one loss on a long fat path.
+scaling: { rule: 'Nothing is scaled in this toy preset at all, rates are kept.', rateFactor: 1, timeFactor: 1 }
+ci: { seconds: 5 }
+claims:
+  - id: slow
+    kind: threshold
+    text: Recovery by theory takes more than a second.
+    ref: { slide: Summary }
+    item: { label: responsiveness by theory, measure: { kind: metric, scope: theory, id: responsiveness } }
+    op: '>'
+    value: 1
+`,
+      () => campaign,
+    );
+    const summary = {
+      metrics: { flows: [], groups: [], theory: [{ metrics: [{ id: 'responsiveness', value: 5 }] }] },
+    } as unknown as RunSummary;
+    const [row] = runs({ reno: [10] });
+    const f = comparePreset(p, [{ ...(row as PresetRow), summary }]).findings[0];
+    expect(f?.verdict).toBe('holds');
+    expect(f?.test).toMatchObject({ n: 1, deterministic: true });
+    expect(formatComparison(comparePreset(p, [{ ...(row as PresetRow), summary }]))).toMatch(
+      /closed-form, one run decides/,
+    );
+  });
+});
