@@ -29,6 +29,7 @@ import { LiveModel } from './liveModel';
 import { connectLive } from './liveSocket';
 import { stylesOfRun } from './runStyles';
 import { useThrottledVersion } from './useThrottled';
+import { runTitle } from '../runs/runTitle';
 
 const ENDED = new Set<Run['status']>(['completed', 'failed', 'aborted']);
 
@@ -90,7 +91,7 @@ export function LivePage({ runId }: { runId: string }) {
     <Stack gap="sm">
       <Group justify="space-between" wrap="wrap">
         <Group gap="sm">
-          <Title order={2}>Live: {run.data?.name ?? runId}</Title>
+          <Title order={2}>Live: {run.data ? runTitle(run.data) : runId}</Title>
           {status && <RunStatusBadge status={status} />}
           {!queued && (
             <Badge

@@ -10,6 +10,7 @@ import { RunActions } from './RunActions';
 import { RunCharts } from './RunCharts';
 import { FlowSummaryTable, PathSummaryTable } from './SummaryTables';
 import { VerdictCard } from './VerdictCard';
+import { runTitle } from '../runs/runTitle';
 
 export function ResultsPage({ runId }: { runId: string }) {
   const run = useRun(runId, (q) =>
@@ -27,7 +28,7 @@ export function ResultsPage({ runId }: { runId: string }) {
       <Group justify="space-between" wrap="wrap">
         <div>
           <Group gap="sm">
-            <Title order={2}>Results: {r.name}</Title>
+            <Title order={2}>Results: {runTitle(r)}</Title>
             <RunStatusBadge status={r.status} />
           </Group>
           <Text size="sm" c="dimmed">

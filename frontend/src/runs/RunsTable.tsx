@@ -5,6 +5,7 @@ import { hrefOf } from '../app/router';
 import { fmtDate, fmtDuration } from '../lib/format';
 import { clockTime } from '../queue/waitText';
 import { RunStatusBadge, VerdictBadge } from './RunStatusBadge';
+import { runTitle } from './runTitle';
 
 export function RunsTable({
   runs,
@@ -41,7 +42,7 @@ export function RunsTable({
                 {onToggle && (
                   <Table.Td>
                     <Checkbox
-                      aria-label={`Pick run ${r.name} (${r.id}) for comparison`}
+                      aria-label={`Pick run ${runTitle(r)} (${r.id}) for comparison`}
                       checked={selected?.has(r.id) ?? false}
                       onChange={() => onToggle(r.id)}
                     />
@@ -52,7 +53,7 @@ export function RunsTable({
                     <Anchor
                       href={hrefOf(live ? { page: 'live', runId: r.id } : { page: 'results', runId: r.id })}
                     >
-                      {r.name}
+                      {runTitle(r)}
                     </Anchor>
                     <Text size="xs" c="dimmed">
                       {r.id.slice(0, 8)}
