@@ -79,9 +79,9 @@ repeat: 3
 
   it('leaves out parameters with one value, and says rep only when the campaign repeats', () => {
     const c = { vary: { 'flows[0].stack': ['reno', 'cubic'], 'paths.main.rtt': ['50ms'] }, repeat: 1 };
-    expect(variantLabel({ params: { 'flows[0].stack': 'cubic', 'paths.main.rtt': '50ms' }, repetition: 1 }, c)).toBe(
-      'cubic',
-    );
+    expect(
+      variantLabel({ params: { 'flows[0].stack': 'cubic', 'paths.main.rtt': '50ms' }, repetition: 1 }, c),
+    ).toBe('cubic');
     expect(variantLabel({ params: {}, repetition: 1 }, { vary: {}, repeat: 1 })).toBe('base spec');
     expect(variantLabel({ params: {}, repetition: 3 }, { vary: {}, repeat: 3 })).toBe('rep 3');
   });
@@ -122,7 +122,9 @@ describe('labels of the presets', () => {
   it('seed004-maxbw: windows and transfer sizes as written, paths by what differs', () => {
     const labels = labelsOf('seed004-maxbw');
     expect(labels[0]).toBe('reno · window 64 KiB · 100 MB · 61 ms · buffer 1 BDP · rep 1');
-    expect(labels).toContain('reno (26 streams) · window 64 KiB · 1 GB · 0.38 ms · buffer 100 packets · rep 3');
+    expect(labels).toContain(
+      'reno (26 streams) · window 64 KiB · 1 GB · 0.38 ms · buffer 100 packets · rep 3',
+    );
     expect(labels).toContain('cubic · 1 GB · 61 ms · buffer 1 BDP · rep 2');
   });
 
@@ -130,7 +132,9 @@ describe('labels of the presets', () => {
     expect(labelsOf('seed000-sinusoidal')).toContain(
       'reno (16 streams) · window 1.14 BDP · sine 12.5 % ± 7.5 % period 30 s',
     );
-    expect(labelsOf('seed002-cbr')).toEqual(expect.arrayContaining(['reno · no cross traffic', 'scalable · CBR 90 %']));
+    expect(labelsOf('seed002-cbr')).toEqual(
+      expect.arrayContaining(['reno · no cross traffic', 'scalable · CBR 90 %']),
+    );
     expect(labelsOf('seed002-selfsimilar')).toContain('highspeed · cross mean 30 %');
     expect(labelsOf('seed003-ber')).toContain('grid · BER 3.87e-9');
     expect(labelsOf('seed001-sst')).toContain('cubic · 12 flows');

@@ -74,12 +74,18 @@ export function berText(v: unknown): string {
   return `BER ${v !== 0 && Math.abs(v) < 1e-3 ? v.toExponential().replace('e+', 'e') : String(v)}`;
 }
 
-const sizeText = (v: unknown) => (typeof v === 'string' ? v.trim().replace(/^([\d.eE+-]+)\s*/, '$1 ') : String(v));
+const sizeText = (v: unknown) =>
+  typeof v === 'string' ? v.trim().replace(/^([\d.eE+-]+)\s*/, '$1 ') : String(v);
 
 /** One UDP cross-traffic source: CBR 10 %, sine 12.5 % ± 7.5 % period 60 s, self-similar 30 %. */
 function crossSourceText(src: unknown): string {
   if (!isRecord(src)) return valueText(src);
-  const pattern = src.pattern === 'selfsimilar' ? 'self-similar' : src.pattern === 'cbr' ? 'CBR' : String(src.pattern ?? 'UDP');
+  const pattern =
+    src.pattern === 'selfsimilar'
+      ? 'self-similar'
+      : src.pattern === 'cbr'
+        ? 'CBR'
+        : String(src.pattern ?? 'UDP');
   const parts = [pattern];
   if (src.rate !== undefined) parts.push(rateText(src.rate));
   if (src.mean !== undefined) parts.push(rateText(src.mean));

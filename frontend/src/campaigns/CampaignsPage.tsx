@@ -11,8 +11,8 @@ import { hrefOf } from '../app/router';
 import { StackPathWindowTable } from '../compare/PaperTables';
 import { stackPathWindowTable } from '../compare/paperTables';
 import { toSpecInput } from '../lib/specInput';
-import { CampaignRuns } from './CampaignRuns';
 import { variantTitle } from '../runs/runTitle';
+import { CampaignRuns } from './CampaignRuns';
 
 function CampaignGroup({ campaign, runs }: { campaign: string; runs: Run[] }) {
   const start = useStartRun();

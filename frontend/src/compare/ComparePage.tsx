@@ -25,13 +25,13 @@ import { fmtPct } from '../lib/format';
 import { FlowNumberCells, NumTd, num, TableHead, TablePanel } from '../lib/tables';
 import { TimeSeriesChart } from '../live/TimeSeriesChart';
 import { VerdictBadge } from '../runs/RunStatusBadge';
+import { runTitle } from '../runs/runTitle';
 import { type CompareMetric, loadOverlay } from './overlay';
 import { AsymmetryTable, StackPathWindowTable } from './PaperTables';
 import { PublishedNumbers } from './PublishedNumbers';
 import { asymmetryMatrix, type RunResult, stackPathWindowTable } from './paperTables';
 import { SummaryCharts } from './SummaryCharts';
 import { relativeDelta } from './stats';
-import { runTitle } from '../runs/runTitle';
 
 const noSubscribe = () => () => {};
 

@@ -22,6 +22,7 @@ import { hrefOf } from '../app/router';
 import { fmtDuration } from '../lib/format';
 import { QueuePanel } from '../queue/QueuePanel';
 import { RunStatusBadge } from '../runs/RunStatusBadge';
+import { runTitle } from '../runs/runTitle';
 import { chartReferences } from './chartReferences';
 import { EventsList } from './EventsList';
 import { LiveCharts } from './LiveCharts';
@@ -29,7 +30,6 @@ import { LiveModel } from './liveModel';
 import { connectLive } from './liveSocket';
 import { stylesOfRun } from './runStyles';
 import { useThrottledVersion } from './useThrottled';
-import { runTitle } from '../runs/runTitle';
 
 const ENDED = new Set<Run['status']>(['completed', 'failed', 'aborted']);
 

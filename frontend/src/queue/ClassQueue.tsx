@@ -5,8 +5,8 @@ import { ActionIcon, Alert, Badge, Button, Group, Paper, Table, Text, Title } fr
 import { useMoveRun, useQueueBoard, useStopRun } from '../api/queries';
 import type { BoardEntry, MoveTo } from '../api/types';
 import { hrefOf } from '../app/router';
-import { clockTime } from './waitText';
 import { runTitle } from '../runs/runTitle';
+import { clockTime } from './waitText';
 
 export function ClassQueue() {
   const board = useQueueBoard(3000);

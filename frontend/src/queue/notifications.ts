@@ -56,7 +56,11 @@ export function runNotes(before: ReadonlyMap<string, Run['status']>, runs: reado
     const was = before.get(r.id);
     if (!was || was === r.status) continue;
     if (r.status === 'running' && was === 'queued')
-      out.push({ runId: r.id, title: `Run started: ${runTitle(r)}`, body: 'It has the lab now; watch it live.' });
+      out.push({
+        runId: r.id,
+        title: `Run started: ${runTitle(r)}`,
+        body: 'It has the lab now; watch it live.',
+      });
     else if (ENDED.has(r.status) && !ENDED.has(was))
       out.push({
         runId: r.id,

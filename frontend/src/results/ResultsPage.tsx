@@ -5,12 +5,12 @@ import { NotFound } from '../app/NotFound';
 import { hrefOf } from '../app/router';
 import { fmtDate, fmtDuration } from '../lib/format';
 import { RunStatusBadge } from '../runs/RunStatusBadge';
+import { runTitle } from '../runs/runTitle';
 import { MetricsTable } from './MetricsTable';
 import { RunActions } from './RunActions';
 import { RunCharts } from './RunCharts';
 import { FlowSummaryTable, PathSummaryTable } from './SummaryTables';
 import { VerdictCard } from './VerdictCard';
-import { runTitle } from '../runs/runTitle';
 
 export function ResultsPage({ runId }: { runId: string }) {
   const run = useRun(runId, (q) =>

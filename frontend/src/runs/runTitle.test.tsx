@@ -59,7 +59,12 @@ describe('run lists and campaigns show the label', () => {
       'GET /api/runs': {
         body: {
           runs: [
-            run('r12', { name: 'sst/012-cubic-12-r1', label: 'cubic · 12 flows', status: 'queued', verdict: null }),
+            run('r12', {
+              name: 'sst/012-cubic-12-r1',
+              label: 'cubic · 12 flows',
+              status: 'queued',
+              verdict: null,
+            }),
             run('r2', { name: 'sst/001-cubic-2-r1', label: 'cubic · 2 flows' }),
             run('rb', { name: 'sst/004-bic-2-r1', label: 'bic · 2 flows', status: 'failed', verdict: null }),
           ].map((r) => ({ ...r, campaign: 'sst@20250301-abc' })),
