@@ -4,6 +4,7 @@
 import { Anchor, Table, Text } from '@mantine/core';
 import type { Run } from '../api/types';
 import { hrefOf } from '../app/router';
+import { LabelText } from '../runs/LabelText';
 import { RunStatusBadge, VerdictBadge } from '../runs/RunStatusBadge';
 import { variantTitle } from '../runs/runTitle';
 
@@ -23,8 +24,7 @@ export function CampaignRuns({ campaign, runs }: { campaign: string; runs: Run[]
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Variant</Table.Th>
-            <Table.Th>Status</Table.Th>
-            <Table.Th>Verdict</Table.Th>
+            <Table.Th w={1}>Outcome</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -37,13 +37,17 @@ export function CampaignRuns({ campaign, runs }: { campaign: string; runs: Run[]
                     href={hrefOf(live ? { page: 'live', runId: r.id } : { page: 'results', runId: r.id })}
                     title={r.name}
                   >
-                    {variantTitle(r)}
+                    <LabelText text={variantTitle(r)} />
                   </Anchor>
                 </Table.Td>
+                {/* One narrow column, so a phone keeps room for the label: the verdict once completed. */}
                 <Table.Td>
-                  <RunStatusBadge status={r.status} />
+                  {r.status === 'completed' ? (
+                    <VerdictBadge verdict={r.verdict} />
+                  ) : (
+                    <RunStatusBadge status={r.status} />
+                  )}
                 </Table.Td>
-                <Table.Td>{r.status === 'completed' ? <VerdictBadge verdict={r.verdict} /> : '—'}</Table.Td>
               </Table.Tr>
             );
           })}

@@ -4,6 +4,7 @@ import type { Run } from '../api/types';
 import { hrefOf } from '../app/router';
 import { fmtDate, fmtDuration } from '../lib/format';
 import { clockTime } from '../queue/waitText';
+import { LabelText } from './LabelText';
 import { RunStatusBadge, VerdictBadge } from './RunStatusBadge';
 import { runTitle } from './runTitle';
 
@@ -53,7 +54,7 @@ export function RunsTable({
                     <Anchor
                       href={hrefOf(live ? { page: 'live', runId: r.id } : { page: 'results', runId: r.id })}
                     >
-                      {runTitle(r)}
+                      <LabelText text={runTitle(r)} />
                     </Anchor>
                     <Text size="xs" c="dimmed">
                       {r.id.slice(0, 8)}

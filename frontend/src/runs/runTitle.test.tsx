@@ -83,6 +83,15 @@ describe('run lists and campaigns show the label', () => {
       'cubic · 2 flows',
       'cubic · 12 flows',
     ]);
+    // Each part keeps its number and unit on one line; lines break only between parts.
+    const parts = rows[0]?.querySelectorAll('span[style*="nowrap"]') ?? [];
+    expect([...parts].map((p) => p.textContent)).toEqual(['bic', '2 flows']);
+    // One outcome column: the verdict once completed, else the status.
+    expect(rows.map((r) => within(r).getAllByRole('cell')[1]?.textContent)).toEqual([
+      'failed',
+      'valid',
+      'queued',
+    ]);
     // Still reachable by id: a queued run opens its live page, a finished one its results.
     expect(within(table).getByRole('link', { name: 'cubic · 12 flows' }).getAttribute('href')).toBe(
       '#/runs/r12/live',
