@@ -1,14 +1,25 @@
-// A run's or variant's label that wraps only between its parts: `120 ms` or `buffer 0.05 BDP`
-// never breaks inside, so a narrow screen does not put a number on one line and its unit on the next.
+// A run's or variant's label that wraps only between its parts (and after `CAMPAIGN:`): `120 ms`
+// or `buffer 0.05 BDP` never breaks inside, so a narrow screen does not put a number on one line
+// and its unit on the next.
 import { Fragment } from 'react';
 
+const nowrap = { whiteSpace: 'nowrap' } as const;
+
 export function LabelText({ text }: { text: string }) {
-  const parts = text.split(' · ');
-  return parts.map((part, i) => (
-    // biome-ignore lint/suspicious/noArrayIndexKey: parts of one fixed string, never reordered
-    <Fragment key={i}>
-      <span style={{ whiteSpace: 'nowrap' }}>{part}</span>
-      {i < parts.length - 1 ? ' · ' : ''}
-    </Fragment>
-  ));
+  const colon = text.indexOf(': ');
+  const campaign = colon > 0 && !text.slice(0, colon).includes(' ') ? text.slice(0, colon + 1) : null;
+  const parts = (campaign ? text.slice(colon + 2) : text).split(' · ');
+  return (
+    <>
+      {campaign && <span style={nowrap}>{campaign}</span>}
+      {campaign && ' '}
+      {parts.map((part, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: parts of one fixed string, never reordered
+        <Fragment key={i}>
+          <span style={nowrap}>{part}</span>
+          {i < parts.length - 1 ? ' · ' : ''}
+        </Fragment>
+      ))}
+    </>
+  );
 }
