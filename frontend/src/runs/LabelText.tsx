@@ -1,4 +1,4 @@
-// A run's or variant's label that wraps only between its parts (and after `CAMPAIGN:`): `120 ms`
+// A run's or variant's label that wraps only between its parts (and in `CAMPAIGN:`): `120 ms`
 // or `buffer 0.05 BDP` never breaks inside, so a narrow screen does not put a number on one line
 // and its unit on the next.
 import { Fragment } from 'react';
@@ -11,8 +11,8 @@ export function LabelText({ text }: { text: string }) {
   const parts = (campaign ? text.slice(colon + 2) : text).split(' · ');
   return (
     <>
-      {campaign && <span style={nowrap}>{campaign}</span>}
-      {campaign && ' '}
+      {/* A campaign's name may be long: it breaks where the browser can (after hyphens). */}
+      {campaign && `${campaign} `}
       {parts.map((part, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: parts of one fixed string, never reordered
         <Fragment key={i}>
