@@ -29,8 +29,9 @@ export function RunsTable({
             <Table.Th>Name</Table.Th>
             {showOwner && <Table.Th>Owner</Table.Th>}
             <Table.Th>Stacks</Table.Th>
-            <Table.Th>Status</Table.Th>
-            <Table.Th>Verdict</Table.Th>
+            {/* Wide enough for a whole badge ("completed", "no verdict") beside a long run title. */}
+            <Table.Th miw={132}>Status</Table.Th>
+            <Table.Th miw={112}>Verdict</Table.Th>
             <Table.Th>Length</Table.Th>
             <Table.Th>Created</Table.Th>
           </Table.Tr>
