@@ -2,10 +2,10 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MAX_YAML_ALIASES, validateSpec } from '@lfnlab/emulator';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { RunSummary } from '../run/summary.js';
 import { CampaignError, expandCampaign, parseCampaignText, setPath } from './expand.js';
-import { runCampaign, toCsv } from './runCampaign.js';
+import { type CampaignRow, runCampaign, toCsv } from './runCampaign.js';
 
 const text = `
 name: sst
@@ -124,25 +124,82 @@ describe('running a campaign', () => {
       },
     });
     expect(first.ran).toBe(6);
+    const lines: string[] = [];
     const second = await runCampaign({
       campaign: c,
       dir,
-      log: () => undefined,
+      log: (l) => lines.push(l),
       runOne: (spec, d) => runOne(spec as never, d),
     });
     expect(second.skipped).toBe(5); // the failed one is not counted as finished
     expect(second.ran).toBe(7);
+    // Progress names each run by its label, with the id (its directory) beside it.
+    const progress = lines.filter((l) => l.startsWith('['));
+    expect(progress).toHaveLength(14);
+    for (const l of progress)
+      expect(l).toMatch(
+        /^\[\d+\/12\] [a-z]+ · [24] flows · rep [12] \(\d{3}-[a-z]+-[24]-r[12]\)(: completed|$)/,
+      );
     expect(new Set(calls).size).toBe(12);
     expect(second.rows.every((r) => r.status === 'completed')).toBe(true);
     const csv = readFileSync(join(dir, 'results.csv'), 'utf8').split('\n');
     expect(csv[0]).toMatch(
-      /^id,repetition,flows\[0\]\.stack,flows\[0\]\.count,status,verdict,jain_forward,utilisation_forward,goodput_mbps_/,
+      /^id,label,repetition,flows\[0\]\.stack,flows\[0\]\.count,status,verdict,jain_forward,utilisation_forward,goodput_mbps_/,
     );
     expect(csv).toHaveLength(14);
     // The plan file keeps the variants as written, not their resolved specs.
     const planned = JSON.parse(readFileSync(join(dir, 'campaign.json'), 'utf8')) as { variants: object[] };
     expect(planned.variants[0]).not.toHaveProperty('resolved');
     expect(planned.variants[0]).toHaveProperty('spec');
-    expect(toCsv([])).toBe('id,repetition,status,verdict,jain_forward,utilisation_forward\n');
+    expect(toCsv([])).toBe('id,label,repetition,status,verdict,jain_forward,utilisation_forward\n');
+    expect(csv.slice(1).some((l) => l.startsWith('004-htcp-4-r2,htcp · 4 flows · rep 2,2,htcp,4,'))).toBe(
+      true,
+    );
+    expect(second.rows.find((r) => r.id === '004-htcp-4-r2')?.label).toBe('htcp · 4 flows · rep 2');
+    // Results written before labels: the CSV's label column falls back to the id.
+    expect(toCsv([{ ...(second.rows[0] as CampaignRow), label: undefined }]).split('\n')[1]).toMatch(
+      /^([^,]+),\1,/,
+    );
+  });
+});
+
+describe('lfnlab campaign plan', () => {
+  it('lists each variant by its label, with the run directory (the id) beside it', async () => {
+    const { campaignCommand } = await import('../cli/campaignCommand.js');
+    const { writeFileSync } = await import('node:fs');
+    const file = join(mkdtempSync(join(tmpdir(), 'lfnlab-plan-')), 'resp.yaml');
+    writeFileSync(
+      file,
+      `name: resp
+base:
+  name: resp
+  duration: 10s
+  paths: { main: { rtt: 120ms, rate: 100Mbit, buffer: 0.05bdp } }
+  flows: [{ stack: reno }]
+vary:
+  paths.main:
+    - { rtt: 120ms, rate: 100Mbit, buffer: 0.05bdp }
+    - { rtt: 120ms, rate: 50Mbit, buffer: 0.05bdp }
+repeat: 2
+order: sequential
+`,
+    );
+    const out: string[] = [];
+    const log = vi.spyOn(console, 'log').mockImplementation((m: unknown) => {
+      out.push(String(m));
+    });
+    try {
+      expect(await campaignCommand.run({}, ['plan', file])).toBe(0);
+    } finally {
+      log.mockRestore();
+    }
+    const lines = out.join('\n').split('\n');
+    expect(lines[0]).toMatch(/^#\s+variant\s+run directory\s*$/);
+    expect(lines.slice(2).map((l) => l.replace(/\s{2,}/g, ' | ').trim())).toEqual([
+      '1 | 100 Mbit/s · rep 1 | 001-_rtt_120ms_rate_100Mbit_-r1',
+      '2 | 100 Mbit/s · rep 2 | 001-_rtt_120ms_rate_100Mbit_-r2',
+      '3 | 50 Mbit/s · rep 1 | 002-_rtt_120ms_rate_50Mbit_b-r1',
+      '4 | 50 Mbit/s · rep 2 | 002-_rtt_120ms_rate_50Mbit_b-r2',
+    ]);
   });
 });

@@ -14,6 +14,7 @@ import {
   validateSpec,
 } from '@lfnlab/emulator';
 import { z } from 'zod';
+import { uniqueLabels } from './variantLabel.js';
 
 const PARAM = /^(?:[A-Za-z_][\w-]*|\[\d+\])(?:\.[A-Za-z_][\w-]*|\[\d+\])*$/;
 
@@ -85,6 +86,8 @@ export type Campaign = z.output<typeof CampaignSchema>;
 export interface Variant {
   /** Stable id, also the run directory's name: position in the file's order, parameters, repetition. */
   id: string;
+  /** What people read (variantLabel): `reno · 100 Mbit/s · 120 ms · rep 2`. Shown, never matched on. */
+  label: string;
   params: Record<string, unknown>;
   repetition: number;
   /** The spec as the campaign writes it (base with the parameters set). */
@@ -193,9 +196,10 @@ function* expansion(c: Campaign): Generator<void, Variant[]> {
       continue;
     }
     for (let r = 1; r <= c.repeat; r++) {
-      const label = Object.values(params).map(slug).join('-');
+      const slugs = Object.values(params).map(slug).join('-');
       variants.push({
-        id: `${String(ci + 1).padStart(3, '0')}${label ? `-${label}` : ''}-r${r}`,
+        id: `${String(ci + 1).padStart(3, '0')}${slugs ? `-${slugs}` : ''}-r${r}`,
+        label: '',
         params,
         repetition: r,
         spec,
@@ -204,6 +208,10 @@ function* expansion(c: Campaign): Generator<void, Variant[]> {
     }
   }
   if (problems.length) throw new CampaignError(problems);
+  // Labelled in file order, before shuffling, so a duplicate's number is its place in the file.
+  uniqueLabels(variants, c).forEach((l, i) => {
+    (variants[i] as Variant).label = l;
+  });
   if (c.order === 'random') {
     const rnd = seededRandom(c.seed);
     for (let i = variants.length - 1; i > 0; i--) {

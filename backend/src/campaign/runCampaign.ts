@@ -18,6 +18,8 @@ export const runInLab =
 
 export interface CampaignRow {
   id: string;
+  /** The variant's human label (variantLabel); absent in results written before labels. */
+  label?: string;
   repetition: number;
   params: Record<string, unknown>;
   status: RunSummary['status'] | 'missing';
@@ -39,6 +41,7 @@ function finished(dir: string): RunSummary | null {
 export function rowOf(v: Variant, s: RunSummary | null): CampaignRow {
   return {
     id: v.id,
+    label: v.label,
     repetition: v.repetition,
     params: v.params,
     status: s?.status ?? 'missing',
@@ -59,6 +62,7 @@ export function toCsv(rows: CampaignRow[]): string {
   };
   const head = [
     'id',
+    'label',
     'repetition',
     ...params,
     'status',
@@ -70,6 +74,7 @@ export function toCsv(rows: CampaignRow[]): string {
   const lines = rows.map((r) =>
     [
       r.id,
+      r.label ?? r.id,
       r.repetition,
       ...params.map((p) => r.params[p]),
       r.status,
@@ -122,14 +127,14 @@ export async function runCampaign(o: {
     if (finished(dir)) continue;
     if (o.signal?.aborted) break;
     const t = Date.now();
-    log(`[${i + 1}/${variants.length}] ${v.id}`);
+    log(`[${i + 1}/${variants.length}] ${v.label} (${v.id})`);
     const s = await o.runOne(v.resolved, dir, o.signal);
     ran++;
     times.push(Date.now() - t);
     const left = variants.slice(i + 1).filter((x) => !finished(join(o.dir, 'runs', x.id))).length;
     const eta = (times.reduce((a, b) => a + b, 0) / times.length) * left;
     log(
-      `[${i + 1}/${variants.length}] ${v.id}: ${s.status}${s.status === 'failed' && s.error ? ` (${s.error})` : ''}, verdict ${s.verdict ?? '-'} in ${((Date.now() - t) / 1000).toFixed(0)} s; ${left} left, ETA ${Math.ceil(eta / 60_000)} min`,
+      `[${i + 1}/${variants.length}] ${v.label} (${v.id}): ${s.status}${s.status === 'failed' && s.error ? ` (${s.error})` : ''}, verdict ${s.verdict ?? '-'} in ${((Date.now() - t) / 1000).toFixed(0)} s; ${left} left, ETA ${Math.ceil(eta / 60_000)} min`,
     );
     if (s.status === 'aborted') break;
   }

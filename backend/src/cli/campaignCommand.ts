@@ -35,8 +35,8 @@ Run it again on the same DIR to resume: finished runs are never redone.
       const vs = expandCampaign(campaign);
       console.log(
         table(
-          ['#', 'run', 'repetition'],
-          vs.map((v, i) => [i + 1, v.id, v.repetition]),
+          ['#', 'variant', 'run directory'],
+          vs.map((v, i) => [i + 1, v.label, v.id]),
         ),
       );
       return 0;
@@ -59,7 +59,7 @@ Run it again on the same DIR to resume: finished runs are never redone.
         runOne: runInLab(typeof values.lab === 'string' ? values.lab : undefined),
       });
       const rows = out.rows.map((r) => [
-        r.id,
+        r.label ?? r.id,
         r.status,
         r.verdict ?? '-',
         r.jainForward === null ? '-' : r.jainForward.toFixed(3),
@@ -69,7 +69,7 @@ Run it again on the same DIR to resume: finished runs are never redone.
           .join(' / '),
       ]);
       console.log(
-        `\n${table(['run', 'status', 'verdict', 'Jain fwd', 'util fwd', 'goodput Mbit/s per flow'], rows)}\n`,
+        `\n${table(['variant', 'status', 'verdict', 'Jain fwd', 'util fwd', 'goodput Mbit/s per flow'], rows)}\n`,
       );
       console.log(`${out.ran} run now, ${out.skipped} already done; table in ${join(dir, 'results.csv')}`);
       return abort.signal.aborted ? 130 : out.rows.every((r) => r.status === 'completed') ? 0 : 1;

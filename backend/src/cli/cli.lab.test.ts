@@ -156,7 +156,7 @@ describe('campaigns', () => {
     const child = spawn('node', [CLI, 'campaign', 'run', file, '--out', out, '--lab', TEST_LAB], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    await waitForLine(child, /^\[1\/3\] 001-reno-r1: completed/);
+    await waitForLine(child, /^\[1\/3\] reno \(001-reno-r1\): completed/);
     await new Promise<void>((resolve) => {
       child.on('exit', () => resolve());
       child.kill('SIGKILL');
@@ -164,7 +164,7 @@ describe('campaigns', () => {
     const again = lfnlab('campaign', 'run', file, '--out', out);
     expect(again.status, again.stderr).toBe(0);
     expect(again.stdout).toMatch(/resuming: 1 of 3 runs already finished/);
-    expect(again.stdout).not.toMatch(/\[1\/3\] 001-reno-r1/);
+    expect(again.stdout).not.toMatch(/\[1\/3\] reno \(001-reno-r1\)/);
     const csv = readFileSync(join(out, 'results.csv'), 'utf8').trim().split('\n');
     expect(csv).toHaveLength(4);
     expect(csv.slice(1).every((l) => l.includes(',completed,'))).toBe(true);

@@ -1,11 +1,14 @@
 // The HTML report of a campaign: every run in one table, means ± σ over repetitions, and the
 // papers' matrix (stack × a second parameter) when the campaign varies a stack.
+import { variantLabel } from '../campaign/variantLabel.js';
 import { esc, findMetric, isNum, meanSd, metricDisplay, metricHeader, num } from './format.js';
 import type { CampaignData, CampaignRun } from './load.js';
 import { badge, definitionsList, page, table } from './page.js';
 
 export interface CampaignRunMetrics {
   id: string;
+  /** The variant's human label (the id where none is known). */
+  label: string;
   params: Record<string, unknown>;
   repetition: number;
   status: string;
@@ -33,6 +36,7 @@ export function campaignRunMetrics(r: CampaignRun): CampaignRunMetrics {
   const rtts = (s?.metrics?.flows ?? []).map((f) => findMetric(f.metrics, 'rtt.mean')).filter(isNum);
   return {
     id: r.id,
+    label: r.label,
     params: r.params,
     repetition: r.repetition,
     status: s?.status ?? r.row?.status ?? 'missing',
@@ -154,10 +158,10 @@ export function renderCampaignReport(c: CampaignData, o: CampaignReportOptions =
         : 'valid';
   const bannerItems = [
     invalid.length
-      ? `<li>${invalid.length} run(s) are <strong>invalid</strong>: ${invalid.map((x) => esc(x.m.id)).join(', ')}</li>`
+      ? `<li>${invalid.length} run(s) are <strong>invalid</strong>: ${invalid.map((x) => esc(x.m.label)).join(', ')}</li>`
       : '',
     notCompleted.length
-      ? `<li>${notCompleted.length} run(s) did not complete: ${notCompleted.map((x) => `${esc(x.m.id)} (${esc(x.m.status)})`).join(', ')}</li>`
+      ? `<li>${notCompleted.length} run(s) did not complete: ${notCompleted.map((x) => `${esc(x.m.label)} (${esc(x.m.status)})`).join(', ')}</li>`
       : '',
     verdicts[1]?.[1]
       ? `<li>${verdicts[1][1]} run(s) are suspect; they are kept in the means, check their reasons</li>`
@@ -189,7 +193,8 @@ ${bannerItems.length ? `<ul>${bannerItems.join('')}</ul><p>Runs that are invalid
   const runRows = runs.map(({ r, m }) => {
     const href = o.runHref?.(r) ?? null;
     return [
-      `<th scope="row" class="nowrap">${href ? `<a href="${esc(href)}">${esc(r.id)}</a>` : esc(r.id)}</th>`,
+      // The label names the variant; the id below it is its directory under runs/.
+      `<th scope="row"><span class="nowrap">${href ? `<a href="${esc(href)}">${esc(r.label)}</a>` : esc(r.label)}</span>${r.label === r.id ? '' : `<br><code class="note">${esc(r.id)}</code>`}</th>`,
       ...params.map((p) => esc(paramText(r.params[p]))),
       `<td class="num">${esc(r.repetition)}</td>`,
       `${badge(m.verdict ?? 'none', m.verdict ?? 'no verdict')}${m.status === 'completed' ? '' : ` ${badge(m.status)}`}`,
@@ -222,6 +227,7 @@ ${bannerItems.length ? `<ul>${bannerItems.join('')}</ul><p>Runs that are invalid
   const groupRows = [...groups.values()].map((g) => {
     const ok = g.ms.filter(usable);
     return [
+      `<th scope="row">${esc(variantLabel({ params: g.params, repetition: 1 }, { vary: c.vary, repeat: 1 }))}</th>`,
       ...params.map((p) => esc(paramText(g.params[p]))),
       `<td class="num">${ok.length} / ${g.ms.length}</td>`,
       ...COLUMNS.map((col) =>
@@ -236,6 +242,7 @@ ${bannerItems.length ? `<ul>${bannerItems.join('')}</ul><p>Runs that are invalid
     `<section id="grouped"><h2>Means over repetitions</h2>${table(
       'Mean ± σ (population) over the usable repetitions of each parameter combination',
       [
+        'Variant',
         ...params.map((p) => paramHead(p, params)),
         '<abbr title="usable runs / runs">Runs used</abbr>',
         ...COLUMNS.map((x) => x.head),

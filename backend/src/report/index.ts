@@ -71,6 +71,7 @@ export function writeReport(dirIn: string, o: WriteReportOptions = {}): WrittenR
         maxPointsPerLine: o.maxPointsPerLine,
         now: o.now,
         backLink: [href(runFile, file), `campaign ${campaign.name}`],
+        ...(r.label === r.id ? {} : { label: r.label }),
       });
       write(runFile, html);
       runReports.set(r.id, runFile);

@@ -5,6 +5,7 @@ import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, s
 import { join } from 'node:path';
 import type { Spec } from '@lfnlab/emulator';
 import type { CampaignRow } from '../campaign/runCampaign.js';
+import { uniqueLabels } from '../campaign/variantLabel.js';
 import type {
   CpuSample,
   GoodputSample,
@@ -181,12 +182,16 @@ export function runStarted(run: RunData): Date | null {
 
 export interface CampaignVariantFile {
   id: string;
+  /** Written since variants have labels; older plan files have none. */
+  label?: string;
   params: Record<string, unknown>;
   repetition: number;
 }
 
 export interface CampaignRun {
   id: string;
+  /** The variant's human label: from the plan file, made from its parameters for older ones, else the id. */
+  label: string;
   dir: string;
   params: Record<string, unknown>;
   repetition: number;
@@ -221,10 +226,17 @@ export function loadCampaign(dir: string): CampaignData {
     : rows.length
       ? rows.map((r) => ({ id: r.id, params: r.params, repetition: r.repetition }))
       : onDisk.map((id) => ({ id, params: {}, repetition: 1 }));
-  const runs = variants.map((v): CampaignRun => {
+  const planned = file?.campaign?.vary
+    ? uniqueLabels(
+        variants.map((v) => ({ id: v.id, params: v.params ?? {}, repetition: v.repetition ?? 1 })),
+        { vary: file.campaign.vary, repeat: file.campaign.repeat ?? 1 },
+      )
+    : null;
+  const runs = variants.map((v, i): CampaignRun => {
     const runDir = join(runsDir, v.id);
     return {
       id: v.id,
+      label: v.label ?? planned?.[i] ?? rows.find((r) => r.id === v.id)?.label ?? v.id,
       dir: runDir,
       params: v.params ?? {},
       repetition: v.repetition ?? 1,

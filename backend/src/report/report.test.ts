@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -419,16 +419,25 @@ describe('campaign report', () => {
     expect(w.runReports).toHaveLength(8);
     const html = readFileSync(w.file, 'utf8');
     for (const id of ids) {
-      expect(html).toContain(`<a href="runs/${id}/report.html">${id}</a>`);
+      // Linked by the variant's label (made from the plan's vary lists: this plan predates
+      // labels), with the id, the run's directory, beneath it.
+      expect(html).toMatch(
+        new RegExp(
+          `<a href="runs/${id}/report.html">[^<]+ · rep [12]</a></span><br><code class="note">${id}</code>`,
+        ),
+      );
       expect(existsSync(join(dir, 'runs', id, 'report.html'))).toBe(true);
     }
+    expect(html).toContain('<a href="runs/001-cubic-2-r1/report.html">cubic · 2 flows · rep 1</a>');
+    expect(html).toContain('<a href="runs/004-bbr-4-r2/report.html">bbr · 4 flows · rep 2</a>');
     const head = html.slice(0, html.indexOf('<nav'));
     expect(head).toContain('class="verdict invalid"');
     expect(head).toContain('7 valid, 0 suspect, 1 invalid');
-    expect(head).toContain('003-bbr-2-r1');
+    expect(head).toContain('invalid</strong>: bbr · 2 flows · rep 1');
     const runReport = readFileSync(join(dir, 'runs', '003-bbr-2-r1', 'report.html'), 'utf8');
     expect(runReport).toContain('href="../../report.html"'); // back to the campaign
     expect(runReport).toContain('INVALID RUN');
+    expect(runReport).toContain('<h1>Run report: sweep: bbr · 2 flows · rep 1</h1>');
   });
 
   it('gives means ± σ over repetitions and the stack × count matrix', () => {
@@ -438,6 +447,7 @@ describe('campaign report', () => {
       html.indexOf('</table>', html.indexOf('id="grouped-table"')),
     );
     expect((grouped.match(/<tr>/g) ?? []).length).toBe(5); // header + 4 combinations
+    expect(grouped).toContain('<th scope="row">bbr · 4 flows</th>'); // each named, without a repetition
     expect(grouped).toContain('<td class="num">1 / 2</td>'); // bbr×2 lost its invalid run
     expect(grouped).toContain('<td class="num">2 / 2</td>');
     expect(grouped).toContain('Total goodput</abbr> <span class="unit">(Mbit/s)</span>');
@@ -455,6 +465,19 @@ describe('campaign report', () => {
     const c = loadCampaign(dir);
     expect(c.runs).toHaveLength(8);
     expect(c.vary['flows[0].stack']).toEqual(['cubic', 'bbr']);
+  });
+
+  it("takes a variant's label from the plan file; without a plan or labels, the id", () => {
+    const labelled = tmp('labelled');
+    makeFakeCampaign(labelled);
+    const plan = JSON.parse(readFileSync(join(labelled, 'campaign.json'), 'utf8'));
+    plan.variants[0].label = 'as written';
+    writeFileSync(join(labelled, 'campaign.json'), JSON.stringify(plan));
+    expect(loadCampaign(labelled).runs[0]?.label).toBe('as written');
+    expect(loadCampaign(labelled).runs[1]?.label).toBe('cubic · 2 flows · rep 2');
+    rmSync(join(labelled, 'campaign.json'));
+    rmSync(join(labelled, 'results.json'));
+    expect(loadCampaign(labelled).runs.map((r) => r.label)).toEqual(ids);
   });
 });
 

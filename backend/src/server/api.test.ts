@@ -144,12 +144,17 @@ describe('specs', () => {
 
   it('validates campaigns and lists their variants', async () => {
     const text = `name: sweep\nbase: { name: b, duration: 3s, paths: { main: { rtt: 10ms, rate: 10Mbit } }, flows: [{ stack: reno }] }\nvary: { "flows[0].stack": [reno, cubic] }\norder: sequential\n`;
-    const r = await admin.json<{ ok: boolean; variants: { id: string }[] }>('POST', '/api/specs/validate', {
-      text,
-      kind: 'campaign',
-    });
+    const r = await admin.json<{ ok: boolean; variants: { id: string; label: string }[] }>(
+      'POST',
+      '/api/specs/validate',
+      {
+        text,
+        kind: 'campaign',
+      },
+    );
     expect(r.ok).toBe(true);
     expect(r.variants.map((v) => v.id)).toEqual(['001-reno-r1', '002-cubic-r1']);
+    expect(r.variants.map((v) => v.label)).toEqual(['reno', 'cubic']);
   });
 
   it('create, list, get, update, duplicate, delete', async () => {
@@ -316,6 +321,10 @@ describe('runs', () => {
     const run = await admin.json<Run>('POST', '/api/runs', { preset: id, shorten: 3, variant: firstVariant });
     expect(run.preset).toBe(id);
     expect(run.campaign).toMatch(/@/);
+    // Stored under its id, shown by its variant's label (stack and flow count for seed001-sst).
+    expect(run.name).toBe(`${id}-ci/${firstVariant}`);
+    expect(run.label).toMatch(/^[a-z]+ · \d+ flows$/);
+    expect((await admin.json<Run>('GET', `/api/runs/${run.id}`)).label).toBe(run.label);
     expect((await runEnded(s, run.id)).status).toBe('completed');
   });
 

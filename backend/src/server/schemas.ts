@@ -50,6 +50,8 @@ export const StoredSpecSchema = z.object({
 export const RunSchema = z.object({
   id: z.string(),
   name: z.string(),
+  /** A campaign's run: its variant's label (`reno · 100 Mbit/s · rep 2`); null or absent otherwise. */
+  label: z.string().nullable().optional(),
   owner: z.string(),
   ownerId: z.string(),
   status: z.enum(['queued', 'running', 'completed', 'failed', 'aborted']),
@@ -90,6 +92,7 @@ export const RunSchema = z.object({
 const BoardEntry = z.object({
   runId: z.string().nullable(),
   name: z.string().nullable(),
+  label: z.string().nullable(),
   owner: z.string().nullable(),
   mine: z.boolean(),
   status: z.enum(['queued', 'running']),
@@ -135,7 +138,9 @@ export const ValidateReply = z.union([
   z.object({
     ok: z.literal(true),
     campaign: z.unknown(),
-    variants: z.array(z.object({ id: z.string(), params: z.record(z.string(), z.unknown()) })),
+    variants: z.array(
+      z.object({ id: z.string(), label: z.string(), params: z.record(z.string(), z.unknown()) }),
+    ),
   }),
   z.object({ ok: z.literal(false), problems: z.array(ProblemSchema) }),
 ]);

@@ -11,6 +11,8 @@ export interface BoardEntry {
   /** Null for runs the caller may not see. */
   runId: string | null;
   name: string | null;
+  /** The run's label (Run.label) where it has one and the caller may see it. */
+  label: string | null;
   owner: string | null;
   mine: boolean;
   status: 'queued' | 'running';
@@ -83,6 +85,7 @@ export class QueueBoard {
       return {
         runId: seen ? r.id : null,
         name: seen ? r.name : null,
+        label: seen ? (r.label ?? null) : null,
         owner: seen ? r.owner : null,
         mine: r.ownerId === viewer.id,
         status: r.status === 'running' ? 'running' : 'queued',

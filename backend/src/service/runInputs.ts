@@ -14,6 +14,8 @@ export type RunInput =
 
 export interface PlannedRun {
   name: string;
+  /** A campaign's run: its variant's label (`reno · 100 Mbit/s · rep 2`); null for a plain spec. */
+  label: string | null;
   spec: Spec;
   specText: string;
   preset: string | null;
@@ -36,6 +38,7 @@ function fromCampaign(c: CheckedCampaign, o: { variant?: string; preset: string 
     ]);
   return variants.map((v) => ({
     name: `${c.campaign.name}/${v.id}`,
+    label: v.label,
     spec: v.resolved,
     specText: stringify(v.spec),
     preset: o.preset,
@@ -57,7 +60,9 @@ export async function resolveRunInput(
   if ('text' in input) {
     const r = checkSpecText(input.text, 'text');
     if (!r.ok) throw invalid('spec', r.problems);
-    return [{ name: r.value.name, spec: r.value, specText: input.text, preset: null, campaign: null }];
+    return [
+      { name: r.value.name, label: null, spec: r.value, specText: input.text, preset: null, campaign: null },
+    ];
   }
   if ('specId' in input) {
     const s = specs.get(input.specId);
@@ -66,7 +71,9 @@ export async function resolveRunInput(
     if (s.kind === 'spec') {
       const r = checkSpecText(s.text, 'specId');
       if (!r.ok) throw invalid('stored spec', r.problems);
-      return [{ name: r.value.name, spec: r.value, specText: s.text, preset: null, campaign: null }];
+      return [
+        { name: r.value.name, label: null, spec: r.value, specText: s.text, preset: null, campaign: null },
+      ];
     }
     const c = await checkCampaignText(s.text, 'specId');
     if (!c.ok) throw invalid('stored campaign', c.problems);

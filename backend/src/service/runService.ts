@@ -172,6 +172,7 @@ export class RunService {
     const run: Run = {
       id,
       name: p.name,
+      label: p.label,
       owner: user.username,
       ownerId: user.id,
       status: 'queued',

@@ -45,7 +45,14 @@ export type Verdict = 'valid' | 'suspect' | 'invalid';
 /** A run as the API shows it; also service.json in the run directory. */
 export interface Run {
   id: string;
+  /** The spec's name; for a campaign's run `CAMPAIGN/VARIANT-ID`, stable (the variant's id). */
   name: string;
+  /**
+   * A campaign's run: its variant's label, what people read (`reno · 100 Mbit/s · 120 ms · rep 2`),
+   * shown after the campaign's name. Null for plain runs, absent in records made before labels:
+   * those show `name`.
+   */
+  label?: string | null;
   /** Username of the owner when it was started (shown; CLI runs found on disk: the first admin's). */
   owner: string;
   /** The owner's user id: what access is decided by (a new account with an old name owns nothing). */

@@ -11,6 +11,8 @@ import { hrefOf } from '../app/router';
 import { StackPathWindowTable } from '../compare/PaperTables';
 import { stackPathWindowTable } from '../compare/paperTables';
 import { toSpecInput } from '../lib/specInput';
+import { variantTitle } from '../runs/runTitle';
+import { CampaignRuns } from './CampaignRuns';
 
 function CampaignGroup({ campaign, runs }: { campaign: string; runs: Run[] }) {
   const start = useStartRun();
@@ -41,7 +43,7 @@ function CampaignGroup({ campaign, runs }: { campaign: string; runs: Run[] }) {
   });
   const results = completed.flatMap((r, k) => {
     const s = summaries[k]?.data;
-    return s ? [{ id: r.id, name: r.name, spec: r.spec, summary: s }] : [];
+    return s ? [{ id: r.id, name: variantTitle(r), spec: r.spec, summary: s }] : [];
   });
   return (
     <Paper withBorder p="sm" radius="md">
@@ -98,6 +100,7 @@ function CampaignGroup({ campaign, runs }: { campaign: string; runs: Run[] }) {
         mb="xs"
       />
       {start.error && <Alert color="red">{start.error.message}</Alert>}
+      <CampaignRuns campaign={campaign} runs={runs} />
       {results.length > 0 && <StackPathWindowTable table={stackPathWindowTable(results)} />}
     </Paper>
   );

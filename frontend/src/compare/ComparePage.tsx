@@ -25,6 +25,7 @@ import { fmtPct } from '../lib/format';
 import { FlowNumberCells, NumTd, num, TableHead, TablePanel } from '../lib/tables';
 import { TimeSeriesChart } from '../live/TimeSeriesChart';
 import { VerdictBadge } from '../runs/RunStatusBadge';
+import { runTitle } from '../runs/runTitle';
 import { type CompareMetric, loadOverlay } from './overlay';
 import { AsymmetryTable, StackPathWindowTable } from './PaperTables';
 import { PublishedNumbers } from './PublishedNumbers';
@@ -64,14 +65,13 @@ export function ComparePage({ runIds }: { runIds: string[] }) {
   const results: RunResult[] = runIds.flatMap((id, k) => {
     const summary = summaries[k]?.data;
     const run = details[k]?.data ?? byId.get(id);
-    return summary && run ? [{ id, name: `${run.name} #${shortId(id)}`, spec: run.spec, summary }] : [];
+    return summary && run ? [{ id, name: `${runTitle(run)} #${shortId(id)}`, spec: run.spec, summary }] : [];
   });
   // Run names repeat (re-runs, campaign variants): the id's random tail tells them apart.
-  const labelled = runIds.map((id, k) => ({
-    id,
-    label: `${details[k]?.data?.name ?? 'run'} #${shortId(id)}`,
-    spec: details[k]?.data?.spec,
-  }));
+  const labelled = runIds.map((id, k) => {
+    const run = details[k]?.data;
+    return { id, label: `${run ? runTitle(run) : 'run'} #${shortId(id)}`, spec: run?.spec };
+  });
   const [metric, setMetric] = useState<CompareMetric>('throughput');
   const [view, setView] = useState<'multiples' | 'overlay'>('multiples');
   const [baselineId, setBaselineId] = useState<string | null>(null);
@@ -125,7 +125,7 @@ export function ComparePage({ runIds }: { runIds: string[] }) {
           w={{ base: '100%', md: 520 }}
           data={finished.map((r) => ({
             value: r.id,
-            label: `${r.name} · ${r.stacks.join('/')} · #${shortId(r.id)}`,
+            label: `${runTitle(r)} · ${r.stacks.join('/')} · #${shortId(r.id)}`,
           }))}
           value={runIds}
           onChange={setRuns}

@@ -21,7 +21,9 @@ import { NotFound } from '../app/NotFound';
 import { hrefOf } from '../app/router';
 import { fmtDuration } from '../lib/format';
 import { QueuePanel } from '../queue/QueuePanel';
+import { LabelText } from '../runs/LabelText';
 import { RunStatusBadge } from '../runs/RunStatusBadge';
+import { runTitle } from '../runs/runTitle';
 import { chartReferences } from './chartReferences';
 import { EventsList } from './EventsList';
 import { LiveCharts } from './LiveCharts';
@@ -90,7 +92,9 @@ export function LivePage({ runId }: { runId: string }) {
     <Stack gap="sm">
       <Group justify="space-between" wrap="wrap">
         <Group gap="sm">
-          <Title order={2}>Live: {run.data?.name ?? runId}</Title>
+          <Title order={2}>
+            Live: <LabelText text={run.data ? runTitle(run.data) : runId} />
+          </Title>
           {status && <RunStatusBadge status={status} />}
           {!queued && (
             <Badge

@@ -5,6 +5,7 @@ import { ActionIcon, Alert, Badge, Button, Group, Paper, Table, Text, Title } fr
 import { useMoveRun, useQueueBoard, useStopRun } from '../api/queries';
 import type { BoardEntry, MoveTo } from '../api/types';
 import { hrefOf } from '../app/router';
+import { runTitle } from '../runs/runTitle';
 import { clockTime } from './waitText';
 
 export function ClassQueue() {
@@ -100,6 +101,7 @@ function Row({
   onStop: (id: string) => void;
 }) {
   const id = e.runId as string;
+  const name = e.name ? runTitle({ name: e.name, label: e.label }) : '';
   return (
     <Table.Tr data-testid={`queue-row-${id}`}>
       <Table.Td>
@@ -112,7 +114,7 @@ function Row({
         )}
       </Table.Td>
       <Table.Td>
-        <a href={hrefOf({ page: 'live', runId: id })}>{e.name}</a>
+        <a href={hrefOf({ page: 'live', runId: id })}>{name}</a>
       </Table.Td>
       <Table.Td>{e.owner}</Table.Td>
       <Table.Td>
@@ -125,7 +127,7 @@ function Row({
               <ActionIcon
                 variant="default"
                 size="sm"
-                aria-label={`Move ${e.name} (${e.owner}) to the front of the class's runs`}
+                aria-label={`Move ${name} (${e.owner}) to the front of the class's runs`}
                 onClick={() => onMove(id, 'first')}
               >
                 ⤒
@@ -133,7 +135,7 @@ function Row({
               <ActionIcon
                 variant="default"
                 size="sm"
-                aria-label={`Move ${e.name} (${e.owner}) earlier`}
+                aria-label={`Move ${name} (${e.owner}) earlier`}
                 onClick={() => onMove(id, 'earlier')}
               >
                 ↑
@@ -141,7 +143,7 @@ function Row({
               <ActionIcon
                 variant="default"
                 size="sm"
-                aria-label={`Move ${e.name} (${e.owner}) later`}
+                aria-label={`Move ${name} (${e.owner}) later`}
                 onClick={() => onMove(id, 'later')}
               >
                 ↓
@@ -153,7 +155,7 @@ function Row({
             color="red"
             variant="light"
             onClick={() => onStop(id)}
-            aria-label={`Stop ${e.name} (${e.owner})`}
+            aria-label={`Stop ${name} (${e.owner})`}
           >
             Stop
           </Button>

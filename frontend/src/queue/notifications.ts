@@ -3,6 +3,7 @@
 // permission once, when the person turns it on.
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import type { Run } from '../api/types';
+import { runTitle } from '../runs/runTitle';
 
 const KEY = 'lfnlab.notify';
 const listeners = new Set<() => void>();
@@ -55,11 +56,15 @@ export function runNotes(before: ReadonlyMap<string, Run['status']>, runs: reado
     const was = before.get(r.id);
     if (!was || was === r.status) continue;
     if (r.status === 'running' && was === 'queued')
-      out.push({ runId: r.id, title: `Run started: ${r.name}`, body: 'It has the lab now; watch it live.' });
+      out.push({
+        runId: r.id,
+        title: `Run started: ${runTitle(r)}`,
+        body: 'It has the lab now; watch it live.',
+      });
     else if (ENDED.has(r.status) && !ENDED.has(was))
       out.push({
         runId: r.id,
-        title: `Run ${r.status}: ${r.name}`,
+        title: `Run ${r.status}: ${runTitle(r)}`,
         body:
           r.status === 'completed'
             ? `Verdict: ${r.verdict ?? 'none'}. The results are ready.`

@@ -42,6 +42,7 @@ const board: QueueBoard = {
       running: {
         runId: null,
         name: null,
+        label: null,
         owner: null,
         mine: false,
         status: 'running',
@@ -52,6 +53,7 @@ const board: QueueBoard = {
         {
           runId: null,
           name: null,
+          label: null,
           owner: null,
           mine: false,
           status: 'queued',
@@ -60,7 +62,8 @@ const board: QueueBoard = {
         },
         {
           runId: 'b1',
-          name: 'bob’s run',
+          name: 'sweep/002-cubic-r1',
+          label: 'cubic',
           owner: 'bob',
           mine: false,
           status: 'queued',
@@ -70,6 +73,7 @@ const board: QueueBoard = {
         {
           runId: 'a1',
           name: 'my run',
+          label: null,
           owner: 'ada',
           mine: true,
           status: 'queued',
@@ -173,11 +177,12 @@ describe('the class queue', () => {
     expect(rows.map((r) => r.textContent?.slice(0, 34))).toEqual([
       "Running now: another person's run",
       expect.stringContaining("1 other person's run"),
-      expect.stringContaining('2bob’s run'),
+      // A campaign's run by its variant's label, not its id.
+      expect.stringContaining('2sweep: cubic'),
       expect.stringContaining('3my run'),
     ]);
     fireEvent.click(screen.getByRole('button', { name: 'Move my run (ada) earlier' }));
-    fireEvent.click(screen.getByRole('button', { name: 'Stop bob’s run (bob)' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Stop sweep: cubic (bob)' }));
     await waitFor(() =>
       expect(calls.filter((c) => c.method === 'POST').map((c) => [c.path, c.body])).toEqual([
         ['/api/runs/a1/move', { to: 'earlier' }],

@@ -4,7 +4,9 @@ import { useRun, useSummary } from '../api/queries';
 import { NotFound } from '../app/NotFound';
 import { hrefOf } from '../app/router';
 import { fmtDate, fmtDuration } from '../lib/format';
+import { LabelText } from '../runs/LabelText';
 import { RunStatusBadge } from '../runs/RunStatusBadge';
+import { runTitle } from '../runs/runTitle';
 import { MetricsTable } from './MetricsTable';
 import { RunActions } from './RunActions';
 import { RunCharts } from './RunCharts';
@@ -27,7 +29,9 @@ export function ResultsPage({ runId }: { runId: string }) {
       <Group justify="space-between" wrap="wrap">
         <div>
           <Group gap="sm">
-            <Title order={2}>Results: {r.name}</Title>
+            <Title order={2}>
+              Results: <LabelText text={runTitle(r)} />
+            </Title>
             <RunStatusBadge status={r.status} />
           </Group>
           <Text size="sm" c="dimmed">

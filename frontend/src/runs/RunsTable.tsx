@@ -4,7 +4,9 @@ import type { Run } from '../api/types';
 import { hrefOf } from '../app/router';
 import { fmtDate, fmtDuration } from '../lib/format';
 import { clockTime } from '../queue/waitText';
+import { LabelText } from './LabelText';
 import { RunStatusBadge, VerdictBadge } from './RunStatusBadge';
+import { runTitle } from './runTitle';
 
 export function RunsTable({
   runs,
@@ -27,8 +29,9 @@ export function RunsTable({
             <Table.Th>Name</Table.Th>
             {showOwner && <Table.Th>Owner</Table.Th>}
             <Table.Th>Stacks</Table.Th>
-            <Table.Th>Status</Table.Th>
-            <Table.Th>Verdict</Table.Th>
+            {/* Wide enough for a whole badge ("completed", "no verdict") beside a long run title. */}
+            <Table.Th miw={132}>Status</Table.Th>
+            <Table.Th miw={112}>Verdict</Table.Th>
             <Table.Th>Length</Table.Th>
             <Table.Th>Created</Table.Th>
           </Table.Tr>
@@ -41,7 +44,7 @@ export function RunsTable({
                 {onToggle && (
                   <Table.Td>
                     <Checkbox
-                      aria-label={`Pick run ${r.name} (${r.id}) for comparison`}
+                      aria-label={`Pick run ${runTitle(r)} (${r.id}) for comparison`}
                       checked={selected?.has(r.id) ?? false}
                       onChange={() => onToggle(r.id)}
                     />
@@ -52,7 +55,7 @@ export function RunsTable({
                     <Anchor
                       href={hrefOf(live ? { page: 'live', runId: r.id } : { page: 'results', runId: r.id })}
                     >
-                      {r.name}
+                      <LabelText text={runTitle(r)} />
                     </Anchor>
                     <Text size="xs" c="dimmed">
                       {r.id.slice(0, 8)}

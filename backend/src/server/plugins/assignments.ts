@@ -266,7 +266,7 @@ export async function assignmentRoutes(app: FastifyInstance, { s }: { s: Service
         ]);
       const { text, spec } = await studentSpec(a.sheet.template, a.sheet.fields, req.body.values);
       const [run] = await s.runs.createPlanned(me, [
-        { name: spec.name, spec, specText: text, preset: null, campaign: null },
+        { name: spec.name, label: null, spec, specText: text, preset: null, campaign: null },
       ]);
       if (!run) throw new Error('no run queued');
       const submission = s.assignments.addAttempt(a.id, me, {

@@ -57,7 +57,7 @@ export async function specRoutes(app: FastifyInstance, { s }: { s: Services }) {
           ? {
               ok: true as const,
               campaign: c.value.campaign,
-              variants: c.value.variants.map((v) => ({ id: v.id, params: v.params })),
+              variants: c.value.variants.map((v) => ({ id: v.id, label: v.label, params: v.params })),
             }
           : { ok: false as const, problems: c.problems };
       }
