@@ -95,6 +95,44 @@ describe('campaign expansion', () => {
   });
 });
 
+describe('repetitions', () => {
+  const text = (extra: string) => `
+name: reps
+base:
+  name: reps
+  duration: 20s
+  seed: 7
+  paths: { main: { rtt: 50ms, rate: 20Mbit, cross: [{ pattern: selfsimilar, mean: 30%, hurst: 0.9, sources: 4 }] } }
+  flows: [{ stack: reno }]
+vary:
+  flows[0].stack: [reno, cubic]
+${extra}
+repeat: 3
+order: sequential
+`;
+
+  it('draw from seed + r - 1, written into the spec, so cross traffic differs and each reruns alike', () => {
+    const vs = expandCampaign(parseCampaignText(text('')));
+    expect(vs.filter((v) => v.params['flows[0].stack'] === 'reno').map((v) => v.resolved.seed)).toEqual([
+      7, 8, 9,
+    ]);
+    const [r1, r2] = vs;
+    expect((r2?.spec as { seed?: number } | undefined)?.seed).toBe(8);
+    expect(JSON.stringify(r1?.resolved.paths.main?.cross)).not.toBe(
+      JSON.stringify(r2?.resolved.paths.main?.cross),
+    );
+    // The same file gives the same seeds again.
+    expect(expandCampaign(parseCampaignText(text(''))).map((v) => v.resolved.seed)).toEqual(
+      vs.map((v) => v.resolved.seed),
+    );
+  });
+
+  it('keep the seed a campaign varies itself', () => {
+    const vs = expandCampaign(parseCampaignText(text('  seed: [3, 40]')));
+    expect(vs.map((v) => v.resolved.seed)).toEqual([3, 3, 3, 40, 40, 40, 3, 3, 3, 40, 40, 40]);
+  });
+});
+
 describe('running a campaign', () => {
   it('resumes without redoing finished runs, retries failed ones, and collects one table', async () => {
     const c = parseCampaignText(text);

@@ -169,6 +169,24 @@ export async function expandCampaignAsync(c: Campaign, chunk = 20): Promise<Vari
   }
 }
 
+/**
+ * Repetitions are independent samples: repetition r draws its random parts (cross-traffic sources,
+ * their on/off times) from seed + r - 1, written into its spec so the run's record reruns alike.
+ * Repetition 1, and every repetition of a campaign that varies the seed itself, keep the seed.
+ */
+function repetitionSpec(
+  spec: SpecInput,
+  resolved: Spec,
+  r: number,
+  seedVaried: boolean,
+): { spec: SpecInput; resolved: Spec } {
+  if (r === 1 || seedVaried) return { spec, resolved };
+  const reseeded = { ...spec, seed: (resolved.seed + r - 1) % 2 ** 31 };
+  const v = validateSpec(reseeded);
+  if (!v.ok) throw new Error(`repetition ${r}: ${v.problems.map((p) => p.message).join('; ')}`);
+  return { spec: reseeded, resolved: v.spec };
+}
+
 /** Expansion as steps: one yield per combination, the variants when done. */
 function* expansion(c: Campaign): Generator<void, Variant[]> {
   const names = Object.keys(c.vary);
@@ -202,8 +220,7 @@ function* expansion(c: Campaign): Generator<void, Variant[]> {
         label: '',
         params,
         repetition: r,
-        spec,
-        resolved: v.spec,
+        ...repetitionSpec(spec, v.spec, r, 'seed' in params),
       });
     }
   }

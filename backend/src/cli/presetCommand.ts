@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { SpecSchema } from '@lfnlab/emulator';
 import { expandCampaign } from '../campaign/expand.js';
 import { runCampaign, runInLab } from '../campaign/runCampaign.js';
+import { campaignsCost, formatCost, formatWallS } from '../presets/cost.js';
 import {
   comparePreset,
   formatComparison,
@@ -12,14 +13,16 @@ import {
   type Preset,
   type PresetRow,
   presetForCi,
+  presetForReproduction,
   readPresetRows,
   shortenForCi,
 } from '../presets/index.js';
+import { publishPreset, type RunsInfo, readPublished, runsInfo } from '../presets/publish.js';
 import { renderPresetComparison } from '../report/presetReport.js';
+import { renderResultsSummaryHtml, renderResultsSummaryMarkdown } from '../report/presetSummary.js';
 import { type Command, table, UsageError } from './args.js';
 
-const seconds = (ms: number) =>
-  ms >= 3600e3 ? `${(ms / 3600e3).toFixed(1)} h` : `${Math.round(ms / 1000)} s`;
+const seconds = (ms: number) => formatWallS(ms / 1000);
 const durationMs = (spec: unknown) => {
   const r = SpecSchema.safeParse(spec);
   return r.success ? r.data.duration : 0;
@@ -34,9 +37,14 @@ function findPreset(name: string | undefined, usage: string): Preset {
   return p;
 }
 
-/** The campaigns a run of the preset uses: as written, shortened to N s, or as its CI block says. */
-function campaignsOf(p: Preset, values: Record<string, string | boolean | undefined>) {
+type Values = Record<string, string | boolean | undefined>;
+
+/** The campaigns a run of the preset uses: as written, shortened to N s, as its CI block or its reproduction length says. */
+function campaignsOf(p: Preset, values: Values) {
+  if ([values.ci, values.reproduce, typeof values.seconds === 'string'].filter(Boolean).length > 1)
+    throw new UsageError('choose one of --ci, --reproduce and --seconds N');
   if (values.ci) return presetForCi(p);
+  if (values.reproduce) return presetForReproduction(p);
   if (typeof values.seconds === 'string') {
     const s = Number(values.seconds);
     if (!(s >= 2 && s <= 86_400))
@@ -46,15 +54,38 @@ function campaignsOf(p: Preset, values: Record<string, string | boolean | undefi
   return p.parts.map((part) => ({ part: part.name, campaign: part.campaign }));
 }
 
-const defaultDir = (p: Preset, values: Record<string, string | boolean | undefined>) =>
+const defaultDir = (p: Preset, values: Values) =>
   resolve(
     typeof values.out === 'string'
       ? values.out
       : join(
           'campaigns',
-          `preset-${p.name}${values.ci ? '-ci' : typeof values.seconds === 'string' ? `-${values.seconds}s` : ''}`,
+          `preset-${p.name}${values.ci ? '-ci' : values.reproduce ? '-repro' : typeof values.seconds === 'string' ? `-${values.seconds}s` : ''}`,
         ),
   );
+
+function lengthOf(p: Preset, values: Values): RunsInfo['length'] {
+  if (values.ci) return { kind: 'ci', seconds: p.meta.ci.seconds, repeat: 1 };
+  if (values.reproduce)
+    return {
+      kind: 'reproduction',
+      seconds: p.meta.reproduce?.seconds ?? null,
+      repeat: p.meta.reproduce?.repeat ?? 3,
+    };
+  if (typeof values.seconds === 'string')
+    return { kind: 'seconds', seconds: Number(values.seconds), repeat: 1 };
+  return { kind: 'full', seconds: null, repeat: Math.max(...p.parts.map((x) => x.campaign.repeat)) };
+}
+
+const RESULTS_DIR = 'presets/results';
+
+/** Rewrite the summary of everything published (index.html and README.md). */
+function writeSummary(resultsDir: string): string {
+  const all = readPublished(resultsDir);
+  writeFileSync(join(resultsDir, 'index.html'), renderResultsSummaryHtml(all));
+  writeFileSync(join(resultsDir, 'README.md'), renderResultsSummaryMarkdown(all));
+  return join(resultsDir, 'index.html');
+}
 
 /** Compare what the part directories hold; write comparison.json and comparison.html beside them. */
 function compareDir(p: Preset, dir: string): { text: string; html: string } {
@@ -75,23 +106,34 @@ export const presetCommand: Command = {
   name: 'preset',
   summary: "the seed papers' experiments: list, run, compare with the published numbers",
   usage: `usage: lfnlab preset list
-       lfnlab preset run NAME [--ci | --seconds N] [--out DIR] [--lab NAME]
-       lfnlab preset compare NAME [--ci | --seconds N] [--out DIR]
+       lfnlab preset run NAME [--ci | --reproduce | --seconds N] [--out DIR] [--lab NAME]
+       lfnlab preset compare NAME [--ci | --reproduce | --seconds N] [--out DIR]
+       lfnlab preset publish NAME [--ci | --reproduce | --seconds N] [--out DIR] [--results DIR]
 
-list     every preset: paper, parts, runs, full length and the CI length
-run      runs each part of the preset as a campaign under DIR/PART (default
-         campaigns/preset-NAME[-ci|-Ns]/), resumable like 'lfnlab campaign run',
-         then compares (as below)
+list     every preset: paper, parts, runs, full length, reproduction length
+         (runs and expected wall time) and the CI length
+run      prints the runs and the expected wall time, then runs each part of
+         the preset as a campaign under DIR/PART (default
+         campaigns/preset-NAME[-ci|-repro|-Ns]/), resumable like
+         'lfnlab campaign run', then compares (as below)
 compare  puts the paper's published numbers (scaled by the preset's rule) beside
          ours and judges each finding holds / fails / inconclusive by a
          stated test (bootstrap 95 % CI, Kendall's tau for orderings) with
          the runs per cell (n; fewer than 3 is inconclusive); prints it and
          writes DIR/comparison.json and DIR/comparison.html
+publish  compares, then copies the comparison and what the runs were (length,
+         runs and verdicts, lab clock, wall time) to RESULTS/NAME/ (default
+         presets/results/) and rewrites the summary RESULTS/index.html and
+         RESULTS/README.md over every published preset
 
   --ci          shorten every run as the preset's 'ci' block says (seconds, values)
+  --reproduce   the preset's reproduction length ('reproduce' block): every value,
+                at least 3 seeded repetitions per variant
   --seconds N   shorten every run to N s (all parameter values kept)`,
   options: {
     ci: { type: 'boolean' },
+    reproduce: { type: 'boolean' },
+    results: { type: 'string' },
     seconds: { type: 'string' },
     out: { type: 'string' },
     lab: { type: 'string' },
@@ -107,20 +149,24 @@ compare  puts the paper's published numbers (scaled by the preset's rule) beside
         );
         const ci = presetForCi(p);
         const ciRuns = ci.reduce((n, c) => n + expandCampaign(c.campaign).length, 0);
+        const repro = p.meta.reproduce ? campaignsCost(presetForReproduction(p)) : null;
         return [
           p.name,
           `seed ${p.meta.paper.id}`,
           p.parts.length,
           runs,
           seconds(fullMs),
+          repro ? `${repro.runs} × ${p.meta.reproduce?.seconds} s, ~${seconds(repro.wallS * 1000)}` : '-',
           `${ciRuns} × ${p.meta.ci.seconds} s`,
           p.meta.published.length,
         ];
       });
-      console.log(table(['preset', 'paper', 'parts', 'runs', 'full length', 'CI', 'published'], rows));
+      console.log(
+        table(['preset', 'paper', 'parts', 'runs', 'full length', 'reproduction', 'CI', 'published'], rows),
+      );
       return 0;
     }
-    if (action !== 'run' && action !== 'compare') throw new UsageError(this.usage);
+    if (action !== 'run' && action !== 'compare' && action !== 'publish') throw new UsageError(this.usage);
     const preset = findPreset(name, this.usage);
     const dir = defaultDir(preset, values);
     if (action === 'compare') {
@@ -134,16 +180,34 @@ compare  puts the paper's published numbers (scaled by the preset's rule) beside
       console.log(`${out.text}\n${out.html}`);
       return 0;
     }
+    if (action === 'publish') {
+      if (!existsSync(dir)) {
+        console.error(
+          `lfnlab preset publish: ${dir} does not exist; run 'lfnlab preset run ${preset.name}' first`,
+        );
+        return 2;
+      }
+      compareDir(preset, dir);
+      const results = resolve(typeof values.results === 'string' ? values.results : RESULTS_DIR);
+      const info = runsInfo(preset, dir, lengthOf(preset, values));
+      const out = publishPreset(preset, dir, results, info);
+      console.log(
+        `${preset.name}: ${info.runs.completed} of ${info.runs.planned} runs published to ${out}\nsummary: ${writeSummary(results)}`,
+      );
+      return 0;
+    }
 
     console.log(`${preset.name}: ${preset.meta.paper.short} (seed ${preset.meta.paper.id}) → ${dir}`);
     console.log(`scaling: ${preset.meta.scaling.rule}`);
+    const campaigns = campaignsOf(preset, values);
+    console.log(`cost: ${formatCost(campaignsCost(campaigns))}; resumable (Ctrl-C, then run it again)`);
     const abort = new AbortController();
     const stop = () => abort.abort();
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
     let allDone = true;
     try {
-      for (const { part, campaign } of campaignsOf(preset, values)) {
+      for (const { part, campaign } of campaigns) {
         if (abort.signal.aborted) break;
         const partDir = join(dir, part);
         mkdirSync(partDir, { recursive: true });

@@ -113,10 +113,15 @@ function thin<T>(values: T[], n: number | undefined): T[] {
 }
 
 /**
- * The campaign with every run `seconds` long (one repetition; optionally at most `values` values per
- * varied parameter). Expanding the result validates it like any campaign.
+ * The campaign with every run `seconds` long: for CI one repetition (optionally at most `values`
+ * values per varied parameter), for a reproduction every value and `repeat` repetitions. Expanding
+ * the result validates it like any campaign.
  */
-export function shortenForCi(campaign: Campaign, seconds: number, opts: { values?: number } = {}): Campaign {
+export function shortenForCi(
+  campaign: Campaign,
+  seconds: number,
+  opts: { values?: number; repeat?: number; suffix?: string; why?: string } = {},
+): Campaign {
   const full = ms(campaign.base.duration);
   if (full === null) throw new Error(`${campaign.name}: the base spec needs a duration to shorten`);
   const c: Ctx = { factor: Math.min(1, (seconds * 1000) / full), seconds };
@@ -129,13 +134,14 @@ export function shortenForCi(campaign: Campaign, seconds: number, opts: { values
       return [k, thin(unique, opts.values)];
     }),
   );
+  const suffix = opts.suffix ?? 'ci';
   return {
     ...campaign,
-    name: `${campaign.name}-ci`.slice(0, 64),
-    description: `${campaign.description ?? campaign.name} (CI: ${formatMs(seconds * 1000)} runs)`,
+    name: `${campaign.name}-${suffix}`.slice(0, 64),
+    description: `${campaign.description ?? campaign.name} (${opts.why ?? 'CI'}: ${formatMs(seconds * 1000)} runs)`,
     base: scaleSpec(campaign.base, c),
     vary,
-    repeat: 1,
+    repeat: opts.repeat ?? 1,
   };
 }
 
@@ -144,5 +150,22 @@ export function presetForCi(preset: Preset): { part: string; campaign: Campaign 
   return preset.parts.map((p) => ({
     part: p.name,
     campaign: shortenForCi(p.campaign, preset.meta.ci.seconds, { values: preset.meta.ci.values }),
+  }));
+}
+
+/**
+ * Every part of a preset at its reproduction length (meta `reproduce`): every parameter value kept,
+ * at least `repeat` repetitions per variant (more when the campaign file already asks for more).
+ */
+export function presetForReproduction(preset: Preset): { part: string; campaign: Campaign }[] {
+  const r = preset.meta.reproduce;
+  if (!r) throw new Error(`${preset.name}: the meta file has no 'reproduce' block (seconds, repeat, why)`);
+  return preset.parts.map((p) => ({
+    part: p.name,
+    campaign: shortenForCi(p.campaign, r.seconds, {
+      repeat: Math.max(r.repeat, p.campaign.repeat),
+      suffix: 'repro',
+      why: 'reproduction',
+    }),
   }));
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { validateSpec } from '@lfnlab/emulator';
 import { describe, expect, it } from 'vitest';
 import { expandCampaign } from '../campaign/expand.js';
-import { presetForCi } from './ci.js';
+import { presetForCi, presetForReproduction } from './ci.js';
 import { comparePreset } from './compare.js';
 import { loadPresetsWithOrphans, PRESETS_DIR, selections } from './load.js';
 import { formatRef } from './schema.js';
@@ -96,6 +96,26 @@ describe.each(presets.map((p) => [p.name, p] as const))('preset %s', (_name, pre
         expect(r.spec.duration).toBeLessThanOrEqual(preset.meta.ci.seconds * 1000);
         for (const f of r.spec.flows) expect(f.start + f.duration).toBeLessThanOrEqual(r.spec.duration);
       }
+    }
+  });
+
+  it('has a reproduction length: every value kept, at least 3 seeded repetitions, specs valid', () => {
+    const r = preset.meta.reproduce;
+    if (!r) throw new Error(`${preset.name} has no reproduce block`);
+    for (const { part, campaign } of presetForReproduction(preset)) {
+      const full = preset.parts.find((p) => p.name === part)?.campaign;
+      if (!full) throw new Error(part);
+      expect(Object.values(campaign.vary).map((v) => v.length)).toEqual(
+        Object.values(full.vary).map((v) => v.length),
+      );
+      const variants = expandCampaign(campaign);
+      expect(campaign.repeat).toBeGreaterThanOrEqual(3);
+      for (const v of variants) expect(v.resolved.duration).toBe(r.seconds * 1000);
+      // Repetitions of one variant draw from different seeds.
+      const seeds = variants.filter(
+        (v) => v.id.replace(/-r\d+$/, '') === variants[0]?.id.replace(/-r\d+$/, ''),
+      );
+      expect(new Set(seeds.map((v) => v.resolved.seed)).size).toBe(campaign.repeat);
     }
   });
 

@@ -312,6 +312,19 @@ export const MetaSchema = z.strictObject({
     /** Keep at most this many values of every varied parameter (first, last, evenly between). */
     values: z.number().int().min(1).optional(),
   }),
+  /**
+   * The reproduction length: long enough that the findings are decided, short enough to run every
+   * preset. Every value is kept; each variant runs `repeat` times (seeded, see expandCampaign).
+   * Every shipped preset has one (a test says so); a meta file under test may leave it out.
+   */
+  reproduce: z
+    .strictObject({
+      seconds: z.number().int().min(5).max(3600),
+      repeat: z.number().int().min(3).max(10).default(3),
+      /** Why this length decides the findings (what must fit in a run). */
+      why: z.string().min(20),
+    })
+    .optional(),
   /** What the paper did that the spec cannot express yet. */
   notExpressed: z.array(z.string()).default([]),
   published: z.array(PublishedSchema).default([]),

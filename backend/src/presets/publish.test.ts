@@ -1,0 +1,85 @@
+// Publishing a preset's results and the summary over every published preset, from a hand-made
+// campaign directory: what ran (runs, verdicts, lab clock, wall time from the records) and the
+// findings' verdicts in words on the page and in Markdown.
+import { mkdirSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  renderResultsSummaryHtml,
+  renderResultsSummaryMarkdown,
+  verdictCounts,
+} from '../report/presetSummary.js';
+import { comparePreset } from './compare.js';
+import { loadPresets } from './load.js';
+import { publishPreset, readPublished, runsInfo } from './publish.js';
+
+const preset = loadPresets().find((p) => p.name === 'seed003-responsiveness');
+if (!preset) throw new Error('preset missing');
+
+function run(
+  dir: string,
+  id: string,
+  s: { status: string; verdict: string | null; clock: string },
+  wallS: number,
+) {
+  const d = join(dir, 'runs', id);
+  mkdirSync(d, { recursive: true });
+  writeFileSync(join(d, 'spec.json'), '{}');
+  writeFileSync(
+    join(d, 'summary.json'),
+    JSON.stringify({
+      status: s.status,
+      verdict: s.verdict,
+      clock: { mode: s.clock, guestS: 60, wallS: 80, dilation: 0.75 },
+    }),
+  );
+  const t0 = 1_800_000_000;
+  utimesSync(join(d, 'spec.json'), t0, t0);
+  utimesSync(join(d, 'summary.json'), t0 + wallS, t0 + wallS);
+}
+
+describe('publishing a preset', () => {
+  it('counts runs, verdicts and clocks, sums wall time from the records, and writes the summary', () => {
+    const root = mkdtempSync(join(tmpdir(), 'lfnlab-publish-'));
+    const dir = join(root, 'campaign');
+    const part = join(dir, 'main');
+    mkdirSync(part, { recursive: true });
+    writeFileSync(join(part, 'campaign.json'), JSON.stringify({ variants: [1, 2, 3, 4] }));
+    run(part, 'a', { status: 'completed', verdict: 'valid', clock: 'dilated' }, 100);
+    run(part, 'b', { status: 'completed', verdict: 'suspect', clock: 'dilated' }, 90);
+    run(part, 'c', { status: 'failed', verdict: null, clock: 'dilated' }, 5);
+    const info = runsInfo(preset, dir, { kind: 'reproduction', seconds: 60, repeat: 3 });
+    expect(info.runs).toEqual({ planned: 4, completed: 2, valid: 1, suspect: 1, invalid: 0 });
+    expect(info.clock).toEqual({ dilated: 2 });
+    expect(info.wallS).toBeCloseTo(190, 0);
+    expect(info.labS).toBe(120);
+
+    const c = comparePreset(preset, []);
+    writeFileSync(join(dir, 'comparison.json'), JSON.stringify(c));
+    writeFileSync(join(dir, 'comparison.html'), '<p>page</p>');
+    const results = join(root, 'results');
+    publishPreset(preset, dir, results, info);
+    const all = readPublished(results);
+    expect(all.map((p) => p.comparison.preset)).toEqual(['seed003-responsiveness']);
+    expect(readFileSync(join(results, preset.name, 'comparison.html'), 'utf8')).toBe('<p>page</p>');
+    // No rows: every finding is inconclusive, and the summary says so in words with n.
+    expect(verdictCounts(all)).toEqual({ holds: 0, fails: 0, inconclusive: c.findings.length });
+    const html = renderResultsSummaryHtml(all);
+    expect(html).toContain('reproduction length: 60 s runs × 3 repetitions');
+    expect(html).toContain('2 of 4 runs (1 valid, 1 suspect, 0 invalid)');
+    expect(html).toContain('lab clock: dilated 2');
+    expect(html).toContain('n = 0');
+    const md = renderResultsSummaryMarkdown(all);
+    expect(md).toContain(`| **inconclusive** | ${c.findings[0]?.text.split('|')[0]}`);
+    expect(md).toContain('wall time 3 min');
+  });
+
+  it('refuses to publish what was never compared', () => {
+    const root = mkdtempSync(join(tmpdir(), 'lfnlab-publish-'));
+    const info = runsInfo(preset, root, { kind: 'ci', seconds: 5, repeat: 1 });
+    expect(() => publishPreset(preset, root, join(root, 'results'), info)).toThrow(
+      /comparison.json does not exist/,
+    );
+  });
+});

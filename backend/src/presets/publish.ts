@@ -1,0 +1,116 @@
+// A preset's results as committed under presets/results/<name>/: the comparison (JSON and page)
+// and what the runs were: how long, how many, in which lab clock, with which verdicts, and the
+// wall time they took. The summary page over every preset is built from these files alone.
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import type { RunSummary } from '../run/summary.js';
+import type { PresetComparison } from './compare.js';
+import type { Preset } from './load.js';
+
+export interface RunsInfo {
+  preset: string;
+  /** How the runs were shortened: the preset's reproduction length, CI, N seconds, or full. */
+  length: { kind: 'reproduction' | 'ci' | 'seconds' | 'full'; seconds: number | null; repeat: number };
+  runs: { planned: number; completed: number; valid: number; suspect: number; invalid: number };
+  /** Runs per lab clock (dilated: instruction-driven; realtime). */
+  clock: Record<string, number>;
+  /** Wall time of the runs (spec written to summary written, summed), s. */
+  wallS: number;
+  /** Traffic time on the lab's clock, summed, s. */
+  labS: number;
+  /** When the newest run finished (ISO). */
+  measuredAt: string | null;
+}
+
+interface PartRuns {
+  planned: number;
+  dirs: string[];
+}
+
+function partRuns(partDir: string): PartRuns {
+  const plan = join(partDir, 'campaign.json');
+  const planned = existsSync(plan)
+    ? (JSON.parse(readFileSync(plan, 'utf8')) as { variants: unknown[] }).variants.length
+    : 0;
+  const runs = join(partDir, 'runs');
+  const dirs = existsSync(runs) ? readdirSync(runs).map((d) => join(runs, d)) : [];
+  return { planned, dirs };
+}
+
+/** What ran under a preset's campaign directory (one sub-directory per part). */
+export function runsInfo(preset: Preset, dir: string, length: RunsInfo['length']): RunsInfo {
+  const info: RunsInfo = {
+    preset: preset.name,
+    length,
+    runs: { planned: 0, completed: 0, valid: 0, suspect: 0, invalid: 0 },
+    clock: {},
+    wallS: 0,
+    labS: 0,
+    measuredAt: null,
+  };
+  let newest = 0;
+  for (const part of preset.parts) {
+    const p = partRuns(join(dir, part.name));
+    info.runs.planned += p.planned;
+    for (const d of p.dirs) {
+      const f = join(d, 'summary.json');
+      if (!existsSync(f)) continue;
+      const s = JSON.parse(readFileSync(f, 'utf8')) as RunSummary;
+      if (s.status !== 'completed') continue;
+      info.runs.completed++;
+      if (s.verdict === 'valid' || s.verdict === 'suspect' || s.verdict === 'invalid') info.runs[s.verdict]++;
+      const mode = s.clock?.mode ?? 'unknown';
+      info.clock[mode] = (info.clock[mode] ?? 0) + 1;
+      info.labS += s.clock?.guestS ?? 0;
+      const end = statSync(f).mtimeMs;
+      const spec = join(d, 'spec.json');
+      if (existsSync(spec)) info.wallS += Math.max(0, (end - statSync(spec).mtimeMs) / 1000);
+      newest = Math.max(newest, end);
+    }
+  }
+  info.measuredAt = newest ? new Date(newest).toISOString() : null;
+  return info;
+}
+
+/** Copy a compared preset run into `resultsDir/<name>/`: comparison.json, comparison.html, runs.json. */
+export function publishPreset(preset: Preset, dir: string, resultsDir: string, info: RunsInfo): string {
+  const out = join(resultsDir, preset.name);
+  mkdirSync(out, { recursive: true });
+  for (const f of ['comparison.json', 'comparison.html']) {
+    const from = join(dir, f);
+    if (!existsSync(from)) throw new Error(`${from} does not exist: compare the preset first`);
+    copyFileSync(from, join(out, f));
+  }
+  writeFileSync(join(out, 'runs.json'), `${JSON.stringify(info, null, 2)}\n`);
+  return out;
+}
+
+export interface PublishedPreset {
+  comparison: PresetComparison;
+  runs: RunsInfo;
+}
+
+/** Every published preset under `resultsDir` (a directory with comparison.json and runs.json). */
+export function readPublished(resultsDir: string): PublishedPreset[] {
+  if (!existsSync(resultsDir)) return [];
+  return readdirSync(resultsDir)
+    .filter(
+      (d) =>
+        existsSync(join(resultsDir, d, 'comparison.json')) && existsSync(join(resultsDir, d, 'runs.json')),
+    )
+    .sort()
+    .map((d) => ({
+      comparison: JSON.parse(
+        readFileSync(join(resultsDir, d, 'comparison.json'), 'utf8'),
+      ) as PresetComparison,
+      runs: JSON.parse(readFileSync(join(resultsDir, d, 'runs.json'), 'utf8')) as RunsInfo,
+    }));
+}

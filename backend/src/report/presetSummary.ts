@@ -1,0 +1,107 @@
+// The summary of every published preset result (presets/results/): per paper and preset, each
+// finding's verdict in words, the sentence that puts ours beside the paper's, n, the lab clock the
+// runs used, their length and wall time. One HTML page and the same as Markdown for the repository.
+import { formatWallS } from '../presets/cost.js';
+import type { PublishedPreset, RunsInfo } from '../presets/publish.js';
+import { nText, verdictOf } from '../presets/verdict.js';
+import { esc } from './format.js';
+import { badge, page, table } from './page.js';
+
+const badgeClass = { holds: 'pass', fails: 'fail', inconclusive: 'skip' } as const;
+
+function lengthText(r: RunsInfo): string {
+  const l = r.length;
+  const each = l.seconds !== null ? `${l.seconds} s runs` : 'full-length runs';
+  return `${l.kind === 'reproduction' ? 'reproduction length' : l.kind}: ${each} × ${l.repeat} repetitions`;
+}
+
+function clockText(r: RunsInfo): string {
+  return Object.entries(r.clock)
+    .map(([mode, n]) => `${mode} ${n}`)
+    .join(', ');
+}
+
+function runsText(r: RunsInfo): string {
+  const v = r.runs;
+  return `${v.completed} of ${v.planned} runs (${v.valid} valid, ${v.suspect} suspect, ${v.invalid} invalid)`;
+}
+
+/** Tallies over every finding: holds / fails / inconclusive. */
+export function verdictCounts(all: PublishedPreset[]): Record<'holds' | 'fails' | 'inconclusive', number> {
+  const c = { holds: 0, fails: 0, inconclusive: 0 };
+  for (const p of all) for (const f of p.comparison.findings) c[verdictOf(f)]++;
+  return c;
+}
+
+const byPaper = (all: PublishedPreset[]) => {
+  const m = new Map<string, PublishedPreset[]>();
+  for (const p of all) m.set(p.comparison.paper, [...(m.get(p.comparison.paper) ?? []), p]);
+  return m;
+};
+
+export function renderResultsSummaryHtml(all: PublishedPreset[]): string {
+  const counts = verdictCounts(all);
+  const sections = [...byPaper(all)].map(([paper, presets]) => {
+    const blocks = presets.map(({ comparison: c, runs: r }) => {
+      const rows = c.findings.map((f) => {
+        const v = verdictOf(f);
+        return [
+          badge(badgeClass[v], v),
+          `${esc(f.text)}<br><span class="unit">${esc(f.ref)}</span>`,
+          esc(f.sentence),
+          esc(f.test ? `${f.test.name}; ${nText(f.test)}` : '—'),
+        ];
+      });
+      return [
+        `<h3><a href="${esc(c.preset)}/comparison.html">${esc(c.preset)}</a></h3>`,
+        `<p class="unit">${esc(lengthText(r))} · ${esc(runsText(r))} · lab clock: ${esc(clockText(r) || 'unknown')} · wall time ${esc(formatWallS(r.wallS))}${r.measuredAt ? ` · measured ${esc(r.measuredAt.slice(0, 10))}` : ''}</p>`,
+        rows.length
+          ? table(
+              `${c.preset}: findings`,
+              ['verdict', 'the paper found', 'ours vs the paper', 'test, n'],
+              rows,
+            )
+          : '<p>No finding to check.</p>',
+      ].join('\n');
+    });
+    return `<h2>${esc(paper)}</h2>\n${blocks.join('\n')}`;
+  });
+  const body = [
+    '<h1>The papers reproduced: findings checked in the lab</h1>',
+    `<p>${all.length} presets published; findings: ${counts.holds} hold, ${counts.fails} fail, ${counts.inconclusive} inconclusive. A finding holds or fails only when its test decides at 95 % confidence with at least 3 runs per cell; each preset's page has the numbers.</p>`,
+    ...sections,
+  ].join('\n');
+  return page({ title: 'lfnlab: the papers reproduced', body });
+}
+
+const mdCell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+export function renderResultsSummaryMarkdown(all: PublishedPreset[]): string {
+  const counts = verdictCounts(all);
+  const out = [
+    '# The papers reproduced',
+    '',
+    `${all.length} presets published; findings: ${counts.holds} hold, ${counts.fails} fail, ${counts.inconclusive} inconclusive.`,
+    'Written by `lfnlab preset publish`; do not edit by hand. [The same as a page](index.html).',
+    '',
+  ];
+  for (const [paper, presets] of byPaper(all)) {
+    out.push(`## ${paper}`, '');
+    for (const { comparison: c, runs: r } of presets) {
+      out.push(
+        `### [${c.preset}](${c.preset}/comparison.html)`,
+        '',
+        `${lengthText(r)} · ${runsText(r)} · lab clock: ${clockText(r) || 'unknown'} · wall time ${formatWallS(r.wallS)}`,
+        '',
+        '| verdict | the paper found | ours vs the paper | test, n |',
+        '| --- | --- | --- | --- |',
+        ...c.findings.map(
+          (f) =>
+            `| **${verdictOf(f)}** | ${mdCell(f.text)} (${mdCell(f.ref)}) | ${mdCell(f.sentence)} | ${mdCell(f.test ? `${f.test.name}; ${nText(f.test)}` : '—')} |`,
+        ),
+        '',
+      );
+    }
+  }
+  return `${out.join('\n')}\n`;
+}
