@@ -13,6 +13,7 @@ import {
   underPath,
   validateSpec,
 } from '@lfnlab/emulator';
+import { seededUniform } from '@lfnlab/metrics';
 import { z } from 'zod';
 import { uniqueLabels } from './variantLabel.js';
 
@@ -128,18 +129,6 @@ export function setPath<T>(obj: T, path: string, value: unknown): T {
   return copy as T;
 }
 
-/** mulberry32: a small seeded PRNG, so a campaign's random order is reproducible. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const slug = (v: unknown) =>
   String(typeof v === 'object' ? JSON.stringify(v) : v)
     .replace(/[^A-Za-z0-9_.-]+/g, '_')
@@ -230,7 +219,7 @@ function* expansion(c: Campaign): Generator<void, Variant[]> {
     (variants[i] as Variant).label = l;
   });
   if (c.order === 'random') {
-    const rnd = seededRandom(c.seed);
+    const rnd = seededUniform(c.seed);
     for (let i = variants.length - 1; i > 0; i--) {
       const j = Math.floor(rnd() * (i + 1));
       [variants[i], variants[j]] = [variants[j] as Variant, variants[i] as Variant];

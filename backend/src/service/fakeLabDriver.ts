@@ -2,7 +2,7 @@
 // spec's rates, in real time divided by `timeScale`, and write a run directory that reports and
 // exports read like a real one. For API tests and frontend work (`lfnlab serve --lab fake`).
 import { buildPlan, type FlowTopology, type Spec, STACK_NAMES } from '@lfnlab/emulator';
-import { seededRandom } from '../campaign/expand.js';
+import { seededUniform } from '@lfnlab/metrics';
 import type { IntervalSample, IperfJson } from '../run/iperf.js';
 import { RunRecorder } from '../run/record.js';
 import type { Sample } from '../run/samples.js';
@@ -136,7 +136,7 @@ export class FakeLabDriver implements LabDriver {
         intervals: [],
       }),
     );
-    const rnd = seededRandom(spec.seed);
+    const rnd = seededUniform(spec.seed);
     const t0 = Date.now();
     rec.event('traffic', { t0: new Date(t0).toISOString(), labRealtimeMs: t0 });
     const emit = (s: Sample) => {

@@ -4,8 +4,7 @@
 // runPoints.ts.
 
 import { EVENT_TYPES, type VERDICT_CODES } from '@lfnlab/grafana';
-import { bottleneckJain } from '@lfnlab/metrics';
-import { seededRandom } from '../../src/campaign/expand.js';
+import { bottleneckJain, seededUniform } from '@lfnlab/metrics';
 import type { Sample } from '../../src/run/samples.js';
 import type { RunSummary } from '../../src/run/summary.js';
 import { lineProtocol, type Point, type RunContext, samplePoint } from '../../src/storage/points.js';
@@ -38,7 +37,7 @@ export interface RunDef {
 export const runEndMs = (r: RunDef) => r.t0Ms + DURATION_S * 1000;
 
 /** Deterministic pseudo-random numbers: the campaigns' own seeded generator. */
-const rng = seededRandom;
+const rng = seededUniform;
 
 /** The test's runs, starting baseMs (whole seconds), 40 s apart. */
 export function labRuns(baseMs: number): RunDef[] {
