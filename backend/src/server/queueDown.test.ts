@@ -37,4 +37,12 @@ describe('a Redis queue that is away', () => {
     expect(run).toMatchObject({ status: 'failed', partial: false });
     expect(run.error).toMatch(/could not be queued: the queue on Redis at redis:\/\/127.0.0.1:1 failed/);
   }, 20_000);
+
+  it('answers the queue board with 503 naming the queue, and still lists runs from their records', async () => {
+    const board = await admin.req('GET', '/api/queue');
+    expect(board.statusCode).toBe(503);
+    expect((board.json() as { error: string }).error).toMatch(/the run queue does not answer/);
+    const runs = await admin.req('GET', '/api/runs');
+    expect(runs.statusCode).toBe(200);
+  }, 30_000);
 });

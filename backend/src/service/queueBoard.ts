@@ -38,8 +38,20 @@ export class QueueBoard {
     private readonly access: Access,
   ) {}
 
+  /** The queue's jobs; a queue that does not answer (Redis away) is a 503 naming it, not a 500. */
+  private async jobs(): Promise<[RunJob[], RunJob[]]> {
+    try {
+      return await Promise.all([this.queue.waitingJobs(), this.queue.runningJobs()]);
+    } catch (err) {
+      throw new ServiceError(
+        503,
+        `the run queue does not answer (${(err as Error).message}); recorded runs are safe, and the board is back once the queue is`,
+      );
+    }
+  }
+
   private async lines(now = new Date()) {
-    const [waiting, running] = await Promise.all([this.queue.waitingJobs(), this.queue.runningJobs()]);
+    const [waiting, running] = await this.jobs();
     const labs = new Set([...waiting, ...running].map((j) => j.lab));
     const all = this.store.all();
     const runOf = (j: RunJob) => this.store.get(j.runId);
@@ -71,7 +83,10 @@ export class QueueBoard {
   }
 
   async views(runs: Run[]): Promise<RunView[]> {
-    const spots = runs.some((r) => r.status === 'queued') ? await this.spots() : new Map();
+    // Runs are listed from their records even while the queue is away; only the places are unknown.
+    const spots = runs.some((r) => r.status === 'queued')
+      ? await this.spots().catch(() => new Map<string, QueueSpot>())
+      : new Map<string, QueueSpot>();
     return runs.map((r) => ({ ...r, queue: r.status === 'queued' ? (spots.get(r.id) ?? null) : null }));
   }
 

@@ -18,7 +18,7 @@ export async function queueRoutes(app: FastifyInstance, { s }: { s: Services }) 
       schema: {
         tags: ['runs'],
         summary: "Each lab's running and waiting runs, in order, with expected starts",
-        response: { 200: QueueBoardSchema },
+        response: { 200: QueueBoardSchema, ...errorReplies(503) },
       },
     },
     async (req) => s.board.board(userOf(req)),
