@@ -12,6 +12,7 @@ import type { LabDriver } from '../service/labDriver.js';
 import type { RunQueue } from '../service/queue.js';
 import { RealLabDriver } from '../service/realLabDriver.js';
 import { defaultHostId, RedisRunQueue } from '../service/redisQueue.js';
+import { isRedisUrl, redisUrlForDisplay, withRedisPassword } from '../service/redisUrl.js';
 import { Storage } from '../storage/runStorage.js';
 import { type Command, UsageError } from './args.js';
 
@@ -19,20 +20,6 @@ export function defaultDataDir(): string {
   const home = process.env.HOME ? homedir() : null;
   if (process.env.XDG_DATA_HOME) return join(process.env.XDG_DATA_HOME, 'lfnlab');
   return home ? join(home, '.local', 'share', 'lfnlab') : resolve('.lfnlab');
-}
-
-/** redis://HOST:PORT or rediss://HOST:PORT, optionally with credentials and a database number. */
-export function isRedisUrl(s: string): boolean {
-  try {
-    const u = new URL(s);
-    return (
-      (u.protocol === 'redis:' || u.protocol === 'rediss:') &&
-      u.hostname !== '' &&
-      /^\/?\d*$/.test(u.pathname)
-    );
-  } catch {
-    return false;
-  }
 }
 
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
@@ -82,7 +69,10 @@ run directory under --runs and its samples to InfluxDB.
                     per lab, "lfnlab.<host id>.<lab>"); queued runs then survive
                     restarts of the service and, with appendonly yes, of Redis.
                     Default: in the service's own memory (queued runs are queued
-                    again from their run directories at the next start)
+                    again from their run directories at the next start).
+                    rediss:// for TLS; redis://USER@HOST:PORT for a Redis ACL user,
+                    its password in $LFNLAB_REDIS_PASSWORD (not on the command
+                    line, where ps shows it); messages show it as ***
   --host-id ID      names this lab host's queues (default: the host name)
   --influx URL|off  InfluxDB 1.x (default http://127.0.0.1:8086); off: run directories only
   --grafana URL     Grafana for "open in Grafana" links (default http://127.0.0.1:3000)
@@ -184,7 +174,11 @@ running runs are stopped, the lab reset, and their records kept.`,
       lab === 'fake' ? new FakeLabDriver({ timeScale: speed }) : new RealLabDriver(log);
     let queue: RunQueue | undefined;
     if (queueArg !== undefined) {
-      const redisQueue = new RedisRunQueue({ url: queueArg, hostId, log });
+      const redisQueue = new RedisRunQueue({
+        url: withRedisPassword(queueArg, process.env.LFNLAB_REDIS_PASSWORD),
+        hostId,
+        log,
+      });
       try {
         await redisQueue.ready();
       } catch (err) {
@@ -211,7 +205,7 @@ running runs are stopped, the lab reset, and their records kept.`,
     });
     const address = await server.app.listen({ host, port });
     console.log(
-      `lfnlab serve: ${address} (lab: ${lab}${lab === 'fake' ? `, ${speed}x` : ''}; queue: ${queueArg ? `${queueArg} as ${hostId}` : 'in-process'}; influx: ${influxArg}; data ${dataDir}; runs ${runsDir})`,
+      `lfnlab serve: ${address} (lab: ${lab}${lab === 'fake' ? `, ${speed}x` : ''}; queue: ${queueArg ? `${redisUrlForDisplay(queueArg)} as ${hostId}` : 'in-process'}; influx: ${influxArg}; data ${dataDir}; runs ${runsDir})`,
     );
     console.log(`  API docs: ${address}/api/docs`);
     if (server.admin)

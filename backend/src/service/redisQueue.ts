@@ -12,6 +12,7 @@ import { Redis } from 'ioredis';
 import { LAB_NAME } from './labDriver.js';
 import type { JobHandler, QueueCounts, RunJob, RunQueue } from './queue.js';
 import { defaultHostId, HOST_ID, type HostKeys, hostKeys, queueNameOf } from './redisKeys.js';
+import { redisUrlForDisplay } from './redisUrl.js';
 import { RedisLabWorkers } from './redisWorkers.js';
 
 export { defaultHostId, queueNameOf };
@@ -48,7 +49,9 @@ export class RedisRunQueue extends EventEmitter implements RunQueue {
   /** Enqueue, move and cancel one at a time, so turns are counted on a line nobody is changing. */
   private serial: Promise<unknown> = Promise.resolve();
   private readonly log: (line: string) => void;
+  /** For messages: the password hidden. */
   private readonly url: string;
+  private readonly connectUrl: string;
 
   constructor(o: RedisQueueOptions) {
     super();
@@ -58,7 +61,8 @@ export class RedisRunQueue extends EventEmitter implements RunQueue {
         `host id "${this.hostId}": 1-63 letters, digits, "_" or "-", starting with a letter or digit`,
       );
     this.log = o.log ?? (() => undefined);
-    this.url = o.url;
+    this.url = redisUrlForDisplay(o.url);
+    this.connectUrl = o.url;
     this.keys = hostKeys(this.hostId);
     // Reconnection attempts at most 1 s apart, so a command gives up within about 3 s when Redis
     // is away, and within 10 s when something answers that is not Redis (or not answering).
@@ -67,7 +71,7 @@ export class RedisRunQueue extends EventEmitter implements RunQueue {
       retryStrategy: (n) => Math.min(n * 100, 1000),
       commandTimeout: 10_000,
     });
-    this.conn.on('error', (err) => this.log(`redis ${o.url}: ${err.message}`));
+    this.conn.on('error', (err) => this.log(`redis ${this.url}: ${err.message}`));
   }
 
   /** Resolves once Redis answers a PING; rejects, naming the URL, when it does not within `ms`. */
@@ -328,7 +332,7 @@ export class RedisRunQueue extends EventEmitter implements RunQueue {
   process(handler: JobHandler): void {
     if (this.workers || this.closed) return;
     this.workers = new RedisLabWorkers({
-      url: this.url,
+      url: this.connectUrl,
       hostId: this.hostId,
       keys: this.keys,
       handler,

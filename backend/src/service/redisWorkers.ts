@@ -6,6 +6,7 @@ import { Redis } from 'ioredis';
 import { LAB_NAME } from './labDriver.js';
 import type { JobHandler, RunJob } from './queue.js';
 import { type HostKeys, queueNameOf } from './redisKeys.js';
+import { redisUrlForDisplay } from './redisUrl.js';
 
 export interface LabWorkersOptions {
   url: string;
@@ -33,7 +34,7 @@ export class RedisLabWorkers {
 
   constructor(private readonly o: LabWorkersOptions) {
     this.conn = new Redis(o.url, { maxRetriesPerRequest: null });
-    this.conn.on('error', (err) => o.log(`redis (workers) ${o.url}: ${err.message}`));
+    this.conn.on('error', (err) => o.log(`redis (workers) ${redisUrlForDisplay(o.url)}: ${err.message}`));
     const sub = this.conn.duplicate();
     sub.on('error', (err) => o.log(`redis (stop requests): ${err.message}`));
     sub.on('message', (channel: string, message: string) => {

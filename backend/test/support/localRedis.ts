@@ -51,7 +51,8 @@ export function pingRedis(port: number, timeoutMs = 1000): Promise<boolean> {
     s.on('connect', () => s.write('PING\r\n'));
     s.on('data', (d) => {
       got += d.toString('latin1');
-      if (got.includes('\r\n')) done(got.startsWith('+PONG'));
+      // -NOAUTH: up, but asks for a password (an ACL user's, or requirepass).
+      if (got.includes('\r\n')) done(got.startsWith('+PONG') || got.startsWith('-NOAUTH'));
     });
   });
 }
@@ -66,6 +67,8 @@ export async function startLocalRedis(o: {
   port?: number;
   bin?: string;
   timeoutMs?: number;
+  /** More redis-server options, e.g. ACL users: ['--user', 'lab', 'on', '>pw', '~*', '&*', '+@all']. */
+  args?: string[];
 }): Promise<LocalRedis> {
   const bin = o.bin ?? findRedisServer();
   if (!bin) throw new Error(`redis-server is not installed; ${REDIS_INSTALL_HINT}`);
@@ -91,6 +94,7 @@ export async function startLocalRedis(o: {
     'yes',
     '--logfile',
     '',
+    ...(o.args ?? []),
   ];
   const logFd = openSync(logPath, 'a');
   const child = spawn(bin, args, { stdio: ['ignore', logFd, logFd] });
