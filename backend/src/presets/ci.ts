@@ -112,6 +112,9 @@ function thin<T>(values: T[], n: number | undefined): T[] {
   return values.filter((_, i) => idx.has(i));
 }
 
+/** The name a shortened campaign gets (its runs are named `NAME-ci/VARIANT`). */
+export const shortenedName = (name: string) => `${name}-ci`.slice(0, 64);
+
 /**
  * The campaign with every run `seconds` long (one repetition; optionally at most `values` values per
  * varied parameter). Expanding the result validates it like any campaign.
@@ -131,7 +134,7 @@ export function shortenForCi(campaign: Campaign, seconds: number, opts: { values
   );
   return {
     ...campaign,
-    name: `${campaign.name}-ci`.slice(0, 64),
+    name: shortenedName(campaign.name),
     description: `${campaign.description ?? campaign.name} (CI: ${formatMs(seconds * 1000)} runs)`,
     base: scaleSpec(campaign.base, c),
     vary,

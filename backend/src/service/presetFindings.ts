@@ -11,6 +11,7 @@ import {
   type Preset,
   type PresetComparison,
   type PresetRow,
+  shortenedName,
   shortenForCi,
 } from '../presets/index.js';
 import type { RunSummary } from '../run/summary.js';
@@ -73,22 +74,26 @@ export class PresetFindings {
     return m;
   }
 
-  /** The run's part and variant, at full length when its spec is the variant's, else shortened. */
+  /** The run's part and variant: a full-length part's, or its shortened campaign's (named NAME-ci). */
   private match(preset: Preset, run: Run): Matched | null {
     const at = run.campaign?.lastIndexOf('@') ?? -1;
     const slash = run.name.indexOf('/');
     if (!run.campaign || at < 0 || slash < 0) return null;
     const campaignName = run.campaign.slice(0, at);
-    const part = preset.parts.find((p) => p.campaign.name === campaignName);
-    if (!part) return null;
     const id = run.name.slice(slash + 1);
-    const full = this.variants(`${preset.name}/${part.name}`, part.campaign, null).get(id);
-    if (full && full.resolved.duration === run.spec.duration)
-      return { run, part: part.name, variant: full, shortenedToS: null };
-    const s = run.spec.duration / 1000;
-    if (!Number.isInteger(s)) return null;
-    const short = this.variants(`${preset.name}/${part.name}`, part.campaign, s).get(id);
-    return short ? { run, part: part.name, variant: short, shortenedToS: s } : null;
+    for (const part of preset.parts) {
+      const key = `${preset.name}/${part.name}`;
+      if (part.campaign.name === campaignName) {
+        const v = this.variants(key, part.campaign, null).get(id);
+        return v ? { run, part: part.name, variant: v, shortenedToS: null } : null;
+      }
+      if (shortenedName(part.campaign.name) === campaignName) {
+        const s = run.spec.duration / 1000;
+        const v = Number.isInteger(s) ? this.variants(key, part.campaign, s).get(id) : undefined;
+        return v ? { run, part: part.name, variant: v, shortenedToS: s } : null;
+      }
+    }
+    return null;
   }
 
   private fromRuns(user: PublicUser, preset: Preset) {
