@@ -13,8 +13,8 @@ import {
   testServer,
   userClient,
 } from '../../test/support/testkit.js';
-import { comparePreset, loadPresets } from '../presets/index.js';
 import type { PresetFindingsView } from '../presets/findingsView.js';
+import { comparePreset, loadPresets } from '../presets/index.js';
 import type { PresetPlanView } from '../service/presetPlan.js';
 import type { Run } from '../service/types.js';
 
@@ -87,15 +87,17 @@ describe('GET /api/presets/:id/findings', () => {
     expect(cell?.published.scale).toBe(fixture.scale);
     expect(cell?.published.scaled).toBeCloseTo((cell?.published.value ?? 0) * fixture.scale);
     // Every other claim is still there, undecided on no runs.
-    expect(v.findings.filter((x) => x.id !== fixture.finding).every((x) => x.verdict === 'inconclusive')).toBe(
-      true,
-    );
+    expect(
+      v.findings.filter((x) => x.id !== fixture.finding).every((x) => x.verdict === 'inconclusive'),
+    ).toBe(true);
   });
 
   it("compares the caller's own completed runs, and only theirs", async () => {
     const ada = await userClient(s, admin, 'ada-findings', 'instructor');
     const check = await ada.req('POST', '/api/runs', { preset: OWN, shorten: 3, variant: 'nope' });
-    const variant = (check.json().problems[0].message as string).replace('must be one of ', '').split(', ')[0];
+    const variant = (check.json().problems[0].message as string)
+      .replace('must be one of ', '')
+      .split(', ')[0];
     const run = await ada.json<Run>('POST', '/api/runs', { preset: OWN, shorten: 3, variant });
     expect((await runEnded(s, run.id)).status).toBe('completed');
     const mine = await ada.json<PresetFindingsView>('GET', `/api/presets/${OWN}/findings`);

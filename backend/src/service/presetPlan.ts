@@ -4,8 +4,8 @@
 // not: one variant at a time, shortened to the quota's length.
 import type { PresetPick } from '../presets/pick.js';
 import { SHORTEN_S } from '../presets/pick.js';
-import { quotaFit, quotaProblems } from './quotas.js';
 import { type WallEstimate, wallEstimate } from './queueEstimate.js';
+import { quotaFit, quotaProblems } from './quotas.js';
 import { type PlannedRun, presets, resolveRunInput } from './runInputs.js';
 import type { SpecStore } from './specStore.js';
 import { type Problem, type Quota, type Role, type Run, ServiceError } from './types.js';

@@ -32,15 +32,3 @@ export function FindingVerdict({ finding }: { finding: PresetFinding }) {
     </Group>
   );
 }
-
-/** The findings of a preset with their verdicts, when the preset comes with a comparison. */
-export function FindingVerdicts({ findings }: { findings?: PresetFinding[] | undefined }) {
-  if (!findings?.length) return null;
-  return (
-    <section aria-label="Findings, decided on our runs">
-      {findings.map((f) => (
-        <FindingVerdict key={f.id} finding={f} />
-      ))}
-    </section>
-  );
-}
