@@ -101,7 +101,8 @@ export const usePresetFindings = (id: string) =>
   useQuery({
     queryKey: keys.presetFindings(id),
     queryFn: () => get<PresetFindingsView>(`/api/presets/${encodeURIComponent(id)}/findings`),
-    staleTime: 30_000,
+    // A run of the preset may have ended since: coming back to the gallery asks again.
+    refetchOnMount: 'always',
   });
 
 /** What a pick of the preset starts, costs, and whether it fits my quota (the last answer stays while the next loads). */
