@@ -90,7 +90,9 @@ export class PresetPlanner {
         { path: 'variant', message: `must be one of ${all.map(variantId).join(', ')}` },
       ]);
     const role = ctx.user.role;
-    const variants = all.map((r): PlanVariant => {
+    // In the file's order (ids start with the position), not the campaign's seeded run order.
+    const byId = [...all].sort((a, b) => variantId(a).localeCompare(variantId(b)));
+    const variants = byId.map((r): PlanVariant => {
       const problems = quotaProblems(r.spec, ctx.quota, role);
       return {
         id: variantId(r),

@@ -2,7 +2,7 @@
 // each finding's verdict word with its test and n, ours (mean ± σ) beside the published value
 // scaled to the lab with its scale factor, and what the lab cannot express of the experiment.
 import { VERDICT_COLORS } from '@lfnlab/report/palette';
-import { Loader, Stack, Table, Text } from '@mantine/core';
+import { Loader, Stack, Text } from '@mantine/core';
 import { usePresetFindings } from '../api/queries';
 import type { FindingCell, FindingsSource, FindingView } from '../api/types';
 import { dash, fmt, fmtDate, fmtMeanSd } from '../lib/format';
@@ -15,7 +15,7 @@ export function sourceText(s: FindingsSource): string {
   return `Decided on your ${s.runs} completed run${s.runs === 1 ? '' : 's'} (${length}; newest ${fmtDate(s.newestAt)}).`;
 }
 
-/** "0.25 × 0.161 = 0.0402 Mbit/s": the paper's value, the scale factor, the value here. */
+/** "64 × 0.161 = 10.3 Mbit/s": the paper's value, the scale factor, the value it means here. */
 export function scaledText(c: FindingCell): string {
   const p = c.published;
   const value = fmtMeanSd(p.value, p.sd, '').trim();
@@ -29,35 +29,31 @@ function oursText(c: FindingCell): string {
   return `${fmtMeanSd(c.ours.mean, c.ours.sd, c.unit)} (n = ${c.ours.n})`;
 }
 
+/** One line per published number: ours, then the paper's value times the scale factor. */
 function FindingCells({ cells }: { cells: FindingCell[] }) {
-  if (!cells.length) return null;
   return (
-    <Table.ScrollContainer minWidth={320} type="native">
-      <Table fz="xs" verticalSpacing={2} horizontalSpacing={6} withRowBorders={false}>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Number</Table.Th>
-            <Table.Th>Ours (mean ± σ)</Table.Th>
-            <Table.Th>Published × scale = here</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {cells.map((c) => (
-            <Table.Tr key={c.id} data-testid={`cell-${c.id}`}>
-              <Table.Td>
-                {c.label}
-                <Text span size="xs" c="dimmed">
-                  {' '}
-                  ({c.ref})
-                </Text>
-              </Table.Td>
-              <Table.Td>{oursText(c)}</Table.Td>
-              <Table.Td>{scaledText(c)}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <ul style={{ margin: '2px 0 0', paddingInlineStart: 18 }}>
+      {cells.map((c) => (
+        <li key={c.id} data-testid={`cell-${c.id}`}>
+          <Text size="xs">
+            {c.label}
+            <Text span size="xs" c="dimmed">
+              {' '}
+              ({c.ref})
+            </Text>
+          </Text>
+          <Text size="xs">
+            <b>ours</b> {oursText(c)} · <b>paper</b> {scaledText(c)}
+            {c.ratio !== null && (
+              <Text span size="xs" c="dimmed">
+                {' '}
+                · ratio {fmt(c.ratio)}
+              </Text>
+            )}
+          </Text>
+        </li>
+      ))}
+    </ul>
   );
 }
 
@@ -68,7 +64,8 @@ function Finding({ f }: { f: FindingView }) {
       {f.cells.length > 0 && (
         <details>
           <summary style={{ fontSize: 'var(--mantine-font-size-xs)', cursor: 'pointer' }}>
-            Ours beside the published {f.cells.length === 1 ? 'number' : `${f.cells.length} numbers`}
+            Ours beside the paper's {f.cells.length === 1 ? 'number' : `${f.cells.length} numbers`}, scaled to
+            the lab
           </summary>
           <FindingCells cells={f.cells} />
         </details>
