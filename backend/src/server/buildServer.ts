@@ -9,6 +9,7 @@ import Fastify, { type FastifyInstance, type FastifyServerFactory, type FastifyS
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { AssignmentStore } from '../classroom/assignmentStore.js';
 import { ClassStore } from '../classroom/classStore.js';
+import { PRESETS_DIR } from '../presets/index.js';
 import { Access } from '../service/access.js';
 import { Accounts } from '../service/accounts.js';
 import type { LabDriver } from '../service/labDriver.js';
@@ -20,7 +21,6 @@ import { QueueBoard } from '../service/queueBoard.js';
 import { RunService } from '../service/runService.js';
 import { RunStore } from '../service/runStore.js';
 import { SpecStore } from '../service/specStore.js';
-import { PRESETS_DIR } from '../presets/index.js';
 import type { Storage } from '../storage/runStorage.js';
 import type { RouteAccess, Services } from './context.js';
 import { installErrorHandler } from './errors.js';
