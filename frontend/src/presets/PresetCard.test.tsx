@@ -143,6 +143,7 @@ describe('PresetCard', () => {
     const over = await screen.findByTestId('quota-over');
     expect(within(over).getByText('concurrentRuns')).toBeTruthy();
     expect(over.textContent).toContain('the student quota is 1 at a time');
+    expect(over.textContent).toContain('1 of 2 variants are over the per-run limits');
     fireEvent.click(within(over).getByRole('button', { name: 'Use this' }));
     await waitFor(() =>
       expect(screen.getByTestId('quota-fits').textContent).toBe('Fits your student quota.'),

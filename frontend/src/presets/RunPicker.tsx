@@ -27,6 +27,7 @@ export function costBasis(c: WallEstimate): string {
 
 function QuotaMark({ plan, onPick }: { plan: PresetPlanView; onPick: (p: PresetPick) => void }) {
   const q = plan.quota;
+  const overVariants = plan.variants.filter((v) => !v.fits).length;
   if (q.fits)
     return (
       <Text size="xs" c="dimmed" data-testid="quota-fits">
@@ -52,6 +53,12 @@ function QuotaMark({ plan, onPick }: { plan: PresetPlanView; onPick: (p: PresetP
             </li>
           ))}
         </ul>
+        {!plan.pick.variant && overVariants > 0 && (
+          <Text size="xs">
+            {overVariants} of {plan.variants.length} variants are over the per-run limits (marked in the
+            Variant list).
+          </Text>
+        )}
         {q.suggestion ? (
           <Group gap="xs" wrap="wrap">
             <Text size="xs">
