@@ -58,18 +58,19 @@ function FindingCells({ cells }: { cells: FindingCell[] }) {
 }
 
 function Finding({ f }: { f: FindingView }) {
+  const numbers = f.cells.length === 1 ? "the paper's number" : `the paper's ${f.cells.length} numbers`;
   return (
     <Stack gap={2}>
       <FindingVerdict finding={f} />
-      {f.cells.length > 0 && (
-        <details>
-          <summary style={{ fontSize: 'var(--mantine-font-size-xs)', cursor: 'pointer' }}>
-            Ours beside the paper's {f.cells.length === 1 ? 'number' : `${f.cells.length} numbers`}, scaled to
-            the lab
-          </summary>
-          <FindingCells cells={f.cells} />
-        </details>
-      )}
+      <details>
+        <summary style={{ fontSize: 'var(--mantine-font-size-xs)', cursor: 'pointer' }}>
+          How it was decided{f.cells.length ? `; ours beside ${numbers}, scaled to the lab` : ''}
+        </summary>
+        <Text size="xs" c="dimmed">
+          {f.sentence}
+        </Text>
+        {f.cells.length > 0 && <FindingCells cells={f.cells} />}
+      </details>
     </Stack>
   );
 }
