@@ -112,6 +112,9 @@ function thin<T>(values: T[], n: number | undefined): T[] {
   return values.filter((_, i) => idx.has(i));
 }
 
+/** The name a shortened campaign gets (its runs are named `NAME-ci/VARIANT`; reproductions `NAME-repro`). */
+export const shortenedName = (name: string, suffix = 'ci') => `${name}-${suffix}`.slice(0, 64);
+
 /**
  * The campaign with every run `seconds` long: for CI one repetition (optionally at most `values`
  * values per varied parameter), for a reproduction every value and `repeat` repetitions. Expanding
@@ -137,7 +140,7 @@ export function shortenForCi(
   const suffix = opts.suffix ?? 'ci';
   return {
     ...campaign,
-    name: `${campaign.name}-${suffix}`.slice(0, 64),
+    name: shortenedName(campaign.name, suffix),
     description: `${campaign.description ?? campaign.name} (${opts.why ?? 'CI'}: ${formatMs(seconds * 1000)} runs)`,
     base: scaleSpec(campaign.base, c),
     vary,
