@@ -15,6 +15,7 @@ import {
   readPresetRows,
   shortenForCi,
 } from '../presets/index.js';
+import { formatPresetShow } from './presetShow.js';
 import { renderPresetComparison } from '../report/presetReport.js';
 import { type Command, table, UsageError } from './args.js';
 
@@ -75,10 +76,16 @@ export const presetCommand: Command = {
   name: 'preset',
   summary: "the seed papers' experiments: list, run, compare with the published numbers",
   usage: `usage: lfnlab preset list
+       lfnlab preset show NAME
        lfnlab preset run NAME [--ci | --seconds N] [--out DIR] [--lab NAME]
        lfnlab preset compare NAME [--ci | --seconds N] [--out DIR]
 
 list     every preset: paper, parts, runs, full length and the CI length
+show     the paper, the scaling rule and the dimensionless groups paper against
+         ours (BDP in packets, buffer/BDP, each stack constant counted in
+         packets over the window, time constants over the RTT or congestion
+         epoch), whether each is preserved, and what the ones that are not
+         likely do to the findings
 run      runs each part of the preset as a campaign under DIR/PART (default
          campaigns/preset-NAME[-ci|-Ns]/), resumable like 'lfnlab campaign run',
          then compares (as below)
@@ -120,8 +127,12 @@ compare  puts the paper's published numbers (scaled by the preset's rule) beside
       console.log(table(['preset', 'paper', 'parts', 'runs', 'full length', 'CI', 'published'], rows));
       return 0;
     }
-    if (action !== 'run' && action !== 'compare') throw new UsageError(this.usage);
+    if (action !== 'run' && action !== 'compare' && action !== 'show') throw new UsageError(this.usage);
     const preset = findPreset(name, this.usage);
+    if (action === 'show') {
+      console.log(formatPresetShow(preset));
+      return 0;
+    }
     const dir = defaultDir(preset, values);
     if (action === 'compare') {
       if (!existsSync(dir)) {

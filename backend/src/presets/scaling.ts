@@ -102,7 +102,9 @@ export function scalingGroups(o: {
       paper: o.bufferInBdp ? o.bufferBdp : null,
       ours: o.bufferBdp,
       preserved: o.bufferInBdp ? true : null,
-      ...(o.bufferInBdp ? {} : { note: "the spec gives the buffer in packets or bytes; the paper's is not known here" }),
+      ...(o.bufferInBdp
+        ? {}
+        : { note: "the spec gives the buffer in packets or bytes; the paper's is not known here" }),
     },
   ];
   for (const stack of o.stacks) {
@@ -130,13 +132,27 @@ export function scalingGroups(o: {
         // 0 means "measured": the capacity the flow sees, which scales with the link by itself.
         const paper = p.default ? (p.default * 1e6) / (o.rateBps / o.rateFactor) : 1;
         const ours = v ? (v * 1e6) / o.rateBps : 1;
-        groups.push({ id, label: `${stack} ${p.name} / link rate`, against: 'rate', paper, ours, preserved: near(ours, paper) });
+        groups.push({
+          id,
+          label: `${stack} ${p.name} / link rate`,
+          against: 'rate',
+          paper,
+          ours,
+          preserved: near(ours, paper),
+        });
       } else if (p.dimension === 'time') {
         const msOurs = paramMs(p, v);
         const msPaper = paramMs(p, p.default);
         const ours = msOurs === null ? v : msOurs / o.rttMs;
         const paper = msPaper === null ? p.default : msPaper / rttPaper;
-        groups.push({ id, label: `${stack} ${p.name} / RTT`, against: 'rtt', paper, ours, preserved: near(ours, paper) });
+        groups.push({
+          id,
+          label: msOurs === null ? `${stack} ${p.name} (RTTs)` : `${stack} ${p.name} / RTT`,
+          against: 'rtt',
+          paper,
+          ours,
+          preserved: near(ours, paper),
+        });
         if (msOurs !== null && msPaper !== null && msPaper >= 60_000) {
           groups.push({
             id: `${id}/run`,
@@ -185,7 +201,9 @@ const kernelStacks = (spec: Spec): string[] =>
 
 /** A preset's groups, at its first run's first path, for every stack any of its runs uses. */
 export function presetScaling(p: Preset): PresetScaling {
-  const variants = p.parts.flatMap((part) => expandCampaign(part.campaign).map((v) => ({ part: part.name, v })));
+  const variants = p.parts.flatMap((part) =>
+    expandCampaign(part.campaign).map((v) => ({ part: part.name, v })),
+  );
   const first = variants[0];
   if (!first) throw new Error(`${p.name}: no runs`);
   const spec = first.v.resolved;
@@ -195,13 +213,23 @@ export function presetScaling(p: Preset): PresetScaling {
   const bdp = bdpBytes(path.rate, path.rtt);
   const buffer = path.buffer;
   const bufferBytes =
-    'bdp' in buffer ? buffer.bdp * bdp : 'bytes' in buffer ? buffer.bytes : buffer.packets * frameBytes(spec.mtu);
+    'bdp' in buffer
+      ? buffer.bdp * bdp
+      : 'bytes' in buffer
+        ? buffer.bytes
+        : buffer.packets * frameBytes(spec.mtu);
   const { rateFactor, rttFactor, timeFactor } = p.meta.scaling;
   return {
     rateFactor,
     rttFactor,
     timeFactor,
-    at: { part: first.part, variant: first.v.label, rateMbps: path.rate / 1e6, rttMs: path.rtt, mtu: spec.mtu },
+    at: {
+      part: first.part,
+      variant: first.v.label,
+      rateMbps: path.rate / 1e6,
+      rttMs: path.rtt,
+      mtu: spec.mtu,
+    },
     stacks,
     groups: scalingGroups({
       rateBps: path.rate,

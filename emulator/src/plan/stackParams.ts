@@ -20,7 +20,9 @@ export function stackParamSettings(spec: Pick<Spec, 'stackParams'>): StackParamS
     Object.entries(params).flatMap(([name, value]) => {
       const module = STACK_PARAMS[stack]?.module;
       const p = stackParam(stack, name);
-      return module && p ? [{ stack, module, name, value, default: p.default, file: sysfsParamPath(module, name) }] : [];
+      return module && p
+        ? [{ stack, module, name, value, default: p.default, file: sysfsParamPath(module, name) }]
+        : [];
     }),
   );
 }

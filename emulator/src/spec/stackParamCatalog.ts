@@ -93,14 +93,35 @@ export const STACK_PARAMS: Readonly<Record<string, StackParams>> = {
       ),
       live('beta', 717, 'ratio', 'ratio', [1, 1023], 'window kept on loss, /1024 (0.7)', 1024),
       live('hystart_low_window', 16, 'packets', 'window', [0, 65535], 'HyStart acts only above this window'),
-      live('hystart_ack_delta_us', 2000, 'us', 'time', [0, 1_000_000], 'HyStart ACK-train spacing that ends slow start'),
+      live(
+        'hystart_ack_delta_us',
+        2000,
+        'us',
+        'time',
+        [0, 1_000_000],
+        'HyStart ACK-train spacing that ends slow start',
+      ),
     ],
   },
   bic: {
     module: 'tcp_bic',
     params: [
-      live('low_window', 14, 'packets', 'window', [0, 65535], 'below this window BIC grows and backs off like Reno'),
-      live('max_increment', 16, 'packets', 'window', [1, 65535], 'largest step per RTT of the binary search (Smax)'),
+      live(
+        'low_window',
+        14,
+        'packets',
+        'window',
+        [0, 65535],
+        'below this window BIC grows and backs off like Reno',
+      ),
+      live(
+        'max_increment',
+        16,
+        'packets',
+        'window',
+        [1, 65535],
+        'largest step per RTT of the binary search (Smax)',
+      ),
       live('smooth_part', 20, 'RTTs', 'time', [0, 65535], 'RTTs the search spends near the last maximum'),
       live('beta', 819, 'ratio', 'ratio', [1, 1023], 'window kept on loss, /1024 (0.8)', 1024),
     ],
@@ -108,7 +129,13 @@ export const STACK_PARAMS: Readonly<Record<string, StackParams>> = {
   htcp: {
     module: 'tcp_htcp',
     params: [
-      fixed('delta_l', 1000, 'ms', 'time', 'Δ_L: Reno-like growth for 1 s after a loss, then α rises with the time since it'),
+      fixed(
+        'delta_l',
+        1000,
+        'ms',
+        'time',
+        'Δ_L: Reno-like growth for 1 s after a loss, then α rises with the time since it',
+      ),
       fixed('rtt_ref', 100, 'ms', 'time', 'RTT scaling makes α proportional to RTT/100 ms (use_rtt_scaling)'),
       fixed('beta_min', 0.5, 'ratio', 'ratio', 'smallest window kept on loss (0.5)'),
       fixed('beta_max', 0.8, 'ratio', 'ratio', 'largest window kept on loss (0.8)'),
@@ -117,14 +144,26 @@ export const STACK_PARAMS: Readonly<Record<string, StackParams>> = {
   highspeed: {
     module: 'tcp_highspeed',
     params: [
-      fixed('low_window', 38, 'packets', 'window', 'first row of the RFC 3649 table: Reno below, HighSpeed above'),
+      fixed(
+        'low_window',
+        38,
+        'packets',
+        'window',
+        'first row of the RFC 3649 table: Reno below, HighSpeed above',
+      ),
       fixed('high_window', 84035, 'packets', 'window', 'last row of the table (a = 73, b = 0.1)'),
     ],
   },
   scalable: {
     module: 'tcp_scalable',
     params: [
-      fixed('ai_cnt', 100, 'packets', 'window', 'one packet per min(W, 100) ACKed: Reno-like growth below 100 packets, +1 % per RTT above'),
+      fixed(
+        'ai_cnt',
+        100,
+        'packets',
+        'window',
+        'one packet per min(W, 100) ACKed: Reno-like growth below 100 packets, +1 % per RTT above',
+      ),
       fixed('md', 0.125, 'ratio', 'ratio', 'window given up on loss (1/8)'),
     ],
   },
@@ -139,13 +178,27 @@ export const STACK_PARAMS: Readonly<Record<string, StackParams>> = {
   lp: {
     module: 'tcp_lp',
     params: [
-      fixed('threshold', 0.15, 'ratio', 'ratio', 'early congestion when the one-way delay is 15 % of its range above the minimum'),
-      fixed('inference', 3, 'RTTs', 'time', 'inference time-out, about 3 RTTs, during which a second indication sends the window to 1'),
+      fixed(
+        'threshold',
+        0.15,
+        'ratio',
+        'ratio',
+        'early congestion when the one-way delay is 15 % of its range above the minimum',
+      ),
+      fixed(
+        'inference',
+        3,
+        'RTTs',
+        'time',
+        'inference time-out, about 3 RTTs, during which a second indication sends the window to 1',
+      ),
     ],
   },
   westwood: {
     module: 'tcp_westwood',
-    params: [fixed('rtt_min', 50, 'ms', 'time', 'the bandwidth filter takes a sample at most every max(RTT, 50 ms)')],
+    params: [
+      fixed('rtt_min', 50, 'ms', 'time', 'the bandwidth filter takes a sample at most every max(RTT, 50 ms)'),
+    ],
   },
   hybla: {
     module: 'tcp_hybla',
@@ -169,14 +222,29 @@ export const STACK_PARAMS: Readonly<Record<string, StackParams>> = {
   },
   veno: {
     module: 'tcp_veno',
-    params: [fixed('beta', 3, 'packets', 'window', 'backlog below which a loss counts as random (window kept at 4/5)')],
+    params: [
+      fixed(
+        'beta',
+        3,
+        'packets',
+        'window',
+        'backlog below which a loss counts as random (window kept at 4/5)',
+      ),
+    ],
   },
   nv: {
     module: 'tcp_nv',
     params: [
       live('nv_pad', 10, 'packets', 'window', [0, 65535], 'packets NV lets queue above the rate it measures'),
       fixed('nv_pad_buffer', 2, 'packets', 'window', 'no growth within this many packets of nv_pad'),
-      live('nv_min_cwnd', 2, 'packets', 'window', [1, 65535], 'NV does not cut the window below this without loss'),
+      live(
+        'nv_min_cwnd',
+        2,
+        'packets',
+        'window',
+        [1, 65535],
+        'NV does not cut the window below this without loss',
+      ),
       live('nv_reset_period', 5, 's', 'time', [1, 3600], 'how often the minimum RTT is renewed'),
     ],
   },
@@ -184,7 +252,15 @@ export const STACK_PARAMS: Readonly<Record<string, StackParams>> = {
     module: 'tcp_cdg',
     params: [
       fixed('window', 8, 'RTTs', 'time', 'RTT samples in the delay-gradient moving average', 'load'),
-      live('backoff_beta', 717, 'ratio', 'ratio', [1, 1023], 'window kept on a delay backoff, /1024 (0.7)', 1024),
+      live(
+        'backoff_beta',
+        717,
+        'ratio',
+        'ratio',
+        [1, 1023],
+        'window kept on a delay backoff, /1024 (0.7)',
+        1024,
+      ),
     ],
   },
   dctcp: {
@@ -209,7 +285,14 @@ export const STACK_PARAMS: Readonly<Record<string, StackParams>> = {
   fast: {
     module: 'tcp_fast',
     params: [
-      live('alpha', 100, 'packets', 'window', [1, 65536], 'packets the flow keeps queued in the path (FAST α)'),
+      live(
+        'alpha',
+        100,
+        'packets',
+        'window',
+        [1, 65536],
+        'packets the flow keeps queued in the path (FAST α)',
+      ),
       live('gamma_pct', 50, 'ratio', 'ratio', [1, 100], 'FAST γ, percent', 100),
     ],
   },
@@ -220,15 +303,36 @@ export const STACK_PARAMS: Readonly<Record<string, StackParams>> = {
       fixed('hs_high_window', 83000, 'packets', 'window', 'top of the HighSpeed response function'),
       live('delta_pct', 15, 'ratio', 'ratio', [1, 100], 'TCP-LP threshold, percent of d_max − d_min', 100),
       live('itt_rtts', 3, 'RTTs', 'time', [1, 1000], 'inference time-out in smoothed RTTs'),
-      live('min_spread_ms', 5, 'ms', 'time', [0, 10_000], 'smallest d_max − d_min before the delay inference acts'),
+      live(
+        'min_spread_ms',
+        5,
+        'ms',
+        'time',
+        [0, 10_000],
+        'smallest d_max − d_min before the delay inference acts',
+      ),
     ],
   },
   grid: {
     module: 'tcp_grid',
     params: [
       live('loss_thresh', 2, 'packets', 'window', [1, 65535], 'losses in one window that mean congestion'),
-      live('link_mbps', 0, 'Mbit/s', 'rate', [0, 100_000], 'capacity C; 0 = the largest delivery rate measured'),
-      live('greedy_ms', 600_000, 'ms', 'time', [0, I31], 'TCP greedy timer: time held at a level before probing'),
+      live(
+        'link_mbps',
+        0,
+        'Mbit/s',
+        'rate',
+        [0, 100_000],
+        'capacity C; 0 = the largest delivery rate measured',
+      ),
+      live(
+        'greedy_ms',
+        600_000,
+        'ms',
+        'time',
+        [0, I31],
+        'TCP greedy timer: time held at a level before probing',
+      ),
     ],
   },
 };
