@@ -15,9 +15,9 @@ import {
   readPresetRows,
   shortenForCi,
 } from '../presets/index.js';
-import { formatPresetShow } from './presetShow.js';
 import { renderPresetComparison } from '../report/presetReport.js';
 import { type Command, table, UsageError } from './args.js';
+import { formatPresetShow } from './presetShow.js';
 
 const seconds = (ms: number) =>
   ms >= 3600e3 ? `${(ms / 3600e3).toFixed(1)} h` : `${Math.round(ms / 1000)} s`;

@@ -1,7 +1,8 @@
 // `lfnlab preset show NAME`: the paper, the scaling rule, and the dimensionless groups paper
 // against ours, with the meta file's caveat for each group the scaling does not keep.
-import type { Preset } from '../presets/load.js';
+
 import { groupValue, preservedText } from '../presets/groupText.js';
+import type { Preset } from '../presets/load.js';
 import { caveatsOf, type PresetScaling, presetScaling } from '../presets/scaling.js';
 import { table } from './args.js';
 

@@ -6,8 +6,8 @@
 import {
   bdpBytes,
   frameBytes,
-  STACK_PARAMS,
   type Spec,
+  STACK_PARAMS,
   type StackParam,
   usesKernelTcp,
 } from '@lfnlab/emulator';

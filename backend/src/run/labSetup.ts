@@ -62,7 +62,8 @@ export async function snapshot(
     plan.topology.namespaces.map((ns, i) => [ns, json<LinkStat[]>(out.links?.[i]?.stdout, [])]),
   );
   rec.json(`links-${when}.json`, links);
-  if (out['stack parameters']) rec.json(`stack-params-${when}.json`, stackParamsInForce(out['stack parameters']));
+  if (out['stack parameters'])
+    rec.json(`stack-params-${when}.json`, stackParamsInForce(out['stack parameters']));
   if (when === 'before') {
     const sysctlText = (out.sysctls ?? []).slice(1).map((r) => r.stdout);
     const perNs = Object.fromEntries(
