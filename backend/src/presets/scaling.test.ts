@@ -41,6 +41,17 @@ describe('dimensionless groups', () => {
     expect(g['fast.gamma_pct']).toBeUndefined();
   });
 
+  it("scales HSTCP-LP's HighSpeed table through hs_window_pct", () => {
+    const g = byId(
+      scalingGroups({ ...at, stacks: ['hstcplp'], inForce: { hstcplp: { hs_window_pct: 16 } } }),
+    );
+    expect(g['hstcplp.hs_low_window']?.ours).toBeCloseTo((38 * 0.16) / W, 9);
+    expect(g['hstcplp.hs_low_window']?.preserved).toBe(true);
+    expect(g['hstcplp.hs_low_window']?.note).toMatch(/hs_window_pct = 16: in force 38 × 0\.16 = 6\.08/);
+    const unscaled = byId(scalingGroups({ ...at, stacks: ['hstcplp'], inForce: {} }));
+    expect(unscaled['hstcplp.hs_low_window']?.preserved).toBe(false);
+  });
+
   it('counts whole-packet rounding as preserved only down to 2 packets', () => {
     expect(wholePacketTarget(14, 0.1606)).toBe(2); // BIC low_window 2.25
     expect(wholePacketTarget(16, 0.1606)).toBe(3); // 2.57
@@ -85,7 +96,7 @@ describe('presets', () => {
     expect(s.stacks).toEqual(['bic', 'fast', 'highspeed', 'hstcplp', 'htcp', 'reno', 'scalable']);
     const g = byId(s.groups);
     expect(g.bdp?.ours).toBeCloseTo(W, 6);
-    for (const id of ['fast.alpha', 'bic.low_window', 'bic.max_increment'])
+    for (const id of ['fast.alpha', 'bic.low_window', 'bic.max_increment', 'hstcplp.hs_low_window'])
       expect(g[id]?.preserved, id).toBe(true);
     for (const id of ['highspeed.low_window', 'scalable.ai_cnt', 'htcp.delta_l/epoch'])
       expect(g[id]?.preserved, id).toBe(false);

@@ -109,12 +109,13 @@ export function scalingGroups(o: {
   ];
   for (const stack of o.stacks) {
     for (const p of STACK_PARAMS[stack]?.params ?? []) {
-      const v = o.inForce[stack]?.[p.name] ?? p.default;
+      const by = p.scaledBy ? (o.inForce[stack]?.[p.scaledBy] ?? 100) : null;
+      const v = by !== null ? (p.default * by) / 100 : (o.inForce[stack]?.[p.name] ?? p.default);
       const id = `${stack}.${p.name}`;
       if (p.dimension === 'window') {
         const paper = p.default / wPaper;
         const ours = v / wOurs;
-        const rounded = v !== p.default && v === wholePacketTarget(p.default, k);
+        const rounded = by === null && v !== p.default && v === wholePacketTarget(p.default, k);
         groups.push({
           id,
           label: `${stack} ${p.name} / BDP`,
@@ -122,11 +123,15 @@ export function scalingGroups(o: {
           paper,
           ours,
           preserved: rounded || near(ours, paper),
-          ...(v !== p.default
+          ...(by !== null && by !== 100
             ? {
-                note: `set to ${v} (default ${p.default}; ${p.default} × ${k.toFixed(4)} = ${(p.default * k).toFixed(2)}${rounded ? ', rounded to whole packets' : ''})`,
+                note: `${p.scaledBy} = ${by}: in force ${p.default} × ${by / 100} = ${v.toFixed(2)} (${p.default} × k = ${(p.default * k).toFixed(2)})`,
               }
-            : {}),
+            : v !== p.default
+              ? {
+                  note: `set to ${v} (default ${p.default}; ${p.default} × ${k.toFixed(4)} = ${(p.default * k).toFixed(2)}${rounded ? ', rounded to whole packets' : ''})`,
+                }
+              : {}),
         });
       } else if (p.dimension === 'rate') {
         // 0 means "measured": the capacity the flow sees, which scales with the link by itself.

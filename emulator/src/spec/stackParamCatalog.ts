@@ -26,6 +26,8 @@ export interface StackParam {
   max: number;
   /** Fixed-point ratios: the value means default/scale (BIC's beta 819/1024 ≈ 0.8). */
   scale?: number;
+  /** A constant another (live) parameter scales, in percent: its value in force is default × that/100. */
+  scaledBy?: string;
   meaning: string;
 }
 
@@ -63,6 +65,7 @@ const fixed = (
   meaning: string,
   sysfs: 'load' | 'hidden' | 'none' = 'none',
   scale?: number,
+  scaledBy?: string,
 ): StackParam => ({
   name,
   default: def,
@@ -73,6 +76,7 @@ const fixed = (
   max: def,
   meaning,
   ...(scale ? { scale } : {}),
+  ...(scaledBy ? { scaledBy } : {}),
 });
 
 const I31 = 2 ** 31 - 1;
@@ -299,8 +303,35 @@ export const STACK_PARAMS: Readonly<Record<string, StackParams>> = {
   hstcplp: {
     module: 'tcp_hstcplp',
     params: [
-      fixed('hs_low_window', 38, 'packets', 'window', 'HighSpeed response above this window (Reno below)'),
-      fixed('hs_high_window', 83000, 'packets', 'window', 'top of the HighSpeed response function'),
+      fixed(
+        'hs_low_window',
+        38,
+        'packets',
+        'window',
+        'HighSpeed response above this window (Reno below)',
+        'none',
+        undefined,
+        'hs_window_pct',
+      ),
+      fixed(
+        'hs_high_window',
+        83000,
+        'packets',
+        'window',
+        'top of the HighSpeed response function',
+        'none',
+        undefined,
+        'hs_window_pct',
+      ),
+      live(
+        'hs_window_pct',
+        100,
+        'ratio',
+        'ratio',
+        [1, 100],
+        "the table's window column scaled to this percent (100·k keeps it at 1/k of the rate)",
+        100,
+      ),
       live('delta_pct', 15, 'ratio', 'ratio', [1, 100], 'TCP-LP threshold, percent of d_max − d_min', 100),
       live('itt_rtts', 3, 'RTTs', 'time', [1, 1000], 'inference time-out in smoothed RTTs'),
       live(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { STACK_PARAMS, settableParams, STACKS, validateSpec } from './index.js';
+import { STACK_PARAMS, STACKS, settableParams, validateSpec } from './index.js';
 
 const base = {
   name: 't',
@@ -57,7 +57,9 @@ describe('spec stackParams', () => {
   it('refuses an unknown stack, listing the stacks that have settable parameters', () => {
     const [p] = problems({ tahoe: { alpha: 1 } });
     expect(p?.path).toBe('stackParams.tahoe');
-    expect(p?.message).toMatch(/^unknown stack; stacks with settable parameters: (?=.*\bfast\b)(?=.*\bvegas\b)/);
+    expect(p?.message).toMatch(
+      /^unknown stack; stacks with settable parameters: (?=.*\bfast\b)(?=.*\bvegas\b)/,
+    );
     expect(problems({ constructor: { alpha: 1 } })[0]?.path).toBe('stackParams.constructor');
   });
   it('refuses an unknown parameter, listing the stack’s settable ones', () => {
