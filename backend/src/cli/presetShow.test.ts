@@ -26,6 +26,7 @@ describe('lfnlab preset show', () => {
     expect(code).toBe(0);
     expect(text).toContain('seed000-table4: Bullot, Cottrell & Hughes-Jones 2003 (seed 000)');
     expect(text).toContain('scaling: rate × 0.1606, RTT × 1, run length × 0.25');
+    expect(text).toContain('BDP over all runs: 433 packets here, 2699 in the paper');
     expect(text).toMatch(/^group\s+paper\s+ours\s+preserved$/m);
     expect(row(text, 'BDP (packets)')).toEqual(['BDP (packets)', '2699', '433', 'no']);
     expect(row(text, 'fast alpha / BDP')).toEqual(['fast alpha / BDP', '0.0371', '0.0369', 'yes']);

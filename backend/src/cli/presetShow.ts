@@ -19,6 +19,9 @@ const wrap = (text: string, indent: string, width = 96): string => {
   return lines.map((l) => indent + l).join('\n');
 };
 
+const bdpText = (r: PresetScaling['bdpRange'], k: number) =>
+  r.min === r.max ? groupValue(r.min / k) : `${groupValue(r.min / k)}–${groupValue(r.max / k)}`;
+
 export function formatPresetShow(p: Preset, s: PresetScaling = presetScaling(p)): string {
   const m = p.meta;
   const out = [
@@ -32,6 +35,7 @@ export function formatPresetShow(p: Preset, s: PresetScaling = presetScaling(p))
     wrap(m.scaling.rule, '  '),
     '',
     `dimensionless groups at ${s.at.rateMbps} Mbit/s, ${s.at.rttMs} ms, MTU ${s.at.mtu} (${s.at.part}: ${s.at.variant}); stacks: ${s.stacks.join(', ')}`,
+    `BDP over all runs: ${bdpText(s.bdpRange, 1)} packets here, ${bdpText(s.bdpRange, s.rateFactor * s.rttFactor)} in the paper; a window group keeps its paper/ours ratio at every point`,
     table(
       ['group', 'paper', 'ours', 'preserved'],
       s.groups.map((g) => [g.label, groupValue(g.paper), groupValue(g.ours), preservedText(g)]),

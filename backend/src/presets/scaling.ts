@@ -36,6 +36,8 @@ export interface PresetScaling {
   timeFactor: number;
   /** The operating point the groups are computed at: the preset's first run. */
   at: { part: string; variant: string; rateMbps: number; rttMs: number; mtu: number };
+  /** BDP in packets over every run and path of the preset, ours (the paper's: divide by rateFactor·rttFactor). */
+  bdpRange: { min: number; max: number };
   /** Kernel stacks the preset's runs use. */
   stacks: string[];
   groups: DimensionlessGroup[];
@@ -215,6 +217,10 @@ export function presetScaling(p: Preset): PresetScaling {
   const [pathName, path] = Object.entries(spec.paths)[0] ?? [];
   if (!pathName || !path) throw new Error(`${p.name}: no path`);
   const stacks = [...new Set(variants.flatMap(({ v }) => kernelStacks(v.resolved)))].sort();
+  // Window groups keep their paper/ours ratio (k) at every point; the BDP itself varies with the runs.
+  const bdps = variants.flatMap(({ v }) =>
+    Object.values(v.resolved.paths).map((x) => bdpBytes(x.rate, x.rtt) / frameBytes(v.resolved.mtu)),
+  );
   const bdp = bdpBytes(path.rate, path.rtt);
   const buffer = path.buffer;
   const bufferBytes =
@@ -235,6 +241,7 @@ export function presetScaling(p: Preset): PresetScaling {
       rttMs: path.rtt,
       mtu: spec.mtu,
     },
+    bdpRange: { min: Math.min(...bdps), max: Math.max(...bdps) },
     stacks,
     groups: scalingGroups({
       rateBps: path.rate,

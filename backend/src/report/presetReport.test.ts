@@ -69,6 +69,7 @@ describe('renderPresetComparison', () => {
         rttFactor: 1,
         timeFactor: 0.25,
         at: { part: 'main', variant: 'fast', rateMbps: 75, rttMs: 70, mtu: 1500 },
+        bdpRange: { min: 433.45, max: 433.45 },
         stacks: ['fast', 'scalable'],
         groups: [
           {
