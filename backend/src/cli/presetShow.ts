@@ -58,6 +58,8 @@ export function formatPresetShow(p: Preset, s: PresetScaling = presetScaling(p))
     '',
     'A window group is preserved when ours is within 10 % of the paper’s or the parameter is the scaled',
     'default rounded to whole packets; time groups compare with the RTT (kept) or the congestion epoch.',
+    "The paper's side takes each stack at its module default (the seed papers do not state their",
+    "stacks' parameters) and our MTU.",
   );
   return out.join('\n');
 }
