@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { STACK_PARAMS, STACKS, settableParams, validateSpec } from './index.js';
+import { quotaProblems, STACK_PARAMS, STACKS, settableParams, validateSpec } from './index.js';
 
 const base = {
   name: 't',
@@ -82,5 +82,24 @@ describe('spec stackParams', () => {
       path: 'stackParams.fast.alpha',
       message: 'must be a number',
     });
+  });
+});
+
+describe('stackParams and quotas', () => {
+  it('change nothing a quota counts: length, offered rate, flows and connections', () => {
+    const over = { ...base, duration: '20s', flows: [{ stack: 'fast', streams: 40 }, { stack: 'fast' }] };
+    const quota = { maxDurationS: 10, maxRateMbps: 5, maxFlows: 1 };
+    const plain = validateSpec(over);
+    const tuned = validateSpec({ ...over, stackParams: { fast: { alpha: 65536 }, grid: { greedy_ms: 0 } } });
+    if (!plain.ok || !tuned.ok) throw new Error('specs should be valid');
+    const problems = quotaProblems(tuned.spec, quota, 'student');
+    expect(problems.map((p) => p.path).sort()).toEqual([
+      'duration',
+      'flows',
+      'flows',
+      'paths.main.rate',
+      'paths.main.reverse.rate',
+    ]);
+    expect(problems).toEqual(quotaProblems(plain.spec, quota, 'student'));
   });
 });
