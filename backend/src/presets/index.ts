@@ -20,5 +20,12 @@ export {
 } from './load.js';
 export { equivalentCount, type PresetRow } from './measure.js';
 export { readPresetRows } from './rows.js';
+export {
+  type DimensionlessGroup,
+  type PresetScaling,
+  presetScaling,
+  scalingGroups,
+  unexplainedGroups,
+} from './scaling.js';
 export * from './schema.js';
 export { ALPHA, MIN_RUNS, nText, type Verdict, type VerdictTest, verdictOf } from './verdict.js';
