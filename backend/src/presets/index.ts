@@ -1,6 +1,12 @@
 // Paper presets: campaign files that redo the seed papers' experiments at the lab's scale, with the
 // papers' numbers and claims beside ours.
-export { presetForCi, presetForReproduction, shortenedName, shortenForCi } from './ci.js';
+export {
+  presetForCi,
+  presetForReproduction,
+  shortenedName,
+  shortenForCi,
+  shortestValidLength,
+} from './ci.js';
 export {
   type CellComparison,
   comparePreset,

@@ -166,5 +166,17 @@ describe('POST /api/presets/:id/plan', () => {
     expect(part.json().problems[0]).toEqual({ path: 'part', message: 'must be one of main' });
     const extra = await admin.req('POST', `/api/presets/${OWN}/plan`, { lab: 'default' });
     expect(extra.statusCode).toBe(400);
+    // Twelve flows 50 s apart cannot start inside 10 s at whole-second spacing: the shortest
+    // length that works is named, not every variant's schedule.
+    const tooShort = await admin.req('POST', '/api/presets/seed001-dst/plan', { shorten: 10 });
+    expect(tooShort.statusCode).toBe(400);
+    expect(tooShort.json().problems).toEqual([
+      {
+        path: 'shorten',
+        message: expect.stringMatching(
+          /^must be at least 1[2-9] s for part main \(its flows start whole seconds apart\)/,
+        ),
+      },
+    ]);
   });
 });
