@@ -5,6 +5,8 @@
 //                      and reaches >= 90 % of its rate
 //   sampler cost       CPU of the TCP sampler at 100 Hz with 1, 16, 64 flows
 //   packet spacing     share of bottleneck dequeue gaps within 10 % of one frame time
+//   campaign overhead  a campaign of short runs sharing one topology: wall time over the sum of
+//                      run durations, and the mean seconds each run costs outside its traffic
 // Results print as tables and are saved under bench/results/ with the machine's details.
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, hostname, release, tmpdir, totalmem } from 'node:os';
@@ -17,6 +19,8 @@ import { table } from '../cli/args.js';
 import type { SamplerCounters } from '../run/demux.js';
 import { formatLimit } from '../run/limitedBy.js';
 import { runExperiment } from '../run/runExperiment.js';
+import { runOrRecord } from '../run/runOrRecord.js';
+import { campaignOverhead } from './campaignOverhead.js';
 import { clockSections } from './clockSections.js';
 import { type ClockMode, runFacts } from './clocks.js';
 import { CAPTURE, packetSpacing, withBottleneckCapture } from './spacing.js';
@@ -285,6 +289,46 @@ async function main() {
           pct(r.within10pct),
           String(r.verdict),
         ]),
+      ),
+    );
+  }
+  if (want('campaign')) {
+    const seconds = 3;
+    const repeat = quick ? 2 : 3;
+    const t0 = Date.now();
+    const stamp = () => `${((Date.now() - t0) / 1000).toFixed(1).padStart(6)} s`;
+    const r = await campaignOverhead({
+      seconds,
+      repeat,
+      runOne: async (spec, outDir, signal) =>
+        (
+          await runOrRecord({
+            spec,
+            outDir,
+            labName,
+            signal,
+            log: (l) => process.stderr.write(`${stamp()} ${l}\n`),
+          })
+        ).summary,
+      log: (l) => process.stderr.write(`${stamp()} ${l}\n`),
+    });
+    results.campaignOverhead = r;
+    section(
+      `Campaign overhead (${r.runs} runs of ${seconds} s, two paths, one topology)`,
+      table(
+        ['runs', 'wall s', 'Σ durations s', 'wall / Σ durations', 'Σ traffic wall s', 's between runs', 'reused', 'verdicts'],
+        [
+          [
+            r.runs,
+            r.wallS.toFixed(1),
+            r.sumDurationS,
+            r.wallOverDurations.toFixed(2),
+            r.sumTrafficWallS.toFixed(1),
+            r.meanBetweenS.toFixed(1),
+            r.reused,
+            r.verdicts.join(' '),
+          ],
+        ],
       ),
     );
   }
