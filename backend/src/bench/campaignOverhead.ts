@@ -19,6 +19,11 @@ export interface CampaignOverhead {
   wallOverDurations: number;
   /** (wall − Σ traffic wall) / runs: the mean cost of a run outside its traffic, s. */
   meanBetweenS: number;
+  /**
+   * From the second run on: the wall time from one run's end to the next one's end less the
+   * next one's traffic phase, averaged: what each run after the first costs besides its traffic, s.
+   */
+  meanBetweenAfterFirstS: number | null;
   verdicts: (string | null)[];
   /** How many runs reused the previous run's dumbbell and calibration (0 before reuse existed). */
   reused: number;
@@ -56,17 +61,24 @@ export async function campaignOverhead(o: {
 }): Promise<CampaignOverhead> {
   const dir = mkdtempSync(join(tmpdir(), 'lfnlab-bench-overhead-'));
   const summaries: RunSummary[] = [];
+  const ends: number[] = [];
   const runOne: RunOne = async (spec, runDir, signal) => {
     const s = await o.runOne(spec, runDir, signal);
     summaries.push(s);
+    ends.push(Date.now());
     return s;
   };
+  runOne.close = o.runOne.close;
   const t = Date.now();
   await runCampaign({ campaign: overheadCampaign(o.seconds, o.repeat), dir, runOne, log: o.log });
   const wallS = (Date.now() - t) / 1000;
   const sumDurationS = summaries.length * o.seconds;
   const sumTrafficWallS = summaries.reduce((a, s) => a + (s.clock?.wallS ?? 0), 0);
+  const gaps = ends
+    .slice(1)
+    .map((end, i) => (end - (ends[i] as number)) / 1000 - (summaries[i + 1]?.clock?.wallS ?? 0));
   return {
+    meanBetweenAfterFirstS: gaps.length ? gaps.reduce((a, b) => a + b, 0) / gaps.length : null,
     runs: summaries.length,
     sumDurationS,
     sumTrafficWallS,
@@ -74,6 +86,6 @@ export async function campaignOverhead(o: {
     wallOverDurations: wallS / sumDurationS,
     meanBetweenS: (wallS - sumTrafficWallS) / Math.max(1, summaries.length),
     verdicts: summaries.map((s) => s.verdict),
-    reused: summaries.filter((s) => (s as RunSummary & { reuse?: unknown }).reuse).length,
+    reused: summaries.filter((s) => s.reuse).length,
   };
 }

@@ -15,11 +15,11 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { type SpecInput, validateSpec } from '@lfnlab/emulator';
 import { ensureImage, labUp } from '@lfnlab/lab-images';
+import { runInLab } from '../campaign/runCampaign.js';
 import { table } from '../cli/args.js';
 import type { SamplerCounters } from '../run/demux.js';
 import { formatLimit } from '../run/limitedBy.js';
 import { runExperiment } from '../run/runExperiment.js';
-import { runOrRecord } from '../run/runOrRecord.js';
 import { campaignOverhead } from './campaignOverhead.js';
 import { clockSections } from './clockSections.js';
 import { type ClockMode, runFacts } from './clocks.js';
@@ -300,23 +300,24 @@ async function main() {
     const r = await campaignOverhead({
       seconds,
       repeat,
-      runOne: async (spec, outDir, signal) =>
-        (
-          await runOrRecord({
-            spec,
-            outDir,
-            labName,
-            signal,
-            log: (l) => process.stderr.write(`${stamp()} ${l}\n`),
-          })
-        ).summary,
+      runOne: runInLab(labName, (l) => process.stderr.write(`${stamp()} ${l}\n`)),
       log: (l) => process.stderr.write(`${stamp()} ${l}\n`),
     });
     results.campaignOverhead = r;
     section(
       `Campaign overhead (${r.runs} runs of ${seconds} s, two paths, one topology)`,
       table(
-        ['runs', 'wall s', 'Σ durations s', 'wall / Σ durations', 'Σ traffic wall s', 's between runs', 'reused', 'verdicts'],
+        [
+          'runs',
+          'wall s',
+          'Σ durations s',
+          'wall / Σ durations',
+          'Σ traffic wall s',
+          's outside traffic per run',
+          's between runs (2nd on)',
+          'reused',
+          'verdicts',
+        ],
         [
           [
             r.runs,
@@ -325,6 +326,7 @@ async function main() {
             r.wallOverDurations.toFixed(2),
             r.sumTrafficWallS.toFixed(1),
             r.meanBetweenS.toFixed(1),
+            r.meanBetweenAfterFirstS === null ? '-' : r.meanBetweenAfterFirstS.toFixed(1),
             r.reused,
             r.verdicts.join(' '),
           ],
