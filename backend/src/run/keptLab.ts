@@ -37,11 +37,11 @@ export class KeptLab {
     return ch;
   }
 
-  /** How many supervised processes run in the lab (the agent's heartbeat answer). */
-  async running(): Promise<number> {
+  /** How many supervised processes run in the lab (the agent's heartbeat answer); null: no answer. */
+  async running(): Promise<number | null> {
     if (!this.channel) return 0;
-    const pong = await this.channel.call<{ running?: number }>('ping', {}, 10_000);
-    return pong.running ?? 0;
+    const pong = await this.channel.call<{ running?: number }>('ping', {}, 10_000).catch(() => null);
+    return typeof pong?.running === 'number' ? pong.running : null;
   }
 
   /** Tears down whatever stands, leaves the lab as it booted, and closes the channel. */

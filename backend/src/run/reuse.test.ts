@@ -164,5 +164,9 @@ describe('the reuse decision', () => {
       reuse: false,
       reason: '2 processes of the previous run still run',
     });
+    expect(decideReuse(built(plan()), cubic, null)).toEqual({
+      reuse: false,
+      reason: 'the lab did not say what still runs',
+    });
   });
 });

@@ -107,9 +107,10 @@ export type ReuseDecision =
 /**
  * Whether `plan` may run on `prev`'s dumbbell. Only a run that completed with a valid verdict
  * leaves a dumbbell to reuse (any failed check, and the next run builds and calibrates afresh);
- * a run with scheduled path changes leaves its links changed; nothing of it may still run.
+ * a run with scheduled path changes leaves its links changed; nothing of it may still run
+ * (`running`: the agent's count of supervised processes, null when it did not answer).
  */
-export function decideReuse(prev: BuiltDumbbell | null, plan: Plan, running: number): ReuseDecision {
+export function decideReuse(prev: BuiltDumbbell | null, plan: Plan, running: number | null): ReuseDecision {
   if (!prev) return { reuse: false, reason: 'no dumbbell built yet' };
   if (prev.status !== 'completed') return { reuse: false, reason: `the previous run ${prev.status}` };
   if (prev.verdict !== 'valid')
@@ -120,6 +121,7 @@ export function decideReuse(prev: BuiltDumbbell | null, plan: Plan, running: num
   if (diff.length) return { reuse: false, reason: `another topology (${diff.join(', ')})` };
   const sysctls = sysctlChange(prev.plan, plan);
   if (!sysctls.ok) return { reuse: false, reason: sysctls.reason };
+  if (running === null) return { reuse: false, reason: 'the lab did not say what still runs' };
   if (running > 0)
     return {
       reuse: false,
