@@ -181,6 +181,21 @@ describe('runs of a campaign on a kept dumbbell (stub lab)', () => {
     );
   });
 
+  it('reconnects and builds afresh when the kept channel stops answering between runs', async () => {
+    const first = await run('reno');
+    expect(first.summary.status).toBe('completed');
+    agent.silent = true; // the agent ended the session (its watchdog) and tore the dumbbell down
+    const old = agent;
+    agent = new StubAgent((argv) => (argv.includes('ping') && argv.includes('-q') ? 40 : undefined));
+    stub.channel = agent as unknown as Channel;
+    const second = await run('cubic');
+    expect(old.closed).toBe(true);
+    expect(stub.connects).toBe(2);
+    expect(second.summary.status).toBe('completed');
+    expect(second.summary.reuse).toBeUndefined();
+    expect(agent.resets).toBe(1);
+  });
+
   it('without a campaign hold a run tears everything down and closes the channel, as before', async () => {
     const outDir = join(root, 'alone');
     const { summary } = await runExperiment({ spec: spec('reno'), outDir, log: () => undefined });

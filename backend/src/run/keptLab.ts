@@ -7,6 +7,13 @@ import type { LabFacts } from './labSetup.js';
 import type { BuiltDumbbell } from './reuse.js';
 import { LabSession } from './session.js';
 
+/**
+ * The agent's silence watchdog for a kept channel, ms. Between runs the host summarises the last
+ * run synchronously (seconds for a long run with many samples) and sends no heartbeat meanwhile;
+ * a process that dies closes the channel at once, so this only bounds a host that hangs.
+ */
+export const KEPT_WATCHDOG_MS = 60_000;
+
 export class KeptLab {
   image: LabImage | undefined;
   /** cpuinfo and tool versions of the lab the channel reaches. */
@@ -16,13 +23,30 @@ export class KeptLab {
   private channel: Channel | null = null;
   private labPid: number | null = null;
 
-  /** The open channel to this lab, or a new one (a rebooted lab, or a channel that closed). */
+  /** Supervised processes running in the lab when the channel was last checked; null: unknown. */
+  private lastRunning: number | null = null;
+
+  /**
+   * The open channel to this lab if it still answers, or a new one (a rebooted lab, a channel that
+   * closed, or an agent that ended the session while the host was busy between runs).
+   */
   async channelFor(lab: LabRecord): Promise<Channel> {
-    if (this.channel && this.labPid === lab.pid) return this.channel;
+    if (this.channel && this.labPid === lab.pid) {
+      const pong = await this.channel.call<{ running?: number }>('ping', {}, 10_000).catch(() => null);
+      if (pong) {
+        this.lastRunning = typeof pong.running === 'number' ? pong.running : null;
+        return this.channel;
+      }
+      // No answer: the agent has dropped the session (and torn its work down); start a new one.
+      const dead = this.channel;
+      this.channel = null;
+      this.built = null;
+      dead.close();
+    }
     await this.close();
     // The channel is free once the previous client's session has been torn down by the agent;
     // that can take a few seconds after a kill, so wait for it rather than fail.
-    const ch = await connectLab(lab.name, { watchdogMs: 10_000, timeoutMs: 60_000 });
+    const ch = await connectLab(lab.name, { watchdogMs: KEPT_WATCHDOG_MS, timeoutMs: 60_000 });
     ch.once('close', () => {
       if (this.channel !== ch) return;
       // The agent tears a closed session's work down: nothing of it stands any more.
@@ -32,16 +56,15 @@ export class KeptLab {
     });
     this.channel = ch;
     this.labPid = lab.pid;
+    this.lastRunning = typeof ch.hello?.running === 'number' ? ch.hello.running : null;
     this.facts.facts = undefined;
     this.built = null;
     return ch;
   }
 
-  /** How many supervised processes run in the lab (the agent's heartbeat answer); null: no answer. */
-  async running(): Promise<number | null> {
-    if (!this.channel) return 0;
-    const pong = await this.channel.call<{ running?: number }>('ping', {}, 10_000).catch(() => null);
-    return typeof pong?.running === 'number' ? pong.running : null;
+  /** How many supervised processes the agent reported when channelFor last reached it; null: unknown. */
+  running(): number | null {
+    return this.lastRunning;
   }
 
   /** Tears down whatever stands, leaves the lab as it booted, and closes the channel. */

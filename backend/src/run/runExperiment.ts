@@ -127,7 +127,7 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
   let hostState: HostState | null = null;
 
   try {
-    const decision = o.keep ? decideReuse(o.keep.built, plan, await o.keep.running()) : null;
+    const decision = o.keep ? decideReuse(o.keep.built, plan, o.keep.running()) : null;
     // Until this run ends well, nothing standing counts as a dumbbell for the next one.
     if (o.keep) o.keep.built = null;
     if (decision?.reuse) {

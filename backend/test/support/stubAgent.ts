@@ -42,7 +42,10 @@ export class StubAgent extends EventEmitter {
       this.emit('exit', { name, code: 0, signal: '', ms: 1, stdout: '', stderr: '', monoMs }),
     );
   }
+  /** An agent that dropped the session: every request times out. */
+  silent = false;
   async call(op: string, body: Record<string, unknown> = {}): Promise<unknown> {
+    if (this.silent) throw new Error(`${op} timed out after 10 s`);
     switch (op) {
       case 'reset':
         this.resets += 1;
