@@ -29,14 +29,15 @@ export interface CampaignOverhead {
   reused: number;
 }
 
-/** Two stacks × `repeat` repetitions of a `seconds`-long run on one two-path dumbbell. */
-export function overheadCampaign(seconds: number, repeat: number): Campaign {
+/** Two stacks × `repeat` repetitions of a `seconds`-long run on one two-path dumbbell, on `clock`. */
+export function overheadCampaign(seconds: number, repeat: number, clock: 'dilated' | 'realtime'): Campaign {
   return {
     name: 'bench-overhead',
     base: {
       name: 'overhead',
       duration: `${seconds}s`,
       sampleHz: 10,
+      clock,
       paths: {
         main: { rtt: '40ms', rate: '20Mbit', buffer: '1bdp' },
         second: { rtt: '80ms', rate: '10Mbit', buffer: '1bdp' },
@@ -56,6 +57,7 @@ export function overheadCampaign(seconds: number, repeat: number): Campaign {
 export async function campaignOverhead(o: {
   seconds: number;
   repeat: number;
+  clock: 'dilated' | 'realtime';
   runOne: RunOne;
   log: (line: string) => void;
 }): Promise<CampaignOverhead> {
@@ -70,7 +72,7 @@ export async function campaignOverhead(o: {
   };
   runOne.close = o.runOne.close;
   const t = Date.now();
-  await runCampaign({ campaign: overheadCampaign(o.seconds, o.repeat), dir, runOne, log: o.log });
+  await runCampaign({ campaign: overheadCampaign(o.seconds, o.repeat, o.clock), dir, runOne, log: o.log });
   const wallS = (Date.now() - t) / 1000;
   const sumDurationS = summaries.length * o.seconds;
   const sumTrafficWallS = summaries.reduce((a, s) => a + (s.clock?.wallS ?? 0), 0);
