@@ -5,6 +5,8 @@
 //                      and reaches >= 90 % of its rate
 //   sampler cost       CPU of the TCP sampler at 100 Hz with 1, 16, 64 flows
 //   packet spacing     share of bottleneck dequeue gaps within 10 % of one frame time
+//   campaign overhead  a campaign of short runs sharing one topology: wall time over the sum of
+//                      run durations, and the mean seconds each run costs outside its traffic
 // Results print as tables and are saved under bench/results/ with the machine's details.
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, hostname, release, tmpdir, totalmem } from 'node:os';
@@ -13,10 +15,12 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { type SpecInput, validateSpec } from '@lfnlab/emulator';
 import { ensureImage, labUp } from '@lfnlab/lab-images';
+import { runInLab } from '../campaign/runCampaign.js';
 import { table } from '../cli/args.js';
 import type { SamplerCounters } from '../run/demux.js';
 import { formatLimit } from '../run/limitedBy.js';
 import { runExperiment } from '../run/runExperiment.js';
+import { type CampaignOverhead, campaignOverhead } from './campaignOverhead.js';
 import { clockSections } from './clockSections.js';
 import { type ClockMode, runFacts } from './clocks.js';
 import { CAPTURE, packetSpacing, withBottleneckCapture } from './spacing.js';
@@ -284,6 +288,54 @@ async function main() {
           r.medianUs.toFixed(1),
           pct(r.within10pct),
           String(r.verdict),
+        ]),
+      ),
+    );
+  }
+  if (want('campaign')) {
+    const seconds = 3;
+    const repeat = quick ? 2 : 3;
+    const t0 = Date.now();
+    const stamp = () => `${((Date.now() - t0) / 1000).toFixed(1).padStart(6)} s`;
+    const rows: (CampaignOverhead & { clock: ClockMode })[] = [];
+    // Dilated first (the default under TCG); the realtime clock pings and waits in wall time.
+    for (const clock of ['dilated', 'realtime'] as const) {
+      const r = await campaignOverhead({
+        seconds,
+        repeat,
+        clock,
+        runOne: runInLab(labName, (l) => process.stderr.write(`${stamp()} ${l}\n`)),
+        log: (l) => process.stderr.write(`${stamp()} ${l}\n`),
+      });
+      rows.push({ ...r, clock });
+    }
+    results.campaignOverhead = rows;
+    section(
+      `Campaign overhead (runs of ${seconds} s, two flows on two paths, one topology)`,
+      table(
+        [
+          'clock',
+          'runs',
+          'wall s',
+          'Σ durations s',
+          'wall / Σ durations',
+          'Σ traffic wall s',
+          's outside traffic per run',
+          's between runs (2nd on)',
+          'reused',
+          'verdicts',
+        ],
+        rows.map((r) => [
+          r.clock,
+          r.runs,
+          r.wallS.toFixed(1),
+          r.sumDurationS,
+          r.wallOverDurations.toFixed(2),
+          r.sumTrafficWallS.toFixed(1),
+          r.meanBetweenS.toFixed(1),
+          r.meanBetweenAfterFirstS === null ? '-' : r.meanBetweenAfterFirstS.toFixed(1),
+          r.reused,
+          r.verdicts.join(' '),
         ]),
       ),
     );

@@ -5,7 +5,7 @@ import { MAX_YAML_ALIASES, validateSpec } from '@lfnlab/emulator';
 import { describe, expect, it, vi } from 'vitest';
 import type { RunSummary } from '../run/summary.js';
 import { CampaignError, expandCampaign, parseCampaignText, setPath } from './expand.js';
-import { type CampaignRow, runCampaign, toCsv } from './runCampaign.js';
+import { type CampaignRow, type RunOne, runCampaign, toCsv } from './runCampaign.js';
 
 const text = `
 name: sst
@@ -134,6 +134,27 @@ order: sequential
 });
 
 describe('running a campaign', () => {
+  it('releases what its runs shared once it stops: after the last run, an abort, or a run that throws', async () => {
+    const c = parseCampaignText(text);
+    for (const end of ['done', 'abort', 'throw'] as const) {
+      const dir = mkdtempSync(join(tmpdir(), 'lfnlab-campaign-close-'));
+      const abort = new AbortController();
+      let runs = 0;
+      const runOne: RunOne = async (spec) => {
+        runs++;
+        if (end === 'throw' && runs === 2) throw new Error('the lab went away');
+        if (end === 'abort' && runs === 3) abort.abort();
+        return fakeSummary((spec as { flows: { stack: string }[] }).flows[0]?.stack ?? '?');
+      };
+      runOne.close = vi.fn(async () => undefined);
+      const done = runCampaign({ campaign: c, dir, log: () => undefined, signal: abort.signal, runOne });
+      if (end === 'throw') await expect(done).rejects.toThrow('the lab went away');
+      else await done;
+      expect(runs).toBe(end === 'done' ? 12 : end === 'abort' ? 3 : 2);
+      expect(runOne.close).toHaveBeenCalledTimes(1);
+    }
+  });
+
   it('resumes without redoing finished runs, retries failed ones, and collects one table', async () => {
     const c = parseCampaignText(text);
     const dir = mkdtempSync(join(tmpdir(), 'lfnlab-campaign-'));

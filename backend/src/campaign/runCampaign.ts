@@ -4,17 +4,28 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Spec } from '@lfnlab/emulator';
+import { KeptLab } from '../run/keptLab.js';
 import { runOrRecord } from '../run/runOrRecord.js';
 import type { RunSummary } from '../run/summary.js';
 import { type Campaign, expandCampaign, type Variant, writtenVariant } from './expand.js';
 
-export type RunOne = (spec: Spec, dir: string, signal?: AbortSignal) => Promise<RunSummary>;
+export type RunOne = ((spec: Spec, dir: string, signal?: AbortSignal) => Promise<RunSummary>) & {
+  /** Called once when the campaign stops, however it stops: releases what the runs shared. */
+  close?: () => Promise<void>;
+};
 
-/** Each variant as a real experiment in the named lab (quietly: the campaign prints progress). */
-export const runInLab =
-  (labName: string | undefined): RunOne =>
-  async (spec, outDir, signal) =>
-    (await runOrRecord({ spec, outDir, labName, signal, log: () => undefined })).summary;
+/**
+ * Each variant as a real experiment in the named lab (quietly: the campaign prints progress).
+ * The runs share one hold on the lab (KeptLab): a run whose topology is the previous run's starts
+ * on its dumbbell and calibration instead of building and calibrating again.
+ */
+export function runInLab(labName: string | undefined, log: (line: string) => void = () => undefined): RunOne {
+  const keep = new KeptLab();
+  const run: RunOne = async (spec, outDir, signal) =>
+    (await runOrRecord({ spec, outDir, labName, signal, log, keep })).summary;
+  run.close = () => keep.close();
+  return run;
+}
 
 export interface CampaignRow {
   id: string;
@@ -122,6 +133,27 @@ export async function runCampaign(o: {
   if (done.length) log(`resuming: ${done.length} of ${variants.length} runs already finished`);
   let ran = 0;
   const times: number[] = [];
+  try {
+    ran = await runVariants(o, variants, times, log);
+  } finally {
+    // The last dumbbell comes down and the lab is released, also after a failure or Ctrl-C.
+    await o.runOne.close?.();
+  }
+  const rows = variants.map((v) =>
+    rowOf(v, finished(join(o.dir, 'runs', v.id)) ?? readSummary(join(o.dir, 'runs', v.id))),
+  );
+  writeFileSync(join(o.dir, 'results.json'), `${JSON.stringify(rows, null, 2)}\n`);
+  writeFileSync(join(o.dir, 'results.csv'), toCsv(rows));
+  return { rows, ran, skipped: done.length };
+}
+
+async function runVariants(
+  o: { dir: string; runOne: RunOne; signal?: AbortSignal },
+  variants: Variant[],
+  times: number[],
+  log: (line: string) => void,
+): Promise<number> {
+  let ran = 0;
   for (const [i, v] of variants.entries()) {
     const dir = join(o.dir, 'runs', v.id);
     if (finished(dir)) continue;
@@ -138,12 +170,7 @@ export async function runCampaign(o: {
     );
     if (s.status === 'aborted') break;
   }
-  const rows = variants.map((v) =>
-    rowOf(v, finished(join(o.dir, 'runs', v.id)) ?? readSummary(join(o.dir, 'runs', v.id))),
-  );
-  writeFileSync(join(o.dir, 'results.json'), `${JSON.stringify(rows, null, 2)}\n`);
-  writeFileSync(join(o.dir, 'results.csv'), toCsv(rows));
-  return { rows, ran, skipped: done.length };
+  return ran;
 }
 
 function readSummary(dir: string): RunSummary | null {

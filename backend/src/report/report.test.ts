@@ -89,6 +89,23 @@ describe('run report', () => {
     expect(html).toContain('42.16'.slice(0, 0)); // (idle RTT table below)
     expect(html).toContain('50.10 / 50.40 / 51.00 / 0.20');
     expect(html).toContain('1.200'); // calibration excess
+    expect(html).not.toContain('kept from an earlier run');
+  });
+
+  it('says when the calibration was kept from an earlier run of the campaign', () => {
+    const kept = tmp('kept-run');
+    makeFakeRun(kept);
+    writeFileSync(
+      join(kept, 'calibration.json'),
+      JSON.stringify({
+        main: { measuredMinMs: 51.2, excessMs: 1.2, oneWayDelayMs: 24.4, reusedFrom: 'runs/001-reno-r1' },
+      }),
+    );
+    const page = renderRunReport(loadRun(kept), { now: new Date('2026-01-03T00:00:00Z') });
+    expect(page).toContain(
+      'Dumbbell and calibration kept from an earlier run of the campaign (runs/001-reno-r1)',
+    );
+    expect(page).toContain('1.200'); // the calibration's own numbers still shown
   });
 
   it('gives metric values with their units and definitions', () => {

@@ -290,6 +290,18 @@ function experimentSection(run: RunData, flows: FlowInfo[]): string {
       idleRows,
     ),
   );
+  // A campaign run on an earlier run's dumbbell: its idle RTT is its own, the calibration is not.
+  const reusedFrom = [
+    ...new Set(
+      Object.values(run.calibration ?? {}).flatMap((c) =>
+        typeof c.reusedFrom === 'string' ? [c.reusedFrom] : [],
+      ),
+    ),
+  ];
+  if (reusedFrom.length)
+    out.push(
+      `<p>Dumbbell and calibration kept from an earlier run of the campaign (${reusedFrom.map((d) => esc(d)).join(', ')}); the idle RTT above was measured in this run, on that calibration, before traffic.</p>`,
+    );
   return out.join('\n');
 }
 

@@ -14,7 +14,7 @@ import {
 } from '@lfnlab/emulator';
 import type { LabImage, LabRecord } from '@lfnlab/lab-images';
 import { KEY_SYSCTLS, parseOffloads, parseSysctl, TOOL_VERSION_CMDS, toolVersions } from './environment.js';
-import type { LinkStat, QdiscStat } from './fidelity.js';
+import { checkIdleRtt, type LinkStat, type QdiscStat } from './fidelity.js';
 import { type PingSummary, parsePing } from './probes.js';
 import type { RunRecorder } from './record.js';
 import type { LabSession, StepResult } from './session.js';
@@ -48,14 +48,44 @@ const json = <T>(text: string | undefined, fallback: T): T => {
   }
 };
 
+/**
+ * The snapshot sections read again after traffic: the counters the verdict takes differences of,
+ * and the stack parameters in force (the record shows they held for the whole run).
+ */
+const AFTER_SECTIONS = ['qdiscs', 'links', 'stack parameters'];
+/** The sections that read the hosts' configuration (sysctls.json, offloads.json), not counters. */
+const STATE_SECTIONS = ['sysctls', 'offloads'];
+
+/** sysctls.json and offloads.json as a run read them, and which run that was. */
+export interface HostState {
+  sysctls: unknown;
+  offloads: unknown;
+  readIn: string;
+}
+
+/**
+ * Counters (qdiscs, links) before or after traffic; before traffic also the hosts' sysctls and
+ * offloads, unless `kept` holds them as read on this same dumbbell by an earlier run that nothing
+ * has changed since (then they are written from there and not read again).
+ */
 export async function snapshot(
   session: LabSession,
   plan: Plan,
   rec: RunRecorder,
   when: 'before' | 'after',
-): Promise<Snapshot> {
+  kept: HostState | null = null,
+): Promise<Snapshot & { state: HostState | null }> {
   const out: Record<string, StepResult[]> = {};
-  for (const s of plan.snapshot) out[s.title] = await session.exec(s.cmds, { stopOnError: false });
+  const ms: Record<string, number> = {};
+  const sections = plan.snapshot.filter((s) =>
+    when === 'after' ? AFTER_SECTIONS.includes(s.title) : !(kept && STATE_SECTIONS.includes(s.title)),
+  );
+  for (const s of sections) {
+    const t = Date.now();
+    out[s.title] = await session.exec(s.cmds, { stopOnError: false });
+    ms[s.title] = Date.now() - t;
+  }
+  rec.event('snapshot', { when, ms, ...(kept && when === 'before' ? { hostStateReadIn: kept.readIn } : {}) });
   const qdiscText = out.qdiscs?.[0]?.stdout;
   rec.text(`qdisc-${when}.json`, qdiscText ?? '');
   const links = Object.fromEntries(
@@ -64,26 +94,33 @@ export async function snapshot(
   rec.json(`links-${when}.json`, links);
   if (out['stack parameters'])
     rec.json(`stack-params-${when}.json`, stackParamsInForce(out['stack parameters']));
+  let state: HostState | null = null;
   if (when === 'before') {
-    const sysctlText = (out.sysctls ?? []).slice(1).map((r) => r.stdout);
-    const perNs = Object.fromEntries(
-      plan.topology.namespaces.map((ns, i) => [ns, parseSysctl(sysctlText[i] ?? '')]),
-    );
-    rec.json('sysctls.json', {
+    state = kept ?? hostState(plan, out, rec.dir);
+    rec.json('sysctls.json', state.sysctls);
+    rec.json('offloads.json', state.offloads);
+  }
+  return { qdiscs: json<QdiscStat[]>(qdiscText, []), links, state };
+}
+
+function hostState(plan: Plan, out: Record<string, StepResult[]>, readIn: string): HostState {
+  const sysctlText = (out.sysctls ?? []).slice(1).map((r) => r.stdout);
+  const perNs = Object.fromEntries(
+    plan.topology.namespaces.map((ns, i) => [ns, parseSysctl(sysctlText[i] ?? '')]),
+  );
+  return {
+    sysctls: {
       lab: parseSysctl(out.sysctls?.[0]?.stdout ?? ''),
       keys: Object.fromEntries(
         Object.entries(perNs).map(([ns, kv]) => [ns, Object.fromEntries(KEY_SYSCTLS.map((k) => [k, kv[k]]))]),
       ),
       all: perNs,
-    });
-    rec.json(
-      'offloads.json',
-      Object.fromEntries(
-        (out.offloads ?? []).map((r) => [r.argv.slice(3).join(' '), parseOffloads(r.stdout)]),
-      ),
-    );
-  }
-  return { qdiscs: json<QdiscStat[]>(qdiscText, []), links };
+    },
+    offloads: Object.fromEntries(
+      (out.offloads ?? []).map((r) => [r.argv.slice(3).join(' '), parseOffloads(r.stdout)]),
+    ),
+    readIn,
+  };
 }
 
 /** Idle RTT per path; where the plan says so, first take the emulator's own delay off the delay stages. */
@@ -136,7 +173,21 @@ export async function measureIdleRtt(
   const excessMs = Object.fromEntries(
     Object.entries(calibration).map(([p, c]) => [p, (c as { excessMs: number }).excessMs]),
   ) as Record<string, number>;
-  return { idleRtt, excessMs };
+  return { idleRtt, excessMs, calibration };
+}
+
+/** What a booted lab's processes say about it and cannot change: /proc/cpuinfo, the tools' versions. */
+export interface LabFacts {
+  cpuinfo: string;
+  toolVersions: ReturnType<typeof toolVersions>;
+}
+
+export async function readLabFacts(session: LabSession): Promise<LabFacts> {
+  const cpuinfo = (await session.run({ argv: ['cat', '/proc/cpuinfo'], allowFail: true })).stdout;
+  return {
+    cpuinfo,
+    toolVersions: toolVersions(await session.exec(TOOL_VERSION_CMDS, { stopOnError: false })),
+  };
 }
 
 /**
@@ -149,16 +200,21 @@ export async function checkStacksAndRecordEnvironment(
   lab: LabRecord,
   image: LabImage,
   rec: RunRecorder,
+  /** A campaign's facts about the lab it holds: read once per booted lab, not once per run. */
+  cache?: { facts?: LabFacts },
 ): Promise<number | null> {
+  // The agent's report every run (namespaces, processes, modules); the rest once per lab.
   const info = await session.info<AgentInfo>();
+  const facts = cache?.facts ?? (await readLabFacts(session));
+  if (cache) cache.facts = facts;
+  const { cpuinfo } = facts;
   const missing = [
     ...new Set(spec.flows.filter((f) => usesKernelTcp(f.transport)).map((f) => f.stack)),
   ].filter((s) => !info.stacksAvailable.includes(s));
   if (missing.length) throw new Error(missingStacksMessage(missing, info));
-  const cpuinfo = await session.run({ argv: ['cat', '/proc/cpuinfo'], allowFail: true });
-  const cpuMHz = Number(/^cpu MHz\s*:\s*([\d.]+)/m.exec(cpuinfo.stdout)?.[1]) || null;
+  const cpuMHz = Number(/^cpu MHz\s*:\s*([\d.]+)/m.exec(cpuinfo)?.[1]) || null;
   rec.json('environment.json', {
-    cpu: { model: /^model name\s*:\s*(.+)$/m.exec(cpuinfo.stdout)?.[1] ?? null, mhz: cpuMHz },
+    cpu: { model: /^model name\s*:\s*(.+)$/m.exec(cpuinfo)?.[1] ?? null, mhz: cpuMHz },
     seed: spec.seed,
     lab,
     image: {
@@ -170,7 +226,7 @@ export async function checkStacksAndRecordEnvironment(
       modules: image.manifest.modules,
     },
     agent: info,
-    toolVersions: toolVersions(await session.exec(TOOL_VERSION_CMDS, { stopOnError: false })),
+    toolVersions: facts.toolVersions,
     host: { node: process.version, platform: process.platform, qemu: lab.qemuVersion },
     knownStacks: STACK_NAMES,
   });
@@ -187,10 +243,7 @@ export async function setUpLinks(
   spec: Spec,
   rec: RunRecorder,
   log: (l: string) => void,
-): Promise<{
-  idleRtt: Record<string, PingSummary | null>;
-  changes: PathChange[];
-}> {
+): Promise<LinksReady> {
   const t0setup = Date.now();
   for (const section of plan.setup) await session.exec(section.cmds);
   const nCmds = plan.setup.reduce((n, s) => n + s.cmds.length, 0);
@@ -200,7 +253,74 @@ export async function setUpLinks(
   rec.event('setup', { commands: nCmds, ms: Date.now() - t0setup });
   const measured = await measureIdleRtt(session, plan, spec, rec, log);
   return {
-    idleRtt: measured.idleRtt,
+    ...measured,
     changes: calibratedChanges(spec, plan.changes, plan.topology.paths, measured.excessMs),
+  };
+}
+
+/** The dumbbell ready for traffic: idle RTT, the calibration in force, the run's path changes on it. */
+export interface LinksReady {
+  idleRtt: Record<string, PingSummary | null>;
+  /** Per idle-RTT key, the emulator's own excess over the configured RTT taken off the delay stages, ms. */
+  excessMs: Record<string, number>;
+  /** calibration.json's content. */
+  calibration: Record<string, unknown>;
+  changes: PathChange[];
+}
+
+/**
+ * On a dumbbell a previous run built and calibrated: measure the idle RTT again (the same probes,
+ * no calibration) and accept the kept calibration only if every path's idle RTT passes the
+ * verdict's own idle-RTT check. Records the fresh idle RTT, and the calibration as reused from the
+ * run that measured it. Null when a path fails: the caller builds and calibrates afresh.
+ */
+export async function verifyKeptLinks(
+  session: LabSession,
+  plan: Plan,
+  spec: Spec,
+  kept: { excessMs: Record<string, number>; calibration: Record<string, unknown>; calibratedBy: string },
+  rec: RunRecorder,
+  log: (l: string) => void,
+): Promise<LinksReady | null> {
+  const measured = new Map<string, PingSummary | null>();
+  // Paths share nothing on the way (own hosts, IFBs and delay stages), so their probes run side by
+  // side: under a realtime clock each takes its 2 s of pinging in wall time. A path's host groups
+  // share its bottleneck and are probed one after another, as at calibration.
+  const paths = [...new Set(plan.idleRtt.map((r) => r.path))];
+  const passed = await Promise.all(
+    paths.map(async (path) => {
+      for (const r of plan.idleRtt.filter((x) => x.path === path)) {
+        const key = idleRttKey(r.path, r.group, r.rttMs);
+        await session.run(r.warmup);
+        const ping = parsePing((await session.run(r.probe)).stdout);
+        const check = checkIdleRtt(key, r.rttMs, spec.paths[r.path]?.jitter ?? 0, ping);
+        log(`  idle RTT ${key} on the kept calibration: ${check.message}`);
+        if (check.status !== 'pass') return false;
+        measured.set(key, ping);
+      }
+      return true;
+    }),
+  );
+  if (!passed.every(Boolean)) return null;
+  // In the plan's order, whichever path answered first.
+  const idleRtt: Record<string, PingSummary | null> = Object.fromEntries(
+    plan.idleRtt.map((r) => {
+      const key = idleRttKey(r.path, r.group, r.rttMs);
+      return [key, measured.get(key) ?? null];
+    }),
+  );
+  const calibration = Object.fromEntries(
+    Object.entries(kept.calibration).map(([k, v]) => [
+      k,
+      { ...(v as Record<string, unknown>), reusedFrom: kept.calibratedBy },
+    ]),
+  );
+  rec.json('idle-rtt.json', idleRtt);
+  rec.json('calibration.json', calibration);
+  return {
+    idleRtt,
+    excessMs: kept.excessMs,
+    calibration: kept.calibration,
+    changes: calibratedChanges(spec, plan.changes, plan.topology.paths, kept.excessMs),
   };
 }

@@ -10,6 +10,7 @@ import type { LabSession, TimetableItem } from './session.js';
 export class LiveSampling {
   private demux: SampleDemux | undefined;
   private exits = new Map<string, Promise<ExitEvent>>();
+  private offOutput: (() => void) | undefined;
   readonly samples: Sample[] = [];
 
   constructor(
@@ -32,7 +33,8 @@ export class LiveSampling {
    * picks a lead time after the timetable arrives. Call `begin` with that t0.
    */
   items(leadMs: number): TimetableItem[] {
-    this.session.onOutput((e: OutputEvent) => this.feed(e.name, e.data));
+    this.offOutput?.();
+    this.offOutput = this.session.onOutput((e: OutputEvent) => this.feed(e.name, e.data));
     for (const s of this.plan.samplers) {
       const exit = this.session.exited(s.name).then((e) => {
         if (e.stdout) this.feed(s.name, e.stdout);
@@ -72,6 +74,12 @@ export class LiveSampling {
     }
     if (data) this.demux.feed(name, data);
     if (end) this.demux.end(name);
+  }
+
+  /** Stops taking the channel's output (a kept channel carries the next run's samplers too). */
+  detach(): void {
+    this.offOutput?.();
+    this.offOutput = undefined;
   }
 
   /**

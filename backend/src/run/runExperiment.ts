@@ -4,11 +4,21 @@
 import { buildPlan, formatPlan, type Plan, type Spec } from '@lfnlab/emulator';
 import { connectLab, type ExitEvent, ensureImage, type LabRecord, labUp } from '@lfnlab/lab-images';
 import type { SamplerCounters } from './demux.js';
+import type { KeptLab } from './keptLab.js';
 import { retireLostLab } from './labLoss.js';
-import { checkStacksAndRecordEnvironment, type Snapshot, setUpLinks, snapshot } from './labSetup.js';
+import {
+  checkStacksAndRecordEnvironment,
+  type HostState,
+  type LinksReady,
+  type Snapshot,
+  setUpLinks,
+  snapshot,
+  verifyKeptLinks,
+} from './labSetup.js';
 import { LiveSampling } from './liveSampling.js';
 import type { PingSummary } from './probes.js';
 import { RunRecorder } from './record.js';
+import { decideReuse, type ReuseRecord } from './reuse.js';
 import { collectFlowResults, judgeRun } from './runResults.js';
 import type { Sample } from './samples.js';
 import { Aborted, type RunClock, runTraffic, type SocketProbe, type TrafficProgress } from './schedule.js';
@@ -43,6 +53,12 @@ export interface RunOptions {
    * takes its flows and paths from it.
    */
   onPlan?: (plan: Plan) => void;
+  /**
+   * A campaign's hold on the lab across its runs: the run starts on the dumbbell the previous run
+   * left when decideReuse allows it and its idle RTT still passes, and leaves its own standing for
+   * the next (the campaign tears it down at its end). Absent: the run builds and tears down all.
+   */
+  keep?: KeptLab;
 }
 
 export interface RunOutcome {
@@ -57,7 +73,8 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
   rec.text('spec.yaml', o.specText ?? JSON.stringify(o.spec, null, 2));
   rec.event('created', { dir: o.outDir });
 
-  const image = await ensureImage({ log: (s) => log(`  ${s}`) });
+  const image = o.keep?.image ?? (await ensureImage({ log: (s) => log(`  ${s}`) }));
+  if (o.keep) o.keep.image = image;
   const lab: LabRecord = await labUp({
     name: o.labName,
     image,
@@ -77,12 +94,15 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
   );
   // The channel is free once the previous client's session has been torn down by the agent;
   // that can take a few seconds after a kill, so wait for it rather than fail.
-  const channel = await connectLab(lab.name, { watchdogMs: 10_000, timeoutMs: 60_000 });
+  const channel = o.keep
+    ? await o.keep.channelFor(lab)
+    : await connectLab(lab.name, { watchdogMs: 10_000, timeoutMs: 60_000 });
   const session = new LabSession(channel);
   const sampling = new LiveSampling(session, plan, rec, o.onSample);
   // A lab that dies mid-run stops the schedule at once, not at its next planned step.
   const lost = new AbortController();
-  channel.on('close', () => lost.abort());
+  const onLost = () => lost.abort();
+  channel.on('close', onLost);
   const signal = AbortSignal.any([lost.signal, ...(o.signal ? [o.signal] : [])]);
 
   const results = new Map<string, FlowResult>(plan.topology.flows.map((f) => [f.name, emptyFlowResult(f)]));
@@ -99,22 +119,57 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
   let clockReport: RunClock | null = null;
   let t0RealMs: number | null = null;
   const crossExits = new Map<string, ExitEvent>();
+  let links: LinksReady | null = null;
+  let reuse: ReuseRecord | null = null;
+  let kept = false;
+  // The hosts' sysctls and offloads as an earlier run read them on the dumbbell this run reuses.
+  let keptHostState: HostState | null = null;
+  let hostState: HostState | null = null;
 
   try {
-    const stale = await session.reset();
-    log(
-      stale.namespaces.length || stale.killed.length
-        ? `  clean start: removed ${stale.namespaces.length} stale namespaces and ${stale.killed.length} processes`
-        : '  clean start: nothing left from earlier runs',
-    );
-    rec.event('reset', stale);
+    const decision = o.keep ? decideReuse(o.keep.built, plan, o.keep.running()) : null;
+    // Until this run ends well, nothing standing counts as a dumbbell for the next one.
+    if (o.keep) o.keep.built = null;
+    if (decision?.reuse) {
+      log(`  reusing the dumbbell of ${decision.from.runDir}: same topology`);
+      cpuMHz = await checkStacksAndRecordEnvironment(session, spec, lab, image, rec, o.keep?.facts);
+      setUp = true;
+      // Only what differs: the per-namespace sysctls when this run sets other values.
+      if (decision.sysctls.length) await session.exec(decision.sysctls);
+      links = await verifyKeptLinks(session, plan, spec, decision.from, rec, log);
+      if (links) {
+        // Rewritten sysctls are read back; otherwise nothing has changed them since they were read.
+        keptHostState = decision.sysctls.length ? null : decision.from.hostState;
+        reuse = {
+          from: decision.from.runDir,
+          calibratedBy: decision.from.calibratedBy,
+          sysctlsRewritten: decision.sysctls.length,
+          hostStateReadIn: keptHostState?.readIn ?? o.outDir,
+        };
+        rec.event('reuse', { ...reuse });
+      } else log('  the kept calibration no longer holds: building and calibrating afresh');
+    } else if (decision) {
+      log(`  building the dumbbell: ${decision.reason}`);
+      rec.event('build', { reason: decision.reason });
+    }
+    if (!links) {
+      const stale = await session.reset();
+      log(
+        stale.namespaces.length || stale.killed.length
+          ? `  clean start: removed ${stale.namespaces.length} stale namespaces and ${stale.killed.length} processes`
+          : '  clean start: nothing left from earlier runs',
+      );
+      rec.event('reset', stale);
 
-    cpuMHz = await checkStacksAndRecordEnvironment(session, spec, lab, image, rec);
+      cpuMHz = await checkStacksAndRecordEnvironment(session, spec, lab, image, rec, o.keep?.facts);
 
-    setUp = true;
-    const links = await setUpLinks(session, plan, spec, rec, log);
+      setUp = true;
+      links = await setUpLinks(session, plan, spec, rec, log);
+    }
     idleRtt = links.idleRtt;
-    before = await snapshot(session, plan, rec, 'before');
+    const first = await snapshot(session, plan, rec, 'before', keptHostState);
+    before = first;
+    hostState = first.state;
 
     for (const s of plan.servers) await session.spawn(s);
     await session.exec(plan.servers.flatMap((s) => (s.ready ? [s.ready] : [])));
@@ -164,10 +219,23 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
     rec.event(status, { error });
   } finally {
     if (samplersOn) counters = await sampling.stop().catch(() => []);
-    if (setUp) await session.exec(plan.teardown.cmds, { stopOnError: false }).catch(() => undefined);
-    // Belt and braces: whatever the plan missed or a failure left, the agent removes.
-    await session.reset().catch(() => undefined);
-    channel.close();
+    sampling.detach();
+    // A campaign keeps a dumbbell that carried its run to the end; anything else goes.
+    kept =
+      o.keep !== undefined &&
+      setUp &&
+      links !== null &&
+      hostState !== null &&
+      status === 'completed' &&
+      !session.lost;
+    if (!kept) {
+      if (setUp) await session.exec(plan.teardown.cmds, { stopOnError: false }).catch(() => undefined);
+      // Belt and braces: whatever the plan missed or a failure left, the agent removes.
+      await session.reset().catch(() => undefined);
+    }
+    channel.off('close', onLost);
+    session.detach();
+    if (!o.keep) channel.close();
   }
 
   collectFlowResults({ results, probes, crossExits, counters, rec, log, onSample: o.onSample });
@@ -187,7 +255,22 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
     clockReport,
     rec,
     startedAt,
+    reuse,
   });
+  if (o.keep)
+    o.keep.built =
+      kept && links && hostState
+        ? {
+            plan,
+            runDir: o.outDir,
+            calibratedBy: reuse?.calibratedBy ?? o.outDir,
+            status,
+            verdict: summary.verdict,
+            excessMs: links.excessMs,
+            calibration: links.calibration,
+            hostState,
+          }
+        : null;
   rec.event('finished', { status, verdict: summary.verdict });
   return { dir: o.outDir, summary };
 }

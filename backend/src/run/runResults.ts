@@ -9,6 +9,7 @@ import type { Snapshot } from './labSetup.js';
 import type { LiveSampling } from './liveSampling.js';
 import type { PingSummary } from './probes.js';
 import type { RunRecorder } from './record.js';
+import type { ReuseRecord } from './reuse.js';
 import type { CpuSample, QueueSample, Sample, TcpFlowSample } from './samples.js';
 import { plannedEndS, type RunClock, type SocketProbe } from './schedule.js';
 import { type FlowResult, type RunSummary, summarise } from './summary.js';
@@ -73,6 +74,8 @@ export function judgeRun(o: {
   clockReport: RunClock | null;
   rec: RunRecorder;
   startedAt: Date;
+  /** Set when the run started on a kept dumbbell: recorded in summary.json. */
+  reuse?: ReuseRecord | null;
 }): RunSummary {
   const { spec, plan, sampling, t0RealMs, before, after, idleRtt, counters, results, status, error, rec } = o;
   const cpuMHz = o.cpuMHz;
@@ -116,6 +119,7 @@ export function judgeRun(o: {
       clock: clockReport,
     }),
   );
+  if (o.reuse) summary.reuse = o.reuse;
   rec.json('summary.json', {
     ...summary,
     // From the samples that arrived before the run stopped (the service marks its records alike).

@@ -43,14 +43,26 @@ export class LabSession {
   /** Why the channel went away mid-session (qemu died, the agent stopped answering); null while up. */
   lost: Error | null = null;
 
+  private readonly onExit = (e: ExitEvent) => this.waiter(e.name).resolve(e);
+  // A process whose exit can no longer arrive must not be awaited for ever: with the socket gone
+  // nothing else holds Node's event loop, and the process would end silently with status 0.
+  private readonly onClose = (err: Error) => {
+    this.lost = err;
+    for (const w of this.exits.values()) w.reject(err);
+  };
+
   constructor(readonly channel: Channel) {
-    channel.on('exit', (e: ExitEvent) => this.waiter(e.name).resolve(e));
-    // A process whose exit can no longer arrive must not be awaited for ever: with the socket gone
-    // nothing else holds Node's event loop, and the process would end silently with status 0.
-    channel.on('close', (err: Error) => {
-      this.lost = err;
-      for (const w of this.exits.values()) w.reject(err);
-    });
+    channel.on('exit', this.onExit);
+    channel.on('close', this.onClose);
+  }
+
+  /**
+   * Stops listening to the channel, which outlives this session when a campaign keeps it open
+   * between runs: the next run's processes have the same names, and their exits are its own.
+   */
+  detach(): void {
+    this.channel.off('exit', this.onExit);
+    this.channel.off('close', this.onClose);
   }
 
   private waiter(name: string): ExitWaiter {
@@ -150,8 +162,9 @@ export class LabSession {
     return this.waiter(name).promise;
   }
 
-  onOutput(fn: (e: OutputEvent) => void): void {
+  onOutput(fn: (e: OutputEvent) => void): () => void {
     this.channel.on('output', fn);
+    return () => this.channel.off('output', fn);
   }
 
   signal(name: string, signal: 'TERM' | 'KILL' | 'INT'): Promise<unknown> {

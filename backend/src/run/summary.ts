@@ -1,5 +1,6 @@
 // summary.json: per flow mean and σ of goodput, retransmits, RTT; per path idle RTT and link
 // utilisation; Jain's index between flows sharing a bottleneck direction.
+
 import type { FlowTopology, PathTopology, Spec, Transport } from '@lfnlab/emulator';
 import { bottleneckJain, type MetricValue, meanAndSd, metricValue } from '@lfnlab/metrics';
 import type { FidelityReport } from './fidelity.js';
@@ -7,6 +8,7 @@ import type { IntervalSample, IperfJson } from './iperf.js';
 import { withLabLimits } from './labLimitCheck.js';
 import { type FlowLimit, flowLimits } from './limitedBy.js';
 import type { PingSummary } from './probes.js';
+import type { ReuseRecord } from './reuse.js';
 import { type RunMetrics, runMetrics } from './runMetrics.js';
 import type { RttSample, Sample } from './samples.js';
 import type { RunClock } from './schedule.js';
@@ -104,6 +106,11 @@ export interface RunSummary {
   metrics: RunMetrics;
   /** The lab's clock during the run and its pace; null when the run did not reach traffic. */
   clock?: RunClock | null;
+  /**
+   * Present when a campaign ran this run on the dumbbell an earlier run built: where it came from
+   * and which run's calibration it verified and used (its idle RTT is this run's own).
+   */
+  reuse?: ReuseRecord;
 }
 
 const mbps = (bps: number | null | undefined) => (bps === null || bps === undefined ? null : bps / 1e6);
