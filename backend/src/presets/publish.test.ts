@@ -73,6 +73,19 @@ describe('publishing a preset', () => {
     const md = renderResultsSummaryMarkdown(all);
     expect(md).toContain(`| **inconclusive** | ${c.findings[0]?.text.split('|')[0]}`);
     expect(md).toContain('wall time 3 min');
+
+    // A targeted experiment's answer sits beside its finding; a malformed file names the field.
+    const f0 = c.findings[0]?.id as string;
+    writeFileSync(
+      join(results, preset.name, 'explanations.yaml'),
+      `- finding: ${f0}\n  hypothesis: the 5 % buffer is too shallow\n  experiment: vary buffer 0.05bdp, 1bdp\n  answer: the same order with 1 BDP, so not the buffer\n`,
+    );
+    const [withAnswer] = readPublished(results);
+    expect(renderResultsSummaryHtml(withAnswer ? [withAnswer] : [])).toContain(
+      '<strong>Answer:</strong> the same order with 1 BDP, so not the buffer',
+    );
+    writeFileSync(join(results, preset.name, 'explanations.yaml'), `- finding: ${f0}\n  hypothesis: x\n`);
+    expect(() => readPublished(results)).toThrow(/explanations.yaml: 0.hypothesis: .*; 0.experiment/);
   });
 
   it('refuses to publish what was never compared', () => {

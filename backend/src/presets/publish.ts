@@ -11,6 +11,8 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
 import type { RunSummary } from '../run/summary.js';
 import type { PresetComparison } from './compare.js';
 import type { Preset } from './load.js';
@@ -93,9 +95,34 @@ export function publishPreset(preset: Preset, dir: string, resultsDir: string, i
   return out;
 }
 
+/**
+ * What a targeted experiment found about a finding that failed (explanations.yaml beside the
+ * results, written by hand after the experiment): the likely cause, the experiment, the answer.
+ */
+export const ExplanationSchema = z.strictObject({
+  finding: z.string().min(1),
+  hypothesis: z.string().min(10),
+  /** The command or campaign that tested it. */
+  experiment: z.string().min(5),
+  answer: z.string().min(10),
+});
+export type Explanation = z.output<typeof ExplanationSchema>;
+
+function readExplanations(dir: string): Explanation[] {
+  const f = join(dir, 'explanations.yaml');
+  if (!existsSync(f)) return [];
+  const r = z.array(ExplanationSchema).safeParse(parseYaml(readFileSync(f, 'utf8')));
+  if (!r.success)
+    throw new Error(
+      `${f}: ${r.error.issues.map((i) => `${i.path.join('.') || '(top)'}: ${i.message}`).join('; ')}`,
+    );
+  return r.data;
+}
+
 export interface PublishedPreset {
   comparison: PresetComparison;
   runs: RunsInfo;
+  explanations: Explanation[];
 }
 
 /** Every published preset under `resultsDir` (a directory with comparison.json and runs.json). */
@@ -112,5 +139,6 @@ export function readPublished(resultsDir: string): PublishedPreset[] {
         readFileSync(join(resultsDir, d, 'comparison.json'), 'utf8'),
       ) as PresetComparison,
       runs: JSON.parse(readFileSync(join(resultsDir, d, 'runs.json'), 'utf8')) as RunsInfo,
+      explanations: readExplanations(join(resultsDir, d)),
     }));
 }

@@ -42,13 +42,20 @@ const byPaper = (all: PublishedPreset[]) => {
 export function renderResultsSummaryHtml(all: PublishedPreset[]): string {
   const counts = verdictCounts(all);
   const sections = [...byPaper(all)].map(([paper, presets]) => {
-    const blocks = presets.map(({ comparison: c, runs: r }) => {
+    const blocks = presets.map(({ comparison: c, runs: r, explanations }) => {
       const rows = c.findings.map((f) => {
         const v = verdictOf(f);
+        const tested = explanations
+          .filter((e) => e.finding === f.id)
+          .map(
+            (e) =>
+              `<br><strong>Tested:</strong> ${esc(e.hypothesis)} <span class="unit">(${esc(e.experiment)})</span> <strong>Answer:</strong> ${esc(e.answer)}`,
+          )
+          .join('');
         return [
           badge(badgeClass[v], v),
           `${esc(f.text)}<br><span class="unit">${esc(f.ref)}</span>`,
-          esc(f.sentence),
+          `${esc(f.sentence)}${tested}`,
           esc(f.test ? `${f.test.name}; ${nText(f.test)}` : '—'),
         ];
       });
@@ -87,7 +94,7 @@ export function renderResultsSummaryMarkdown(all: PublishedPreset[]): string {
   ];
   for (const [paper, presets] of byPaper(all)) {
     out.push(`## ${paper}`, '');
-    for (const { comparison: c, runs: r } of presets) {
+    for (const { comparison: c, runs: r, explanations } of presets) {
       out.push(
         `### [${c.preset}](${c.preset}/comparison.html)`,
         '',
@@ -97,7 +104,14 @@ export function renderResultsSummaryMarkdown(all: PublishedPreset[]): string {
         '| --- | --- | --- | --- |',
         ...c.findings.map(
           (f) =>
-            `| **${verdictOf(f)}** | ${mdCell(f.text)} (${mdCell(f.ref)}) | ${mdCell(f.sentence)} | ${mdCell(f.test ? `${f.test.name}; ${nText(f.test)}` : '—')} |`,
+            `| **${verdictOf(f)}** | ${mdCell(f.text)} (${mdCell(f.ref)}) | ${mdCell(
+              [
+                f.sentence,
+                ...explanations
+                  .filter((e) => e.finding === f.id)
+                  .map((e) => `Tested: ${e.hypothesis} (${e.experiment}). Answer: ${e.answer}`),
+              ].join(' '),
+            )} | ${mdCell(f.test ? `${f.test.name}; ${nText(f.test)}` : '—')} |`,
         ),
         '',
       );
