@@ -155,6 +155,54 @@ describe('running a campaign', () => {
     }
   });
 
+  it('spreads runs over a pool of labs: each run once, both labs busy at once, a failure stops new runs', async () => {
+    const c = parseCampaignText(text);
+    const dir = mkdtempSync(join(tmpdir(), 'lfnlab-campaign-pool-'));
+    const byLab: string[][] = [[], []];
+    let inFlight = 0;
+    let most = 0;
+    const lab = (k: number): RunOne => {
+      const run: RunOne = async (spec, runDir) => {
+        inFlight++;
+        most = Math.max(most, inFlight);
+        byLab[k]?.push(runDir);
+        // Let the other lab take its next run before this one ends.
+        await new Promise((r) => setImmediate(r));
+        inFlight--;
+        return fakeSummary((spec as { flows: { stack: string }[] }).flows[0]?.stack ?? '?');
+      };
+      run.close = vi.fn(async () => undefined);
+      return run;
+    };
+    const pool = [lab(0), lab(1)];
+    const out = await runCampaign({ campaign: c, dir, log: () => undefined, runOne: pool });
+    expect(out.ran).toBe(12);
+    const all = [...(byLab[0] ?? []), ...(byLab[1] ?? [])];
+    expect(new Set(all).size).toBe(12);
+    expect(byLab[0]?.length).toBeGreaterThan(0);
+    expect(byLab[1]?.length).toBeGreaterThan(0);
+    expect(most).toBe(2);
+    for (const l of pool) expect(l.close).toHaveBeenCalledTimes(1);
+
+    // One lab throws: the other finishes the run it has, takes no new one, and the error surfaces.
+    const dir2 = mkdtempSync(join(tmpdir(), 'lfnlab-campaign-pool-'));
+    let calls = 0;
+    const bad: RunOne = async () => {
+      calls++;
+      throw new Error('lab 2 went away');
+    };
+    bad.close = vi.fn(async () => undefined);
+    const good = lab(0);
+    const before = byLab[0]?.length ?? 0;
+    await expect(
+      runCampaign({ campaign: c, dir: dir2, log: () => undefined, runOne: [good, bad] }),
+    ).rejects.toThrow('lab 2 went away');
+    expect(calls).toBe(1);
+    expect((byLab[0]?.length ?? 0) - before).toBe(1);
+    expect(bad.close).toHaveBeenCalledTimes(1);
+    expect(good.close).toHaveBeenCalledTimes(1);
+  });
+
   it('resumes without redoing finished runs, retries failed ones, and collects one table', async () => {
     const c = parseCampaignText(text);
     const dir = mkdtempSync(join(tmpdir(), 'lfnlab-campaign-'));

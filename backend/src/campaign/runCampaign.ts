@@ -27,6 +27,14 @@ export function runInLab(labName: string | undefined, log: (line: string) => voi
   return run;
 }
 
+/**
+ * A pool of `n` labs for one campaign: the first is `base` (the default lab when none is named),
+ * the others `BASE-2` … `BASE-n`, each booted on first use and each with its own kept dumbbell.
+ */
+export function runInLabs(base: string | undefined, n: number, log?: (line: string) => void): RunOne[] {
+  return Array.from({ length: n }, (_, i) => runInLab(i === 0 ? base : `${base ?? 'default'}-${i + 1}`, log));
+}
+
 export interface CampaignRow {
   id: string;
   /** The variant's human label (variantLabel); absent in results written before labels. */
@@ -109,7 +117,8 @@ export interface CampaignOutcome {
 export async function runCampaign(o: {
   campaign: Campaign;
   dir: string;
-  runOne: RunOne;
+  /** One lab, or a pool of labs that take the next variant as each becomes free. */
+  runOne: RunOne | readonly RunOne[];
   log?: (line: string) => void;
   signal?: AbortSignal;
 }): Promise<CampaignOutcome> {
@@ -133,11 +142,12 @@ export async function runCampaign(o: {
   if (done.length) log(`resuming: ${done.length} of ${variants.length} runs already finished`);
   let ran = 0;
   const times: number[] = [];
+  const labs = Array.isArray(o.runOne) ? (o.runOne as readonly RunOne[]) : [o.runOne as RunOne];
   try {
-    ran = await runVariants(o, variants, times, log);
+    ran = await runVariants({ ...o, labs }, variants, times, log);
   } finally {
-    // The last dumbbell comes down and the lab is released, also after a failure or Ctrl-C.
-    await o.runOne.close?.();
+    // The last dumbbells come down and the labs are released, also after a failure or Ctrl-C.
+    await Promise.all(labs.map((l) => l.close?.()));
   }
   const rows = variants.map((v) =>
     rowOf(v, finished(join(o.dir, 'runs', v.id)) ?? readSummary(join(o.dir, 'runs', v.id))),
@@ -148,28 +158,49 @@ export async function runCampaign(o: {
 }
 
 async function runVariants(
-  o: { dir: string; runOne: RunOne; signal?: AbortSignal },
+  o: { dir: string; labs: readonly RunOne[]; signal?: AbortSignal },
   variants: Variant[],
   times: number[],
   log: (line: string) => void,
 ): Promise<number> {
   let ran = 0;
-  for (const [i, v] of variants.entries()) {
-    const dir = join(o.dir, 'runs', v.id);
-    if (finished(dir)) continue;
-    if (o.signal?.aborted) break;
-    const t = Date.now();
-    log(`[${i + 1}/${variants.length}] ${v.label} (${v.id})`);
-    const s = await o.runOne(v.resolved, dir, o.signal);
-    ran++;
-    times.push(Date.now() - t);
-    const left = variants.slice(i + 1).filter((x) => !finished(join(o.dir, 'runs', x.id))).length;
-    const eta = (times.reduce((a, b) => a + b, 0) / times.length) * left;
-    log(
-      `[${i + 1}/${variants.length}] ${v.label} (${v.id}): ${s.status}${s.status === 'failed' && s.error ? ` (${s.error})` : ''}, verdict ${s.verdict ?? '-'} in ${((Date.now() - t) / 1000).toFixed(0)} s; ${left} left, ETA ${Math.ceil(eta / 60_000)} min`,
-    );
-    if (s.status === 'aborted') break;
-  }
+  let next = 0;
+  let stopped = false;
+  const pending = () => variants.filter((x) => !finished(join(o.dir, 'runs', x.id))).length;
+  // Each lab takes the next unfinished variant in the campaign's order as soon as it is free.
+  const work = async (runOne: RunOne) => {
+    for (;;) {
+      if (stopped || o.signal?.aborted) return;
+      const i = next++;
+      const v = variants[i];
+      if (!v) return;
+      const dir = join(o.dir, 'runs', v.id);
+      if (finished(dir)) continue;
+      const t = Date.now();
+      log(`[${i + 1}/${variants.length}] ${v.label} (${v.id})`);
+      const s = await runOne(v.resolved, dir, o.signal);
+      ran++;
+      times.push(Date.now() - t);
+      const left = pending();
+      const eta = ((times.reduce((a, b) => a + b, 0) / times.length) * left) / o.labs.length;
+      log(
+        `[${i + 1}/${variants.length}] ${v.label} (${v.id}): ${s.status}${s.status === 'failed' && s.error ? ` (${s.error})` : ''}, verdict ${s.verdict ?? '-'} in ${((Date.now() - t) / 1000).toFixed(0)} s; ${left} left, ETA ${Math.ceil(eta / 60_000)} min`,
+      );
+      if (s.status === 'aborted') stopped = true;
+    }
+  };
+  // A lab whose run throws stops the others taking new runs; its error surfaces once every lab's
+  // run in flight has ended, so no lab is released under a running experiment.
+  const ends = await Promise.allSettled(
+    o.labs.map((l) =>
+      work(l).catch((err: unknown) => {
+        stopped = true;
+        throw err;
+      }),
+    ),
+  );
+  const failed = ends.find((e): e is PromiseRejectedResult => e.status === 'rejected');
+  if (failed) throw failed.reason;
   return ran;
 }
 

@@ -1,13 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CampaignError, expandCampaign, parseCampaignText } from '../campaign/expand.js';
-import { runCampaign, runInLab } from '../campaign/runCampaign.js';
+import { runCampaign, runInLabs } from '../campaign/runCampaign.js';
 import { type Command, table, UsageError } from './args.js';
+import { parseLabCount } from './labsOption.js';
 
 export const campaignCommand: Command = {
   name: 'campaign',
   summary: 'run a sweep: a base spec × parameters × repetitions, resumable',
-  usage: `usage: lfnlab campaign run FILE.yaml [--out DIR] [--lab NAME]
+  usage: `usage: lfnlab campaign run FILE.yaml [--out DIR] [--lab NAME] [--labs N]
        lfnlab campaign plan FILE.yaml
 
 A campaign file holds a base spec, the spec fields to vary (cross product),
@@ -15,8 +16,12 @@ repetitions, and the order (random with a seed by default). 'run' writes one run
 directory per variant under DIR/runs/ (default: campaigns/NAME/), prints progress
 and an ETA, and collects every summary into DIR/results.csv and results.json.
 Run it again on the same DIR to resume: finished runs are never redone.
-'plan' lists the variants in the order they will run.`,
-  options: { out: { type: 'string' }, lab: { type: 'string' } },
+'plan' lists the variants in the order they will run.
+
+  --labs N   keep N labs (NAME, NAME-2 … NAME-N) and give each the next variant
+             as it becomes free (default: half the host's cores, as memory
+             allows, at least 1)`,
+  options: { out: { type: 'string' }, lab: { type: 'string' }, labs: { type: 'string' } },
   async run(values, positionals) {
     const [action, file] = positionals;
     if (!file || (action !== 'run' && action !== 'plan')) throw new UsageError(this.usage);
@@ -42,6 +47,9 @@ Run it again on the same DIR to resume: finished runs are never redone.
       return 0;
     }
     const dir = resolve(typeof values.out === 'string' ? values.out : join('campaigns', campaign.name));
+    const labCount = parseLabCount(typeof values.labs === 'string' ? values.labs : undefined, (l) =>
+      console.error(l),
+    );
     const abort = new AbortController();
     const stop = () => {
       if (!abort.signal.aborted)
@@ -51,12 +59,12 @@ Run it again on the same DIR to resume: finished runs are never redone.
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
     try {
-      console.log(`lfnlab campaign ${campaign.name} → ${dir}`);
+      console.log(`lfnlab campaign ${campaign.name} → ${dir}${labCount > 1 ? ` on ${labCount} labs` : ''}`);
       const out = await runCampaign({
         campaign,
         dir,
         signal: abort.signal,
-        runOne: runInLab(typeof values.lab === 'string' ? values.lab : undefined),
+        runOne: runInLabs(typeof values.lab === 'string' ? values.lab : undefined, labCount),
       });
       const rows = out.rows.map((r) => [
         r.label ?? r.id,

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { SpecSchema } from '@lfnlab/emulator';
 import { expandCampaign } from '../campaign/expand.js';
-import { runCampaign, runInLab } from '../campaign/runCampaign.js';
+import { runCampaign, runInLabs } from '../campaign/runCampaign.js';
 import { campaignsCost, formatCost, formatWallS } from '../presets/cost.js';
 import {
   comparePreset,
@@ -21,6 +21,7 @@ import { publishPreset, type RunsInfo, readPublished, runsInfo } from '../preset
 import { renderPresetComparison } from '../report/presetReport.js';
 import { renderResultsSummaryHtml, renderResultsSummaryMarkdown } from '../report/presetSummary.js';
 import { type Command, table, UsageError } from './args.js';
+import { parseLabCount } from './labsOption.js';
 import { formatPresetShow } from './presetShow.js';
 
 const seconds = (ms: number) => formatWallS(ms / 1000);
@@ -108,7 +109,7 @@ export const presetCommand: Command = {
   summary: "the seed papers' experiments: list, run, compare with the published numbers",
   usage: `usage: lfnlab preset list
        lfnlab preset show NAME
-       lfnlab preset run NAME [--ci | --reproduce | --seconds N] [--out DIR] [--lab NAME]
+       lfnlab preset run NAME [--ci | --reproduce | --seconds N] [--out DIR] [--lab NAME] [--labs N]
        lfnlab preset compare NAME [--ci | --reproduce | --seconds N] [--out DIR]
        lfnlab preset publish NAME [--ci | --reproduce | --seconds N] [--out DIR] [--results DIR]
 
@@ -136,7 +137,8 @@ publish  compares, then copies the comparison and what the runs were (length,
   --ci          shorten every run as the preset's 'ci' block says (seconds, values)
   --reproduce   the preset's reproduction length ('reproduce' block): every value,
                 at least 3 seeded repetitions per variant
-  --seconds N   shorten every run to N s (all parameter values kept)`,
+  --seconds N   shorten every run to N s (all parameter values kept)
+  --labs N      run on N labs at once (see 'lfnlab campaign --help')`,
   options: {
     ci: { type: 'boolean' },
     reproduce: { type: 'boolean' },
@@ -144,6 +146,7 @@ publish  compares, then copies the comparison and what the runs were (length,
     seconds: { type: 'string' },
     out: { type: 'string' },
     lab: { type: 'string' },
+    labs: { type: 'string' },
   },
   async run(values, positionals) {
     const [action, name] = positionals;
@@ -211,7 +214,13 @@ publish  compares, then copies the comparison and what the runs were (length,
     console.log(`${preset.name}: ${preset.meta.paper.short} (seed ${preset.meta.paper.id}) → ${dir}`);
     console.log(`scaling: ${preset.meta.scaling.rule}`);
     const campaigns = campaignsOf(preset, values);
-    console.log(`cost: ${formatCost(campaignsCost(campaigns))}; resumable (Ctrl-C, then run it again)`);
+    const labCount = parseLabCount(typeof values.labs === 'string' ? values.labs : undefined, (l) =>
+      console.error(l),
+    );
+    const cost = campaignsCost(campaigns);
+    console.log(
+      `cost: ${formatCost(cost)}${labCount > 1 ? `; on ${labCount} labs at best ${formatWallS(cost.wallS / labCount)}` : ''}; resumable (Ctrl-C, then run it again)`,
+    );
     const abort = new AbortController();
     const stop = () => abort.abort();
     process.on('SIGINT', stop);
@@ -227,7 +236,7 @@ publish  compares, then copies the comparison and what the runs were (length,
           campaign,
           dir: partDir,
           signal: abort.signal,
-          runOne: runInLab(typeof values.lab === 'string' ? values.lab : undefined),
+          runOne: runInLabs(typeof values.lab === 'string' ? values.lab : undefined, labCount),
         });
         allDone &&= out.rows.every((r) => r.status === 'completed');
       }

@@ -1,6 +1,8 @@
 // The steps of a run before its traffic: check the lab has the stacks and record its environment,
 // build the dumbbell, calibrate the delay stages and measure idle RTT, and snapshot the counters
 // the verdict compares before and after.
+
+import { hostname } from 'node:os';
 import {
   calibrateDelay,
   calibratedChanges,
@@ -227,7 +229,7 @@ export async function checkStacksAndRecordEnvironment(
     },
     agent: info,
     toolVersions: facts.toolVersions,
-    host: { node: process.version, platform: process.platform, qemu: lab.qemuVersion },
+    host: { name: hostname(), node: process.version, platform: process.platform, qemu: lab.qemuVersion },
     knownStacks: STACK_NAMES,
   });
   return cpuMHz;
