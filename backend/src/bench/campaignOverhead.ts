@@ -58,21 +58,31 @@ export async function campaignOverhead(o: {
   seconds: number;
   repeat: number;
   clock: 'dilated' | 'realtime';
-  runOne: RunOne;
+  /** One lab, or a pool (the lab-pool case: N = 1 against N = 2). */
+  runOne: RunOne | readonly RunOne[];
   log: (line: string) => void;
 }): Promise<CampaignOverhead> {
   const dir = mkdtempSync(join(tmpdir(), 'lfnlab-bench-overhead-'));
   const summaries: RunSummary[] = [];
   const ends: number[] = [];
-  const runOne: RunOne = async (spec, runDir, signal) => {
-    const s = await o.runOne(spec, runDir, signal);
-    summaries.push(s);
-    ends.push(Date.now());
-    return s;
+  const timed = (lab: RunOne): RunOne => {
+    const runOne: RunOne = async (spec, runDir, signal) => {
+      const s = await lab(spec, runDir, signal);
+      summaries.push(s);
+      ends.push(Date.now());
+      return s;
+    };
+    runOne.close = lab.close;
+    return runOne;
   };
-  runOne.close = o.runOne.close;
+  const labs = Array.isArray(o.runOne) ? (o.runOne as readonly RunOne[]) : [o.runOne as RunOne];
   const t = Date.now();
-  await runCampaign({ campaign: overheadCampaign(o.seconds, o.repeat, o.clock), dir, runOne, log: o.log });
+  await runCampaign({
+    campaign: overheadCampaign(o.seconds, o.repeat, o.clock),
+    dir,
+    runOne: labs.map(timed),
+    log: o.log,
+  });
   const wallS = (Date.now() - t) / 1000;
   const sumDurationS = summaries.length * o.seconds;
   const sumTrafficWallS = summaries.reduce((a, s) => a + (s.clock?.wallS ?? 0), 0);

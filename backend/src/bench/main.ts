@@ -7,6 +7,7 @@
 //   packet spacing     share of bottleneck dequeue gaps within 10 % of one frame time
 //   campaign overhead  a campaign of short runs sharing one topology: wall time over the sum of
 //                      run durations, and the mean seconds each run costs outside its traffic
+//   lab pool           the same campaign on N = 1 and N = 2 labs: wall time and the verdicts
 // Results print as tables and are saved under bench/results/ with the machine's details.
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, hostname, release, tmpdir, totalmem } from 'node:os';
@@ -15,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { type SpecInput, validateSpec } from '@lfnlab/emulator';
 import { ensureImage, labUp } from '@lfnlab/lab-images';
-import { runInLab } from '../campaign/runCampaign.js';
+import { runInLab, runInLabs } from '../campaign/runCampaign.js';
 import { table } from '../cli/args.js';
 import type { SamplerCounters } from '../run/demux.js';
 import { formatLimit } from '../run/limitedBy.js';
@@ -335,6 +336,41 @@ async function main() {
           r.meanBetweenS.toFixed(1),
           r.meanBetweenAfterFirstS === null ? '-' : r.meanBetweenAfterFirstS.toFixed(1),
           r.reused,
+          r.verdicts.join(' '),
+        ]),
+      ),
+    );
+  }
+  if (want('labpool')) {
+    // Two labs on this host's cores: the campaign's wall time against one lab, and whether the
+    // verdicts say the labs held flows back (two 1-vCPU labs beside the host side on 2 cores).
+    const seconds = 5;
+    const repeat = quick ? 2 : 3;
+    const t0 = Date.now();
+    const stamp = () => `${((Date.now() - t0) / 1000).toFixed(1).padStart(6)} s`;
+    const rows: (CampaignOverhead & { labs: number })[] = [];
+    for (const n of [1, 2]) {
+      const r = await campaignOverhead({
+        seconds,
+        repeat,
+        clock: 'dilated',
+        runOne: runInLabs(labName, n, (l) => process.stderr.write(`${stamp()} ${l}\n`)),
+        log: (l) => process.stderr.write(`${stamp()} [N=${n}] ${l}\n`),
+      });
+      rows.push({ ...r, labs: n });
+    }
+    results.labPool = rows;
+    const one = rows[0]?.wallS ?? Number.NaN;
+    section(
+      `Lab pool (dilated clock, runs of ${seconds} s, two flows on two paths)`,
+      table(
+        ['labs', 'runs', 'wall s', 'speed-up vs 1 lab', 'wall / Σ durations', 'verdicts'],
+        rows.map((r) => [
+          r.labs,
+          r.runs,
+          r.wallS.toFixed(1),
+          (one / r.wallS).toFixed(2),
+          r.wallOverDurations.toFixed(2),
           r.verdicts.join(' '),
         ]),
       ),
