@@ -255,6 +255,25 @@ describe.skipIf(skipReason !== null)(title, () => {
     expect(logs()).not.toMatch(/not queued .*skipped/);
   }, 120_000);
 
+  it('a stop reaches the worker running the run: aborted, partial, its record handed over', async () => {
+    const id = await queueRun(admin, SPEC.replace('duration: 20s', 'duration: 600s'));
+    await until(
+      async () => {
+        const [r] = await runsOf(admin, [id]);
+        return r?.status === 'running' && r.progress.elapsedS >= 20;
+      },
+      60_000,
+      logs,
+    );
+    await call(admin, 'POST', `/api/runs/${id}/stop`);
+    await until(async () => (await runsOf(admin, [id])).every(final), 30_000, logs);
+    const [r] = await runsOf(admin, [id]);
+    expect(r).toMatchObject({ status: 'aborted', partial: true, error: 'stopped by admin' });
+    const summary = JSON.parse(readFileSync(join(dir, 'runs', id, 'summary.json'), 'utf8'));
+    expect(summary.status).toBe('aborted');
+    expect(statSync(join(dir, 'runs', id, 'samples/tcp.jsonl')).size).toBeGreaterThan(0);
+  }, 60_000);
+
   it('a worker SIGKILLed mid-run: that run failed and partial with its samples, the rest complete, a new worker takes jobs', async () => {
     // 600 lab s at 20x: 30 s on the worker, long enough to be killed in the middle.
     const long = await queueRun(admin, SPEC.replace('duration: 20s', 'duration: 600s'));

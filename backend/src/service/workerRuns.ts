@@ -86,7 +86,17 @@ export class WorkerRuns {
     }
     if (r.host !== caller.host)
       throw new ServiceError(409, `run ${runId} runs on worker host ${r.host}, not ${caller.host}`);
+    // Any call from the worker is a sign of life (uploads come after the last batch).
+    this.touch(runId);
     return r;
+  }
+
+  /** The worker of a running run was heard from: its silence counts from now. */
+  private touch(runId: string) {
+    const r = this.remote.get(runId);
+    if (!r) return;
+    clearTimeout(r.silence);
+    r.silence = this.armSilence(runId);
   }
 
   private armSilence(runId: string): NodeJS.Timeout {
@@ -118,8 +128,6 @@ export class WorkerRuns {
       throw new ServiceError(409, `batch ${b.seq} of run ${runId} came before batch ${r.nextSeq}`, [
         { path: 'seq', message: `must be ${r.nextSeq} (or an earlier one, sent again)` },
       ]);
-    clearTimeout(r.silence);
-    r.silence = this.armSilence(runId);
     const feed = r.active.feed;
     if (b.plan) feed.onPlan(b.plan);
     // In the run directory as they arrive: a worker killed mid-run leaves what was streamed.
@@ -166,6 +174,9 @@ export class WorkerRuns {
     const problem = recordPathProblem(path);
     if (problem) throw new ServiceError(400, `path ${problem}`, [{ path: 'path', message: problem }]);
     const target = join(r.dir, path);
+    // A long upload is a live worker too.
+    const alive = setInterval(() => this.touch(runId), Math.max(1000, this.silenceMs / 3));
+    alive.unref();
     mkdirSync(dirname(target), { recursive: true });
     const tmp = `${target}.upload-${process.pid}`;
     const hash = createHash('sha256');
@@ -182,10 +193,12 @@ export class WorkerRuns {
       await pipeline(body, count, createWriteStream(tmp));
     } catch (err) {
       rmSync(tmp, { force: true });
+      clearInterval(alive);
       if (bytes > MAX_RECORD_FILE_BYTES)
         throw new ServiceError(413, `${path} is larger than ${MAX_RECORD_FILE_BYTES} bytes`);
       throw err;
     }
+    clearInterval(alive);
     const got = hash.digest('hex');
     if (got !== sha256.toLowerCase()) {
       rmSync(tmp, { force: true });
