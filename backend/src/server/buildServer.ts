@@ -155,7 +155,14 @@ export async function buildServer(o: ServerOptions): Promise<LfnServer> {
     queue,
     storage: o.storage,
     workerTokens: new WorkerTokens(dataDir),
-    workers: new WorkerRuns({ runs, store, queue, log, silenceMs: o.workerSilenceMs }),
+    workers: new WorkerRuns({
+      runs,
+      store,
+      queue,
+      log,
+      silenceMs: o.workerSilenceMs,
+      watchQueue: o.labsOnWorkers ?? false,
+    }),
     grafanaUrl: o.grafanaUrl ?? 'http://127.0.0.1:3000',
     startedAt: new Date(),
   };

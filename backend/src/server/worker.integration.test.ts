@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '@lfnlab/grafana/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_BUILT, CliProcess, until } from '../../test/support/cliProcess.js';
+import { CLI_BUILT, CliProcess, listeningSockets, until } from '../../test/support/cliProcess.js';
 import {
   findRedisServer,
   type LocalRedis,
@@ -183,7 +183,7 @@ describe.skipIf(skipReason !== null)(title, () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('refuses a wrong token and an unreachable service in plain words, listening on nothing', async () => {
+  it('refuses a wrong token, an unreachable service and an absent Redis in plain words', async () => {
     writeFileSync(join(dir, 'bad.token'), 'lfnw_not-a-token\n');
     const bad = new CliProcess(
       'bad token',
@@ -221,6 +221,26 @@ describe.skipIf(skipReason !== null)(title, () => {
     await away.start(() => true).catch(() => undefined);
     expect(await away.exitCode()).toBe(1);
     expect(away.output()).toMatch(/is unreachable \(ECONNREFUSED\)/);
+    const noRedis = new CliProcess(
+      'no redis',
+      [
+        'worker',
+        '--queue',
+        `redis://127.0.0.1:${await freePort()}`,
+        '--service',
+        url,
+        '--token-file',
+        join(dir, 'pcA.token'),
+        '--lab',
+        'fake',
+      ],
+      dir,
+    );
+    await noRedis.start(() => true).catch(() => undefined);
+    expect(await noRedis.exitCode()).toBe(1);
+    expect(noRedis.output()).toMatch(
+      /no answer from Redis at redis:\/\/127\.0\.0\.1:\d+.*is redis-server running/,
+    );
     // A worker token opens /api/worker/* and nothing else.
     const token = readFileSync(join(dir, 'pcA.token'), 'utf8').trim();
     const runs = await fetch(`${url}/api/runs`, { headers: { authorization: `Bearer ${token}` } });
@@ -229,9 +249,13 @@ describe.skipIf(skipReason !== null)(title, () => {
     expect(await hello.json()).toEqual({ host: 'pcA' });
   });
 
-  it('runs several users’ runs on two workers, each once, records in the service’s runs directory', async () => {
-    await startWorker('pcA');
-    await startWorker('pcB');
+  it('runs several users’ runs on two workers (listening on nothing), each once, records in the service’s runs directory', async () => {
+    for (const host of ['pcA', 'pcB']) {
+      const w = await startWorker(host);
+      expect(listeningSockets(w.pid as number), `${host} listens on nothing`).toEqual([]);
+    }
+    // The service does (on loopback): the check would see it.
+    expect(listeningSockets(service.pid as number).length).toBeGreaterThan(0);
     const ids: string[] = [];
     for (const s of students) ids.push(await queueRun(s));
     ids.push(await queueRun(admin), await queueRun(admin));

@@ -150,4 +150,13 @@ describe('a run on a worker', () => {
     expect(r.error).toMatch(/worker host pc2 stopped reporting/);
     expect(readFileSync(join(s.dirs.runs, id, 'samples/tcp.jsonl'), 'utf8')).toContain('"t":0.5');
   });
+
+  it('a queued run whose job left the queue (its worker died before starting it) is queued again', async () => {
+    const id = await queue();
+    expect(await s.services.queue.cancel(id)).toBe('removed');
+    expect(await s.services.runs.requeueLost(0)).toEqual([id]);
+    expect((await s.services.queue.waitingJobs()).map((j) => j.runId)).toContain(id);
+    // Held by the queue now: nothing more to do.
+    expect(await s.services.runs.requeueLost(0)).toEqual([]);
+  });
 });

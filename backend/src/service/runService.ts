@@ -99,6 +99,28 @@ export class RunService {
     }
   }
 
+  /**
+   * Runs on workers: a queued run whose job is no longer in the queue (a worker took it and died,
+   * or gave up on an unreachable service, before the run started) is queued again. Safe against a
+   * job still held: enqueue adds nothing for a job that is waiting or active, and a worker may only
+   * start a run that is queued.
+   */
+  async requeueLost(olderThanMs: number): Promise<string[]> {
+    const queued = this.d.store
+      .all()
+      .filter((r) => r.status === 'queued' && Date.now() - Date.parse(r.createdAt) > olderThanMs);
+    if (!queued.length) return [];
+    const held = new Set(
+      [...(await this.d.queue.waitingJobs()), ...(await this.d.queue.runningJobs())].map((j) => j.runId),
+    );
+    const lost = queued.filter((r) => !held.has(r.id) && r.status === 'queued');
+    for (const run of lost) {
+      this.d.log(`[${run.id}] its job left the queue before the run started; queued again`);
+      await this.d.queue.enqueue(this.jobOf(run, this.specTextOf(run), run.spec));
+    }
+    return lost.map((r) => r.id);
+  }
+
   private dirOf(run: Run) {
     return this.d.store.dir(run.id) ?? this.d.store.dirFor(run.id);
   }

@@ -62,14 +62,33 @@ export interface WorkerRunsOptions {
   log: (line: string) => void;
   /** A running run's worker that sends nothing for this long is taken for dead (default 30 s). */
   silenceMs?: number;
+  /** Workers run this service's jobs: queued runs whose job was lost are queued again. */
+  watchQueue?: boolean;
 }
 
 export class WorkerRuns {
   private readonly remote = new Map<string, RemoteRun>();
   private readonly silenceMs: number;
+  private readonly lostCheck: NodeJS.Timeout | null = null;
 
   constructor(private readonly o: WorkerRunsOptions) {
     this.silenceMs = o.silenceMs ?? 30_000;
+    if (o.watchQueue) {
+      // A job taken by a worker that died (or gave up) before starting its run leaves the queue
+      // while the run stays queued: look for such runs now and then.
+      let checking = false;
+      this.lostCheck = setInterval(() => {
+        if (checking) return;
+        checking = true;
+        this.o.runs
+          .requeueLost(this.silenceMs)
+          .catch((err) => this.o.log(`looking for runs whose job was lost: ${(err as Error).message}`))
+          .finally(() => {
+            checking = false;
+          });
+      }, this.silenceMs);
+      this.lostCheck.unref();
+    }
   }
 
   private dirOf(runId: string) {
@@ -255,6 +274,7 @@ export class WorkerRuns {
 
   /** The service stops: runs on workers stay running in their records (the next start settles them). */
   close(): void {
+    if (this.lostCheck) clearInterval(this.lostCheck);
     for (const r of this.remote.values()) clearTimeout(r.silence);
     this.remote.clear();
   }

@@ -2,7 +2,7 @@
 // tests: its output kept for failure messages, stopped gracefully (SIGINT) or killed (SIGKILL), and
 // never left running when the test process ends.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -22,6 +22,10 @@ export class CliProcess {
   ) {}
 
   output = () => this.out;
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
 
   get running(): boolean {
     const c = this.child;
@@ -94,4 +98,25 @@ export async function until(
       throw new Error(`condition not met within ${ms} ms\n${context().slice(-4000)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** TCP sockets the process listens on (Linux /proc): its socket inodes found in LISTEN state. */
+export function listeningSockets(pid: number): string[] {
+  const inodes = new Set<string>();
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+      if (m?.[1]) inodes.add(m[1]);
+    } catch {} // closed meanwhile
+  }
+  const out: string[] = [];
+  for (const table of ['tcp', 'tcp6']) {
+    const lines = readFileSync(`/proc/${pid}/net/${table}`, 'utf8').trim().split('\n').slice(1);
+    for (const line of lines) {
+      const f = line.trim().split(/\s+/);
+      // local address, state 0A = LISTEN, inode
+      if (f[3] === '0A' && f[9] && inodes.has(f[9])) out.push(`${table} ${f[1]}`);
+    }
+  }
+  return out;
 }
