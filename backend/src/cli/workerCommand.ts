@@ -30,8 +30,8 @@ export const workerCommand: Command = {
   usage: `usage: lfnlab worker --queue redis://HOST:PORT --service URL --token-file FILE
                      [--host-id ID] [--lab real|fake] [--fake-speed X] [--scratch DIR]
 
-Works the run queues named by --host-id on Redis (BullMQ; one lab at a time runs one
-run), as \`lfnlab serve --queue … --workers\` fills them. For each run it asks the
+Works the run queues named by --host-id on Redis (BullMQ; each lab runs one run at
+a time), as \`lfnlab serve --queue … --workers\` fills them. For each run it asks the
 service to start it (the service refuses a run that is not queued, so none runs
 twice), streams samples and events to the service as they come (the live view
 works as for local runs), uploads the run directory (each file checked by
