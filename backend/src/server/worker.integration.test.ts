@@ -338,4 +338,27 @@ describe.skipIf(skipReason !== null)(title, () => {
     // The killed run was not taken up again by the new worker.
     expect(startedLines(long)).toBe(1);
   }, 150_000);
+
+  it('redis-server SIGKILLed: queued runs survive it, a worker and the service reconnect, each run runs once', async () => {
+    const host = [...workers].find(([, w]) => w.running)?.[0] as string;
+    await workers.get(host)?.stop();
+    // Waiting in Redis (append-only file, fsync always) when it dies.
+    const waiting = [await queueRun(students[0] as Session), await queueRun(students[1] as Session)];
+    const restartRedis = async () => {
+      await redis.kill();
+      redis = await startLocalRedis({ dir: join(dir, 'redis'), port: redis.port });
+    };
+    await restartRedis();
+    await startWorker(host);
+    await until(async () => (await runsOf(admin, waiting)).every(final), 60_000, logs);
+    for (const r of await runsOf(admin, waiting)) expect(r).toMatchObject({ status: 'completed', host });
+    // This worker lives through a second crash; the service queues through its reconnected client.
+    await restartRedis();
+    const after = [await queueRun(students[2] as Session)];
+    await until(async () => (await runsOf(admin, after)).every(final), 60_000, logs);
+    for (const r of await runsOf(admin, after)) expect(r).toMatchObject({ status: 'completed', host });
+    for (const id of [...waiting, ...after]) expect(startedLines(id), id).toBe(1);
+    // From Redis's own file, not queued again by the service's check for lost jobs.
+    expect(service.output()).not.toMatch(/left the queue before the run started/);
+  }, 150_000);
 });
