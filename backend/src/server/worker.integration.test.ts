@@ -361,4 +361,20 @@ describe.skipIf(skipReason !== null)(title, () => {
     // From Redis's own file, not queued again by the service's check for lost jobs.
     expect(service.output()).not.toMatch(/left the queue before the run started/);
   }, 150_000);
+
+  it('starts runs in fair turns across users, as queued in BullMQ while no worker was there', async () => {
+    const host = [...workers].find(([, w]) => w.running)?.[0] as string;
+    await workers.get(host)?.stop();
+    // The admin queues three, then three students one each: turns are admin, s1, s2, s3, admin, admin.
+    const mine = [await queueRun(admin), await queueRun(admin), await queueRun(admin)];
+    const theirs: string[] = [];
+    for (const s of students.slice(0, 3)) theirs.push(await queueRun(s));
+    await startWorker(host);
+    const all = [...mine, ...theirs];
+    await until(async () => (await runsOf(admin, all)).every(final), 60_000, logs);
+    const done = await runsOf(admin, all);
+    expect(done.every((r) => r.status === 'completed')).toBe(true);
+    const byStart = [...done].sort((a, b) => (a.startedAt ?? '').localeCompare(b.startedAt ?? ''));
+    expect(byStart.map((r) => r.id)).toEqual([mine[0], ...theirs, mine[1], mine[2]]);
+  }, 90_000);
 });

@@ -86,6 +86,10 @@ describe('a run on a worker', () => {
         .statusCode,
     ).toBe(409);
 
+    const live: string[] = [];
+    s.services.hub.open(id).subscribe((m) => {
+      live.push(m.type === 'event' ? `event:${m.event}` : m.type);
+    });
     const b1 = {
       seq: 1,
       samples: [tcp(0.5), tcp(1.5)],
@@ -102,6 +106,8 @@ describe('a run on a worker', () => {
     expect(
       await pc1.json('POST', `/api/worker/runs/${id}/batches`, { seq: 2, samples: [tcp(2.5)], events: [] }),
     ).toEqual({ ack: 2 });
+    // The live view gets them as from a local run: the traffic start, samples, progress.
+    expect(live).toEqual(expect.arrayContaining(['event:started', 'sample', 'progress']));
     const dir = join(s.dirs.runs, id);
     expect(readFileSync(join(dir, 'samples/tcp.jsonl'), 'utf8').trim().split('\n')).toHaveLength(3);
     expect((await admin.json<Run>('GET', `/api/runs/${id}`)).progress.elapsedS).toBe(2);
