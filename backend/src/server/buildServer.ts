@@ -218,6 +218,8 @@ export async function buildServer(o: ServerOptions): Promise<LfnServer> {
   const indexHtml = await registerStatic(app, o.staticDir ?? null);
   installFallback(app, indexHtml);
 
+  // With workers, a run one was running when this service last stopped may still be going.
+  if (o.labsOnWorkers) runs.adoptRunning = (run) => services.workers.adopt(run);
   await runs.start();
   let closed = false;
   return {

@@ -377,4 +377,32 @@ describe.skipIf(skipReason !== null)(title, () => {
     const byStart = [...done].sort((a, b) => (a.startedAt ?? '').localeCompare(b.startedAt ?? ''));
     expect(byStart.map((r) => r.id)).toEqual([mine[0], ...theirs, mine[1], mine[2]]);
   }, 90_000);
+
+  it('the service SIGKILLed while a worker runs a run: restarted, it takes the run back and the run completes once', async () => {
+    const id = await queueRun(admin, SPEC.replace('duration: 20s', 'duration: 300s'));
+    await until(
+      async () => {
+        const [r] = await runsOf(admin, [id]);
+        return r?.status === 'running' && r.progress.elapsedS >= 40;
+      },
+      60_000,
+      logs,
+    );
+    await service.kill();
+    await service.start(async () => {
+      try {
+        return (await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(1000) })).ok;
+      } catch {
+        return false;
+      }
+    });
+    expect(service.output()).toContain(`[${id}] was running on worker host`);
+    await until(async () => (await runsOf(admin, [id])).every(final), 60_000, logs);
+    const [r] = await runsOf(admin, [id]);
+    expect(r).toMatchObject({ status: 'completed', partial: false, error: null });
+    expect(startedLines(id)).toBe(0); // not started again by the restarted service
+    const summary = JSON.parse(readFileSync(join(dir, 'runs', id, 'summary.json'), 'utf8'));
+    expect(summary.status).toBe('completed');
+    expect(existsSync(join(dir, 'runs', id, '.worker-stream.json'))).toBe(false);
+  }, 120_000);
 });

@@ -72,7 +72,9 @@ export class RunService {
     this.d.store.scan();
     const requeue: Run[] = [];
     for (const run of this.d.store.all()) {
-      if (run.status === 'running') {
+      if (run.status === 'running' && run.host && this.adoptRunning(run)) {
+        // Run by a worker, which may still be at it: it gets a grace period to report again.
+      } else if (run.status === 'running') {
         const error = 'the service stopped while this run was running; what it recorded until then is kept';
         this.finish(run, { status: 'failed', verdict: null, error, partial: true });
         ensureSummary(this.dirOf(run), run.spec, 'failed', error);
@@ -332,11 +334,24 @@ export class RunService {
     return this.begin(run, host);
   }
 
-  private begin(run: Run, host: string | null): ActiveRun {
-    run.status = 'running';
-    run.startedAt = new Date().toISOString();
-    if (host !== null) run.host = host;
-    this.d.store.save(run);
+  /**
+   * A run a worker was running when an earlier process of this service stopped: taken back as
+   * running (record unchanged) if the workers' side wants it (WorkerRuns.adopt sets this).
+   */
+  adoptRunning: (run: Run) => boolean = () => false;
+
+  /** An ActiveRun over a run already running (its worker reports again after a service restart). */
+  resumeRun(run: Run): ActiveRun {
+    return this.begin(run, run.host ?? null, true);
+  }
+
+  private begin(run: Run, host: string | null, resumed = false): ActiveRun {
+    if (!resumed) {
+      run.status = 'running';
+      run.startedAt = new Date().toISOString();
+      if (host !== null) run.host = host;
+      this.d.store.save(run);
+    }
     const sink = this.d.storage.forRun({
       runId: run.id,
       user: run.owner,

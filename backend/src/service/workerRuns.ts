@@ -6,7 +6,7 @@
 // the run ended. A worker that falls silent for `silenceMs` (killed, or cut off) leaves the run
 // failed and partial, summarised from the samples that arrived, and its job dropped from the queue.
 import { createHash } from 'node:crypto';
-import { appendFileSync, createWriteStream, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { appendFileSync, createWriteStream, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { Transform } from 'node:stream';
@@ -38,6 +38,8 @@ const RECORD_PATH = /^(?:[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}\/){0,3}[A-Za-z0-9_][A
 /** The service's own record of the run, never taken from a worker. */
 const SERVICE_FILES = new Set(['service.json']);
 export const MAX_RECORD_FILE_BYTES = 1024 ** 3;
+/** The next batch a run expects, kept beside its record so a restarted service resumes in step (a worker cannot upload a name starting with "."). */
+const STREAM_POSITION = '.worker-stream.json';
 
 export function recordPathProblem(path: string): string | null {
   if (!RECORD_PATH.test(path) || path.split('/').some((p) => p === '.' || p === '..'))
@@ -50,8 +52,11 @@ interface RemoteRun {
   active: ActiveRun;
   host: string;
   dir: string;
-  /** The next batch expected; earlier ones were applied (a repeat is acknowledged again). */
-  nextSeq: number;
+  /**
+   * The next batch expected; earlier ones were applied (a repeat is acknowledged again). Null for
+   * a run taken back after a restart whose stream position was not recorded: the next one goes.
+   */
+  nextSeq: number | null;
   silence: NodeJS.Timeout;
 }
 
@@ -142,13 +147,18 @@ export class WorkerRuns {
 
   batch(caller: WorkerCaller, runId: string, b: WorkerBatch): { ack: number } {
     const r = this.own(caller, runId);
+    if (r.nextSeq === null) r.nextSeq = b.seq;
     if (b.seq < r.nextSeq) return { ack: b.seq };
     if (b.seq > r.nextSeq)
       throw new ServiceError(409, `batch ${b.seq} of run ${runId} came before batch ${r.nextSeq}`, [
         { path: 'seq', message: `must be ${r.nextSeq} (or an earlier one, sent again)` },
       ]);
     const feed = r.active.feed;
-    if (b.plan) feed.onPlan(b.plan);
+    if (b.plan) {
+      feed.onPlan(b.plan);
+      // Kept at once (the worker uploads the same at the end): a restarted service needs it.
+      writeFileSync(join(r.dir, 'plan.json'), `${JSON.stringify(b.plan, null, 2)}\n`);
+    }
     // In the run directory as they arrive: a worker killed mid-run leaves what was streamed.
     const lines = new Map<string, string[]>();
     for (const s of b.samples) {
@@ -178,6 +188,7 @@ export class WorkerRuns {
     for (const ev of events.slice(e)) feed.onEvent(ev.type, ev.detail);
     if (b.progress) feed.onProgress(b.progress);
     r.nextSeq = b.seq + 1;
+    writeFileSync(join(r.dir, STREAM_POSITION), `${JSON.stringify({ nextSeq: r.nextSeq })}\n`);
     return { ack: b.seq };
   }
 
@@ -255,7 +266,31 @@ export class WorkerRuns {
     if (!r) return;
     clearTimeout(r.silence);
     this.remote.delete(runId);
+    rmSync(join(r.dir, STREAM_POSITION), { force: true });
     await r.active.end(outcome, summary);
+  }
+
+  /**
+   * After a restart of the service: a run its worker was running is taken back as running, its
+   * plan and stream position from the run directory, and the worker has silenceMs to report again
+   * (its calls are retried meanwhile); otherwise it ends failed and partial as for a silent worker.
+   */
+  adopt(run: Run): boolean {
+    if (!run.host) return false;
+    const dir = this.dirOf(run.id);
+    const active = this.o.runs.resumeRun(run);
+    const plan = readJson<Plan>(join(dir, 'plan.json'));
+    if (plan) active.feed.onPlan(plan);
+    const position = readJson<{ nextSeq?: number }>(join(dir, STREAM_POSITION));
+    this.remote.set(run.id, {
+      active,
+      host: run.host,
+      dir,
+      nextSeq: typeof position?.nextSeq === 'number' ? position.nextSeq : null,
+      silence: this.armSilence(run.id),
+    });
+    this.o.log(`[${run.id}] was running on worker host ${run.host}: waiting for it to report again`);
+    return true;
   }
 
   /** Nothing from the worker for silenceMs: it is taken for dead, and its job for abandoned. */
