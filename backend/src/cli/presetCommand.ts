@@ -21,6 +21,7 @@ import { publishPreset, type RunsInfo, readPublished, runsInfo } from '../preset
 import { renderPresetComparison } from '../report/presetReport.js';
 import { renderResultsSummaryHtml, renderResultsSummaryMarkdown } from '../report/presetSummary.js';
 import { type Command, table, UsageError } from './args.js';
+import { formatPresetShow } from './presetShow.js';
 
 const seconds = (ms: number) => formatWallS(ms / 1000);
 const durationMs = (spec: unknown) => {
@@ -106,12 +107,18 @@ export const presetCommand: Command = {
   name: 'preset',
   summary: "the seed papers' experiments: list, run, compare with the published numbers",
   usage: `usage: lfnlab preset list
+       lfnlab preset show NAME
        lfnlab preset run NAME [--ci | --reproduce | --seconds N] [--out DIR] [--lab NAME]
        lfnlab preset compare NAME [--ci | --reproduce | --seconds N] [--out DIR]
        lfnlab preset publish NAME [--ci | --reproduce | --seconds N] [--out DIR] [--results DIR]
 
 list     every preset: paper, parts, runs, full length, reproduction length
          (runs and expected wall time) and the CI length
+show     the paper, the scaling rule and the dimensionless groups paper against
+         ours (BDP in packets, buffer/BDP, each stack constant counted in
+         packets over the window, time constants over the RTT or congestion
+         epoch), whether each is preserved, and what the ones that are not
+         likely do to the findings
 run      prints the runs and the expected wall time, then runs each part of
          the preset as a campaign under DIR/PART (default
          campaigns/preset-NAME[-ci|-repro|-Ns]/), resumable like
@@ -166,8 +173,12 @@ publish  compares, then copies the comparison and what the runs were (length,
       );
       return 0;
     }
-    if (action !== 'run' && action !== 'compare' && action !== 'publish') throw new UsageError(this.usage);
+    if (!['run', 'compare', 'publish', 'show'].includes(action ?? '')) throw new UsageError(this.usage);
     const preset = findPreset(name, this.usage);
+    if (action === 'show') {
+      console.log(formatPresetShow(preset));
+      return 0;
+    }
     const dir = defaultDir(preset, values);
     if (action === 'compare') {
       if (!existsSync(dir)) {

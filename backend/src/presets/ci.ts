@@ -3,7 +3,7 @@
 // changes, transfer sizes) shrink by the same factor; iperf3 counts in whole seconds, so flow times
 // are rounded to whole seconds (at least 1 s where they were above 0).
 import { formatMs, parseDuration, parseSize } from '@lfnlab/emulator';
-import type { Campaign } from '../campaign/expand.js';
+import { type Campaign, CampaignError, expandCampaign } from '../campaign/expand.js';
 import type { Preset } from './load.js';
 
 const isObject = (x: unknown): x is Record<string, unknown> =>
@@ -112,6 +112,9 @@ function thin<T>(values: T[], n: number | undefined): T[] {
   return values.filter((_, i) => idx.has(i));
 }
 
+/** The name a shortened campaign gets (its runs are named `NAME-ci/VARIANT`; reproductions `NAME-repro`). */
+export const shortenedName = (name: string, suffix = 'ci') => `${name}-${suffix}`.slice(0, 64);
+
 /**
  * The campaign with every run `seconds` long: for CI one repetition (optionally at most `values`
  * values per varied parameter), for a reproduction every value and `repeat` repetitions. Expanding
@@ -137,7 +140,7 @@ export function shortenForCi(
   const suffix = opts.suffix ?? 'ci';
   return {
     ...campaign,
-    name: `${campaign.name}-${suffix}`.slice(0, 64),
+    name: shortenedName(campaign.name, suffix),
     description: `${campaign.description ?? campaign.name} (${opts.why ?? 'CI'}: ${formatMs(seconds * 1000)} runs)`,
     base: scaleSpec(campaign.base, c),
     vary,
@@ -168,4 +171,17 @@ export function presetForReproduction(preset: Preset): { part: string; campaign:
       why: 'reproduction',
     }),
   }));
+}
+
+/** The shortest whole-second length from `from` up (at most `upTo`) at which every variant is valid. */
+export function shortestValidLength(campaign: Campaign, from: number, upTo = 600): number | null {
+  for (let s = Math.max(2, Math.ceil(from)); s <= upTo; s++) {
+    try {
+      expandCampaign(shortenForCi(campaign, s));
+      return s;
+    } catch (err) {
+      if (!(err instanceof CampaignError)) throw err;
+    }
+  }
+  return null;
 }

@@ -8,7 +8,8 @@ import type { Judged } from './judge.js';
 import type { Preset } from './load.js';
 import { cellMeasure, describeMeasure, type PresetRow } from './measure.js';
 import { ordering, pairsClaim } from './orderings.js';
-import { type Claim, formatRef } from './schema.js';
+import { type PresetScaling, presetScaling } from './scaling.js';
+import { type Claim, formatRef, type PresetMeta } from './schema.js';
 import { nText, verdictOf } from './verdict.js';
 
 export interface CellComparison {
@@ -43,7 +44,21 @@ export interface PresetComparison {
   rows: { total: number; used: number; excluded: number };
   cells: CellComparison[];
   findings: Finding[];
+  /** Dimensionless groups paper against ours (scaling.ts), with the caveats of those not kept; null if not computable. */
+  groups: ScalingReport | null;
   summary: string;
+}
+
+export interface ScalingReport extends PresetScaling {
+  caveats: PresetMeta['scaling']['caveats'];
+}
+
+function scalingReport(preset: Preset): ScalingReport | null {
+  try {
+    return { ...presetScaling(preset), caveats: preset.meta.scaling.caveats };
+  } catch {
+    return null;
+  }
 }
 
 export { fmt } from './fmt.js';
@@ -118,6 +133,7 @@ export function comparePreset(preset: Preset, rows: PresetRow[]): PresetComparis
     rows: { total: rows.length, used: used.length, excluded: rows.length - used.length },
     cells,
     findings,
+    groups: scalingReport(preset),
     summary:
       `${preset.name}: ${measuredCells} of ${cells.length} published numbers have a measurement beside them; ` +
       `of ${findings.length} findings, ${hold} hold, ${fail} do not, ${inconclusive} inconclusive` +
@@ -147,6 +163,17 @@ export function formatComparison(c: PresetComparison): string {
         `    test: ${t.name}; ${nText(t)} runs per cell${t.deterministic ? ' (closed-form, one run decides)' : ''}`,
       );
   }
+  // comparison.json files written before groups carry none.
+  const groups = (c.groups?.groups ?? []).filter((g) => g.id !== 'bdp');
+  const lost = groups.filter((g) => g.preserved === false);
+  if (c.groups)
+    lines.push(
+      '',
+      `Dimensionless groups: ${groups.filter((g) => g.preserved).length} of ${groups.length} kept` +
+        (lost.length
+          ? `; not kept: ${lost.map((g) => g.id).join(', ')} (lfnlab preset show ${c.preset})`
+          : ''),
+    );
   lines.push('', c.summary);
   return `${lines.join('\n')}\n`;
 }

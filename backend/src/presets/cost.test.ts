@@ -17,13 +17,13 @@ repeat: 3
 `);
 
 describe('campaignsCost', () => {
-  it('counts runs and lab time, and adds set-up per run to the wall time at the pace given', () => {
-    const c = campaignsCost([{ campaign }, { campaign }], { pace: 0.5, overheadS: 10 });
+  it('counts runs and lab time, and adds the default set-up per run to the wall time at the pace given', () => {
+    const c = campaignsCost([{ campaign }, { campaign }], 0.5);
     expect(c.runs).toBe(12);
     expect(c.labS).toBe(360);
-    expect(c.wallS).toBe(360 / 0.5 + 12 * 10);
+    expect(c.wallS).toBe(360 / 0.5 + 12 * 20);
     expect(formatCost(c)).toBe(
-      '12 runs, 6 min of lab time, about 14 min wall (at 0.5 lab s per wall s, 10 s per run for set-up)',
+      '12 runs, 6 min of lab time, about 16 min wall (at 0.5 lab s per wall s, 20 s per run for set-up)',
     );
   });
 

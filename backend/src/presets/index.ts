@@ -1,6 +1,12 @@
 // Paper presets: campaign files that redo the seed papers' experiments at the lab's scale, with the
 // papers' numbers and claims beside ours.
-export { presetForCi, presetForReproduction, shortenForCi } from './ci.js';
+export {
+  presetForCi,
+  presetForReproduction,
+  shortenedName,
+  shortenForCi,
+  shortestValidLength,
+} from './ci.js';
 export {
   type CellComparison,
   comparePreset,
@@ -20,5 +26,12 @@ export {
 } from './load.js';
 export { equivalentCount, type PresetRow } from './measure.js';
 export { readPresetRows } from './rows.js';
+export {
+  type DimensionlessGroup,
+  type PresetScaling,
+  presetScaling,
+  scalingGroups,
+  unexplainedGroups,
+} from './scaling.js';
 export * from './schema.js';
 export { ALPHA, MIN_RUNS, nText, type Verdict, type VerdictTest, verdictOf } from './verdict.js';

@@ -260,6 +260,10 @@ function check(meta: PresetMeta, parts: PresetPart[], problems: string[]): void 
   for (const p of meta.published)
     if (p.measure === null && !p.note)
       problems.push(`published ${p.id}: a number no run measures needs a note saying why`);
+  const claimIds = new Set(meta.claims.map((c) => c.id));
+  for (const c of meta.scaling.caveats)
+    for (const id of c.claims)
+      if (!claimIds.has(id)) problems.push(`scaling caveat on ${c.groups.join(', ')}: no claim '${id}'`);
 }
 
 /**

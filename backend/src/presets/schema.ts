@@ -303,6 +303,19 @@ export const MetaSchema = z.strictObject({
     rttFactor: z.number().positive().default(1),
     /** Our full run length over the paper's. */
     timeFactor: z.number().positive(),
+    /**
+     * Dimensionless groups (scaling.ts) the scaling does not keep and no module parameter can
+     * restore: which (ids, `*` wildcards), the claims they bear on, and what that likely does to them.
+     */
+    caveats: z
+      .array(
+        z.strictObject({
+          groups: z.array(z.string().regex(/^[\w.*/]+$/)).min(1),
+          claims: z.array(z.string()).min(1),
+          effect: z.string().min(20),
+        }),
+      )
+      .default([]),
   }),
   /** Campaign files of this preset, by part name; default { main: '<name>.yaml' }. */
   parts: z.record(z.string().regex(/^[\w-]+$/), z.string().regex(/^[\w.-]+\.yaml$/)).optional(),

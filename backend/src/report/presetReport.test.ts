@@ -12,6 +12,7 @@ const base: Omit<PresetComparison, 'findings'> = {
   scaling: 'Nothing is scaled.',
   rows: { total: 3, used: 3, excluded: 0 },
   cells: [],
+  groups: null,
   summary: 'toy: of 2 findings, 1 hold, 0 do not, 1 inconclusive.',
 };
 
@@ -57,5 +58,55 @@ describe('renderPresetComparison', () => {
     const html = renderPresetComparison(old);
     expect(html).toContain('<span class="badge fail">fails</span> Old.');
     expect(html).not.toContain('Test:');
+  });
+
+  it('shows the dimensionless groups, paper against ours, and what the ones not kept do', () => {
+    const c: PresetComparison = {
+      ...base,
+      findings: [],
+      groups: {
+        rateFactor: 0.1606,
+        rttFactor: 1,
+        timeFactor: 0.25,
+        at: { part: 'main', variant: 'fast', rateMbps: 75, rttMs: 70, mtu: 1500 },
+        bdpRange: { min: 433.45, max: 433.45 },
+        stacks: ['fast', 'scalable'],
+        groups: [
+          {
+            id: 'fast.alpha',
+            label: 'fast alpha / BDP',
+            against: 'window',
+            paper: 0.03705,
+            ours: 0.03691,
+            preserved: true,
+            note: 'set to 16',
+          },
+          {
+            id: 'scalable.ai_cnt',
+            label: 'scalable ai_cnt / BDP',
+            against: 'window',
+            paper: 0.0371,
+            ours: 0.2307,
+            preserved: false,
+          },
+        ],
+        caveats: [
+          {
+            groups: ['scalable.ai_cnt'],
+            claims: ['order.with'],
+            effect: 'Scalable grows like Reno for longer.',
+          },
+        ],
+      },
+    };
+    const html = renderPresetComparison(c);
+    expect(html).toContain('<h2>Scaling: dimensionless groups</h2>');
+    expect(html).toMatch(
+      /scalable ai_cnt \/ BDP<\/td><td[^>]*>0\.0371<\/td><td[^>]*>0\.231<\/td><td[^>]*>no/,
+    );
+    expect(html).toContain('(set to 16)');
+    expect(html).toContain(
+      '<strong>scalable.ai_cnt</strong> (findings order.with): Scalable grows like Reno for longer.',
+    );
   });
 });

@@ -3,6 +3,7 @@
 // test that decided it and the runs behind it (n). The badge says the verdict in words, so colour
 // is never the only cue.
 import { fmt, type PresetComparison } from '../presets/compare.js';
+import { groupValue, preservedText } from '../presets/groupText.js';
 import { MIN_RUNS, nText, verdictOf } from '../presets/verdict.js';
 import { esc } from './format.js';
 import { badge, page, table } from './page.js';
@@ -45,7 +46,37 @@ export function renderPresetComparison(c: PresetComparison, o: { campaignLinks?:
       ['number', 'reference', 'paper', 'paper, scaled', 'here', 'here / scaled'],
       cells,
     ),
+    scalingSection(c),
     links ? `<h2>Campaigns</h2><ul>${links}</ul>` : '',
   ].join('\n');
   return page({ title: `${c.preset}: paper vs lfnlab`, body });
+}
+
+/** The dimensionless groups, paper against ours, and what the ones not kept likely do. */
+function scalingSection(c: PresetComparison): string {
+  // comparison.json files written before groups carry none.
+  const g = c.groups as PresetComparison['groups'] | undefined;
+  if (!g) return '';
+  const rows = g.groups.map((x) => [
+    esc(x.label),
+    esc(groupValue(x.paper)),
+    esc(groupValue(x.ours)),
+    `${esc(preservedText(x))}${x.note ? ` <span class="unit">(${esc(x.note)})</span>` : ''}`,
+  ]);
+  const caveats = g.caveats
+    .map(
+      (cv) =>
+        `<li><strong>${esc(cv.groups.join(', '))}</strong> (findings ${esc(cv.claims.join(', '))}): ${esc(cv.effect)}</li>`,
+    )
+    .join('');
+  return [
+    '<h2>Scaling: dimensionless groups</h2>',
+    `<p class="unit">At ${esc(String(g.at.rateMbps))} Mbit/s, ${esc(String(g.at.rttMs))} ms (rate × ${esc(String(g.rateFactor))}, RTT × ${esc(String(g.rttFactor))})${g.bdpRange ? `; the BDP over all runs is ${esc(groupValue(g.bdpRange.min))}–${esc(groupValue(g.bdpRange.max))} packets here` : ''}. A stack constant counted in packets keeps its meaning only if it is scaled with the window; time constants keep theirs against the RTT but not against a congestion epoch.</p>`,
+    table(
+      'Each group in the paper and here, and whether the scaling keeps it',
+      ['group', 'paper', 'here', 'preserved'],
+      rows,
+    ),
+    caveats ? `<h3>Not preserved, and what it likely does</h3><ul>${caveats}</ul>` : '',
+  ].join('\n');
 }

@@ -9,6 +9,7 @@ import {
   type Spec,
   STACK_NAMES,
   STACKS,
+  stackParamsInForce,
   usesKernelTcp,
 } from '@lfnlab/emulator';
 import type { LabImage, LabRecord } from '@lfnlab/lab-images';
@@ -61,6 +62,8 @@ export async function snapshot(
     plan.topology.namespaces.map((ns, i) => [ns, json<LinkStat[]>(out.links?.[i]?.stdout, [])]),
   );
   rec.json(`links-${when}.json`, links);
+  if (out['stack parameters'])
+    rec.json(`stack-params-${when}.json`, stackParamsInForce(out['stack parameters']));
   if (when === 'before') {
     const sysctlText = (out.sysctls ?? []).slice(1).map((r) => r.stdout);
     const perNs = Object.fromEntries(

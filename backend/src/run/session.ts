@@ -76,6 +76,7 @@ export class LabSession {
     if (cmds.length === 0) return [];
     const steps = cmds.map((c) => ({
       argv: c.argv,
+      stdin: c.stdin,
       allowFail: c.allowFail,
       until: c.until,
       timeoutMs: c.timeoutMs,

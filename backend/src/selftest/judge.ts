@@ -2,6 +2,7 @@
 // report the stack, does the flow fill an idle bottleneck after its ramp-up, does it cut its window
 // on loss and grow it back, and does a delay-based stack keep the queue its parameters predict.
 
+import { stackParam } from '@lfnlab/emulator';
 import type { QueueSample, Sample, TcpFlowSample } from '../run/samples.js';
 import type { FlowSummary } from '../run/summary.js';
 
@@ -138,23 +139,25 @@ export function cutsAndRegrowth(samples: Sample[], flow: string, stack?: string)
 }
 
 /**
- * The standing queue (packets) a delay-based stack's default module parameters predict for one
- * flow on an idle path; null where the stack does not aim at a queue of its own.
- *  vegas: between alpha = 2 and beta = 4 packets (tcp_vegas defaults);
- *  fast: alpha = 100 packets (tcp_fast default);
- *  lp, hstcplp: TCP-LP backs off once the smoothed one-way delay is 15 % of the way from its
- *  minimum to its maximum, and the maximum is the full buffer it met in slow start: at most
- *  15 % of the buffer stays queued.
+ * The standing queue (packets) a delay-based stack's default module parameters (the catalog,
+ * stackParamCatalog.ts) predict for one flow on an idle path; null where the stack does not aim
+ * at a queue of its own.
+ *  vegas: between alpha and beta packets; fast: alpha packets;
+ *  lp, hstcplp: TCP-LP backs off once the smoothed one-way delay is 15 % (its threshold) of the way
+ *  from its minimum to its maximum, and the maximum is the full buffer it met in slow start: at most
+ *  that share of the buffer stays queued.
  */
 export function expectedQueue(stack: string, bufferPackets: number): { lo: number; hi: number } | null {
+  const def = (s: string, name: string) => stackParam(s, name)?.default ?? Number.NaN;
   switch (stack) {
     case 'vegas':
-      return { lo: 2, hi: 4 };
+      return { lo: def('vegas', 'alpha'), hi: def('vegas', 'beta') };
     case 'fast':
-      return { lo: 100, hi: 100 };
+      return { lo: def('fast', 'alpha'), hi: def('fast', 'alpha') };
     case 'lp':
+      return { lo: 0, hi: Math.ceil(def('lp', 'threshold') * bufferPackets) };
     case 'hstcplp':
-      return { lo: 0, hi: Math.ceil(0.15 * bufferPackets) };
+      return { lo: 0, hi: Math.ceil((def('hstcplp', 'delta_pct') / 100) * bufferPackets) };
     default:
       return null;
   }

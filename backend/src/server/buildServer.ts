@@ -2,17 +2,20 @@
 // buildServer() opens the data dir (accounts, specs), scans the runs dir (settling runs a previous
 // process left) and starts the queue's worker; close() stops runs in flight and records them.
 import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyServerFactory, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { AssignmentStore } from '../classroom/assignmentStore.js';
 import { ClassStore } from '../classroom/classStore.js';
+import { PRESETS_DIR } from '../presets/index.js';
 import { Access } from '../service/access.js';
 import { Accounts } from '../service/accounts.js';
 import type { LabDriver } from '../service/labDriver.js';
 import { LiveHub } from '../service/liveHub.js';
+import { PresetFindings } from '../service/presetFindings.js';
+import { PresetPlanner } from '../service/presetPlan.js';
 import { InProcessQueue, type RunQueue } from '../service/queue.js';
 import { QueueBoard } from '../service/queueBoard.js';
 import { LocalExecutor } from '../service/runExecutor.js';
@@ -61,6 +64,8 @@ export interface ServerOptions {
   liveMaxHz?: number;
   /** Live messages kept per run for late joiners and reconnects. */
   liveWindow?: number;
+  /** Committed preset results (<dir>/<preset>/comparison.json); default presets/results. */
+  presetResultsDir?: string;
   /** frontend/dist, or null for none. */
   staticDir?: string | null;
   grafanaUrl?: string;
@@ -163,6 +168,8 @@ export async function buildServer(o: ServerOptions): Promise<LfnServer> {
       silenceMs: o.workerSilenceMs,
       watchQueue: o.labsOnWorkers ?? false,
     }),
+    presetFindings: new PresetFindings(runs, o.presetResultsDir ?? join(PRESETS_DIR, 'results')),
+    presetPlanner: new PresetPlanner(),
     grafanaUrl: o.grafanaUrl ?? 'http://127.0.0.1:3000',
     startedAt: new Date(),
   };

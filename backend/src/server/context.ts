@@ -6,6 +6,8 @@ import type { Access } from '../service/access.js';
 import type { Accounts } from '../service/accounts.js';
 import type { LabDriver } from '../service/labDriver.js';
 import type { LiveHub } from '../service/liveHub.js';
+import type { PresetFindings } from '../service/presetFindings.js';
+import type { PresetPlanner } from '../service/presetPlan.js';
 import type { RunQueue } from '../service/queue.js';
 import type { QueueBoard } from '../service/queueBoard.js';
 import type { RunService } from '../service/runService.js';
@@ -38,6 +40,10 @@ export interface Services {
   /** Worker tokens, and the runs `lfnlab worker` processes drive (see plugins/worker.ts). */
   workerTokens: WorkerTokens;
   workers: WorkerRuns;
+  /** Each preset's findings for a user: their newest results, else the committed ones. */
+  presetFindings: PresetFindings;
+  /** What a preset pick starts and costs, and whether it fits the caller's quota. */
+  presetPlanner: PresetPlanner;
   grafanaUrl: string;
   startedAt: Date;
 }

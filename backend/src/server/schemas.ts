@@ -2,6 +2,7 @@
 // not fit its schema is a 500, so the schemas stay true). Documents whose shape the run or the
 // spec language decides (summary, record, a validated spec) are objects of any fields here.
 import { z } from 'zod';
+import { SHORTEN_RANGE_TEXT, SHORTEN_S } from '../presets/pick.js';
 import { ROLES } from '../service/types.js';
 
 export const ProblemSchema = z.object({ path: z.string(), message: z.string() });
@@ -169,4 +170,129 @@ export const GrafanaLink = z.object({ url: z.string() });
 export const textReply = (type: string, description: string) => ({
   description,
   content: { [type]: { schema: z.string() } },
+});
+
+/** Which runs of a preset: one part, one variant, a length. POST /api/runs and the plan take it alike. */
+export const VariantId = z.string().max(200);
+export const PresetPickSchema = z.strictObject({
+  part: z.string().max(64).optional(),
+  variant: VariantId.optional(),
+  shorten: z
+    .number()
+    .int({ error: SHORTEN_RANGE_TEXT })
+    .min(SHORTEN_S.min, { error: SHORTEN_RANGE_TEXT })
+    .max(SHORTEN_S.max, { error: SHORTEN_RANGE_TEXT })
+    .optional(),
+});
+
+/** The test behind a verdict (presets/verdict.ts, VerdictTest). */
+const VerdictTestSchema = z.object({
+  name: z.string(),
+  ci: z
+    .object({
+      // Written as JSON, an unbounded end (a value never reached counts as +∞) is null.
+      low: z.number().nullable(),
+      high: z.number().nullable(),
+      level: z.number(),
+      resamples: z.number(),
+      seed: z.number(),
+    })
+    .nullable()
+    .optional(),
+  tau: z.number().nullable().optional(),
+  p: z.number().nullable().optional(),
+  pMethod: z.enum(['exact', 'normal']).optional(),
+  alpha: z.number().optional(),
+  n: z.number(),
+  nMax: z.number(),
+  items: z.number(),
+  measured: z.number(),
+  deterministic: z.boolean().optional(),
+});
+const FindingCellSchema = z.object({
+  id: z.string(),
+  label: z.string(),
+  unit: z.string(),
+  ref: z.string(),
+  published: z.object({
+    value: z.number(),
+    sd: z.number().nullable(),
+    scale: z.number(),
+    scaled: z.number(),
+    scaledSd: z.number().nullable(),
+  }),
+  ours: z.object({ mean: z.number().nullable(), sd: z.number().nullable(), n: z.number() }).nullable(),
+  ratio: z.number().nullable(),
+});
+export const PresetFindingsReply = z.object({
+  preset: z.string(),
+  notExpressed: z.array(z.string()),
+  source: z
+    .discriminatedUnion('kind', [
+      z.object({
+        kind: z.literal('runs'),
+        runs: z.number().int(),
+        batches: z.number().int(),
+        newestAt: z.string(),
+        shortenedToS: z.number().nullable(),
+      }),
+      z.object({ kind: z.literal('committed'), file: z.string(), runs: z.number().int() }),
+    ])
+    .nullable(),
+  message: z.string().nullable(),
+  findings: z.array(
+    z.object({
+      id: z.string(),
+      kind: z.string(),
+      text: z.string(),
+      ref: z.string(),
+      verdict: z.enum(['holds', 'fails', 'inconclusive']),
+      sentence: z.string(),
+      test: VerdictTestSchema.nullable(),
+      cells: z.array(FindingCellSchema),
+    }),
+  ),
+  summary: z.string().nullable(),
+});
+
+const WallEstimateSchema = z.object({
+  runs: z.number().int(),
+  labS: z.number(),
+  wallS: z.number(),
+  pace: z.number(),
+  overheadS: z.number(),
+  fromHistory: z.boolean(),
+});
+export const PresetPlanReply = z.object({
+  preset: z.string(),
+  pick: z.object({ part: z.string(), variant: z.string().nullable(), shorten: z.number().nullable() }),
+  parts: z.array(z.object({ name: z.string(), runs: z.number().int() })),
+  variants: z.array(
+    z.object({
+      id: z.string(),
+      label: z.string(),
+      durationS: z.number(),
+      fits: z.boolean(),
+      problems: z.array(ProblemSchema),
+    }),
+  ),
+  cost: WallEstimateSchema,
+  quota: z.object({
+    role: z.enum(ROLES),
+    limits: QuotaReply,
+    active: z.number().int(),
+    fits: z.boolean(),
+    problems: z.array(ProblemSchema),
+    suggestion: z
+      .object({
+        pick: z.object({
+          part: z.string(),
+          variant: z.string().optional(),
+          shorten: z.number().optional(),
+        }),
+        text: z.string(),
+        cost: WallEstimateSchema,
+      })
+      .nullable(),
+  }),
 });

@@ -76,6 +76,11 @@ export class QueueBoard {
     return out;
   }
 
+  /** Every run the lab has had (for its pace and per-run overhead). */
+  labHistory(lab: string): Run[] {
+    return this.store.all().filter((r) => r.lab === lab);
+  }
+
   async spots(): Promise<Map<string, QueueSpot>> {
     const m = new Map<string, QueueSpot>();
     for (const l of await this.lines()) for (const [id, s] of l.spots) m.set(id, s);

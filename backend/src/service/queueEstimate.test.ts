@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_OVERHEAD_S, overheadS, queueSpots } from './queueEstimate.js';
+import { DEFAULT_OVERHEAD_S, overheadS, queueSpots, wallEstimate } from './queueEstimate.js';
 import type { Run } from './types.js';
 
 const run = (id: string, o: Partial<Run> = {}): Run =>
@@ -61,5 +61,29 @@ describe('queue estimates', () => {
     // Pace 0.5: 60 lab s = 120 wall s, overhead 140 − 120 = 20 s.
     expect(spots.get('w1')).toMatchObject({ position: 1, ahead: 0, estimatedWaitS: 0 });
     expect(spots.get('w2')?.estimatedWaitS).toBe(140);
+  });
+
+  it('prices runs not yet queued with the same pace and overhead: lab time / pace + overhead each', () => {
+    const fresh = wallEstimate([10, 10, 30], []);
+    expect(fresh).toEqual({
+      runs: 3,
+      labS: 50,
+      wallS: 50 + 3 * DEFAULT_OVERHEAD_S,
+      pace: 1,
+      overheadS: DEFAULT_OVERHEAD_S,
+      fromHistory: false,
+    });
+    // A dilated lab at a third of real time, 10 s set-up per run: 60 lab s → 180 + 10 wall s.
+    const dilated = run('d', {
+      status: 'completed',
+      startedAt: '2026-01-01T00:00:00.000Z',
+      finishedAt: '2026-01-01T00:03:10.000Z',
+      progress: { elapsedS: 60, totalS: 60, dilation: 1 / 3 },
+    });
+    const e = wallEstimate([60], [dilated]);
+    expect(e.pace).toBeCloseTo(1 / 3);
+    expect(e.overheadS).toBeCloseTo(10);
+    expect(e.wallS).toBe(190);
+    expect(e.fromHistory).toBe(true);
   });
 });

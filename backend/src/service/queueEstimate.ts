@@ -15,12 +15,18 @@ const median = (xs: number[]) => {
   return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
 };
 
-/** Lab seconds per wall second: the newest known dilation on that lab, else 1 (realtime). */
-export function labPace(runs: Run[]): number {
+/**
+ * Lab seconds per wall second assumed for a dilated (TCG) lab carrying traffic before it has
+ * history: the Reno 50 Mbit/s lab test ran at 0.68–0.80 while busy (faster when idle).
+ */
+export const DILATED_PACE_ESTIMATE = 0.75;
+
+/** Lab seconds per wall second: the newest known dilation on that lab, else `fallback` (realtime: 1). */
+export function labPace(runs: Run[], fallback = 1): number {
   const known = runs
     .filter((r) => r.progress.dilation && r.startedAt)
     .sort((a, b) => (b.startedAt ?? '').localeCompare(a.startedAt ?? ''));
-  return known[0]?.progress.dilation ?? 1;
+  return known[0]?.progress.dilation ?? fallback;
 }
 
 /** Wall seconds a run takes beyond its traffic, the median over the lab's recent completed runs. */
@@ -36,6 +42,39 @@ export function overheadS(runs: Run[]): number {
   return done.length ? median(done) : DEFAULT_OVERHEAD_S;
 }
 
+/** What a set of runs costs on a lab: lab seconds, and wall seconds at its pace with its overhead. */
+export interface WallEstimate {
+  runs: number;
+  /** Traffic time the runs ask for, lab seconds. */
+  labS: number;
+  /** Expected wall-clock seconds from the first start to the last end, queue wait not included. */
+  wallS: number;
+  /** Lab seconds per wall second used (1 until a run on the lab has reported its pace). */
+  pace: number;
+  /** Wall seconds per run beyond its traffic (set-up, calibration, tear-down). */
+  overheadS: number;
+  /** Whether pace and overhead come from the lab's own runs or from the defaults. */
+  fromHistory: boolean;
+}
+
+/** Wall seconds one run of `labS` lab seconds takes: the one formula for queue places and costs. */
+const wallOfRun = (labS: number, pace: number, overhead: number) => labS / pace + overhead;
+
+/** The cost of runs of these lengths (lab seconds each) on a lab with this history. */
+export function wallEstimate(labSeconds: number[], history: Run[], fallbackPace = 1): WallEstimate {
+  const pace = labPace(history, fallbackPace);
+  const overhead = overheadS(history);
+  const labS = labSeconds.reduce((a, b) => a + b, 0);
+  return {
+    runs: labSeconds.length,
+    labS,
+    wallS: Math.round(labSeconds.reduce((a, s) => a + wallOfRun(s, pace, overhead), 0)),
+    pace,
+    overheadS: overhead,
+    fromHistory: history.some((r) => r.status === 'completed' && r.startedAt && r.finishedAt),
+  };
+}
+
 export interface LabLine {
   running: Run | null;
   /** In the order they will start. */
@@ -48,7 +87,7 @@ export interface LabLine {
 export function queueSpots(line: LabLine, now: Date): Map<string, QueueSpot> {
   const pace = labPace(line.history);
   const overhead = overheadS(line.history);
-  const wallOf = (r: Run) => r.progress.totalS / pace + overhead;
+  const wallOf = (r: Run) => wallOfRun(r.progress.totalS, pace, overhead);
   let waitS = 0;
   if (line.running) {
     const r = line.running;

@@ -7,8 +7,8 @@ import { type Problem, type Quota, type Role, ServiceError } from './types.js';
 
 export { quotaProblems };
 
-/** Throws 403 naming every exceeded limit. `active`: the user's queued and running runs now. */
-export function enforceQuota(specs: Spec[], q: Quota, role: Role, active: number): void {
+/** Every exceeded limit for starting these runs now, each naming its field and the limit. */
+export function quotaFit(specs: Spec[], q: Quota, role: Role, active: number): Problem[] {
   const problems: Problem[] = [];
   if (active + specs.length > q.concurrentRuns)
     problems.push({
@@ -22,6 +22,12 @@ export function enforceQuota(specs: Spec[], q: Quota, role: Role, active: number
         seen.add(p.path);
         problems.push(p);
       }
+  return problems;
+}
+
+/** Throws 403 naming every exceeded limit. `active`: the user's queued and running runs now. */
+export function enforceQuota(specs: Spec[], q: Quota, role: Role, active: number): void {
+  const problems = quotaFit(specs, q, role, active);
   if (problems.length)
     throw new ServiceError(
       403,

@@ -2,7 +2,7 @@
 // into the runs to queue: each with its validated spec and the exact text that produced it.
 import type { Spec } from '@lfnlab/emulator';
 import { stringify } from 'yaml';
-import { loadPresets, type Preset, shortenForCi } from '../presets/index.js';
+import { loadPresets, type Preset, shortenForCi, shortestValidLength } from '../presets/index.js';
 import type { SpecStore } from './specStore.js';
 import { type Problem, ServiceError } from './types.js';
 import { type CheckedCampaign, checkCampaign, checkCampaignText, checkSpecText } from './validation.js';
@@ -96,6 +96,15 @@ export async function resolveRunInput(
     ]);
   const campaign = input.shorten ? shortenForCi(part.campaign, input.shorten) : part.campaign;
   const c = await checkCampaign(campaign, 'preset');
+  if (!c.ok && input.shorten) {
+    // Too short for the part's schedule (staggered flows start whole seconds apart): name the
+    // shortest length that works instead of every variant's problem.
+    const least = shortestValidLength(part.campaign, input.shorten);
+    const message = least
+      ? `must be at least ${least} s for part ${part.name} (its flows start whole seconds apart), or empty for full length`
+      : 'cannot be shortened; leave it empty for full length';
+    throw new ServiceError(400, `shorten ${message}`, [{ path: 'shorten', message }]);
+  }
   if (!c.ok) throw invalid('preset', c.problems);
   return fromCampaign(c.value, { variant: input.variant, preset: preset.name });
 }

@@ -3,6 +3,7 @@ import { plannedChanges } from './changes.js';
 import { buildDumbbell } from './dumbbell.js';
 import { inNs } from './netns.js';
 import { buildCross, buildSamplers } from './sampling.js';
+import { stackParamReadback, stackParamRestore, stackParamSetup } from './stackParams.js';
 import { ROUTER_NS } from './stages.js';
 import { buildTraffic, flowTopology, socketProbe } from './traffic.js';
 import type { Plan } from './types.js';
@@ -14,6 +15,8 @@ export function buildPlan(spec: Spec): Plan {
   const { servers, clients } = buildTraffic(spec, flows);
   const samplers = buildSamplers(spec, net.paths, flows);
   const clientNs = [...new Set(flows.map((f) => f.clientNs))];
+  const paramSetup = stackParamSetup(spec);
+  const paramReadback = stackParamReadback(spec);
   return {
     specName: spec.name,
     seed: spec.seed,
@@ -24,7 +27,8 @@ export function buildPlan(spec: Spec): Plan {
       paths: net.paths,
       flows,
     },
-    setup: net.setup,
+    // Stack parameters last: in force before any flow, after the links exist.
+    setup: paramSetup ? [...net.setup, paramSetup] : net.setup,
     idleRtt: net.paths.flatMap((p) => {
       const path = spec.paths[p.name];
       const pairs = [
@@ -42,13 +46,14 @@ export function buildPlan(spec: Spec): Plan {
         probe: { argv: inNs(from, ['ping', '-n', '-q', '-c', '10', '-i', '0.2', to]) },
       }));
     }),
-    snapshot: net.snapshot,
+    snapshot: paramReadback ? [...net.snapshot, paramReadback] : net.snapshot,
     servers,
     clients,
     cross: buildCross(spec, net.paths),
     samplers,
     changes: plannedChanges(spec, net.paths),
     socketProbes: Object.fromEntries(clientNs.map((ns) => [ns, socketProbe(ns)])),
-    teardown: net.teardown,
+    // Defaults back first: a later run must not inherit this run's parameters.
+    teardown: { ...net.teardown, cmds: [...stackParamRestore(spec), ...net.teardown.cmds] },
   };
 }

@@ -10,6 +10,8 @@ export const formatArgv = (argv: readonly string[]) => argv.map(shellQuote).join
 function formatCmd(c: Cmd): string[] {
   const lines = c.comment ? [`# ${c.comment}`] : [];
   let line = formatArgv(c.argv);
+  // Shown as a pipe for the reader; the lab feeds stdin directly, no shell.
+  if (c.stdin !== undefined) line = `printf '%s\\n' ${shellQuote(c.stdin.trimEnd())} | ${line}`;
   if (c.until) line += `    # repeated until it succeeds, up to ${c.until.timeoutMs / 1000} s`;
   if (c.allowFail) line += '    # best effort';
   lines.push(line);

@@ -4,6 +4,8 @@ import type { Transport, TxQueueLens } from '../spec/index.js';
 
 export interface Cmd {
   argv: string[];
+  /** Text fed to the command's standard input (`tee FILE` writes a sysfs value this way). */
+  stdin?: string;
   /** Why this command is there, printed above it by --dry-run. */
   comment?: string;
   /** Best effort (teardown): a failure does not abort the plan. */

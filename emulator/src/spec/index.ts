@@ -8,6 +8,7 @@ export * from './jsonSchema.js';
 export * from './problems.js';
 export * from './quota.js';
 export * from './schema.js';
+export * from './stackParams.js';
 export * from './stacks.js';
 export * from './units.js';
 export * from './validate.js';

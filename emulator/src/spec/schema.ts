@@ -7,6 +7,7 @@ import { checkLoad } from './effectiveLoad.js';
 import { amount, duration, int, name, rate, strict } from './fields.js';
 import { FlowSchema, flowLabel } from './flow.js';
 import { LIMITS } from './limits.js';
+import { StackParamsSchema } from './stackParams.js';
 import { formatMs } from './units.js';
 
 export type { CrossPattern };
@@ -159,6 +160,11 @@ const SpecObject = strict({
     }),
   /** sysctl overrides per role (net.* only: the ones that live in a namespace), after the lab's defaults. */
   sysctls: strict({ sender: sysctlMap, receiver: sysctlMap, router: sysctlMap }).partial().optional(),
+  /**
+   * Stack module parameters for this run (stackParams.ts): written to sysfs before the flows and
+   * restored to the defaults in teardown, as they are global to the lab kernel.
+   */
+  stackParams: StackParamsSchema,
   flows: z
     .array(FlowSchema, { error: `must be a list of 1 to ${LIMITS.flows} flows` })
     .min(1, { error: `must be a list of 1 to ${LIMITS.flows} flows` })

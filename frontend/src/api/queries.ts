@@ -1,11 +1,14 @@
 // TanStack Query hooks, one per resource of docs/API.md. Query keys are arrays starting with the
 // resource so a mutation can invalidate a whole family.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { del, get, patch, post, put } from './client';
 import type {
   Lab,
   MoveTo,
   Preset,
+  PresetFindingsView,
+  PresetPick,
+  PresetPlanView,
   QueueBoard,
   Quota,
   Quotas,
@@ -21,6 +24,8 @@ export const keys = {
   labs: ['labs'] as const,
   presets: ['presets'] as const,
   preset: (id: string) => ['presets', id] as const,
+  presetFindings: (id: string) => ['presets', id, 'findings'] as const,
+  presetPlan: (id: string, pick: PresetPick) => ['presets', id, 'plan', pick] as const,
   runs: (filter: Record<string, string> = {}) => ['runs', filter] as const,
   run: (id: string) => ['run', id] as const,
   summary: (id: string) => ['summary', id] as const,
@@ -91,6 +96,25 @@ export const usePreset = (id: string | null) =>
     enabled: Boolean(id),
   });
 
+/** The preset's findings, decided on my newest results or the committed ones. */
+export const usePresetFindings = (id: string) =>
+  useQuery({
+    queryKey: keys.presetFindings(id),
+    queryFn: () => get<PresetFindingsView>(`/api/presets/${encodeURIComponent(id)}/findings`),
+    // A run of the preset may have ended since: coming back to the gallery asks again.
+    refetchOnMount: 'always',
+  });
+
+/** What a pick of the preset starts, costs, and whether it fits my quota (the last answer stays while the next loads). */
+export const usePresetPlan = (id: string, pick: PresetPick, enabled = true) =>
+  useQuery({
+    queryKey: keys.presetPlan(id, pick),
+    queryFn: () => post<PresetPlanView>(`/api/presets/${encodeURIComponent(id)}/plan`, pick),
+    placeholderData: keepPreviousData,
+    enabled,
+    retry: false,
+  });
+
 export function useRuns(filter: Record<string, string> = {}, refetchMs: number | false = 5000) {
   const qs = new URLSearchParams(Object.entries(filter).filter(([, v]) => v)).toString();
   return useQuery({
@@ -119,16 +143,17 @@ export function useSummary(id: string, enabled = true) {
   });
 }
 
-export type StartRun =
-  | { text: string }
-  | { specId: string }
-  | { preset: string; part?: string; shorten?: number };
+export type StartRun = { text: string } | { specId: string } | ({ preset: string } & PresetPick);
 
 export function useStartRun() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (body: StartRun) => post<Run>('/api/runs', body),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['runs'] }),
+    onSuccess: (_r, body) => {
+      void qc.invalidateQueries({ queryKey: ['runs'] });
+      // A preset run changes what fits the quota now (runs queued) and, once done, the findings.
+      if ('preset' in body) void qc.invalidateQueries({ queryKey: keys.preset(body.preset) });
+    },
   });
 }
 

@@ -8,6 +8,12 @@
 import type { PublicUser } from '@lfnlab/backend-types/service/types.js';
 import type { Verdict as FindingVerdictWord, VerdictTest } from '@lfnlab/presets/verdict';
 
+export type {
+  FindingCell,
+  FindingsSource,
+  FindingView,
+  PresetFindingsView,
+} from '@lfnlab/backend-types/presets/findingsView.js';
 export type { PathReference, ReplayedSamples } from '@lfnlab/backend-types/report/replay.js';
 export type {
   Check as FidelityCheck,
@@ -20,10 +26,16 @@ export type { FlowSummary, PathSummary, RunSummary } from '@lfnlab/backend-types
 export type { LabInfo as Lab } from '@lfnlab/backend-types/service/labDriver.js';
 export type { LiveEvent, LiveMessage } from '@lfnlab/backend-types/service/liveHub.js';
 export type {
+  PlanSuggestion,
+  PlanVariant,
+  PresetPlanView,
+} from '@lfnlab/backend-types/service/presetPlan.js';
+export type {
   BoardEntry,
   MoveTo,
   QueueBoardView as QueueBoard,
 } from '@lfnlab/backend-types/service/queueBoard.js';
+export type { WallEstimate } from '@lfnlab/backend-types/service/queueEstimate.js';
 export type {
   Problem,
   PublicUser as User,
@@ -37,6 +49,7 @@ export type {
   Verdict,
 } from '@lfnlab/backend-types/service/types.js';
 export type { MetricValue } from '@lfnlab/metrics/registry';
+export type { PresetPick } from '@lfnlab/presets/pick';
 export type { Verdict as FindingVerdictWord, VerdictTest } from '@lfnlab/presets/verdict';
 
 /** POST /api/auth/login and GET /api/auth/me. */
@@ -80,7 +93,7 @@ export interface PresetFinding {
   verdict?: FindingVerdictWord;
   /** Older comparison.json files carry only this. */
   holds?: boolean | null;
-  test?: VerdictTest;
+  test?: VerdictTest | null;
 }
 
 export interface Preset {
@@ -90,7 +103,7 @@ export interface Preset {
   finding: string;
   scaling: string | { rule?: string };
   parts: PresetPart[];
+  /** What the lab cannot express of the paper's experiment. */
+  notExpressed?: string[];
   published?: { values?: PublishedValue[]; tables?: PublishedTable[] } | PublishedValue[];
-  /** The findings as decided on published results, when a comparison is served with the preset. */
-  findings?: PresetFinding[];
 }

@@ -17,6 +17,7 @@ describe('toSpecInput', () => {
           changes: [{ at: '5s', rtt: '60ms' }],
         },
       },
+      stackParams: { fast: { alpha: 16 } },
       flows: [
         { name: 'test', stack: 'reno', window: '1.1bdp' },
         { name: 'late', stack: 'cubic', start: '5s', duration: '10s', direction: 'reverse' },
@@ -25,5 +26,6 @@ describe('toSpecInput', () => {
     const normal = SpecSchema.parse(written);
     const again = SpecSchema.parse(toSpecInput(normal));
     expect(again).toEqual(normal);
+    expect(again.stackParams).toEqual({ fast: { alpha: 16 } });
   });
 });

@@ -97,6 +97,7 @@ export function toSpecInput(spec: unknown): SpecInput {
     mtu: s.mtu,
     paths,
     sysctls: s.sysctls,
+    stackParams: s.stackParams,
     flows,
   }) as SpecInput;
 }

@@ -2,7 +2,7 @@ import { MantineProvider } from '@mantine/core';
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { PresetFinding } from '../api/types';
-import { FindingVerdict, FindingVerdicts } from './FindingVerdict';
+import { FindingVerdict } from './FindingVerdict';
 
 const decided: PresetFinding = {
   id: 'fast.quarter',
@@ -24,15 +24,35 @@ describe('FindingVerdict', () => {
     expect(screen.getByText(/bootstrap 95 % CI of the mean against <= 0.35; n = 3–5/)).toBeTruthy();
   });
 
+  it('gives what the test found: the interval, τ and p', () => {
+    inApp(
+      <FindingVerdict
+        finding={{
+          ...decided,
+          verdict: 'fails',
+          test: {
+            name: 'Kendall τ-b, one-sided',
+            tau: 0.2,
+            p: 0.31,
+            alpha: 0.05,
+            ci: { low: 0.4, high: null as unknown as number, level: 0.95, resamples: 10000, seed: 1 },
+            n: 3,
+            nMax: 3,
+            items: 7,
+            measured: 7,
+          },
+        }}
+      />,
+    );
+    expect(
+      screen.getByText(/Kendall τ-b, one-sided: 95 % CI 0.4 to ∞, τ = 0.2, p = 0.31 \(α = 0.05\); n = 3/),
+    ).toBeTruthy();
+  });
+
   it('reads an older finding that has only holds', () => {
     const { id, kind, text, ref, sentence } = decided;
     inApp(<FindingVerdict finding={{ id, kind, text, ref, sentence, holds: true }} />);
     expect(screen.getByText('holds')).toBeTruthy();
     expect(screen.queryByText(/n = /)).toBeNull();
-  });
-
-  it('shows nothing when a preset comes without findings', () => {
-    const { container } = inApp(<FindingVerdicts findings={[]} />);
-    expect(container.querySelector('section')).toBeNull();
   });
 });

@@ -1,9 +1,24 @@
 // A finding's verdict as the comparison decided it: the word first (holds / fails / inconclusive;
-// the colour only repeats it), then the test that decided it and the runs per cell (n).
-import { nText, verdictOf } from '@lfnlab/presets/verdict';
+// the colour only repeats it), then the test that decided it, what it found, and the runs per cell (n).
+import { nText, type VerdictTest, verdictOf } from '@lfnlab/presets/verdict';
 import { VERDICT_COLORS } from '@lfnlab/report/palette';
 import { Badge, Group, Text } from '@mantine/core';
 import type { PresetFinding } from '../api/types';
+import { fmt, fmtProb } from '../lib/format';
+
+/** An interval end; JSON carries an unbounded one as null. */
+const end = (x: number | null | undefined, side: 'low' | 'high') =>
+  x === null || x === undefined ? (side === 'low' ? '−∞' : '∞') : fmt(x);
+
+/** What the test found: "95 % CI 0.31 to 0.42", "τ = 0.62, p = 0.003 (α = 0.05)". */
+export function testNumbers(t: VerdictTest): string {
+  const parts: string[] = [];
+  if (t.ci) parts.push(`${fmt(t.ci.level * 100)} % CI ${end(t.ci.low, 'low')} to ${end(t.ci.high, 'high')}`);
+  if (t.tau !== null && t.tau !== undefined) parts.push(`τ = ${fmt(t.tau)}`);
+  if (t.p !== null && t.p !== undefined)
+    parts.push(`p = ${fmtProb(t.p)}${t.alpha !== undefined ? ` (α = ${fmt(t.alpha)})` : ''}`);
+  return parts.join(', ');
+}
 
 export function FindingVerdict({ finding }: { finding: PresetFinding }) {
   const verdict = verdictOf(finding);
@@ -24,23 +39,12 @@ export function FindingVerdict({ finding }: { finding: PresetFinding }) {
         {t && (
           <Text span size="xs" c="dimmed">
             {' '}
-            ({t.name}; {nText(t)}
+            ({t.name}
+            {testNumbers(t) ? `: ${testNumbers(t)}` : ''}; {nText(t)}
             {t.deterministic ? ', closed-form' : ''})
           </Text>
         )}
       </Text>
     </Group>
-  );
-}
-
-/** The findings of a preset with their verdicts, when the preset comes with a comparison. */
-export function FindingVerdicts({ findings }: { findings?: PresetFinding[] | undefined }) {
-  if (!findings?.length) return null;
-  return (
-    <section aria-label="Findings, decided on our runs">
-      {findings.map((f) => (
-        <FindingVerdict key={f.id} finding={f} />
-      ))}
-    </section>
   );
 }

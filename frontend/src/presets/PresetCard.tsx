@@ -1,49 +1,14 @@
-// One paper preset: what the paper found, how it is scaled to the lab, and a "run it" button
-// (optionally shortened, as CI does, so a class can see it work in seconds).
-import {
-  Alert,
-  Badge,
-  Button,
-  Card,
-  Group,
-  NumberInput,
-  Select,
-  Spoiler,
-  Stack,
-  Text,
-  Title,
-} from '@mantine/core';
-import { useState } from 'react';
-import { useStartRun } from '../api/queries';
+// One paper preset: what the paper found, how it is scaled to the lab, its findings as decided on
+// my newest results (or the committed ones) with what the lab cannot express, and "Run it" with a
+// picker (part, variant, length), its cost and whether it fits my quota.
+import { Badge, Card, Group, Spoiler, Stack, Text, Title } from '@mantine/core';
 import type { Preset } from '../api/types';
-import { navigate } from '../app/router';
-import { stashDraft } from '../designer/specText';
-import { FindingVerdicts } from './FindingVerdict';
+import { PresetFindings } from './PresetFindings';
 import { paperLabel, paperTitle, scalingRule } from './presetText';
+import { RunPicker } from './RunPicker';
 
 export function PresetCard({ preset }: { preset: Preset }) {
-  const start = useStartRun();
-  const [part, setPart] = useState<string | null>(preset.parts[0]?.name ?? null);
-  const [shorten, setShorten] = useState<number | ''>(10);
   const rule = scalingRule(preset);
-  const partText = preset.parts.find((p) => p.name === part)?.text;
-
-  const run = () =>
-    start.mutate(
-      {
-        preset: preset.id,
-        ...(part && preset.parts.length > 1 ? { part } : {}),
-        ...(shorten ? { shorten: Number(shorten) } : {}),
-      },
-      { onSuccess: (r) => navigate({ page: 'live', runId: r.id }) },
-    );
-
-  const openInDesigner = () => {
-    if (!partText) return;
-    stashDraft(partText);
-    navigate({ page: 'designer' });
-  };
-
   return (
     <Card
       withBorder
@@ -70,7 +35,6 @@ export function PresetCard({ preset }: { preset: Preset }) {
           <b>What the paper found: </b>
           {preset.finding}
         </Text>
-        <FindingVerdicts findings={preset.findings} />
         {rule && (
           <Spoiler
             maxHeight={0}
@@ -81,40 +45,8 @@ export function PresetCard({ preset }: { preset: Preset }) {
             <Text size="xs">{rule}</Text>
           </Spoiler>
         )}
-        <Group gap="xs" align="flex-end" mt="auto">
-          {preset.parts.length > 1 && (
-            <Select
-              label="Part"
-              size="xs"
-              w={130}
-              data={preset.parts.map((p) => p.name)}
-              value={part}
-              onChange={setPart}
-              allowDeselect={false}
-            />
-          )}
-          <NumberInput
-            label="Shorten to (s)"
-            description="empty = full length"
-            size="xs"
-            w={120}
-            min={1}
-            max={600}
-            value={shorten}
-            onChange={(v) => setShorten(v === '' ? '' : Number(v))}
-          />
-          <Button size="xs" onClick={run} loading={start.isPending} aria-label={`Run preset ${preset.title}`}>
-            Run it
-          </Button>
-          <Button size="xs" variant="default" onClick={openInDesigner} disabled={!partText}>
-            Open in designer
-          </Button>
-        </Group>
-        {start.error && (
-          <Alert color="red" p="xs" role="alert">
-            {start.error.message}
-          </Alert>
-        )}
+        <PresetFindings presetId={preset.id} />
+        <RunPicker preset={preset} />
       </Stack>
     </Card>
   );

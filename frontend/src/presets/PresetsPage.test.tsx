@@ -73,7 +73,7 @@ describe('PresetsPage', () => {
     const card = await screen.findByTestId('preset-bic-rtt');
     fireEvent.click(within(card).getByRole('button', { name: /^Run preset/ }));
     await waitFor(() => expect(window.location.hash).toBe('#/runs/r9/live'));
-    expect(calls.filter((c) => c.method === 'POST')).toEqual([
+    expect(calls.filter((c) => c.path === '/api/runs')).toEqual([
       { method: 'POST', path: '/api/runs', body: { preset: 'bic-rtt', part: 'short-rtt', shorten: 10 } },
     ]);
   });

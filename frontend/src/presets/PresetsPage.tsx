@@ -9,8 +9,10 @@ export function PresetsPage() {
       <div>
         <Title order={2}>Paper presets</Title>
         <Text size="sm" c="dimmed">
-          The seed papers' experiments, scaled to what the lab emulates faithfully. Shortened runs show the
-          mechanics in seconds; full-length runs reproduce the published numbers (see Compare).
+          The seed papers' experiments, scaled to what the lab emulates faithfully. Each card says whether the
+          paper's findings hold on your newest runs (or on the published results), what "Run it" costs and
+          whether it fits your quota. Shortened runs (one repetition each) show the mechanics in seconds; only
+          runs at length with three or more repetitions per cell can decide a finding.
         </Text>
       </div>
       {presets.isPending && <Loader aria-label="Loading presets" />}

@@ -156,6 +156,24 @@ static inline u32 hs_a(u32 w)
 	return a < 1 ? 1 : (u32)a;
 }
 
+/*
+ * The window at which the table is read when its window column is scaled
+ * to pct percent (module parameter hs_window_pct).  A lab that runs a
+ * paper's experiment at 1/k of its rate, RTT kept, has windows k times
+ * smaller; reading the table at w / k puts each window where the paper's
+ * sat (Reno below 38 k, b(w) as at w / k).  a(w) stays in packets per RTT,
+ * like Reno's 1.  pct 0 or >= 100 reads it as RFC 3649 gives it.
+ */
+static inline u32 hs_table_window(u32 w, u32 pct)
+{
+	u64 x;
+
+	if (pct == 0 || pct >= 100)
+		return w;
+	x = div_u64((u64)w * 100, pct);
+	return x > 0xffffffffULL ? 0xffffffffU : (u32)x;
+}
+
 /* Window after a loss: w - b(w) w, at least 2. */
 static inline u32 hs_decrease(u32 w, u32 b_q16)
 {

@@ -54,6 +54,10 @@ static unsigned int hlp_min_spread_ms __read_mostly = 5;
 module_param_named(min_spread_ms, hlp_min_spread_ms, uint, 0644);
 MODULE_PARM_DESC(min_spread_ms, "smallest d_max - d_min (ms) before delay inference acts, default 5");
 
+static unsigned int hlp_hs_window_pct __read_mostly = 100;
+module_param_named(hs_window_pct, hlp_hs_window_pct, uint, 0644);
+MODULE_PARM_DESC(hs_window_pct, "HighSpeed table's window column scaled to this percent (1..100; a lab at 1/k of a paper's rate sets 100 k), default 100");
+
 static atomic_t hlp_fallbacks = ATOMIC_INIT(0);
 
 static int hlp_fallbacks_get(char *buf, const struct kernel_param *kp)
@@ -86,8 +90,9 @@ static void hlp_refresh(struct hlp_sk *ca, u32 w)
 	if (ca->hs_w == w)
 		return;
 	ca->hs_w = w;
-	ca->hs_a = hs_a(w);
-	ca->hs_b_q16 = hs_b_q16(w);
+	/* A change of hs_window_pct shows from the next window change on. */
+	ca->hs_a = hs_a(hs_table_window(w, READ_ONCE(hlp_hs_window_pct)));
+	ca->hs_b_q16 = hs_b_q16(hs_table_window(w, READ_ONCE(hlp_hs_window_pct)));
 }
 
 static void hlp_init(struct sock *sk)

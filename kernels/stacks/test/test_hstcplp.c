@@ -132,6 +132,24 @@ static void check_window_steps(void)
 	CHECK_EQ(cnt, 0, "remainder after the stretch ACK");
 }
 
+static void check_scaled_table(void)
+{
+	CHECK_EQ(hs_table_window(1000, 100), 1000, "pct 100 reads the table as is");
+	CHECK_EQ(hs_table_window(1000, 0), 1000, "pct 0 reads the table as is");
+	CHECK_EQ(hs_table_window(245, 16), 1531, "pct 16: w 245 read at 1531");
+	CHECK_EQ(hs_a(hs_table_window(245, 16)), hs_a(1531),
+		 "pct 16: a(245) is the RFC's a(1531)");
+	CHECK_EQ(hs_a(hs_table_window(6, 16)), 1,
+		 "pct 16: Reno up to 38 x 0.16 = 6 packets");
+	CHECK_EQ(hs_b_q16(hs_table_window(6, 16)), 32768,
+		 "pct 16: b = 0.5 up to 6 packets");
+	CHECK(hs_a(hs_table_window(7, 16)) >= 1 &&
+	      hs_b_q16(hs_table_window(7, 16)) < 32768,
+	      "pct 16: HighSpeed from 7 packets (read at 43)");
+	CHECK_EQ(hs_table_window(0xffffffffU, 1), 0xffffffffU,
+		 "a huge window saturates instead of wrapping");
+}
+
 /*
  * Feed one OWD sample: local clock now, peer clock now + skew, delay d;
  * una is snd_una after the ACK (which data it covers).
@@ -245,6 +263,7 @@ int main(void)
 	check_fixed_point();
 	check_table();
 	check_window_steps();
+	check_scaled_table();
 	check_lp();
 	return check_summary("hstcplp");
 }

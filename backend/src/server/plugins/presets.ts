@@ -1,5 +1,7 @@
 // The paper presets as read-only campaigns: what the paper found, how it was scaled, the campaign
-// text of each part and (on one preset) the published numbers with their table/figure references.
+// text of each part and the published numbers with their table/figure references; per preset its
+// findings as decided on the caller's newest results (or the committed ones), and what a pick of
+// part, variant and length costs and whether it fits the caller's quota.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -7,9 +9,15 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { formatRef, PRESETS_DIR, type Preset } from '../../presets/index.js';
 import { presets } from '../../service/runInputs.js';
-import { ServiceError } from '../../service/types.js';
-import type { Services } from '../context.js';
-import { PresetDetail, PresetSchema } from '../schemas.js';
+import { isActive, ServiceError } from '../../service/types.js';
+import { type Services, userOf } from '../context.js';
+import {
+  PresetDetail,
+  PresetFindingsReply,
+  PresetPickSchema,
+  PresetPlanReply,
+  PresetSchema,
+} from '../schemas.js';
 
 function view(p: Preset) {
   return {
@@ -27,7 +35,16 @@ function view(p: Preset) {
   };
 }
 
-export async function presetRoutes(app: FastifyInstance, _: { s: Services }) {
+const Params = z.object({ id: z.string().max(128) });
+const DEFAULT_LAB = 'default';
+
+function presetOf(id: string): Preset {
+  const p = presets().find((x) => x.name === id);
+  if (!p) throw new ServiceError(404, `no preset ${id}`);
+  return p;
+}
+
+export async function presetRoutes(app: FastifyInstance, { s }: { s: Services }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.get(
     '/presets',
@@ -40,13 +57,12 @@ export async function presetRoutes(app: FastifyInstance, _: { s: Services }) {
       schema: {
         tags: ['presets'],
         summary: 'One preset with its published numbers',
-        params: z.object({ id: z.string().max(128) }),
+        params: Params,
         response: { 200: PresetDetail },
       },
     },
     async (req) => {
-      const p = presets().find((x) => x.name === req.params.id);
-      if (!p) throw new ServiceError(404, `no preset ${req.params.id}`);
+      const p = presetOf(req.params.id);
       return {
         ...view(p),
         claims: p.meta.claims,
@@ -64,6 +80,40 @@ export async function presetRoutes(app: FastifyInstance, _: { s: Services }) {
           refText: formatRef(x.ref),
         })),
       };
+    },
+  );
+  r.get(
+    '/presets/:id/findings',
+    {
+      schema: {
+        tags: ['presets'],
+        summary: "The preset's findings, decided on my newest results or the committed ones",
+        params: Params,
+        response: { 200: PresetFindingsReply },
+      },
+    },
+    async (req) => s.presetFindings.view(userOf(req), presetOf(req.params.id)),
+  );
+  r.post(
+    '/presets/:id/plan',
+    {
+      schema: {
+        tags: ['presets'],
+        summary: 'What a pick of part, variant and length starts, costs and whether it fits my quota',
+        params: Params,
+        body: PresetPickSchema,
+        response: { 200: PresetPlanReply },
+      },
+    },
+    async (req) => {
+      const user = userOf(req);
+      return s.presetPlanner.plan(presetOf(req.params.id).name, req.body, {
+        user,
+        quota: s.accounts.quotaOf(user),
+        active: s.runs.visible(user).filter((r) => r.ownerId === user.id && isActive(r)).length,
+        history: s.board.labHistory(DEFAULT_LAB),
+        specs: s.specs,
+      });
     },
   );
 }

@@ -27,10 +27,12 @@ import {
   Document,
   GrafanaLink,
   MetricDefinition,
+  PresetPickSchema,
   ReplaySchema,
   RunSchema,
   StartedRuns,
   textReply,
+  VariantId,
 } from '../schemas.js';
 import { errorReplies } from './docs.js';
 
@@ -52,7 +54,7 @@ const Id = z.object({ id: z.string().max(200) });
 const KINDS = Object.keys(CSV_COLUMNS) as SampleKind[];
 
 const Lab = z.string().regex(LAB_NAME, { error: 'must be a lab name (letters, digits, _ -)' }).optional();
-const Variant = z.string().max(200).optional();
+
 /** A spec text, a stored spec or campaign, or a preset: exactly one (oneOf in the OpenAPI document). */
 export const StartRunBody = z.xor(
   [
@@ -60,19 +62,8 @@ export const StartRunBody = z.xor(
       text: z.string().max(MAX_TEXT_CHARS, { error: `must be at most ${MAX_TEXT_CHARS} characters` }),
       lab: Lab,
     }),
-    z.strictObject({ specId: z.string().max(64), variant: Variant, lab: Lab }),
-    z.strictObject({
-      preset: z.string().max(128),
-      part: z.string().max(64).optional(),
-      variant: Variant,
-      shorten: z
-        .number()
-        .int()
-        .min(2, { error: 'must be 2 to 3600 seconds' })
-        .max(3600, { error: 'must be 2 to 3600 seconds' })
-        .optional(),
-      lab: Lab,
-    }),
+    z.strictObject({ specId: z.string().max(64), variant: VariantId.optional(), lab: Lab }),
+    PresetPickSchema.extend({ preset: z.string().max(128), lab: Lab }),
   ],
   { error: 'give exactly one of text, specId or preset' },
 );

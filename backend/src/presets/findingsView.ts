@@ -1,0 +1,113 @@
+// A preset's findings as the web app shows them: each claim's verdict with its test and n, and the
+// published numbers it is about, ours (mean ± σ) beside the published value scaled to the lab (with
+// the scale factor). Built from a comparison (our runs compared now, or a committed
+// comparison.json) and the preset's claims, which say which published numbers a claim talks about.
+import type { CellComparison, PresetComparison } from './compare.js';
+import { globRe } from './load.js';
+import type { Claim, Item } from './schema.js';
+import { type Verdict, type VerdictTest, verdictOf } from './verdict.js';
+
+/** One published number beside ours. */
+export interface FindingCell {
+  id: string;
+  label: string;
+  unit: string;
+  ref: string;
+  /** The paper's value and σ, the factor that scales them to the lab, and the scaled values. */
+  published: { value: number; sd: number | null; scale: number; scaled: number; scaledSd: number | null };
+  /** Our mean and σ over `n` runs; null when this preset does not measure the number. */
+  ours: { mean: number | null; sd: number | null; n: number } | null;
+  /** ours / scaled published. */
+  ratio: number | null;
+}
+
+export interface FindingView {
+  id: string;
+  kind: string;
+  /** The paper's claim in our words. */
+  text: string;
+  ref: string;
+  verdict: Verdict;
+  /** The comparison's sentence: the numbers the test judged and why it decided so. */
+  sentence: string;
+  /** Null only in comparison.json files older than the tests. */
+  test: VerdictTest | null;
+  /** The published numbers the claim talks about (none when it talks about unpublished selections). */
+  cells: FindingCell[];
+}
+
+/** Where the findings come from. */
+export type FindingsSource =
+  | {
+      kind: 'runs';
+      /** Completed runs the comparison used, and how many separate starts they came from. */
+      runs: number;
+      batches: number;
+      newestAt: string;
+      /** Seconds each run was shortened to, or null for full length. */
+      shortenedToS: number | null;
+    }
+  | { kind: 'committed'; file: string; runs: number };
+
+export interface PresetFindingsView {
+  preset: string;
+  /** What the lab cannot express of the paper's experiment. */
+  notExpressed: string[];
+  /** Null when there is nothing to compare yet (`message` says so). */
+  source: FindingsSource | null;
+  message: string | null;
+  findings: FindingView[];
+  /** The comparison's one-line summary. */
+  summary: string | null;
+}
+
+/** The published ids (or id globs) a claim's items name. */
+function claimIds(c: Claim): string[] {
+  const items: Item[] =
+    'item' in c ? [c.item] : c.kind === 'pairs' ? c.pairs.flat() : 'items' in c ? [...c.items] : [];
+  return items.filter((i): i is string => typeof i === 'string');
+}
+
+export function cellView(c: CellComparison): FindingCell {
+  return {
+    id: c.id,
+    label: c.label,
+    unit: c.unit,
+    ref: c.ref,
+    published: c.published,
+    ours: c.measured ? { mean: c.measured.value, sd: c.measured.sd, n: c.measured.n } : null,
+    ratio: c.ratio,
+  };
+}
+
+export function findingsView(
+  preset: { name: string; meta: { claims: Claim[]; notExpressed: string[] } },
+  comparison: PresetComparison | null,
+  source: FindingsSource | null,
+): PresetFindingsView {
+  const base = { preset: preset.name, notExpressed: preset.meta.notExpressed };
+  if (!comparison || !source)
+    return {
+      ...base,
+      source: null,
+      message: 'No results yet: none of your runs of this preset has completed, and none are published.',
+      findings: [],
+      summary: null,
+    };
+  const claims = new Map(preset.meta.claims.map((c) => [c.id, c]));
+  const findings = comparison.findings.map((f): FindingView => {
+    const claim = claims.get(f.id);
+    const patterns = (claim ? claimIds(claim) : []).map(globRe);
+    return {
+      id: f.id,
+      kind: f.kind,
+      text: f.text,
+      ref: f.ref,
+      verdict: verdictOf(f),
+      sentence: f.sentence,
+      test: (f.test as VerdictTest | undefined) ?? null,
+      cells: comparison.cells.filter((c) => patterns.some((re) => re.test(c.id))).map(cellView),
+    };
+  });
+  return { ...base, source, message: null, findings, summary: comparison.summary };
+}

@@ -1,0 +1,43 @@
+// Issue 16 in the real lab: a spec's stackParams are in force while its flows run (read back from
+// sysfs before and after the traffic) and the module's defaults are back once the run is over, so
+// the next run on the same lab does not inherit them.
+import { connectLab } from '@lfnlab/lab-images';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bootTestLab, runSpec, TEST_LAB } from '../../test/support/lab.js';
+
+beforeAll(async () => {
+  await bootTestLab();
+});
+
+async function readSysfs(files: string[]): Promise<string[]> {
+  const ch = await connectLab(TEST_LAB, { timeoutMs: 10_000 });
+  try {
+    const res = await ch.call<{ ok: boolean; results: { code: number; stdout: string }[] }>('exec', {
+      steps: files.map((f) => ({ argv: ['cat', f] })),
+      stopOnError: true,
+    });
+    expect(res.ok).toBe(true);
+    return res.results.map((r) => r.stdout.trim());
+  } finally {
+    ch.close();
+  }
+}
+
+describe('stack parameters', () => {
+  it('are in force during the run and restored after it', async () => {
+    const files = ['/sys/module/tcp_fast/parameters/alpha', '/sys/module/tcp_vegas/parameters/alpha'];
+    expect(await readSysfs(files)).toEqual(['100', '2']);
+    const r = await runSpec({
+      name: 'stack-params',
+      duration: '6s',
+      paths: { main: { rtt: '40ms', rate: '20Mbit' } },
+      stackParams: { fast: { alpha: 16 }, vegas: { alpha: 1 } },
+      flows: [{ stack: 'fast' }],
+    });
+    expect(r.summary.status).toBe('completed');
+    // Read back after setup (before the first flow) and after the last flow (before teardown).
+    for (const when of ['before', 'after'])
+      expect(r.read(`stack-params-${when}.json`), when).toEqual({ fast: { alpha: 16 }, vegas: { alpha: 1 } });
+    expect(await readSysfs(files)).toEqual(['100', '2']);
+  });
+});

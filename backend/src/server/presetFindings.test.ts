@@ -1,0 +1,182 @@
+// A preset's findings and the cost of "Run it" over HTTP, on the fake lab: nothing yet (said, not an
+// error), committed results (a fixture comparison.json), the caller's own runs (compared now, and
+// only theirs), and a pick's runs, wall time and quota fit with a pick that fits.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  adminClient,
+  type Client,
+  runEnded,
+  type TestServer,
+  testServer,
+  userClient,
+} from '../../test/support/testkit.js';
+import type { PresetFindingsView } from '../presets/findingsView.js';
+import { comparePreset, loadPresets } from '../presets/index.js';
+import type { PresetPlanView } from '../service/presetPlan.js';
+import type { Run } from '../service/types.js';
+
+const COMMITTED = 'seed000-table4';
+const OWN = 'seed001-sst';
+
+let s: TestServer;
+let admin: Client;
+
+/** A committed comparison as `lfnlab preset compare` writes it, one finding decided, one cell measured. */
+function writeFixture(dir: string) {
+  const preset = loadPresets().find((p) => p.name === COMMITTED);
+  if (!preset) throw new Error(`no preset ${COMMITTED}`);
+  const c = comparePreset(preset, []);
+  // An ordering over `t4.with.*`: the finding's cells are the published numbers the glob names.
+  const finding = c.findings.find((f) => f.id === 'order.with');
+  const cell = c.cells.find((x) => x.id === 't4.with.fast');
+  if (!finding || !cell) throw new Error(`fixture: ${COMMITTED} has no order.with over t4.with.fast`);
+  finding.verdict = 'holds';
+  finding.holds = true;
+  finding.test = { ...finding.test, n: 3, nMax: 5, measured: 1 };
+  cell.measured = { value: 0.3, sd: 0.05, rows: 3, n: 3 };
+  mkdirSync(join(dir, COMMITTED), { recursive: true });
+  writeFileSync(join(dir, COMMITTED, 'comparison.json'), JSON.stringify(c));
+  return {
+    finding: finding.id,
+    cell: cell.id,
+    scale: cell.published.scale,
+    cells: c.cells.filter((x) => x.id.startsWith('t4.with.')).length,
+  };
+}
+
+let fixture: ReturnType<typeof writeFixture>;
+
+beforeAll(async () => {
+  const results = mkdtempSync(join(tmpdir(), 'lfnlab-results-'));
+  fixture = writeFixture(results);
+  s = await testServer({ presetResultsDir: results });
+  admin = await adminClient(s);
+});
+afterAll(async () => {
+  await s.close();
+});
+
+describe('GET /api/presets/:id/findings', () => {
+  it('says when there is nothing to compare yet, with what the lab cannot express', async () => {
+    const r = await admin.req('GET', '/api/presets/seed003-ber/findings');
+    expect(r.statusCode).toBe(200);
+    const v = r.json<PresetFindingsView>();
+    expect(v.source).toBeNull();
+    expect(v.findings).toEqual([]);
+    expect(v.message).toMatch(/^No results yet/);
+    const meta = loadPresets().find((p) => p.name === 'seed003-ber')?.meta;
+    expect(v.notExpressed).toEqual(meta?.notExpressed);
+  });
+
+  it('serves the committed comparison: verdict, test, n, ours beside the scaled published value', async () => {
+    const v = await admin.json<PresetFindingsView>('GET', `/api/presets/${COMMITTED}/findings`);
+    expect(v.source).toEqual({
+      kind: 'committed',
+      file: `presets/results/${COMMITTED}/comparison.json`,
+      runs: 0,
+    });
+    const f = v.findings.find((x) => x.id === fixture.finding);
+    expect(f?.verdict).toBe('holds');
+    expect(f?.test).toMatchObject({ n: 3, nMax: 5 });
+    expect(f?.cells).toHaveLength(fixture.cells);
+    const cell = f?.cells.find((c) => c.id === fixture.cell);
+    expect(cell?.ours).toEqual({ mean: 0.3, sd: 0.05, n: 3 });
+    expect(cell?.published.scale).toBe(fixture.scale);
+    expect(cell?.published.scaled).toBeCloseTo((cell?.published.value ?? 0) * fixture.scale);
+    // Every other claim is still there, undecided on no runs.
+    expect(
+      v.findings.filter((x) => x.id !== fixture.finding).every((x) => x.verdict === 'inconclusive'),
+    ).toBe(true);
+  });
+
+  it("compares the caller's own completed runs, and only theirs", async () => {
+    const ada = await userClient(s, admin, 'ada-findings', 'instructor');
+    const check = await ada.req('POST', '/api/runs', { preset: OWN, shorten: 3, variant: 'nope' });
+    const variant = (check.json().problems[0].message as string)
+      .replace('must be one of ', '')
+      .split(', ')[0];
+    const run = await ada.json<Run>('POST', '/api/runs', { preset: OWN, shorten: 3, variant });
+    expect((await runEnded(s, run.id)).status).toBe('completed');
+    const mine = await ada.json<PresetFindingsView>('GET', `/api/presets/${OWN}/findings`);
+    expect(mine.source).toMatchObject({ kind: 'runs', runs: 1, batches: 1, shortenedToS: 3 });
+    expect(mine.findings.length).toBeGreaterThan(0);
+    // One run per cell decides nothing: every finding is inconclusive, with n = 1 or 0 shown.
+    for (const f of mine.findings) {
+      expect(f.verdict).toBe('inconclusive');
+      expect(f.test?.n).toBeLessThanOrEqual(1);
+    }
+    const other = await userClient(s, admin, 'bob-findings', 'instructor');
+    const theirs = await other.json<PresetFindingsView>('GET', `/api/presets/${OWN}/findings`);
+    expect(theirs.source).toBeNull();
+  });
+
+  it('404s an unknown preset', async () => {
+    const r = await admin.req('GET', '/api/presets/nope/findings');
+    expect(r.statusCode).toBe(404);
+  });
+});
+
+describe('POST /api/presets/:id/plan', () => {
+  it('prices the pick: runs, lab seconds and wall time with the per-run overhead', async () => {
+    const p = await admin.json<PresetPlanView>('POST', `/api/presets/${OWN}/plan`, { shorten: 10 });
+    expect(p.pick).toEqual({ part: 'main', variant: null, shorten: 10 });
+    expect(p.cost.runs).toBe(p.variants.length);
+    expect(p.cost.labS).toBe(10 * p.variants.length);
+    expect(p.cost.wallS).toBeCloseTo(p.cost.labS / p.cost.pace + p.cost.overheadS * p.cost.runs, 0);
+    expect(p.parts).toEqual([{ name: 'main', runs: p.variants.length }]);
+    expect(p.quota.fits).toBe(true);
+    const one = await admin.json<PresetPlanView>('POST', `/api/presets/${OWN}/plan`, {
+      variant: p.variants[1]?.id,
+    });
+    expect(one.cost.runs).toBe(1);
+    expect(one.cost.labS).toBe(500);
+  });
+
+  it("marks what does not fit a student's quota, naming the field and limit, and offers what does", async () => {
+    const st = await userClient(s, admin, 'cy-plan', 'student');
+    const p = await st.json<PresetPlanView>('POST', `/api/presets/${OWN}/plan`, {});
+    expect(p.quota.fits).toBe(false);
+    expect(p.quota.limits).toMatchObject({ concurrentRuns: 1, maxDurationS: 120 });
+    const paths = p.quota.problems.map((x) => x.path);
+    expect(paths).toContain('concurrentRuns');
+    expect(paths).toContain('duration');
+    expect(p.quota.problems.find((x) => x.path === 'duration')?.message).toMatch(/500 s .* quota of 120 s/);
+    const tooManyFlows = p.variants.filter((v) => v.problems.some((x) => x.path === 'flows'));
+    expect(tooManyFlows.every((v) => !v.fits)).toBe(true);
+    const hint = p.quota.suggestion;
+    expect(hint?.pick).toMatchObject({ part: 'main', shorten: 120 });
+    expect(hint?.text).toMatch(/^one variant at a time, shortened to 120 s: /);
+    expect(hint?.cost.runs).toBe(1);
+    // The suggestion is a pick the service really starts for this student.
+    const run = await st.req('POST', '/api/runs', { preset: OWN, ...hint?.pick });
+    expect(run.statusCode).toBe(202);
+    await runEnded(s, run.json<Run>().id);
+  });
+
+  it('refuses a bad pick naming the field and what is allowed', async () => {
+    const bad = await admin.req('POST', `/api/presets/${OWN}/plan`, { variant: 'nope' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().problems[0].path).toBe('variant');
+    const short = await admin.req('POST', `/api/presets/${OWN}/plan`, { shorten: 1 });
+    expect(short.json().problems).toEqual([{ path: 'shorten', message: 'must be 2 to 3600 seconds' }]);
+    const part = await admin.req('POST', `/api/presets/${OWN}/plan`, { part: 'nope' });
+    expect(part.json().problems[0]).toEqual({ path: 'part', message: 'must be one of main' });
+    const extra = await admin.req('POST', `/api/presets/${OWN}/plan`, { lab: 'default' });
+    expect(extra.statusCode).toBe(400);
+    // Twelve flows 50 s apart cannot start inside 10 s at whole-second spacing: the shortest
+    // length that works is named, not every variant's schedule.
+    const tooShort = await admin.req('POST', '/api/presets/seed001-dst/plan', { shorten: 10 });
+    expect(tooShort.statusCode).toBe(400);
+    expect(tooShort.json().problems).toEqual([
+      {
+        path: 'shorten',
+        message: expect.stringMatching(
+          /^must be at least 1[2-9] s for part main \(its flows start whole seconds apart\)/,
+        ),
+      },
+    ]);
+  });
+});

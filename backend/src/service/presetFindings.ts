@@ -1,0 +1,161 @@
+// Where a preset's findings come from for one user: their newest results (completed runs of the
+// preset they may see, all of one length, the newest run of each variant) compared now, else the
+// committed comparison at presets/results/<name>/comparison.json, else nothing (said, not an error).
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Campaign, expandCampaign, type Variant } from '../campaign/expand.js';
+import { rowOf } from '../campaign/runCampaign.js';
+import { findingsView, type PresetFindingsView } from '../presets/findingsView.js';
+import {
+  comparePreset,
+  type Preset,
+  type PresetComparison,
+  type PresetRow,
+  shortenedName,
+  shortenForCi,
+} from '../presets/index.js';
+import type { RunSummary } from '../run/summary.js';
+import type { PublicUser, Run } from './types.js';
+
+/** What the findings need of the run service: the runs a user may see, and each run's directory. */
+export interface VisibleRuns {
+  visible(viewer: PublicUser, f: { preset: string; status: 'completed' }): Run[];
+  dir(viewer: PublicUser, id: string): string;
+}
+
+interface Matched {
+  run: Run;
+  part: string;
+  variant: Variant;
+  /** Seconds the run was shortened to; null at full length. */
+  shortenedToS: number | null;
+}
+
+/** Comparisons are bootstraps of 10 000 resamples per claim: computed once per set of runs. */
+const CACHE_SIZE = 64;
+
+export class PresetFindings {
+  private readonly expanded = new Map<string, Map<string, Variant>>();
+  private readonly compared = new Map<string, PresetComparison>();
+
+  constructor(
+    private readonly runs: VisibleRuns,
+    /** Committed results: <dir>/<preset>/comparison.json. */
+    private readonly resultsDir: string,
+  ) {}
+
+  /** As JSON carries it (an infinite value, e.g. "never reached", becomes null), like comparison.json. */
+  view(user: PublicUser, preset: Preset): PresetFindingsView {
+    return JSON.parse(JSON.stringify(this.build(user, preset))) as PresetFindingsView;
+  }
+
+  private build(user: PublicUser, preset: Preset): PresetFindingsView {
+    const mine = this.fromRuns(user, preset);
+    if (mine) return findingsView(preset, mine.comparison, mine.source);
+    const file = join(this.resultsDir, preset.name, 'comparison.json');
+    const committed = readCommitted(file);
+    if (committed)
+      return findingsView(preset, committed, {
+        kind: 'committed',
+        file: `presets/results/${preset.name}/comparison.json`,
+        runs: committed.rows?.used ?? 0,
+      });
+    return findingsView(preset, null, null);
+  }
+
+  private variants(part: string, campaign: Campaign, shortenedToS: number | null) {
+    const key = `${part}\u0000${shortenedToS ?? 'full'}`;
+    let m = this.expanded.get(key);
+    if (!m) {
+      const c = shortenedToS === null ? campaign : shortenForCi(campaign, shortenedToS);
+      m = new Map(expandCampaign(c).map((v) => [v.id, v]));
+      this.expanded.set(key, m);
+    }
+    return m;
+  }
+
+  /** The run's part and variant: a full-length part's, or its shortened campaign's (named NAME-ci). */
+  private match(preset: Preset, run: Run): Matched | null {
+    const at = run.campaign?.lastIndexOf('@') ?? -1;
+    const slash = run.name.indexOf('/');
+    if (!run.campaign || at < 0 || slash < 0) return null;
+    const campaignName = run.campaign.slice(0, at);
+    const id = run.name.slice(slash + 1);
+    for (const part of preset.parts) {
+      const key = `${preset.name}/${part.name}`;
+      if (part.campaign.name === campaignName) {
+        const v = this.variants(key, part.campaign, null).get(id);
+        return v ? { run, part: part.name, variant: v, shortenedToS: null } : null;
+      }
+      if (shortenedName(part.campaign.name) === campaignName) {
+        const s = run.spec.duration / 1000;
+        const v = Number.isInteger(s) ? this.variants(key, part.campaign, s).get(id) : undefined;
+        return v ? { run, part: part.name, variant: v, shortenedToS: s } : null;
+      }
+    }
+    return null;
+  }
+
+  private fromRuns(user: PublicUser, preset: Preset) {
+    const runs = this.runs
+      .visible(user, { preset: preset.name, status: 'completed' })
+      .sort((a, b) => (b.finishedAt ?? '').localeCompare(a.finishedAt ?? ''));
+    const matched = runs.map((r) => this.match(preset, r)).filter((m): m is Matched => m !== null);
+    const newest = matched[0];
+    if (!newest) return null;
+    // One length per comparison (a 10 s run and a full-length run measure different things), the
+    // newest run of each variant (a repeat replaces what it repeats).
+    const byVariant = new Map<string, Matched>();
+    for (const m of matched)
+      if (m.shortenedToS === newest.shortenedToS && !byVariant.has(`${m.part}/${m.variant.id}`))
+        byVariant.set(`${m.part}/${m.variant.id}`, m);
+    const used = [...byVariant.values()];
+    const rows: PresetRow[] = [];
+    for (const m of used) {
+      const summary = readSummary(this.runs.dir(user, m.run.id));
+      if (summary) rows.push({ ...rowOf(m.variant, summary), part: m.part, summary });
+    }
+    if (!rows.length) return null;
+    const key = `${preset.name}\u0000${used
+      .map((m) => `${m.run.id}@${m.run.finishedAt}`)
+      .sort()
+      .join(',')}`;
+    let comparison = this.compared.get(key);
+    if (!comparison) {
+      comparison = comparePreset(preset, rows);
+      if (this.compared.size >= CACHE_SIZE) this.compared.delete(this.compared.keys().next().value as string);
+      this.compared.set(key, comparison);
+    }
+    return {
+      comparison,
+      source: {
+        kind: 'runs' as const,
+        runs: rows.length,
+        batches: new Set(used.map((m) => m.run.campaign)).size,
+        newestAt: newest.run.finishedAt ?? newest.run.createdAt,
+        shortenedToS: newest.shortenedToS,
+      },
+    };
+  }
+}
+
+function readSummary(dir: string): RunSummary | null {
+  const f = join(dir, 'summary.json');
+  if (!existsSync(f)) return null;
+  try {
+    return JSON.parse(readFileSync(f, 'utf8')) as RunSummary;
+  } catch {
+    return null;
+  }
+}
+
+/** A committed comparison.json, or null when there is none or it is not one. */
+function readCommitted(file: string): PresetComparison | null {
+  if (!existsSync(file)) return null;
+  try {
+    const c = JSON.parse(readFileSync(file, 'utf8')) as PresetComparison;
+    return Array.isArray(c.findings) && Array.isArray(c.cells) ? c : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { validateSpec } from '../spec/index.js';
+import { buildPlan, formatPlan, stackParamsInForce } from './index.js';
+
+function spec(input: Record<string, unknown>) {
+  const v = validateSpec({
+    name: 't',
+    duration: '20s',
+    paths: { main: { rtt: '20ms', rate: '10Mbit' } },
+    flows: [{ stack: 'fast' }],
+    ...input,
+  });
+  if (!v.ok) throw new Error(JSON.stringify(v.problems));
+  return v.spec;
+}
+
+describe('plan: stack parameters', () => {
+  const plan = buildPlan(spec({ stackParams: { fast: { alpha: 16 }, vegas: { alpha: 1 } } }));
+
+  it('writes each value to sysfs with tee and stdin, after the links and before any flow', () => {
+    const last = plan.setup.at(-1);
+    expect(last?.title).toBe('stack parameters');
+    expect(last?.cmds.map((c) => [c.argv, c.stdin])).toEqual([
+      [['tee', '/sys/module/tcp_fast/parameters/alpha'], '16\n'],
+      [['tee', '/sys/module/tcp_vegas/parameters/alpha'], '1\n'],
+    ]);
+    expect(last?.cmds.every((c) => !c.allowFail)).toBe(true);
+  });
+
+  it('puts the defaults back first in teardown, best effort', () => {
+    expect(plan.teardown.cmds.slice(0, 2).map((c) => [c.argv, c.stdin, c.allowFail])).toEqual([
+      [['tee', '/sys/module/tcp_fast/parameters/alpha'], '100\n', true],
+      [['tee', '/sys/module/tcp_vegas/parameters/alpha'], '2\n', true],
+    ]);
+    expect(plan.teardown.cmds[2]?.argv.slice(0, 3)).toEqual(['ip', 'netns', 'del']);
+  });
+
+  it('reads the values back for the record', () => {
+    const s = plan.snapshot.find((x) => x.title === 'stack parameters');
+    expect(s?.cmds.map((c) => c.argv)).toEqual([
+      ['cat', '/sys/module/tcp_fast/parameters/alpha'],
+      ['cat', '/sys/module/tcp_vegas/parameters/alpha'],
+    ]);
+    expect(
+      stackParamsInForce([
+        { argv: ['cat', '/sys/module/tcp_fast/parameters/alpha'], stdout: '16\n', code: 0 },
+        { argv: ['cat', '/sys/module/tcp_vegas/parameters/alpha'], stdout: '', code: 1 },
+      ]),
+    ).toEqual({ fast: { alpha: 16 }, vegas: { alpha: null } });
+  });
+
+  it('prints the write as a pipe in the dry run', () => {
+    expect(formatPlan(plan)).toContain("printf '%s\\n' 16 | tee /sys/module/tcp_fast/parameters/alpha");
+  });
+
+  it('adds nothing when the spec sets no parameter', () => {
+    const p = buildPlan(spec({}));
+    expect(p.setup.map((s) => s.title)).not.toContain('stack parameters');
+    expect(p.snapshot.map((s) => s.title)).not.toContain('stack parameters');
+    expect(p.teardown.cmds.every((c) => c.argv[0] === 'ip')).toBe(true);
+  });
+});

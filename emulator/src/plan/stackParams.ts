@@ -1,0 +1,77 @@
+// Stack module parameters (spec.stackParams) as plan steps: written to sysfs before any flow
+// starts, read back into the record, and put back to the module's default in teardown, since the
+// lab kernel's parameters outlive the run. Writing uses `tee FILE` with the value on stdin: an
+// argv, no shell.
+import { type Spec, STACK_PARAMS, stackParam, sysfsParamPath } from '../spec/index.js';
+import type { Cmd, Section } from './types.js';
+
+export interface StackParamSetting {
+  stack: string;
+  module: string;
+  name: string;
+  value: number;
+  default: number;
+  file: string;
+}
+
+/** Every parameter the spec sets, in the spec's order. */
+export function stackParamSettings(spec: Pick<Spec, 'stackParams'>): StackParamSetting[] {
+  return Object.entries(spec.stackParams ?? {}).flatMap(([stack, params]) =>
+    Object.entries(params).flatMap(([name, value]) => {
+      const module = STACK_PARAMS[stack]?.module;
+      const p = stackParam(stack, name);
+      return module && p
+        ? [{ stack, module, name, value, default: p.default, file: sysfsParamPath(module, name) }]
+        : [];
+    }),
+  );
+}
+
+const write = (file: string, value: number): Omit<Cmd, 'comment'> => ({
+  argv: ['tee', file],
+  stdin: `${value}\n`,
+});
+
+/** The setup section, or null when the spec sets nothing. */
+export function stackParamSetup(spec: Pick<Spec, 'stackParams'>): Section | null {
+  const s = stackParamSettings(spec);
+  if (!s.length) return null;
+  return {
+    title: 'stack parameters',
+    cmds: s.map((p) => ({
+      comment: `${p.stack} ${p.name} = ${p.value} (default ${p.default})`,
+      ...write(p.file, p.value),
+    })),
+  };
+}
+
+/** Teardown steps: every parameter back to the module's default, best effort. */
+export function stackParamRestore(spec: Pick<Spec, 'stackParams'>): Cmd[] {
+  return stackParamSettings(spec).map((p) => ({
+    comment: `${p.stack} ${p.name} back to its default`,
+    ...write(p.file, p.default),
+    allowFail: true,
+  }));
+}
+
+/** Snapshot steps that read each set parameter back: the record shows the value in force. */
+export function stackParamReadback(spec: Pick<Spec, 'stackParams'>): Section | null {
+  const s = stackParamSettings(spec);
+  return s.length ? { title: 'stack parameters', cmds: s.map((p) => ({ argv: ['cat', p.file] })) } : null;
+}
+
+/** Read-back results (stackParamReadback's, in any order) as { stack: { param: value } }; null where a read failed. */
+export function stackParamsInForce(
+  results: readonly { argv: string[]; stdout: string; code: number }[],
+): Record<string, Record<string, number | null>> {
+  const out: Record<string, Record<string, number | null>> = {};
+  for (const r of results) {
+    const m = /^\/sys\/module\/([\w-]+)\/parameters\/(\w+)$/.exec(r.argv[1] ?? '');
+    const stack = m && Object.keys(STACK_PARAMS).find((s) => STACK_PARAMS[s]?.module === m[1]);
+    if (!m?.[2] || !stack) continue;
+    const v = r.code === 0 && r.stdout.trim() !== '' ? Number(r.stdout.trim()) : Number.NaN;
+    out[stack] ??= {};
+    (out[stack] as Record<string, number | null>)[m[2]] = Number.isFinite(v) ? v : null;
+  }
+  return out;
+}

@@ -1,0 +1,384 @@
+// The constants of each stack (stacks.ts) that decide its dynamics, read from the sources the lab
+// runs: mainline net/ipv4/tcp_*.c of the pinned 6.1 kernel and our kernels/stacks/*/tcp_*.c.
+// Scaling a paper's rate by k with the RTT kept divides every window in packets by k, so what
+// matters is each constant's dimension:
+//   window: counted in packets (or bytes); sits elsewhere relative to the window unless scaled by k
+//   rate:   a capacity; scales with k like the link
+//   time:   ms/s/RTTs; kept when the RTT is kept, but not relative to a congestion epoch (∝ window)
+//   ratio:  dimensionless; unchanged by any scaling
+// `sysfs` says whether /sys/module/<module>/parameters/<name> exists and writing it changes running
+// sockets: 'live' (the spec may set it, stackParams), 'load' (read once when the module loads; the
+// lab's modules stay loaded), 'hidden' (a module parameter with permission 0: no sysfs file),
+// 'none' (a compile-time constant).
+
+export type ParamDimension = 'window' | 'rate' | 'time' | 'ratio';
+export type ParamUnit = 'packets' | 'bytes' | 'ms' | 's' | 'us' | 'RTTs' | 'Mbit/s' | 'ratio';
+
+export interface StackParam {
+  name: string;
+  /** The value the module starts with, in `unit` (ratios in the source's own fixed point, see `scale`). */
+  default: number;
+  unit: ParamUnit;
+  dimension: ParamDimension;
+  sysfs: 'live' | 'load' | 'hidden' | 'none';
+  /** The range the spec accepts for a live parameter (whole numbers); for the others, what the type allows. */
+  min: number;
+  max: number;
+  /** Fixed-point ratios: the value means default/scale (BIC's beta 819/1024 ≈ 0.8). */
+  scale?: number;
+  /** A constant another (live) parameter scales, in percent: its value in force is default × that/100. */
+  scaledBy?: string;
+  meaning: string;
+}
+
+export interface StackParams {
+  /** The sysfs directory: the module's name, also for a built-in (cubic's tcp_cubic). */
+  module: string | null;
+  params: StackParam[];
+}
+
+const live = (
+  name: string,
+  def: number,
+  unit: ParamUnit,
+  dimension: ParamDimension,
+  [min, max]: [number, number],
+  meaning: string,
+  scale?: number,
+): StackParam => ({
+  name,
+  default: def,
+  unit,
+  dimension,
+  sysfs: 'live',
+  min,
+  max,
+  meaning,
+  ...(scale ? { scale } : {}),
+});
+
+const fixed = (
+  name: string,
+  def: number,
+  unit: ParamUnit,
+  dimension: ParamDimension,
+  meaning: string,
+  sysfs: 'load' | 'hidden' | 'none' = 'none',
+  scale?: number,
+  scaledBy?: string,
+): StackParam => ({
+  name,
+  default: def,
+  unit,
+  dimension,
+  sysfs,
+  min: def,
+  max: def,
+  meaning,
+  ...(scale ? { scale } : {}),
+  ...(scaledBy ? { scaledBy } : {}),
+});
+
+const I31 = 2 ** 31 - 1;
+
+/** Per stack name (STACKS): its parameters. Flags (on/off switches) are left out: no scaling touches them. */
+export const STACK_PARAMS: Readonly<Record<string, StackParams>> = {
+  reno: { module: null, params: [] },
+  cubic: {
+    module: 'tcp_cubic',
+    params: [
+      fixed(
+        'bic_scale',
+        41,
+        'packets',
+        'window',
+        'C = bic_scale·10/1024 packets/s³ (0.4); K = ∛(W·(1−β)/C), so K shrinks by ∛k when W does. Turned into a factor when the module loads',
+        'load',
+      ),
+      live('beta', 717, 'ratio', 'ratio', [1, 1023], 'window kept on loss, /1024 (0.7)', 1024),
+      live('hystart_low_window', 16, 'packets', 'window', [0, 65535], 'HyStart acts only above this window'),
+      live(
+        'hystart_ack_delta_us',
+        2000,
+        'us',
+        'time',
+        [0, 1_000_000],
+        'HyStart ACK-train spacing that ends slow start',
+      ),
+    ],
+  },
+  bic: {
+    module: 'tcp_bic',
+    params: [
+      live(
+        'low_window',
+        14,
+        'packets',
+        'window',
+        [0, 65535],
+        'below this window BIC grows and backs off like Reno',
+      ),
+      live(
+        'max_increment',
+        16,
+        'packets',
+        'window',
+        [1, 65535],
+        'largest step per RTT of the binary search (Smax)',
+      ),
+      live('smooth_part', 20, 'RTTs', 'time', [0, 65535], 'RTTs the search spends near the last maximum'),
+      live('beta', 819, 'ratio', 'ratio', [1, 1023], 'window kept on loss, /1024 (0.8)', 1024),
+    ],
+  },
+  htcp: {
+    module: 'tcp_htcp',
+    params: [
+      fixed(
+        'delta_l',
+        1000,
+        'ms',
+        'time',
+        'Δ_L: Reno-like growth for 1 s after a loss, then α rises with the time since it',
+      ),
+      fixed('rtt_ref', 100, 'ms', 'time', 'RTT scaling makes α proportional to RTT/100 ms (use_rtt_scaling)'),
+      fixed('beta_min', 0.5, 'ratio', 'ratio', 'smallest window kept on loss (0.5)'),
+      fixed('beta_max', 0.8, 'ratio', 'ratio', 'largest window kept on loss (0.8)'),
+    ],
+  },
+  highspeed: {
+    module: 'tcp_highspeed',
+    params: [
+      fixed(
+        'low_window',
+        38,
+        'packets',
+        'window',
+        'first row of the RFC 3649 table: Reno below, HighSpeed above',
+      ),
+      fixed('high_window', 84035, 'packets', 'window', 'last row of the table (a = 73, b = 0.1)'),
+    ],
+  },
+  scalable: {
+    module: 'tcp_scalable',
+    params: [
+      fixed(
+        'ai_cnt',
+        100,
+        'packets',
+        'window',
+        'one packet per min(W, 100) ACKed: Reno-like growth below 100 packets, +1 % per RTT above',
+      ),
+      fixed('md', 0.125, 'ratio', 'ratio', 'window given up on loss (1/8)'),
+    ],
+  },
+  vegas: {
+    module: 'tcp_vegas',
+    params: [
+      live('alpha', 2, 'packets', 'window', [0, 65535], 'grow while fewer than alpha packets are queued'),
+      live('beta', 4, 'packets', 'window', [0, 65535], 'shrink while more than beta packets are queued'),
+      live('gamma', 1, 'packets', 'window', [0, 65535], 'leave slow start once gamma packets are queued'),
+    ],
+  },
+  lp: {
+    module: 'tcp_lp',
+    params: [
+      fixed(
+        'threshold',
+        0.15,
+        'ratio',
+        'ratio',
+        'early congestion when the one-way delay is 15 % of its range above the minimum',
+      ),
+      fixed(
+        'inference',
+        3,
+        'RTTs',
+        'time',
+        'inference time-out, about 3 RTTs, during which a second indication sends the window to 1',
+      ),
+    ],
+  },
+  westwood: {
+    module: 'tcp_westwood',
+    params: [
+      fixed('rtt_min', 50, 'ms', 'time', 'the bandwidth filter takes a sample at most every max(RTT, 50 ms)'),
+    ],
+  },
+  hybla: {
+    module: 'tcp_hybla',
+    params: [live('rtt0', 25, 'ms', 'time', [1, 10_000], 'reference RTT: growth is scaled by (RTT/rtt0)²')],
+  },
+  illinois: {
+    module: 'tcp_illinois',
+    params: [
+      fixed('win_thresh', 15, 'packets', 'window', 'below this window Illinois acts like Reno', 'hidden'),
+      fixed('theta', 5, 'RTTs', 'time', 'RTTs of low delay before α goes to its maximum', 'hidden'),
+    ],
+  },
+  yeah: {
+    module: 'tcp_yeah',
+    params: [
+      fixed('alpha', 80, 'packets', 'window', 'most packets YeAH lets queue before it drains'),
+      fixed('ai_cnt', 100, 'packets', 'window', "Scalable's increase in fast mode (see scalable.ai_cnt)"),
+      fixed('phy', 8, 'ratio', 'ratio', 'slow mode once queueing delay exceeds baseRTT/8'),
+      fixed('rho', 16, 'RTTs', 'time', 'RTTs of Reno mode before a loss counts as competition'),
+    ],
+  },
+  veno: {
+    module: 'tcp_veno',
+    params: [
+      fixed(
+        'beta',
+        3,
+        'packets',
+        'window',
+        'backlog below which a loss counts as random (window kept at 4/5)',
+      ),
+    ],
+  },
+  nv: {
+    module: 'tcp_nv',
+    params: [
+      live('nv_pad', 10, 'packets', 'window', [0, 65535], 'packets NV lets queue above the rate it measures'),
+      fixed('nv_pad_buffer', 2, 'packets', 'window', 'no growth within this many packets of nv_pad'),
+      live(
+        'nv_min_cwnd',
+        2,
+        'packets',
+        'window',
+        [1, 65535],
+        'NV does not cut the window below this without loss',
+      ),
+      live('nv_reset_period', 5, 's', 'time', [1, 3600], 'how often the minimum RTT is renewed'),
+    ],
+  },
+  cdg: {
+    module: 'tcp_cdg',
+    params: [
+      fixed('window', 8, 'RTTs', 'time', 'RTT samples in the delay-gradient moving average', 'load'),
+      live(
+        'backoff_beta',
+        717,
+        'ratio',
+        'ratio',
+        [1, 1023],
+        'window kept on a delay backoff, /1024 (0.7)',
+        1024,
+      ),
+    ],
+  },
+  dctcp: {
+    module: 'tcp_dctcp',
+    params: [
+      live('dctcp_shift_g', 4, 'ratio', 'ratio', [0, 10], 'gain of the marked-fraction average, 1/2^g'),
+      live('dctcp_alpha_on_init', 1024, 'ratio', 'ratio', [0, 1024], 'starting α, /1024', 1024),
+    ],
+  },
+  bbr: {
+    module: 'tcp_bbr',
+    params: [
+      fixed('cwnd_min_target', 4, 'packets', 'window', 'smallest window, also in ProbeRTT'),
+      fixed('high_gain', 2.885, 'ratio', 'ratio', 'Startup pacing and window gain (2/ln 2)'),
+      fixed('cwnd_gain', 2, 'ratio', 'ratio', 'window as a multiple of the estimated BDP'),
+      fixed('min_rtt_win', 10, 's', 'time', 'lifetime of the min-RTT estimate before ProbeRTT'),
+      fixed('probe_rtt_mode', 200, 'ms', 'time', 'time spent in ProbeRTT'),
+      fixed('full_bw_thresh', 1.25, 'ratio', 'ratio', 'Startup ends when bandwidth grows less than 25 %…'),
+      fixed('full_bw_cnt', 3, 'RTTs', 'time', '…for 3 rounds'),
+    ],
+  },
+  fast: {
+    module: 'tcp_fast',
+    params: [
+      live(
+        'alpha',
+        100,
+        'packets',
+        'window',
+        [1, 65536],
+        'packets the flow keeps queued in the path (FAST α)',
+      ),
+      live('gamma_pct', 50, 'ratio', 'ratio', [1, 100], 'FAST γ, percent', 100),
+    ],
+  },
+  hstcplp: {
+    module: 'tcp_hstcplp',
+    params: [
+      fixed(
+        'hs_low_window',
+        38,
+        'packets',
+        'window',
+        'HighSpeed response above this window (Reno below)',
+        'none',
+        undefined,
+        'hs_window_pct',
+      ),
+      fixed(
+        'hs_high_window',
+        83000,
+        'packets',
+        'window',
+        'top of the HighSpeed response function',
+        'none',
+        undefined,
+        'hs_window_pct',
+      ),
+      live(
+        'hs_window_pct',
+        100,
+        'ratio',
+        'ratio',
+        [1, 100],
+        "the table's window column scaled to this percent (100·k keeps it at 1/k of the rate)",
+        100,
+      ),
+      live('delta_pct', 15, 'ratio', 'ratio', [1, 100], 'TCP-LP threshold, percent of d_max − d_min', 100),
+      live('itt_rtts', 3, 'RTTs', 'time', [1, 1000], 'inference time-out in smoothed RTTs'),
+      live(
+        'min_spread_ms',
+        5,
+        'ms',
+        'time',
+        [0, 10_000],
+        'smallest d_max − d_min before the delay inference acts',
+      ),
+    ],
+  },
+  grid: {
+    module: 'tcp_grid',
+    params: [
+      live('loss_thresh', 2, 'packets', 'window', [1, 65535], 'losses in one window that mean congestion'),
+      live(
+        'link_mbps',
+        0,
+        'Mbit/s',
+        'rate',
+        [0, 100_000],
+        'capacity C; 0 = the largest delivery rate measured',
+      ),
+      live(
+        'greedy_ms',
+        600_000,
+        'ms',
+        'time',
+        [0, I31],
+        'TCP greedy timer: time held at a level before probing',
+      ),
+    ],
+  },
+};
+
+/** The parameters a spec may set for a stack (sysfs 'live'). */
+export const settableParams = (stack: string): StackParam[] =>
+  (Object.hasOwn(STACK_PARAMS, stack) ? (STACK_PARAMS[stack]?.params ?? []) : []).filter(
+    (p) => p.sysfs === 'live',
+  );
+
+/** A parameter's entry, or undefined (own keys only: `constructor` names no stack). */
+export function stackParam(stack: string, name: string): StackParam | undefined {
+  if (!Object.hasOwn(STACK_PARAMS, stack)) return undefined;
+  return STACK_PARAMS[stack]?.params.find((p) => p.name === name);
+}
+
+/** Where the kernel shows a module parameter. */
+export const sysfsParamPath = (module: string, name: string) => `/sys/module/${module}/parameters/${name}`;
