@@ -165,4 +165,16 @@ describe('a run on a worker', () => {
     // Held by the queue now: nothing more to do.
     expect(await s.services.runs.requeueLost(0)).toEqual([]);
   });
+
+  it('a stop the queue cannot pass on to a worker ends the run aborted; the worker then gets 409', async () => {
+    // The in-process queue here never hands the job out, so the stop finds it still waiting.
+    const id = await queue();
+    await pc2.json('POST', `/api/worker/runs/${id}/start`, { lab: 'default' });
+    await admin.json('POST', `/api/runs/${id}/stop`);
+    const r = await admin.json<Run>('GET', `/api/runs/${id}`);
+    expect(r).toMatchObject({ status: 'aborted', partial: true, error: 'stopped by admin' });
+    const late = await pc2.req('POST', `/api/worker/runs/${id}/batches`, { seq: 1, samples: [], events: [] });
+    expect(late.statusCode).toBe(409);
+    expect((await admin.json<Run>('GET', `/api/runs/${id}`)).status).toBe('aborted');
+  });
 });

@@ -250,8 +250,10 @@ export class RunService {
     this.stopRequests.set(id, viewer.username);
     const r = await this.d.queue.cancel(id);
     if (r !== 'signalled') {
-      // Never started: nothing ran in the lab, but the record says who stopped it.
-      const error = `stopped by ${viewer.username} before it started`;
+      // Never started: nothing ran in the lab, but the record says who stopped it. (Running on a
+      // worker whose job the queue no longer holds: the worker learns it from a 409.)
+      this.stopRequests.delete(id);
+      const error = `stopped by ${viewer.username}${run.status === 'queued' ? ' before it started' : ''}`;
       ensureSummary(this.dirOf(run), run.spec, 'aborted', error);
       this.finish(run, { status: 'aborted', verdict: null, error, partial: true });
     }

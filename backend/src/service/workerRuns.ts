@@ -110,6 +110,12 @@ export class WorkerRuns {
     }
     if (r.host !== caller.host)
       throw new ServiceError(409, `run ${runId} runs on worker host ${r.host}, not ${caller.host}`);
+    if (r.active.run.status !== 'running') {
+      // Ended by the service meanwhile (a stop its queue could not pass on): nothing more is taken.
+      clearTimeout(r.silence);
+      this.remote.delete(runId);
+      throw new ServiceError(409, `run ${runId} is ${r.active.run.status}`);
+    }
     // Any call from the worker is a sign of life (uploads come after the last batch).
     this.touch(runId);
     return r;
@@ -267,7 +273,8 @@ export class WorkerRuns {
     clearTimeout(r.silence);
     this.remote.delete(runId);
     rmSync(join(r.dir, STREAM_POSITION), { force: true });
-    await r.active.end(outcome, summary);
+    // A record the service already ended otherwise (stopped) keeps what it says.
+    if (r.active.run.status === 'running') await r.active.end(outcome, summary);
   }
 
   /**
@@ -297,10 +304,14 @@ export class WorkerRuns {
   private async silent(runId: string) {
     const r = this.remote.get(runId);
     if (!r) return;
-    const error = `worker host ${r.host} stopped reporting (nothing for ${Math.round(this.silenceMs / 1000)} s); what it streamed until then is kept`;
+    const silence = `worker host ${r.host} stopped reporting (nothing for ${Math.round(this.silenceMs / 1000)} s); what it streamed until then is kept`;
+    // Someone had asked to stop it: that is what the record says, with why the worker never answered.
+    const stoppedBy = this.o.runs.takeStopRequest(runId);
+    const status = stoppedBy ? 'aborted' : 'failed';
+    const error = stoppedBy ? `stopped by ${stoppedBy}; ${silence}` : silence;
     this.o.log(`[${runId}] ${error}`);
-    const summary = ensureSummary(r.dir, r.active.run.spec, 'failed', error, r.active.plan());
-    await this.end(runId, { status: 'failed', error }, summary);
+    const summary = ensureSummary(r.dir, r.active.run.spec, status, error, r.active.plan());
+    await this.end(runId, { status, error }, summary);
     // Its BullMQ job would stay active until its lock lapsed; it must not run again either way.
     await this.o.queue
       .abandon(runId)
