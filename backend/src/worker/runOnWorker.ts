@@ -44,7 +44,9 @@ export async function runOnWorker(o: RunOnWorkerOptions, job: RunJob, signal: Ab
   const local: RunJob = { ...job, outDir };
   const abort = new AbortController();
   const stop = () => abort.abort();
-  signal.addEventListener('abort', stop, { once: true });
+  // A stop may have come before the handler did (the queue read it when it took the job).
+  if (signal.aborted) abort.abort();
+  else signal.addEventListener('abort', stop, { once: true });
   const stream = new RunStream({
     client: o.client,
     runId: job.runId,
