@@ -51,7 +51,7 @@ export const serveCommand: Command = {
   summary: 'the HTTP API, live streams and web UI (--lab fake for a lab-less demo)',
   usage: `usage: lfnlab serve [--host 127.0.0.1] [--port 8080] [--data DIR] [--runs DIR]
                     [--lab real|fake] [--influx URL|off] [--grafana URL] [--daemon]
-                    [--queue redis://HOST:PORT [--host-id ID] [--workers]]
+                    [--queue redis://HOST:PORT [--host-id ID] [--workers [--worker-timeout S]]]
                     [--tls-cert FILE --tls-key FILE] [--trust-proxy true|ADDRS]
 
 Serves the API (docs at /api/docs), live WebSockets and, when frontend/dist is
@@ -77,8 +77,9 @@ run directory under --runs and its samples to InfluxDB.
   --workers         with --queue: the labs of these queues are run by \`lfnlab worker\`
                     processes on lab hosts (admin: POST /api/worker-tokens makes their
                     tokens); this service runs no job itself. See docs/DEPLOY.md
-  --worker-timeout S  a worker silent this long mid-run is taken for dead: the run
-                    ends failed and partial with what arrived (default 30)
+  --worker-timeout S
+                    seconds a worker may be silent mid-run before it is taken for
+                    dead: the run ends failed and partial with what arrived (default 30)
   --influx URL|off  InfluxDB 1.x (default http://127.0.0.1:8086); off: run directories only
   --grafana URL     Grafana for "open in Grafana" links (default http://127.0.0.1:3000)
   --tls-cert FILE   serve HTTPS with this PEM certificate (and --tls-key FILE);
