@@ -52,7 +52,6 @@ export interface ActiveRun {
   feed: RunFeed;
   /** The run's plan, once the lab has built it. */
   plan(): Plan | undefined;
-  ended(): boolean;
   /** Storage gets the summary, the record the outcome; later calls do nothing. */
   end(outcome: RunOutcome, summary: RunSummary | null): Promise<void>;
 }
@@ -379,7 +378,6 @@ export class RunService {
       run,
       feed,
       plan: () => plan,
-      ended: () => ended,
       end: async (outcome, summary) => {
         if (ended) return;
         ended = true;
