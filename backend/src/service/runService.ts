@@ -1,7 +1,8 @@
-// The life of a run in the service: checked and queued, run by the lab driver with its samples
-// going to storage (full rate) and the live hub (downsampled), and always ended with a record
-// saying what happened; a failed or stopped run also leaves the lab reset. At start, runs a
-// previous process left 'running' end as failed with their partial data; 'queued' ones queue again.
+// The life of a run in the service: checked and queued, run by a RunExecutor on this host's lab
+// (or by an `lfnlab worker`, see workerRuns.ts) with its samples going to storage (full rate) and
+// the live hub (downsampled), and always ended with a record saying what happened; a failed or
+// stopped run also leaves the lab reset. At start, runs a previous process left 'running' end as
+// failed with their partial data (runs on workers get a grace period); 'queued' ones queue again.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Plan, Spec } from '@lfnlab/emulator';
