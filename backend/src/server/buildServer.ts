@@ -166,7 +166,7 @@ export async function buildServer(o: ServerOptions): Promise<LfnServer> {
       queue,
       log,
       silenceMs: o.workerSilenceMs,
-      watchQueue: o.labsOnWorkers ?? false,
+      labsOnWorkers: o.labsOnWorkers ?? false,
     }),
     presetFindings: new PresetFindings(runs, o.presetResultsDir ?? join(PRESETS_DIR, 'results')),
     presetPlanner: new PresetPlanner(),

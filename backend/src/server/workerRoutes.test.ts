@@ -177,4 +177,20 @@ describe('a run on a worker', () => {
     expect(late.statusCode).toBe(409);
     expect((await admin.json<Run>('GET', `/api/runs/${id}`)).status).toBe('aborted');
   });
+
+  it('a service that runs its own labs lets no worker start a run', async () => {
+    const own = await testServer();
+    try {
+      const a = await adminClient(own);
+      const t = await a.json<{ token: string }>('POST', '/api/worker-tokens', { host: 'pc9' });
+      const id = (await a.json<Run>('POST', '/api/runs', { text: SHORT_SPEC })).id;
+      const r = await tokenClient(own, 'pc9', t.token).req('POST', `/api/worker/runs/${id}/start`, {
+        lab: 'default',
+      });
+      expect(r.statusCode).toBe(409);
+      expect(r.json().error).toMatch(/--workers/);
+    } finally {
+      await own.close();
+    }
+  });
 });

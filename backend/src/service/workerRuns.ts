@@ -67,8 +67,11 @@ export interface WorkerRunsOptions {
   log: (line: string) => void;
   /** A running run's worker that sends nothing for this long is taken for dead (default 30 s). */
   silenceMs?: number;
-  /** Workers run this service's jobs: queued runs whose job was lost are queued again. */
-  watchQueue?: boolean;
+  /**
+   * Workers run this service's jobs (`serve --workers`): only then may a worker start a run, and
+   * queued runs whose job was lost are queued again.
+   */
+  labsOnWorkers?: boolean;
 }
 
 export class WorkerRuns {
@@ -78,7 +81,7 @@ export class WorkerRuns {
 
   constructor(private readonly o: WorkerRunsOptions) {
     this.silenceMs = o.silenceMs ?? 30_000;
-    if (o.watchQueue) {
+    if (o.labsOnWorkers) {
       // A job taken by a worker that died (or gave up) before starting its run leaves the queue
       // while the run stays queued: look for such runs now and then.
       let checking = false;
@@ -136,6 +139,8 @@ export class WorkerRuns {
   }
 
   start(caller: WorkerCaller, runId: string, lab: string): Run {
+    if (!this.o.labsOnWorkers)
+      throw new ServiceError(409, 'this service runs its runs on its own labs (start it with --workers)');
     const run = this.o.store.get(runId);
     if (run && run.lab !== lab)
       throw new ServiceError(409, `run ${runId} is queued for lab ${run.lab}, not ${lab}`);
