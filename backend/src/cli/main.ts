@@ -14,6 +14,7 @@ import { reportCommand } from './reportCommand.js';
 import { runCommand } from './runCommand.js';
 import { selftestCommand } from './selftestCommand.js';
 import { serveCommand } from './serveCommand.js';
+import { workerCommand } from './workerCommand.js';
 
 const COMMANDS: Command[] = [
   runCommand,
@@ -23,6 +24,7 @@ const COMMANDS: Command[] = [
   reportCommand,
   reindexCommand,
   serveCommand,
+  workerCommand,
   labCommand,
   validateCommand,
   metricsCommand,

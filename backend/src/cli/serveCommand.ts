@@ -51,7 +51,7 @@ export const serveCommand: Command = {
   summary: 'the HTTP API, live streams and web UI (--lab fake for a lab-less demo)',
   usage: `usage: lfnlab serve [--host 127.0.0.1] [--port 8080] [--data DIR] [--runs DIR]
                     [--lab real|fake] [--influx URL|off] [--grafana URL] [--daemon]
-                    [--queue redis://HOST:PORT [--host-id ID]]
+                    [--queue redis://HOST:PORT [--host-id ID] [--workers [--worker-timeout S]]]
                     [--tls-cert FILE --tls-key FILE] [--trust-proxy true|ADDRS]
 
 Serves the API (docs at /api/docs), live WebSockets and, when frontend/dist is
@@ -74,6 +74,12 @@ run directory under --runs and its samples to InfluxDB.
                     its password in $LFNLAB_REDIS_PASSWORD (not on the command
                     line, where ps shows it); messages show it as ***
   --host-id ID      names this lab host's queues (default: the host name)
+  --workers         with --queue: the labs of these queues are run by \`lfnlab worker\`
+                    processes on lab hosts (admin: POST /api/worker-tokens makes their
+                    tokens); this service runs no job itself. See docs/DEPLOY.md
+  --worker-timeout S
+                    seconds a worker may be silent mid-run before it is taken for
+                    dead: the run ends failed and partial with what arrived (default 30)
   --influx URL|off  InfluxDB 1.x (default http://127.0.0.1:8086); off: run directories only
   --grafana URL     Grafana for "open in Grafana" links (default http://127.0.0.1:3000)
   --tls-cert FILE   serve HTTPS with this PEM certificate (and --tls-key FILE);
@@ -104,6 +110,8 @@ running runs are stopped, the lab reset, and their records kept.`,
     'trust-proxy': { type: 'string' },
     queue: { type: 'string' },
     'host-id': { type: 'string' },
+    workers: { type: 'boolean' },
+    'worker-timeout': { type: 'string' },
   },
   async run(values) {
     const host = str(values.host) ?? '127.0.0.1';
@@ -136,6 +144,12 @@ running runs are stopped, the lab reset, and their records kept.`,
       throw new UsageError(
         '--host-id must be 1-63 letters, digits, "_" or "-", starting with a letter or digit',
       );
+    const workers = values.workers === true;
+    if (workers && queueArg === undefined)
+      throw new UsageError('--workers needs --queue redis://HOST:PORT (workers take their jobs from Redis)');
+    const workerTimeoutS = Number(str(values['worker-timeout']) ?? 30);
+    if (!(workerTimeoutS >= 2 && workerTimeoutS <= 3600))
+      throw new UsageError('--worker-timeout must be 2 to 3600 seconds');
     const dataDir = resolve(str(values.data) ?? defaultDataDir());
     const runsDir = resolve(str(values.runs) ?? 'runs');
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
@@ -178,6 +192,7 @@ running runs are stopped, the lab reset, and their records kept.`,
         url: withRedisPassword(queueArg, process.env.LFNLAB_REDIS_PASSWORD),
         hostId,
         log,
+        oneRunPerLab: !workers,
       });
       try {
         await redisQueue.ready();
@@ -192,6 +207,8 @@ running runs are stopped, the lab reset, and their records kept.`,
     }
     const server = await buildServer({
       queue,
+      labsOnWorkers: workers,
+      workerSilenceMs: workerTimeoutS * 1000,
       dataDir,
       runsDir,
       driver,
@@ -205,7 +222,7 @@ running runs are stopped, the lab reset, and their records kept.`,
     });
     const address = await server.app.listen({ host, port });
     console.log(
-      `lfnlab serve: ${address} (lab: ${lab}${lab === 'fake' ? `, ${speed}x` : ''}; queue: ${queueArg ? `${redisUrlForDisplay(queueArg)} as ${hostId}` : 'in-process'}; influx: ${influxArg}; data ${dataDir}; runs ${runsDir})`,
+      `lfnlab serve: ${address} (lab: ${lab}${lab === 'fake' ? `, ${speed}x` : ''}; queue: ${queueArg ? `${redisUrlForDisplay(queueArg)} as ${hostId}${workers ? ', labs on workers' : ''}` : 'in-process'}; influx: ${influxArg}; data ${dataDir}; runs ${runsDir})`,
     );
     console.log(`  API docs: ${address}/api/docs`);
     if (server.admin)

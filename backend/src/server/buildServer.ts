@@ -18,9 +18,12 @@ import { PresetFindings } from '../service/presetFindings.js';
 import { PresetPlanner } from '../service/presetPlan.js';
 import { InProcessQueue, type RunQueue } from '../service/queue.js';
 import { QueueBoard } from '../service/queueBoard.js';
+import { LocalExecutor } from '../service/runExecutor.js';
 import { RunService } from '../service/runService.js';
 import { RunStore } from '../service/runStore.js';
 import { SpecStore } from '../service/specStore.js';
+import { WorkerRuns } from '../service/workerRuns.js';
+import { WorkerTokens } from '../service/workerTokens.js';
 import type { Storage } from '../storage/runStorage.js';
 import type { RouteAccess, Services } from './context.js';
 import { installErrorHandler } from './errors.js';
@@ -40,6 +43,7 @@ import { runRoutes } from './plugins/runs.js';
 import { specRoutes } from './plugins/specs.js';
 import { registerStatic } from './plugins/static.js';
 import { userRoutes } from './plugins/users.js';
+import { workerRoutes } from './plugins/worker.js';
 
 export interface ServerOptions {
   /** Accounts, tokens, quotas, stored specs (JSON files). */
@@ -49,6 +53,13 @@ export interface ServerOptions {
   driver: LabDriver;
   storage: Storage;
   queue?: RunQueue;
+  /**
+   * The labs of this service's queue are driven by `lfnlab worker` processes (with a Redis
+   * queue): the service runs no job itself. Default false: it drives its own labs, as always.
+   */
+  labsOnWorkers?: boolean;
+  /** A worker silent this long while running a run is taken for dead (default 30 s). */
+  workerSilenceMs?: number;
   /** Points per second per series on live sockets at most (clients may ask for fewer). */
   liveMaxHz?: number;
   /** Live messages kept per run for late joiners and reconnects. */
@@ -128,7 +139,7 @@ export async function buildServer(o: ServerOptions): Promise<LfnServer> {
   const runs = new RunService({
     store,
     queue,
-    driver: o.driver,
+    executor: o.labsOnWorkers ? null : new LocalExecutor(o.driver),
     hub,
     storage: o.storage,
     accounts,
@@ -148,6 +159,15 @@ export async function buildServer(o: ServerOptions): Promise<LfnServer> {
     driver: o.driver,
     queue,
     storage: o.storage,
+    workerTokens: new WorkerTokens(dataDir),
+    workers: new WorkerRuns({
+      runs,
+      store,
+      queue,
+      log,
+      silenceMs: o.workerSilenceMs,
+      labsOnWorkers: o.labsOnWorkers ?? false,
+    }),
     presetFindings: new PresetFindings(runs, o.presetResultsDir ?? join(PRESETS_DIR, 'results')),
     presetPlanner: new PresetPlanner(),
     grafanaUrl: o.grafanaUrl ?? 'http://127.0.0.1:3000',
@@ -171,6 +191,7 @@ export async function buildServer(o: ServerOptions): Promise<LfnServer> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorateRequest('caller', null);
+  app.decorateRequest('worker', null);
   installErrorHandler(app);
   // Read when asked, not when registered: a plugin scope's own onRoute hook (the UI's files are
   // declared public that way) runs after this one.
@@ -200,9 +221,12 @@ export async function buildServer(o: ServerOptions): Promise<LfnServer> {
   await app.register(liveRoutes, withS);
   await app.register(labRoutes, withS);
   await app.register(opsRoutes, withS);
+  await app.register(workerRoutes, withS);
   const indexHtml = await registerStatic(app, o.staticDir ?? null);
   installFallback(app, indexHtml);
 
+  // With workers, a run one was running when this service last stopped may still be going.
+  if (o.labsOnWorkers) runs.adoptRunning = (run) => services.workers.adopt(run);
   await runs.start();
   let closed = false;
   return {
@@ -216,6 +240,7 @@ export async function buildServer(o: ServerOptions): Promise<LfnServer> {
       if (closed) return;
       closed = true;
       await app.close();
+      services.workers.close();
       await runs.close();
     },
   };

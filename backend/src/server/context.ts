@@ -13,9 +13,14 @@ import type { QueueBoard } from '../service/queueBoard.js';
 import type { RunService } from '../service/runService.js';
 import type { SpecStore } from '../service/specStore.js';
 import { type PublicUser, type Role, ServiceError } from '../service/types.js';
+import type { WorkerRuns } from '../service/workerRuns.js';
+import type { WorkerCaller, WorkerTokens } from '../service/workerTokens.js';
 
-/** Who may call a route: anyone, any signed-in user, or signed-in users of these roles. */
-export type RouteAccess = 'public' | 'user' | readonly Role[];
+/**
+ * Who may call a route: anyone, any signed-in user, signed-in users of these roles, or an
+ * `lfnlab worker` with its worker token (and nobody else).
+ */
+export type RouteAccess = 'public' | 'user' | 'worker' | readonly Role[];
 
 import type { Storage } from '../storage/runStorage.js';
 
@@ -32,6 +37,9 @@ export interface Services {
   /** Queue places, estimates and moves as the API shows them. */
   board: QueueBoard;
   storage: Storage;
+  /** Worker tokens, and the runs `lfnlab worker` processes drive (see plugins/worker.ts). */
+  workerTokens: WorkerTokens;
+  workers: WorkerRuns;
   /** Each preset's findings for a user: their newest results, else the committed ones. */
   presetFindings: PresetFindings;
   /** What a preset pick starts and costs, and whether it fits the caller's quota. */
@@ -50,6 +58,8 @@ export interface Caller {
 declare module 'fastify' {
   interface FastifyRequest {
     caller: Caller | null;
+    /** The worker whose token came with the request (only worker routes accept one). */
+    worker: WorkerCaller | null;
   }
   interface FastifyContextConfig {
     /**

@@ -60,6 +60,8 @@ export const RunSchema = z.object({
   preset: z.string().nullable(),
   campaign: z.string().nullable(),
   lab: z.string(),
+  /** The lab host whose `lfnlab worker` ran it; absent for runs on the service's own labs. */
+  host: z.string().nullable().optional(),
   stacks: z.array(z.string()),
   createdAt: z.string(),
   startedAt: z.string().nullable(),

@@ -30,6 +30,11 @@ export interface RedisQueueOptions {
   /** Names this lab host's queues; default: the host name (dots and other characters as "-"). */
   hostId?: string;
   log?: (line: string) => void;
+  /**
+   * One run at a time per lab queue across every process working it (default). False when the
+   * queues are a pool that several `lfnlab worker` hosts work, each lab of each with concurrency 1.
+   */
+  oneRunPerLab?: boolean;
 }
 
 const whose = (j: RunJob) => j.ownerId ?? j.owner;
@@ -52,6 +57,7 @@ export class RedisRunQueue extends EventEmitter implements RunQueue {
   /** For messages: the password hidden. */
   private readonly url: string;
   private readonly connectUrl: string;
+  private readonly oneRunPerLab: boolean;
 
   constructor(o: RedisQueueOptions) {
     super();
@@ -61,6 +67,7 @@ export class RedisRunQueue extends EventEmitter implements RunQueue {
         `host id "${this.hostId}": 1-63 letters, digits, "_" or "-", starting with a letter or digit`,
       );
     this.log = o.log ?? (() => undefined);
+    this.oneRunPerLab = o.oneRunPerLab ?? true;
     this.url = redisUrlForDisplay(o.url);
     this.connectUrl = o.url;
     this.keys = hostKeys(this.hostId);
@@ -152,8 +159,10 @@ export class RedisRunQueue extends EventEmitter implements RunQueue {
       await this.conn.ping();
       const q = this.queueOf(copy.lab);
       if (!this.oneAtATime.has(copy.lab)) {
-        // One run per lab even if two processes work the same host's queues by mistake.
-        await q.setGlobalConcurrency(1);
+        // One run per lab even if two processes work the same host's queues by mistake; a pool of
+        // worker hosts runs one per lab of each worker instead (a limit set earlier is lifted).
+        if (this.oneRunPerLab) await q.setGlobalConcurrency(1);
+        else await q.removeGlobalConcurrency();
         this.oneAtATime.add(copy.lab);
       }
       if ((await this.conn.sadd(this.keys.labs, copy.lab)) === 1)

@@ -1,21 +1,22 @@
-// The life of a run in the service: checked and queued, run by the lab driver with its samples
-// going to storage (full rate) and the live hub (downsampled), and always ended with a record
-// saying what happened; a failed or stopped run also leaves the lab reset. At start, runs a
-// previous process left 'running' end as failed with their partial data; 'queued' ones queue again.
+// The life of a run in the service: checked and queued, run by a RunExecutor on this host's lab
+// (or by an `lfnlab worker`, see workerRuns.ts) with its samples going to storage (full rate) and
+// the live hub (downsampled), and always ended with a record saying what happened; a failed or
+// stopped run also leaves the lab reset. At start, runs a previous process left 'running' end as
+// failed with their partial data (runs on workers get a grace period); 'queued' ones queue again.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Plan, Spec } from '@lfnlab/emulator';
-import type { Sample } from '../run/samples.js';
 import type { RunSummary } from '../run/summary.js';
-import type { RunSink, Storage } from '../storage/runStorage.js';
+import type { Storage } from '../storage/runStorage.js';
 import type { Access } from './access.js';
 import type { Accounts } from './accounts.js';
-import type { LabDriver } from './labDriver.js';
+import { liveFeed } from './liveFeed.js';
 import type { LiveHub, LiveInput } from './liveHub.js';
 import { ensureSummary } from './partialSummary.js';
 import { randomId } from './passwords.js';
 import type { RunJob, RunQueue } from './queue.js';
 import { enforceQuota } from './quotas.js';
+import { outcomeOf, type RunExecutor, type RunFeed, type RunOutcome } from './runExecutor.js';
 import { type PlannedRun, type RunInput, resolveRunInput } from './runInputs.js';
 import { type RunStore, stacksOf } from './runStore.js';
 import type { SpecStore } from './specStore.js';
@@ -25,7 +26,8 @@ import { checkSpecText } from './validation.js';
 export interface RunServiceDeps {
   store: RunStore;
   queue: RunQueue;
-  driver: LabDriver;
+  /** Drives this host's labs; null when `lfnlab worker` processes run the jobs (no queue.process()). */
+  executor: RunExecutor | null;
   hub: LiveHub;
   storage: Storage;
   accounts: Accounts;
@@ -45,6 +47,16 @@ export interface RunFilter {
   to?: string;
 }
 
+/** A run that has started: where its data goes, and the one call that records how it ended. */
+export interface ActiveRun {
+  run: Run;
+  feed: RunFeed;
+  /** The run's plan, once the lab has built it. */
+  plan(): Plan | undefined;
+  /** Storage gets the summary, the record the outcome; later calls do nothing. */
+  end(outcome: RunOutcome, summary: RunSummary | null): Promise<void>;
+}
+
 const stamp = (d: Date) => d.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
 const safeName = (s: string) => s.replace(/[^A-Za-z0-9_.-]+/g, '_').slice(0, 40);
 
@@ -60,7 +72,9 @@ export class RunService {
     this.d.store.scan();
     const requeue: Run[] = [];
     for (const run of this.d.store.all()) {
-      if (run.status === 'running') {
+      if (run.status === 'running' && run.host && this.adoptRunning(run)) {
+        // Run by a worker, which may still be at it: it gets a grace period to report again.
+      } else if (run.status === 'running') {
         const error = 'the service stopped while this run was running; what it recorded until then is kept';
         this.finish(run, { status: 'failed', verdict: null, error, partial: true });
         ensureSummary(this.dirOf(run), run.spec, 'failed', error);
@@ -68,7 +82,7 @@ export class RunService {
         await this.d.queue.abandon(run.id);
       } else if (run.status === 'queued') requeue.push(run);
     }
-    this.d.queue.process((job, signal) => this.work(job, signal));
+    if (this.d.executor) this.d.queue.process((job, signal) => this.work(job, signal));
     requeue.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
     for (const run of requeue) {
       // Queued by an earlier service: its text is checked again, once, in case the schema changed.
@@ -85,6 +99,28 @@ export class RunService {
       }
       await this.d.queue.enqueue(this.jobOf(run, text, checked.value));
     }
+  }
+
+  /**
+   * Runs on workers: a queued run whose job is no longer in the queue (a worker took it and died,
+   * or gave up on an unreachable service, before the run started) is queued again. Safe against a
+   * job still held: enqueue adds nothing for a job that is waiting or active, and a worker may only
+   * start a run that is queued.
+   */
+  async requeueLost(olderThanMs: number): Promise<string[]> {
+    const queued = this.d.store
+      .all()
+      .filter((r) => r.status === 'queued' && Date.now() - Date.parse(r.createdAt) > olderThanMs);
+    if (!queued.length) return [];
+    const held = new Set(
+      [...(await this.d.queue.waitingJobs()), ...(await this.d.queue.runningJobs())].map((j) => j.runId),
+    );
+    const lost = queued.filter((r) => !held.has(r.id) && r.status === 'queued');
+    for (const run of lost) {
+      this.d.log(`[${run.id}] its job left the queue before the run started; queued again`);
+      await this.d.queue.enqueue(this.jobOf(run, this.specTextOf(run), run.spec));
+    }
+    return lost.map((r) => r.id);
   }
 
   private dirOf(run: Run) {
@@ -214,8 +250,10 @@ export class RunService {
     this.stopRequests.set(id, viewer.username);
     const r = await this.d.queue.cancel(id);
     if (r !== 'signalled') {
-      // Never started: nothing ran in the lab, but the record says who stopped it.
-      const error = `stopped by ${viewer.username} before it started`;
+      // Never started: nothing ran in the lab, but the record says who stopped it. (Running on a
+      // worker whose job the queue no longer holds: the worker learns it from a 409.)
+      this.stopRequests.delete(id);
+      const error = `stopped by ${viewer.username}${run.status === 'queued' ? ' before it started' : ''}`;
       ensureSummary(this.dirOf(run), run.spec, 'aborted', error);
       this.finish(run, { status: 'aborted', verdict: null, error, partial: true });
     }
@@ -266,118 +304,96 @@ export class RunService {
 
   private async execute(job: RunJob, signal: AbortSignal): Promise<void> {
     const run = this.d.store.get(job.runId);
-    if (run?.status !== 'queued') return;
+    if (run?.status !== 'queued' || !this.d.executor) return;
     // Validated once, when it was queued (resolveRunInput, or the restart check above).
-    const spec = job.spec;
-    run.status = 'running';
-    run.startedAt = new Date().toISOString();
-    this.d.store.save(run);
+    const active = this.begin(run, null);
+    const driven = await this.d.executor.drive(job, signal, active.feed, (l) =>
+      this.d.log(`[${run.id}] ${l.trim()}`),
+    );
+    let { status, error } = outcomeOf(driven, this.takeStopRequest(run.id));
+    let summary = driven.summary;
+    if (status !== 'completed')
+      ({ summary, error } = await this.d.executor.settle(job, { status, error }, driven.plan));
+    await active.end({ status, error }, summary);
+  }
+
+  /** Who asked to stop the run, if anyone (asked once: the request is then forgotten). */
+  takeStopRequest(runId: string): string | undefined {
+    const who = this.stopRequests.get(runId);
+    this.stopRequests.delete(runId);
+    return who;
+  }
+
+  /**
+   * A queued run starts, on this service's lab (`host` null) or a worker's: its record says
+   * running, and what it feeds goes to storage and the live hub. 409 unless it is queued, which
+   * is what keeps a job from running twice.
+   */
+  startRun(runId: string, host: string | null): ActiveRun {
+    const run = this.d.store.get(runId);
+    if (!run) throw new ServiceError(404, `no run ${runId}`);
+    if (run.status !== 'queued') throw new ServiceError(409, `run ${runId} is ${run.status}, not queued`);
+    return this.begin(run, host);
+  }
+
+  /**
+   * A run a worker was running when an earlier process of this service stopped: taken back as
+   * running (record unchanged) if the workers' side wants it (WorkerRuns.adopt sets this).
+   */
+  adoptRunning: (run: Run) => boolean = () => false;
+
+  /** An ActiveRun over a run already running (its worker reports again after a service restart). */
+  resumeRun(run: Run): ActiveRun {
+    return this.begin(run, run.host ?? null, true);
+  }
+
+  private begin(run: Run, host: string | null, resumed = false): ActiveRun {
+    if (!resumed) {
+      run.status = 'running';
+      run.startedAt = new Date().toISOString();
+      if (host !== null) run.host = host;
+      this.d.store.save(run);
+    }
     const sink = this.d.storage.forRun({
       runId: run.id,
       user: run.owner,
       preset: run.preset,
       campaign: run.campaign,
     });
-    const live = this.liveFeed(run, sink);
+    const live = liveFeed(run, sink, this.d.hub.open(run.id));
     // Built once, by the driver, for the lab's clock: storage, the live feed and a partial summary
     // all take the run's flows from it.
     let plan: Plan | undefined;
-    const onPlan = (p: Plan) => {
-      plan = p;
-      sink.onPlan(p);
-      live.onPlan(p);
+    const feed: RunFeed = {
+      onPlan: (p) => {
+        plan = p;
+        sink.onPlan(p);
+        live.onPlan(p);
+      },
+      onSample: live.onSample,
+      onEvent: live.onEvent,
+      onProgress: live.onProgress,
     };
-    let summary: RunSummary | null = null;
-    let thrown: string | null = null;
-    try {
-      summary = (
-        await this.d.driver.run({
-          spec,
-          specText: job.specText,
-          outDir: job.outDir,
-          labName: job.lab,
-          signal,
-          log: (l) => this.d.log(`[${run.id}] ${l.trim()}`),
-          onSample: live.onSample,
-          onEvent: live.onEvent,
-          onProgress: live.onProgress,
-          onPlan,
-        })
-      ).summary;
-    } catch (err) {
-      thrown = err instanceof Error ? err.message : String(err);
-      this.d.log(`[${run.id}] failed: ${thrown}`);
-    }
-    const stoppedBy = this.stopRequests.get(run.id);
-    this.stopRequests.delete(run.id);
-    const status: RunStatus = thrown ? 'failed' : (summary?.status ?? 'failed');
-    let error = thrown ?? summary?.error ?? null;
-    if (status === 'aborted') error = stoppedBy ? `stopped by ${stoppedBy}` : (error ?? 'aborted');
-    if (status !== 'completed') {
-      summary = ensureSummary(job.outDir, spec, status, error ?? status, plan);
-      // runExperiment resets the lab on its way out; this covers a driver that threw before that.
-      await this.d.driver.reset(job.lab).catch((err) => {
-        error = `${error}; resetting the lab failed too: ${(err as Error).message}`;
-      });
-    }
-    if (summary)
-      await sink.finish(summary).catch((err) => this.d.log(`[${run.id}] storage: ${(err as Error).message}`));
-    this.finish(run, { status, verdict: summary?.verdict ?? null, error, partial: status !== 'completed' });
-  }
-
-  /** Where the driver's samples and events go: storage at full rate, the hub downsampled. */
-  private liveFeed(run: Run, sink: RunSink) {
-    const channel = this.d.hub.open(run.id);
-    const totalS = run.progress.totalS;
-    // From the run's plan, which comes before any sample or flow event.
-    let flows: { name: string; endS: number; started: boolean; ended: boolean }[] = [];
-    const onPlan = (plan: Plan) => {
-      flows = plan.topology.flows.map((f) => ({
-        name: f.name,
-        endS: (f.startMs + f.durationMs) / 1000,
-        started: false,
-        ended: false,
-      }));
+    let ended = false;
+    return {
+      run,
+      feed,
+      plan: () => plan,
+      end: async (outcome, summary) => {
+        if (ended) return;
+        ended = true;
+        if (summary)
+          await sink
+            .finish(summary)
+            .catch((err) => this.d.log(`[${run.id}] storage: ${(err as Error).message}`));
+        this.finish(run, {
+          status: outcome.status,
+          verdict: summary?.verdict ?? null,
+          error: outcome.error,
+          partial: outcome.status !== 'completed',
+        });
+      },
     };
-    let lastProgressS = -1;
-    // The lab's pace (lab seconds per wall second) from its heartbeats: the ETA in wall seconds.
-    let dilation: number | null = null;
-    const progressOf = (elapsedS: number) => ({
-      elapsedS,
-      totalS,
-      ...(dilation ? { dilation, etaS: Math.max(0, totalS - elapsedS) / dilation } : {}),
-    });
-    const onProgress = (p: { t: number; dilation: number | null }) => {
-      if (p.dilation === null) return;
-      dilation = p.dilation;
-      run.progress = progressOf(run.progress.elapsedS);
-    };
-    const onSample = (s: Sample) => {
-      sink.onSample(s);
-      channel.sample(s);
-      const whole = Math.floor(Math.min(s.t, totalS));
-      if (whole > lastProgressS) {
-        lastProgressS = whole;
-        run.progress = progressOf(whole);
-        channel.publish({ type: 'progress', ...run.progress });
-        for (const f of flows)
-          if (f.started && !f.ended && s.t >= f.endS) {
-            f.ended = true;
-            channel.publish({ type: 'event', event: 'flow-ended', data: { flow: f.name, t: f.endS } });
-          }
-      }
-    };
-    const onEvent = (type: string, detail: Record<string, unknown>) => {
-      sink.onEvent(type, detail);
-      if (type === 'traffic')
-        channel.publish({ type: 'event', event: 'started', data: { ...detail, totalS } });
-      else if (type === 'flow-started') {
-        const f = flows.find((x) => x.name === detail.flow);
-        if (f) f.started = true;
-        channel.publish({ type: 'event', event: 'flow-started', data: detail });
-      } else if (type === 'finished') channel.publish({ type: 'event', event: 'verdict', data: detail });
-    };
-    return { onPlan, onSample, onEvent, onProgress };
   }
 
   /** Stop taking work; runs in flight are aborted and recorded. */

@@ -63,6 +63,8 @@ export interface Run {
   /** Runs started together from a campaign or preset share this id. */
   campaign: string | null;
   lab: string;
+  /** The lab host whose `lfnlab worker` ran it (absent: this service's own lab). */
+  host?: string | null;
   stacks: string[];
   createdAt: string;
   startedAt: string | null;

@@ -35,6 +35,13 @@ function identify(s: Services, req: FastifyRequest): Caller | null {
     : null;
 }
 
+/** The worker a Bearer worker token names, or null. */
+function workerOf(s: Services, req: FastifyRequest) {
+  const auth = req.headers.authorization;
+  if (auth === undefined || !/^bearer /i.test(auth)) return null;
+  return s.workerTokens.identify(auth.slice(7).trim());
+}
+
 /** A WebSocket upgrade from a page of another origin (or with an Origin that is no URL). */
 function foreignOrigin(req: FastifyRequest): string | null {
   const origin = req.headers.origin;
@@ -64,6 +71,15 @@ export function authHook(s: Services) {
     if (req.is404) return;
     const access = req.routeOptions.config?.access ?? 'user';
     if (access === 'public') return;
+    if (access === 'worker') {
+      // A worker token is good here and nowhere else (it names a lab host, not a user).
+      req.worker = workerOf(s, req);
+      if (!req.worker)
+        throw new ServiceError(401, 'a worker token is required (Authorization: Bearer lfnw_…)', [
+          { path: 'authorization', message: 'must be a worker token the service knows' },
+        ]);
+      return;
+    }
     if (!req.caller) throw new ServiceError(401, SIGN_IN_FIRST);
     if (access !== 'user' && !access.includes(req.caller.user.role))
       throw new ServiceError(403, `only ${access.join(' or ')} may do this`, [
