@@ -15,6 +15,7 @@ import { defaultHostId, RedisRunQueue } from '../service/redisQueue.js';
 import { isRedisUrl, redisUrlForDisplay, withRedisPassword } from '../service/redisUrl.js';
 import { Storage } from '../storage/runStorage.js';
 import { type Command, UsageError } from './args.js';
+import { parseLabCount } from './labsOption.js';
 
 export function defaultDataDir(): string {
   const home = process.env.HOME ? homedir() : null;
@@ -50,7 +51,7 @@ export const serveCommand: Command = {
   name: 'serve',
   summary: 'the HTTP API, live streams and web UI (--lab fake for a lab-less demo)',
   usage: `usage: lfnlab serve [--host 127.0.0.1] [--port 8080] [--data DIR] [--runs DIR]
-                    [--lab real|fake] [--influx URL|off] [--grafana URL] [--daemon]
+                    [--lab real|fake] [--labs N] [--influx URL|off] [--grafana URL] [--daemon]
                     [--queue redis://HOST:PORT [--host-id ID] [--workers [--worker-timeout S]]]
                     [--tls-cert FILE --tls-key FILE] [--trust-proxy true|ADDRS]
 
@@ -64,6 +65,9 @@ run directory under --runs and its samples to InfluxDB.
                     (default $XDG_DATA_HOME/lfnlab or ~/.local/share/lfnlab)
   --runs DIR        run directories (default runs/)
   --lab real|fake   real: the qemu lab (default); fake: synthetic runs, no lab needed
+  --labs N          keep N labs (default, default-2 … default-N); a run that names
+                    no lab joins the shortest line (default: half the cores, as
+                    memory allows, at least 1)
   --fake-speed X    fake lab: run time passes X times faster (default 1)
   --queue URL       redis://HOST:PORT: queue runs in Redis with BullMQ (one queue
                     per lab, "lfnlab.<host id>.<lab>"); queued runs then survive
@@ -111,6 +115,7 @@ running runs are stopped, the lab reset, and their records kept.`,
     queue: { type: 'string' },
     'host-id': { type: 'string' },
     workers: { type: 'boolean' },
+    labs: { type: 'string' },
     'worker-timeout': { type: 'string' },
   },
   async run(values) {
@@ -150,6 +155,7 @@ running runs are stopped, the lab reset, and their records kept.`,
     const workerTimeoutS = Number(str(values['worker-timeout']) ?? 30);
     if (!(workerTimeoutS >= 2 && workerTimeoutS <= 3600))
       throw new UsageError('--worker-timeout must be 2 to 3600 seconds');
+    const labCount = parseLabCount(str(values.labs), (l) => console.error(l));
     const dataDir = resolve(str(values.data) ?? defaultDataDir());
     const runsDir = resolve(str(values.runs) ?? 'runs');
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
@@ -184,8 +190,11 @@ running runs are stopped, the lab reset, and their records kept.`,
       spoolDir: join(dataDir, 'spool'),
       log,
     });
+    const labPool = Array.from({ length: labCount }, (_, i) => (i === 0 ? 'default' : `default-${i + 1}`));
     const driver: LabDriver =
-      lab === 'fake' ? new FakeLabDriver({ timeScale: speed }) : new RealLabDriver(log);
+      lab === 'fake'
+        ? new FakeLabDriver({ timeScale: speed, labs: labPool })
+        : new RealLabDriver(log, labPool);
     let queue: RunQueue | undefined;
     if (queueArg !== undefined) {
       const redisQueue = new RedisRunQueue({
@@ -208,6 +217,7 @@ running runs are stopped, the lab reset, and their records kept.`,
     const server = await buildServer({
       queue,
       labsOnWorkers: workers,
+      labPool,
       workerSilenceMs: workerTimeoutS * 1000,
       dataDir,
       runsDir,
@@ -222,7 +232,7 @@ running runs are stopped, the lab reset, and their records kept.`,
     });
     const address = await server.app.listen({ host, port });
     console.log(
-      `lfnlab serve: ${address} (lab: ${lab}${lab === 'fake' ? `, ${speed}x` : ''}; queue: ${queueArg ? `${redisUrlForDisplay(queueArg)} as ${hostId}${workers ? ', labs on workers' : ''}` : 'in-process'}; influx: ${influxArg}; data ${dataDir}; runs ${runsDir})`,
+      `lfnlab serve: ${address} (lab: ${lab}${lab === 'fake' ? `, ${speed}x` : ''}${labCount > 1 ? ` × ${labCount}` : ''}; queue: ${queueArg ? `${redisUrlForDisplay(queueArg)} as ${hostId}${workers ? ', labs on workers' : ''}` : 'in-process'}; influx: ${influxArg}; data ${dataDir}; runs ${runsDir})`,
     );
     console.log(`  API docs: ${address}/api/docs`);
     if (server.admin)

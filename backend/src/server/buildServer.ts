@@ -53,6 +53,8 @@ export interface ServerOptions {
   driver: LabDriver;
   storage: Storage;
   queue?: RunQueue;
+  /** Labs that runs naming none are spread over (`--labs N`); default the one lab 'default'. */
+  labPool?: readonly string[];
   /**
    * The labs of this service's queue are driven by `lfnlab worker` processes (with a Redis
    * queue): the service runs no job itself. Default false: it drives its own labs, as always.
@@ -146,6 +148,7 @@ export async function buildServer(o: ServerOptions): Promise<LfnServer> {
     access,
     specs,
     log,
+    pool: o.labPool,
   });
   const services: Services = {
     board: new QueueBoard(store, queue, access),

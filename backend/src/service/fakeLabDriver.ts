@@ -16,6 +16,8 @@ export interface FakeLabOptions {
   bootMs?: number;
   /** Make every run fail at this fraction of its length (tests of failure handling). */
   failAt?: number;
+  /** The labs it has, all down at first (default: 'default' only). */
+  labs?: readonly string[];
 }
 
 const MSS = 1448;
@@ -56,6 +58,7 @@ export class FakeLabDriver implements LabDriver {
   constructor(private readonly o: FakeLabOptions = {}) {
     this.timeScale = o.timeScale ?? 1;
     this.bootMs = o.bootMs ?? 300;
+    for (const name of o.labs ?? []) if (!this.state.has(name)) this.state.set(name, 'down');
   }
 
   private info(name: string, busy: boolean): LabInfo {

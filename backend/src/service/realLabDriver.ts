@@ -31,14 +31,18 @@ export class RealLabDriver implements LabDriver {
   /** What each lab's agent said last; a busy lab's channel is taken, so it is not asked again. */
   private readonly lastInfo = new Map<string, AgentInfo>();
 
-  constructor(private readonly log: (line: string) => void = () => undefined) {}
+  constructor(
+    private readonly log: (line: string) => void = () => undefined,
+    /** The pool's labs (--labs N), listed even before their first boot. */
+    private readonly pool: readonly string[] = ['default'],
+  ) {}
 
   private names(): string[] {
     let found: string[] = [];
     try {
       found = readdirSync(labsRoot());
     } catch {}
-    return [...new Set(['default', ...found, ...this.booting.keys()])].sort();
+    return [...new Set(['default', ...this.pool, ...found, ...this.booting.keys()])].sort();
   }
 
   private async probe(name: string): Promise<AgentInfo | null> {

@@ -34,6 +34,11 @@ export interface RunServiceDeps {
   access: Access;
   specs: SpecStore;
   log: (line: string) => void;
+  /**
+   * The labs a run goes to when it names none (`lfnlab serve --labs N`: default, default-2 …):
+   * each such run joins the shortest line. Default: the one lab 'default'.
+   */
+  pool?: readonly string[];
 }
 
 export interface RunFilter {
@@ -182,7 +187,7 @@ export class RunService {
   }
 
   /** Runs whose specs are already validated (resolveRunInput, or an assignment's spec): quota, then queue. */
-  async createPlanned(user: PublicUser, planned: PlannedRun[], lab = 'default'): Promise<Run[]> {
+  async createPlanned(user: PublicUser, planned: PlannedRun[], lab?: string): Promise<Run[]> {
     const active = this.d.store.all().filter((r) => r.ownerId === user.id && isActive(r)).length;
     enforceQuota(
       planned.map((p) => p.spec),
@@ -193,8 +198,19 @@ export class RunService {
     const campaignId =
       planned.length > 1 || planned[0]?.campaign ? `${stamp(new Date())}-${randomId(3)}` : null;
     const runs: Run[] = [];
-    for (const p of planned) runs.push(await this.enqueue(user, p, lab, campaignId));
+    for (const p of planned)
+      runs.push(await this.enqueue(user, p, lab ?? (await this.shortestLine()), campaignId));
     return runs;
+  }
+
+  /** The pool's lab with the fewest runs waiting or running (the first of equals). */
+  private async shortestLine(): Promise<string> {
+    const pool = this.d.pool?.length ? this.d.pool : ['default'];
+    if (pool.length === 1) return pool[0] as string;
+    const load = new Map(pool.map((l) => [l, 0]));
+    for (const j of [...(await this.d.queue.waitingJobs()), ...(await this.d.queue.runningJobs())])
+      if (load.has(j.lab)) load.set(j.lab, (load.get(j.lab) ?? 0) + 1);
+    return pool.reduce((best, l) => ((load.get(l) ?? 0) < (load.get(best) ?? 0) ? l : best));
   }
 
   private async enqueue(
