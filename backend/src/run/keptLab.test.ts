@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseSpecText } from '@lfnlab/emulator';
-import type { Channel, LabImage, LabRecord } from '@lfnlab/lab-images';
+import type { Channel } from '@lfnlab/lab-images';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { StubAgent } from '../../test/support/stubAgent.js';
 import { KeptLab } from './keptLab.js';
@@ -16,33 +16,11 @@ const stub = vi.hoisted(() => ({ channel: null as unknown, connects: 0, verdict:
 
 vi.mock('@lfnlab/lab-images', async (importOriginal) => {
   const real = await importOriginal<typeof import('@lfnlab/lab-images')>();
-  const image = {
-    id: 'stub',
-    manifest: {
-      kernel: { abi: '6.1.0-stub' },
-      tools: [],
-      agent: { sourceHash: 'x', goVersion: 'go' },
-      samplers: { sourceHash: 'x' },
-      modules: { count: 0, boot: [] },
-    },
-  } as unknown as LabImage;
-  const lab = {
-    name: 'stub',
-    pid: 1,
-    accel: 'kvm',
-    clock: 'realtime',
-    imageId: 'stub',
-    cpus: 2,
-    memMb: 1024,
-    startedAt: new Date(0).toISOString(),
-    bootMs: 1,
-    argv: [],
-    qemuVersion: 'stub',
-  } satisfies LabRecord;
+  const { STUB_IMAGE, STUB_LAB } = await import('../../test/support/stubAgent.js');
   return {
     ...real,
-    ensureImage: async () => image,
-    labUp: async () => lab,
+    ensureImage: async () => STUB_IMAGE,
+    labUp: async () => STUB_LAB,
     connectLab: async () => {
       stub.connects += 1;
       return stub.channel;

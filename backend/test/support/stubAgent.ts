@@ -2,7 +2,34 @@
 // the RTT a test chooses (plus a fixed emulator excess), processes exit when the flows would have
 // or when signalled. It stands in for lab-images' Channel.
 import { EventEmitter } from 'node:events';
-import type { FiredEvent } from '@lfnlab/lab-images';
+import type { FiredEvent, LabImage, LabRecord } from '@lfnlab/lab-images';
+
+/** The image a stub lab claims to run: enough of a manifest for the run's environment record. */
+export const STUB_IMAGE = {
+  id: 'stub',
+  manifest: {
+    kernel: { abi: '6.1.0-stub' },
+    tools: [],
+    agent: { sourceHash: 'x', goVersion: 'go' },
+    samplers: { sourceHash: 'x' },
+    modules: { count: 0, boot: [] },
+  },
+} as unknown as LabImage;
+
+/** The lab record of a stub lab (labUp's answer). */
+export const STUB_LAB = {
+  name: 'stub',
+  pid: 1,
+  accel: 'kvm',
+  clock: 'realtime',
+  imageId: 'stub',
+  cpus: 2,
+  memMb: 1024,
+  startedAt: new Date(0).toISOString(),
+  bootMs: 1,
+  argv: [],
+  qemuVersion: 'stub',
+} satisfies LabRecord;
 
 export type Step = { argv: string[] };
 type Item = { tag: string; atMs: number; spawn?: { name: string }; exec?: { steps: Step[] } };
