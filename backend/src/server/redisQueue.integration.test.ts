@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { freePort } from '@lfnlab/grafana/testing';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callOver, loginOver, type Session } from '../../test/support/httpSession.js';
 import {
   findRedisServer,
   type LocalRedis,
@@ -41,11 +42,6 @@ flows:
 `;
 const STUDENTS = 30;
 const HOST_ID = 'itest';
-
-interface Session {
-  cookie: string;
-  csrf: string;
-}
 
 class Service {
   private out = '';
@@ -136,30 +132,12 @@ class Service {
     return all.filter((r) => ids.includes(r.id));
   }
 
-  async login(username: string, password: string): Promise<Session> {
-    const r = await fetch(`${this.url}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username, password }),
-    });
-    if (!r.ok) throw new Error(`login ${username}: ${r.status} ${await r.text()}`);
-    const cookie = /lfn_session=([^;]+)/.exec(r.headers.get('set-cookie') ?? '')?.[1];
-    if (!cookie) throw new Error('no session cookie');
-    return { cookie, csrf: ((await r.json()) as { csrfToken: string }).csrfToken };
+  login(username: string, password: string): Promise<Session> {
+    return loginOver(this.url, username, password);
   }
 
-  async json<T>(s: Session, method: string, path: string, body?: unknown): Promise<T> {
-    const r = await fetch(`${this.url}${path}`, {
-      method,
-      headers: {
-        cookie: `lfn_session=${s.cookie}`,
-        'x-csrf-token': s.csrf,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    if (r.status >= 400) throw new Error(`${method} ${path} → ${r.status}: ${await r.text()}`);
-    return (await r.json()) as T;
+  json<T>(s: Session, method: string, path: string, body?: unknown): Promise<T> {
+    return callOver<T>(this.url, s, method, path, body);
   }
 }
 

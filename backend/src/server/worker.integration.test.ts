@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { freePort } from '@lfnlab/grafana/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_BUILT, CliProcess, listeningSockets, until } from '../../test/support/cliProcess.js';
+import { callOver, loginOver, type Session } from '../../test/support/httpSession.js';
 import {
   findRedisServer,
   type LocalRedis,
@@ -38,41 +39,15 @@ const POOL = 'itfarm';
 /** Lab seconds per wall second on the workers: a 20 s run takes 1 s. */
 const SPEED = 20;
 
-interface Session {
-  cookie: string;
-  csrf: string;
-}
-
 let dir: string;
 let redis: LocalRedis;
 let service: CliProcess;
 let url: string;
 const workers = new Map<string, CliProcess>();
 
-async function login(username: string, password: string): Promise<Session> {
-  const r = await fetch(`${url}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username, password }),
-  });
-  if (!r.ok) throw new Error(`login ${username}: ${r.status} ${await r.text()}`);
-  const cookie = /lfn_session=([^;]+)/.exec(r.headers.get('set-cookie') ?? '')?.[1] ?? '';
-  return { cookie, csrf: ((await r.json()) as { csrfToken: string }).csrfToken };
-}
-
-async function call<T>(s: Session, method: string, path: string, body?: unknown): Promise<T> {
-  const r = await fetch(`${url}${path}`, {
-    method,
-    headers: {
-      cookie: `lfn_session=${s.cookie}`,
-      'x-csrf-token': s.csrf,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (r.status >= 400) throw new Error(`${method} ${path} → ${r.status}: ${await r.text()}`);
-  return (await r.json()) as T;
-}
+const login = (username: string, password: string) => loginOver(url, username, password);
+const call = <T>(s: Session, method: string, path: string, body?: unknown) =>
+  callOver<T>(url, s, method, path, body);
 
 const queueRun = async (s: Session, text = SPEC) =>
   (await call<RunView>(s, 'POST', '/api/runs', { text })).id;
