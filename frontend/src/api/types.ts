@@ -103,6 +103,8 @@ export interface Preset {
   finding: string;
   scaling: string | { rule?: string };
   parts: PresetPart[];
+  /** The CI length: the shortest run length (s) at which every variant of every part is valid. */
+  ci?: { seconds: number; values?: number };
   /** What the lab cannot express of the paper's experiment. */
   notExpressed?: string[];
   published?: { values?: PublishedValue[]; tables?: PublishedTable[] } | PublishedValue[];

@@ -184,4 +184,13 @@ describe('PresetCard', () => {
       false,
     );
   });
+
+  it('offers the preset’s CI length first when 10 s is too short for its staggered flows', async () => {
+    const { calls } = mockApi(routes);
+    renderInApp(<PresetCard preset={{ ...preset, ci: { seconds: 13 } }} />);
+    await screen.findByTestId('run-cost');
+    expect((screen.getByLabelText(/Shorten to/) as HTMLInputElement).value).toBe('13');
+    expect(calls.some((c) => (c.body as { shorten?: number } | undefined)?.shorten === 13)).toBe(true);
+    expect(calls.some((c) => (c.body as { shorten?: number } | undefined)?.shorten === 10)).toBe(false);
+  });
 });

@@ -76,11 +76,20 @@ function QuotaMark({ plan, onPick }: { plan: PresetPlanView; onPick: (p: PresetP
   );
 }
 
+/**
+ * The length a card offers first: 10 s shows the mechanics quickly, but some presets' staggered
+ * flows need longer before every variant is valid (their CI length), and a default the server
+ * refuses would greet the user with an error.
+ */
+export function defaultShorten(preset: Pick<Preset, 'ci'>): number {
+  return Math.min(SHORTEN_S.max, Math.max(10, preset.ci?.seconds ?? 0));
+}
+
 export function RunPicker({ preset }: { preset: Preset }) {
   const start = useStartRun();
   const [part, setPart] = useState<string>(preset.parts[0]?.name ?? '');
   const [variant, setVariant] = useState<string>(ALL);
-  const [shorten, setShorten] = useState<number | ''>(10);
+  const [shorten, setShorten] = useState<number | ''>(defaultShorten(preset));
   const validShorten = shorten === '' || (shorten >= SHORTEN_S.min && shorten <= SHORTEN_S.max);
   const pick: PresetPick = {
     ...(preset.parts.length > 1 ? { part } : {}),
