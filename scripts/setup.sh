@@ -15,10 +15,13 @@ say() { printf '\n== %s\n' "$*"; }
 # Debian packages: qemu and the tools the image carries (copied from this host's Debian packages),
 # InfluxDB 1.6 for samples, Chromium for the web UI's end-to-end tests, and Python's venv for the
 # API fuzz test (schemathesis from PyPI in a throwaway venv), and redis-server for `lfnlab serve
-# --queue redis://…` and the Redis queue's tests (which start their own on a loopback port).
+# --queue redis://…` and the Redis queue's tests (which start their own on a loopback port); GRUB
+# (BIOS and UEFI), xorriso and mtools write the lab PC ISO (`lfnlab lab iso`), OVMF boots it under
+# UEFI in its test.
 PKGS=(qemu-system-x86 iperf3 iproute2 ethtool iputils-ping busybox-static kmod cpio tcpdump util-linux make gcc g++
       libc6-dev libudt-dev influxdb influxdb-client ca-certificates git curl
-      chromium fonts-dejavu-core python3 python3-venv redis-server)
+      chromium fonts-dejavu-core python3 python3-venv redis-server
+      grub-pc-bin grub-efi-amd64-bin xorriso mtools ovmf)
 command -v go >/dev/null || PKGS+=(golang-go)
 missing=()
 for p in "${PKGS[@]}"; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p"); done

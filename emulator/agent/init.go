@@ -70,6 +70,22 @@ func runInit() {
 			report.Modules = append(report.Modules, ml)
 		}
 	}
+	// On a lab PC the control channel is the network: bring it up once, before the agent starts
+	// (a restarted agent finds it up).
+	if c, err := loadRemoteConfig(); err != nil {
+		log.Printf("%v", err)
+	} else if c != nil {
+		for i := 0; i < 5; i++ {
+			if err = configureNetwork(c); err == nil {
+				break
+			}
+			log.Printf("network: %v (retrying)", err)
+			time.Sleep(2 * time.Second)
+		}
+		if err != nil {
+			report.Network = err.Error()
+		}
+	}
 	if b, err := json.Marshal(report); err == nil {
 		os.WriteFile(bootReportPath, b, 0o600)
 	}

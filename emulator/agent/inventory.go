@@ -28,6 +28,8 @@ type bootReport struct {
 	Modules []moduleLoad `json:"modules"`
 	Mounts  []string     `json:"mountErrors"`
 	BootMs  int64        `json:"agentStartMs"`
+	// Network is why a lab PC's control port could not be configured (empty when it was).
+	Network string `json:"networkError,omitempty"`
 }
 
 func readTrim(path string) string {

@@ -42,6 +42,15 @@ func main() {
 	}
 	boot := loadBootReport()
 
+	remote, err := loadRemoteConfig()
+	if err != nil {
+		log.Fatalf("%v", err)
+	}
+	if remote != nil {
+		serveRemote(remote, boot, start)
+		return
+	}
+
 	key := []byte(strings.TrimSpace(readTrim(*keyFile)))
 	var port string
 	for i := 0; i < 200 && (len(key) == 0 || port == ""); i++ {
@@ -68,4 +77,21 @@ func main() {
 	a := &agent{key: key, w: newWriter(fh, key), procs: newRegistry(), boot: boot, version: version}
 	log.Printf("ready on %s (agent %s, kernel %s)", port, version, kernelRelease())
 	a.serve(fh)
+}
+
+// serveRemote is main for the image booted on a lab PC: the key and certificates come with the
+// image (the ISO's second initramfs), the channel is TLS on the network (remote.go).
+func serveRemote(c *remoteConfig, boot *bootReport, start time.Time) {
+	key := []byte(strings.TrimSpace(readTrim(remoteDir + "/key")))
+	if len(key) < 32 {
+		log.Fatalf("no channel key at %s/key", remoteDir)
+	}
+	port, err := listenRemote(c)
+	if err != nil {
+		log.Fatalf("control channel: %v", err)
+	}
+	boot.BootMs = time.Since(start).Milliseconds()
+	a := &agent{key: key, w: newWriter(port, key), procs: newRegistry(), boot: boot, version: version}
+	log.Printf("ready on %s (agent %s, kernel %s)", c.Listen, version, kernelRelease())
+	a.serve(port)
 }

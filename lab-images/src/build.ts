@@ -2,10 +2,8 @@
 // iproute2, ethtool, iperf3, ping and kmod with their libraries, busybox, and the kernel modules
 // the lab uses. Keyed by a hash of every input, so a rebuild with nothing changed is a lookup.
 
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
-  createWriteStream,
   existsSync,
   mkdirSync,
   readdirSync,
@@ -42,6 +40,7 @@ import {
   listTree,
   makeSkeleton,
   normaliseTimes,
+  writeCpio,
   writeFile,
 } from './stage.js';
 
@@ -118,27 +117,6 @@ function recipeHash(): string {
     h.update(f).update(readFileSync(join(RECIPE_DIR, f)));
   }
   return h.digest('hex');
-}
-
-function writeCpio(stage: string, paths: string[], out: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const file = createWriteStream(out);
-    const cpio = spawn('cpio', ['--quiet', '-o', '-H', 'newc', '--reproducible', '-R', '0:0'], {
-      cwd: stage,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let err = '';
-    cpio.stderr.on('data', (b) => {
-      err += b;
-    });
-    cpio.stdout.pipe(file);
-    cpio.on('error', reject);
-    file.on('finish', () => (cpio.exitCode === 0 ? resolve() : undefined));
-    cpio.on('close', (code) =>
-      code === 0 ? file.on('close', resolve) : reject(new Error(`cpio exited ${code}: ${err}`)),
-    );
-    cpio.stdin.end(`${paths.join('\n')}\n`);
-  });
 }
 
 /** The manifest of a built image, by id; null when the cache no longer has it. */

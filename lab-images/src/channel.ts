@@ -84,6 +84,12 @@ export interface OutputEvent {
   data: string;
 }
 
+export interface ChannelOptions {
+  timeoutMs?: number;
+  watchdogMs?: number;
+  silenceMs?: number;
+}
+
 type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
 
 export class Channel extends EventEmitter {
@@ -117,16 +123,17 @@ export class Channel extends EventEmitter {
    * Connect and say hello. qemu serves one client at a time: when another holds the channel the
    * hello is not answered, and after `timeoutMs` this fails with LabBusyError.
    */
-  static async open(
-    socketPath: string,
-    key: Buffer,
-    opts: { timeoutMs?: number; watchdogMs?: number; silenceMs?: number } = {},
-  ) {
+  static async open(socketPath: string, key: Buffer, opts: ChannelOptions = {}) {
     const sock = await new Promise<Socket>((resolve, reject) => {
       const s = connect(socketPath);
       s.once('connect', () => resolve(s));
       s.once('error', (e) => reject(new ChannelError(`cannot reach the lab at ${socketPath}: ${e.message}`)));
     });
+    return Channel.over(sock, key, opts);
+  }
+
+  /** Say hello over a stream already connected (a lab PC's TLS connection, remote.ts). */
+  static async over(sock: Socket, key: Buffer, opts: ChannelOptions = {}) {
     const ch = new Channel(sock, key);
     const nonce = randomBytes(16).toString('hex');
     ch.helloNonce = nonce;

@@ -12,11 +12,14 @@ import { Channel, LabBusyError } from './channel.js';
 import { pidAlive as alive } from './pids.js';
 import { type Accel, type LabClock, qemuArgv } from './qemu.js';
 import { qmpCommand } from './qmp.js';
+import { connectLabPc, type LabPcRecord, readLabPc } from './remote.js';
 
 export interface LabRecord {
   name: string;
+  /** qemu's pid; 0 for a lab PC. */
   pid: number;
-  accel: Accel;
+  /** 'remote': a lab PC booted from the ISO, reached over the network (remote.ts). */
+  accel: Accel | 'remote';
   /** realtime, or dilated (qemu's instruction counter drives guest time). Absent in old records: realtime. */
   clock: LabClock;
   imageId: string;
@@ -26,6 +29,8 @@ export interface LabRecord {
   bootMs: number;
   argv: string[];
   qemuVersion: string;
+  /** A lab PC: where its agent listens. */
+  remote?: { host: string; port: number };
 }
 
 export interface LabPaths {
@@ -62,8 +67,28 @@ const isQemu = (pid: number) => {
   }
 };
 
+/** A lab PC as a lab record: its clock is the PC's own (real time), its CPUs and memory its own. */
+function labPcRecord(pc: LabPcRecord): LabRecord {
+  return {
+    name: pc.name,
+    pid: 0,
+    accel: 'remote',
+    clock: 'realtime',
+    imageId: pc.imageId,
+    cpus: 0,
+    memMb: 0,
+    startedAt: pc.createdAt,
+    bootMs: 0,
+    argv: [],
+    qemuVersion: '',
+    remote: { host: pc.host, port: pc.port },
+  };
+}
+
 export function readLab(name: string): LabRecord | null {
   const p = labPaths(name);
+  const pc = readLabPc(name);
+  if (pc && !existsSync(p.record)) return labPcRecord(pc);
   if (!existsSync(p.record)) return null;
   const rec = JSON.parse(readFileSync(p.record, 'utf8')) as LabRecord;
   return alive(rec.pid) && isQemu(rec.pid) ? rec : null;
@@ -79,6 +104,8 @@ export async function connectLab(
 ): Promise<Channel> {
   const rec = readLab(name);
   if (!rec) throw new Error(`lab '${name}' is not running: start it with 'lfnlab lab up'`);
+  const pc = rec.remote ? readLabPc(name) : null;
+  if (pc) return connectLabPc(pc, opts);
   const p = labPaths(name);
   if (rec.clock !== 'dilated') return Channel.open(p.socket, labKey(name), opts);
   // A dilated lab is paused while nobody uses it; the channel holds it awake until it closes.
@@ -214,7 +241,15 @@ export async function labUp(o: UpOptions): Promise<LabRecord> {
   const name = o.name ?? 'default';
   const log = o.log ?? ((s: string) => console.error(s));
   const running = readLab(name);
-  if (running) {
+  if (running?.remote) {
+    // A lab PC boots from its own ISO: this host cannot restart it on another image.
+    if (running.imageId !== o.image.id)
+      log(
+        `lab PC '${name}' was written with image ${running.imageId}; this host's image is ${o.image.id} (write a new ISO with 'lfnlab lab iso' to bring it up to date)`,
+      );
+    return running;
+  }
+  if (running && running.accel !== 'remote') {
     const clock = chooseClock(o.clock, running.accel);
     const runningClock = running.clock ?? 'realtime';
     if (running.imageId === o.image.id && runningClock === clock) return running;
@@ -272,6 +307,8 @@ export async function labUp(o: UpOptions): Promise<LabRecord> {
 export async function labDown(name = 'default'): Promise<boolean> {
   const p = labPaths(name);
   const rec = readLab(name);
+  // A lab PC stays up and stays known: it is switched off at the PC, forgotten with 'lab forget'.
+  if (rec?.remote) return false;
   if (rec) {
     try {
       // Awake for the power-off, and never paused again: nothing may hold a lab that is going away.

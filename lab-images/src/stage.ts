@@ -1,9 +1,11 @@
 // Staging the image tree: Debian's own binaries with their libraries, busybox for the rest,
 // the selected kernel modules, and the agent as /init.
+import { spawn } from 'node:child_process';
 import {
   chmodSync,
   copyFileSync,
   cpSync,
+  createWriteStream,
   existsSync,
   lutimesSync,
   mkdirSync,
@@ -105,4 +107,26 @@ export function normaliseTimes(stage: string, paths: string[], epochS: number): 
   for (const p of [...paths, '']) {
     lutimesSync(join(stage, p), epochS, epochS);
   }
+}
+
+/** A newc cpio archive of these stage paths, owned by root, as the kernel unpacks an initramfs. */
+export function writeCpio(stage: string, paths: string[], out: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const file = createWriteStream(out);
+    const cpio = spawn('cpio', ['--quiet', '-o', '-H', 'newc', '--reproducible', '-R', '0:0'], {
+      cwd: stage,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let err = '';
+    cpio.stderr.on('data', (b) => {
+      err += b;
+    });
+    cpio.stdout.pipe(file);
+    cpio.on('error', reject);
+    file.on('finish', () => (cpio.exitCode === 0 ? resolve() : undefined));
+    cpio.on('close', (code) =>
+      code === 0 ? file.on('close', resolve) : reject(new Error(`cpio exited ${code}: ${err}`)),
+    );
+    cpio.stdin.end(`${paths.join('\n')}\n`);
+  });
 }

@@ -4,7 +4,10 @@ import { labDown, readLab } from '@lfnlab/lab-images';
 
 /** The message for a run whose control channel died; the lab is stopped and its state removed. */
 export async function retireLostLab(labName: string, cause: Error): Promise<string> {
-  const qemuAlive = readLab(labName) !== null;
+  const rec = readLab(labName);
+  if (rec?.remote)
+    return `the lab PC '${labName}' at ${rec.remote.host}:${rec.remote.port} stopped answering mid-run (${cause.message}); check the PC and its network, then run again`;
+  const qemuAlive = rec !== null;
   const what = qemuAlive
     ? `the lab '${labName}' stopped answering mid-run (${cause.message})`
     : `the lab '${labName}' died mid-run: its qemu process is gone (${cause.message})`;

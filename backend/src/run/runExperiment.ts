@@ -90,7 +90,9 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
   rec.text('plan.sh', formatPlan(plan));
   o.onPlan?.(plan);
   log(
-    `  lab: ${lab.accel.toUpperCase()}, ${lab.clock ?? 'realtime'} clock, ${lab.cpus} vCPU, image ${lab.imageId}, kernel ${image.manifest.kernel.abi} (booted in ${(lab.bootMs / 1000).toFixed(1)} s)`,
+    lab.remote
+      ? `  lab: lab PC at ${lab.remote.host}:${lab.remote.port} (TLS), its own clock, image ${lab.imageId}`
+      : `  lab: ${lab.accel.toUpperCase()}, ${lab.clock ?? 'realtime'} clock, ${lab.cpus} vCPU, image ${lab.imageId}, kernel ${image.manifest.kernel.abi} (booted in ${(lab.bootMs / 1000).toFixed(1)} s)`,
   );
   // The channel is free once the previous client's session has been torn down by the agent;
   // that can take a few seconds after a kill, so wait for it rather than fail.

@@ -119,7 +119,7 @@ export const StartedRuns = RunSchema.extend({ queuedRuns: z.array(z.string()) })
 export const LabSchema = z.object({
   name: z.string(),
   state: z.string(),
-  accel: z.enum(['tcg', 'kvm']).nullable(),
+  accel: z.enum(['tcg', 'kvm', 'remote']).nullable(),
   cpus: z.number().nullable(),
   kernel: z.string().nullable(),
   stacks: z.array(z.string()),

@@ -26,7 +26,8 @@ export type LabState = 'down' | 'booting' | 'ready' | 'busy';
 export interface LabInfo {
   name: string;
   state: LabState;
-  accel: 'tcg' | 'kvm' | null;
+  /** 'remote': a lab PC booted from the ISO. */
+  accel: 'tcg' | 'kvm' | 'remote' | null;
   cpus: number | null;
   kernel: string | null;
   stacks: string[];

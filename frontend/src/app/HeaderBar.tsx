@@ -82,11 +82,13 @@ function LabStatus({ active }: { active: boolean }) {
             <Badge
               visibleFrom="sm"
               variant="outline"
-              color={lab.accel === 'kvm' ? 'teal' : 'orange'}
+              color={lab.accel === 'tcg' ? 'orange' : 'teal'}
               title={
                 lab.accel === 'tcg'
                   ? 'software emulation: ~100 Mbit/s is the faithful limit'
-                  : 'hardware virtualisation'
+                  : lab.accel === 'remote'
+                    ? 'a lab PC booted from the lab ISO, reached over the network'
+                    : 'hardware virtualisation'
               }
             >
               {accel}
