@@ -171,7 +171,8 @@ export function labFacts(dirs: string[]): { imageId: string | null; kernel: stri
     if (!env) continue;
     return {
       imageId: env.image?.id ?? env.lab?.imageId ?? null,
-      kernel: env.image?.kernel?.version ?? env.agent?.kernel ?? null,
+      // The running kernel as the lab's agent reported it (uname -r), else what the image says it holds.
+      kernel: env.agent?.kernel ?? env.image?.kernel?.version ?? null,
     };
   }
   return { imageId: null, kernel: null };
