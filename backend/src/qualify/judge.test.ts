@@ -59,7 +59,7 @@ describe('judgeCase', () => {
       const c = judgeCase(
         'plain',
         'cubic',
-        [run(1), run(2, { verdict, reasons: ['rate off by 12 %'] })],
+        [run(1), run(2, { verdict, reasons: ['rate off by 12 %'], metrics: { goodput_share: 0.1 } })],
         [SHARE],
       );
       expect(c.outcome).toBe('error');
@@ -91,7 +91,9 @@ describe('judgeCase', () => {
       [SHARE, RECOVERY],
     );
     expect(c.outcome).toBe('error');
-    expect(c.message).toBe('loss recovery time not measured in run 001-cubic-r1');
+    expect(c.message).toBe(
+      'loss recovery time not measured in run 001-cubic-r1; goodput share of the link 0.50 < min 0.80 (n=2, 95 % CI 0.10–0.90)',
+    );
   });
 
   it('is an error when the cell has no runs', () => {

@@ -104,7 +104,8 @@ export function judgeCase(
     const ci = meanInterval(xs, `${condition}/${stack}/${b.metric}`);
     const pass = (b.min === undefined || mean >= b.min) && (b.max === undefined || mean <= b.max);
     const message = describe(b.metric, mean, xs.length, ci, b);
-    if (!pass) failures.push(message);
+    // Values of runs the lab cannot vouch for are shown, never judged.
+    if (!pass && usable) failures.push(message);
     return { ...base, mean, n: xs.length, ci, pass: usable ? pass : null, message };
   });
   const outcome: Outcome = errors.length ? 'error' : failures.length ? 'failure' : 'pass';
@@ -112,7 +113,8 @@ export function judgeCase(
     condition,
     stack,
     outcome,
-    message: outcome === 'error' ? errors.join('; ') : outcome === 'failure' ? failures.join('; ') : '',
+    // An error's message names what made it one first, then any bound the usable values missed.
+    message: [...errors, ...failures].join('; '),
     metrics,
     runs: runs.map((r) => ({ id: r.id, status: r.status, verdict: r.verdict, reasons: r.reasons })),
     seconds: runs.reduce((a, r) => a + r.seconds, 0),
