@@ -30,7 +30,8 @@ qualify/SUITE-NAME/). Run the same command again to resume: finished runs are ke
   --fake-speed X    with --lab fake: run time passes X times faster (default 20)
 
 Exit status: 0 every case passed, 1 a failure or an error, 2 a problem with the
-suite file or the arguments, 130 interrupted (run again to resume).
+suite file or an argument's value, 64 an unknown option (as for every command),
+130 interrupted (run again to resume).
 Suite format: presets/suites/lfn-qualification.yaml and README.md (Qualification).`;
 
 function wholeOption(v: unknown, name: string, low: number, high: number): number | undefined | string {
