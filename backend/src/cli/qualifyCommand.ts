@@ -5,7 +5,7 @@ import { type RunOne, runInLab } from '../campaign/runCampaign.js';
 import { campaignsCost, formatCost, formatWallS } from '../presets/cost.js';
 import { exitCodeOf } from '../qualify/judge.js';
 import { planSuite } from '../qualify/plan.js';
-import { caseLine, runSuite } from '../qualify/runSuite.js';
+import { caseLine, runSuite, SuiteDirectoryError } from '../qualify/runSuite.js';
 import { MAX_REPETITIONS, MAX_SECONDS, parseSuiteText, type Suite, SuiteError } from '../qualify/suite.js';
 import { FakeLabDriver } from '../service/fakeLabDriver.js';
 import type { Command } from './args.js';
@@ -147,7 +147,7 @@ export const qualifyCommand: Command = {
       );
       return out.aborted ? 130 : exitCodeOf(out.result.counts);
     } catch (err) {
-      if (err instanceof Error && /holds another suite/.test(err.message)) return problem(err.message);
+      if (err instanceof SuiteDirectoryError) return problem(err.message);
       throw err;
     } finally {
       process.off('SIGINT', stop);

@@ -224,6 +224,26 @@ describe.skipIf(skipReason !== null)('lfnlab qualify --lab fake, read by junitpa
     ]);
   });
 
+  it('judges again on the runs it has when only bounds change, and refuses other specs in the same directory', () => {
+    const before = summaries();
+    writeFileSync(
+      join(dir, 'suite.yaml'),
+      SUITE.replace('goodput_share: { min: 0.9 }', 'goodput_share: { min: 0.3 }'),
+    );
+    const rejudged = qualify();
+    expect(rejudged.out).toContain('resuming: 12 of 12 runs already finished');
+    expect(summaries()).toEqual(before);
+    const parsed = readJunit(join(dir, 'ci/junit.xml'));
+    expect(parsed.cases.map((c) => c.result)).toEqual(['pass', 'pass', 'pass', 'pass', 'error', 'error']);
+    // Another run length would mix runs of two lengths: refused, nothing run.
+    writeFileSync(join(dir, 'suite.yaml'), SUITE.replace('seconds: 6', 'seconds: 7'));
+    const other = qualify();
+    expect(other.code).toBe(2);
+    expect(other.out).toMatch(/holds runs of condition plain made with other specs, length or repetitions/);
+    expect(summaries()).toEqual(before);
+    writeFileSync(join(dir, 'suite.yaml'), SUITE);
+  });
+
   it('refuses a broken suite with exit 2 and names the field', () => {
     writeFileSync(join(dir, 'bad.yaml'), SUITE.replace('repetitions: 2', 'repetitions: 0'));
     const r = spawnSync(process.execPath, [LFNLAB_BIN, 'qualify', join(dir, 'bad.yaml'), '--lab', 'fake'], {

@@ -28,10 +28,30 @@ export interface SuiteRunOptions {
   signal?: AbortSignal;
 }
 
-/** What decides which runs a directory holds: a resume with other settings would mix two suites. */
-function fingerprint(o: SuiteRunOptions): string {
-  return JSON.stringify({ suite: o.suite, seconds: o.seconds, repetitions: o.repetitions });
+/**
+ * What decides a condition's runs: each variant's id and resolved spec. Bounds are not in it, so a
+ * suite whose bounds changed is judged again on the runs it has; a changed spec or length is not
+ * (runCampaign alone compares ids, which a changed rate or --seconds would keep).
+ */
+const runsFingerprint = (p: ConditionPlan) =>
+  JSON.stringify(p.variants.map((v) => ({ id: v.id, spec: v.resolved })));
+
+/** Refuses a directory whose runs of some condition were made from other specs. */
+function checkFingerprints(dir: string, plans: ConditionPlan[]): void {
+  for (const p of plans) {
+    const f = join(conditionDir(dir, p.condition), 'qualify-runs.json');
+    if (existsSync(f) && readFileSync(f, 'utf8') !== runsFingerprint(p))
+      throw new SuiteDirectoryError(
+        `${dir} holds runs of condition ${p.condition} made with other specs, length or repetitions; use another --out`,
+      );
+  }
+  for (const p of plans) {
+    mkdirSync(conditionDir(dir, p.condition), { recursive: true });
+    writeFileSync(join(conditionDir(dir, p.condition), 'qualify-runs.json'), runsFingerprint(p));
+  }
 }
+
+export class SuiteDirectoryError extends Error {}
 
 const conditionDir = (dir: string, condition: string) => join(dir, 'conditions', condition);
 
@@ -103,12 +123,7 @@ export async function runSuite(
 ): Promise<{ result: SuiteResult; files: ReturnType<typeof writeOutputs>; aborted: boolean }> {
   const log = o.log ?? ((l: string) => console.log(l));
   mkdirSync(o.dir, { recursive: true });
-  const marker = join(o.dir, 'suite.json');
-  if (existsSync(marker) && readFileSync(marker, 'utf8') !== fingerprint(o))
-    throw new Error(
-      `${o.dir} holds another suite or the same one at another length or repetition count; use another --out`,
-    );
-  writeFileSync(marker, fingerprint(o));
+  checkFingerprints(o.dir, o.plans);
   const total = o.plans.reduce((a, p) => a + p.variants.length, 0);
   const pending = measurePlans(o.dir, o.plans).filter((m) => m.status !== 'completed').length;
   if (pending < total) log(`resuming: ${total - pending} of ${total} runs already finished`);
