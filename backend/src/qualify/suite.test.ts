@@ -124,7 +124,7 @@ describe('suite schema', () => {
   it('refuses a subject the conditions do not have', () => {
     const bad = GOOD.replace('stacks:', 'subject: missing\nstacks:');
     expect(problems(bad)).toContain(
-      "conditions.0.spec: (condition plain) has no flow named 'missing' (the suite's subject)",
+      "conditions.0.spec: has no flow named 'missing' (subject) to put the stacks under test in (condition plain)",
     );
   });
 });

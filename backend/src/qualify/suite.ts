@@ -236,44 +236,47 @@ export const conditionSpec = (suite: Suite, condition: Suite['conditions'][numbe
 /** Index of the subject flow in a condition's spec, or a problem. */
 export function subjectIndex(suite: Suite, spec: Record<string, unknown>): number | string {
   const flows = Array.isArray(spec.flows) ? spec.flows : [];
-  if (suite.subject === undefined) return flows.length ? 0 : 'has no flows; the stack under test needs one';
+  if (suite.subject === undefined) return flows.length ? 0 : 'has no flow to put the stacks under test in';
   const i = flows.findIndex((f) => isObject(f) && f.name === suite.subject);
-  return i >= 0 ? i : `has no flow named '${suite.subject}' (the suite's subject)`;
+  return i >= 0 ? i : `has no flow named '${suite.subject}' (subject) to put the stacks under test in`;
 }
 
-/** Every condition merged and validated by the spec schema; problems name the condition. */
+/**
+ * Every condition merged and validated by the spec schema with each stack in the subject's place;
+ * problems name the condition and stack. A problem every stack (or condition) meets is given once.
+ */
 function conditionProblems(suite: Suite): SpecProblem[] {
   const out: SpecProblem[] = [];
+  const seen = new Set<string>();
+  const add = (path: string, raw: string, where: string) => {
+    const key = `${path}\n${raw}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    out.push({ path, message: `${raw} (${where})` });
+  };
   suite.conditions.forEach((c, i) => {
     const spec = conditionSpec(suite, c);
     const at = `conditions.${i}.spec`;
     const idx = subjectIndex(suite, spec);
     if (typeof idx === 'string') {
-      out.push({ path: at, message: `(condition ${c.name}) ${idx}` });
+      add(at, idx, `condition ${c.name}`);
       return;
     }
-    for (const stack of suite.stacks) {
+    suite.stacks.forEach((stack, s) => {
       const flows = (spec.flows as Record<string, unknown>[]).map((f, k) =>
         k === idx ? { ...f, stack } : f,
       );
       const v = validateSpec({ ...spec, flows });
-      if (!v.ok)
-        for (const p of underPath(at, v.problems)) {
-          const stackField = p.path === `${at}.flows.${idx}.stack`;
-          out.push({
-            path: stackField ? `stacks.${suite.stacks.indexOf(stack)}` : p.path,
-            message: `${p.message} (condition ${c.name}, stack ${stack})`,
-          });
-        }
-    }
+      if (v.ok) return;
+      for (const p of underPath(at, v.problems))
+        add(
+          p.path === `${at}.flows.${idx}.stack` ? `stacks.${s}` : p.path,
+          p.message,
+          `condition ${c.name}, stack ${stack}`,
+        );
+    });
   });
-  // One problem once, even when every stack meets it.
-  return out.filter(
-    (p, i) =>
-      out.findIndex(
-        (q) => q.path === p.path && q.message.split(' (condition')[0] === p.message.split(' (condition')[0],
-      ) === i,
-  );
+  return out;
 }
 
 /** Suite text (YAML or JSON, the spec parser) to a suite, or SuiteError naming every problem. */
