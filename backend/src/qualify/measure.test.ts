@@ -66,6 +66,14 @@ describe('measureRun', () => {
     expect(m.metrics.time_to_90).toBeUndefined();
   });
 
+  it('calls a summary without its spec an incomplete record, never measured', async () => {
+    const run = await fakeRun('no-spec', [{ name: 'test', stack: 'cubic' }]);
+    rmSync(join(run, 'spec.json'));
+    const m = measureRun(run, meta('no-spec'));
+    expect(m).toMatchObject({ status: 'failed', verdict: 'valid', metrics: {} });
+    expect(m.reasons[0]).toBe('spec.json is missing');
+  });
+
   it('calls a run without a summary missing, with a reason', () => {
     const m = measureRun(join(dir, 'never-ran'), meta('never-ran'));
     expect(m).toMatchObject({ status: 'missing', verdict: null, metrics: {} });

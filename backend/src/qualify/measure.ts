@@ -142,7 +142,7 @@ export function measureRun(
     ? readJson<RunSummaryFile>(join(dir, 'summary.json'))
     : null;
   const spec = readJson<Spec>(join(dir, 'spec.json'));
-  if (!summary || !spec)
+  if (!summary)
     return {
       ...base,
       status: 'missing',
@@ -153,6 +153,16 @@ export function measureRun(
     };
   const reasons =
     summary.status !== 'completed' ? [summary.error ?? summary.status] : (summary.fidelity?.reasons ?? []);
+  // A summary without its spec cannot be measured: the run's record is incomplete, so it is an error.
+  if (!spec)
+    return {
+      ...base,
+      status: 'failed',
+      verdict: summary.verdict ?? null,
+      reasons: ['spec.json is missing', ...reasons],
+      seconds: 0,
+      metrics: {},
+    };
   return {
     ...base,
     status: summary.status,
