@@ -177,6 +177,31 @@ export const METRICS = define([
     source: 'seed 004 §3.1.2',
   },
   {
+    id: 'goodput.share',
+    title: 'Goodput share of the link',
+    unit: 'ratio',
+    definition: 'Whole-run goodput of one flow divided by the bottleneck capacity in its direction.',
+  },
+  {
+    id: 'rampup.link_time_90',
+    title: 'Time to 90 % of the link',
+    unit: 's',
+    definition: 'Time from a flow’s start until its rate first reaches 90 % of the bottleneck capacity.',
+  },
+  {
+    id: 'rtt.inflation',
+    title: 'RTT inflation',
+    unit: 'ratio',
+    definition:
+      'Mean RTT the probe saw while traffic ran divided by the idle path’s RTT; 1 means no queueing.',
+  },
+  {
+    id: 'loss.response',
+    title: 'Loss response (window reduction factor)',
+    unit: 'ratio',
+    definition: 'Median congestion window just after a loss reduction over the window just before it.',
+  },
+  {
     id: 'theory.bdp_bytes',
     title: 'Bandwidth-delay product',
     unit: 'bytes',

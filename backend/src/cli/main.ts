@@ -9,6 +9,7 @@ import {
   validateCommand,
 } from './miscCommands.js';
 import { presetCommand } from './presetCommand.js';
+import { qualifyCommand } from './qualifyCommand.js';
 import { reindexCommand } from './reindexCommand.js';
 import { reportCommand } from './reportCommand.js';
 import { runCommand } from './runCommand.js';
@@ -21,6 +22,7 @@ const COMMANDS: Command[] = [
   selftestCommand,
   campaignCommand,
   presetCommand,
+  qualifyCommand,
   reportCommand,
   reindexCommand,
   serveCommand,
