@@ -14,6 +14,7 @@ import { reportCommand } from './reportCommand.js';
 import { runCommand } from './runCommand.js';
 import { selftestCommand } from './selftestCommand.js';
 import { serveCommand } from './serveCommand.js';
+import { registerAddedStacks, stackCommand } from './stackCommand.js';
 import { workerCommand } from './workerCommand.js';
 
 const COMMANDS: Command[] = [
@@ -30,6 +31,7 @@ const COMMANDS: Command[] = [
   metricsCommand,
   imageCommand,
   kernelCommand,
+  stackCommand,
   schemaCommand,
 ];
 
@@ -52,6 +54,8 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`lfnlab: unknown command '${name}'\n\n${HELP}`);
     return 1;
   }
+  // Stacks the user added (lfnlab stack add) are valid stack names for every command.
+  registerAddedStacks();
   try {
     const { values, positionals } = parseFor(cmd, rest);
     if (values.help) {
