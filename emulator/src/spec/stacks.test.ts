@@ -16,7 +16,12 @@ const spec = (stack: string) => ({
   flows: [{ stack }],
 });
 
-const vendor = { name: 'lfnvendor', module: 'tcp_lfnvendor', family: 'loss' as const, sourceHash: 'ab'.repeat(32) };
+const vendor = {
+  name: 'lfnvendor',
+  module: 'tcp_lfnvendor',
+  family: 'loss' as const,
+  sourceHash: 'ab'.repeat(32),
+};
 
 afterEach(() => registerStacks([]));
 
@@ -37,13 +42,17 @@ describe('stacks added at run time', () => {
     expect(v.ok).toBe(false);
     if (v.ok) return;
     expect(v.problems[0]?.path).toBe('flows.0.stack');
-    expect(v.problems[0]?.message).toBe(`unknown stack "nosuch"; available: ${[...STACK_NAMES, 'lfnvendor'].join(', ')}`);
+    expect(v.problems[0]?.message).toBe(
+      `unknown stack "nosuch"; available: ${[...STACK_NAMES, 'lfnvendor'].join(', ')}`,
+    );
   });
 
   it('a missing stack on a tcp flow lists the added ones', () => {
     registerStacks([vendor]);
     const v = validateSpec({ ...spec('x'), flows: [{ transport: 'tcp' }] });
-    expect(v.ok ? '' : v.problems[0]?.message).toMatch(/is required for a tcp flow: one of reno, .*, lfnvendor$/);
+    expect(v.ok ? '' : v.problems[0]?.message).toMatch(
+      /is required for a tcp flow: one of reno, .*, lfnvendor$/,
+    );
   });
 
   it('a non-string stack is refused with the allowed names', () => {
