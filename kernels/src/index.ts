@@ -6,3 +6,4 @@ export * from './manifest.js';
 export * from './run.js';
 export * from './stackRegistry.js';
 export * from './stackSource.js';
+export * from './vendor.js';

@@ -1,13 +1,8 @@
 import { type Command, parseFor, UsageError } from './args.js';
 import { campaignCommand } from './campaignCommand.js';
+import { kernelCommand } from './kernelCommand.js';
 import { labCommand } from './labCommand.js';
-import {
-  imageCommand,
-  kernelCommand,
-  metricsCommand,
-  schemaCommand,
-  validateCommand,
-} from './miscCommands.js';
+import { imageCommand, metricsCommand, schemaCommand, validateCommand } from './miscCommands.js';
 import { presetCommand } from './presetCommand.js';
 import { reindexCommand } from './reindexCommand.js';
 import { reportCommand } from './reportCommand.js';

@@ -10,6 +10,7 @@ import {
   addStack,
   type KernelSelection,
   listAddedStacks,
+  readKernelOverride,
   readManifest,
   removeStack,
   StackSourceError,
@@ -55,8 +56,24 @@ const reserved = () => ({
   modules: STACKS.flatMap((s) => (s.module ? [s.module] : [])),
 });
 
-/** The selection the next image build uses, for building ahead of it (headers must be there). */
-function pinnedSelection(): KernelSelection {
+/**
+ * The kernel the next image build uses, for building ahead of it: the vendor kernel when one is in
+ * use (lfnlab kernel use), else the pin. (A pin that has left Debian's index is found only by the
+ * image build; the module is then built again there, for the ABI it falls back to.)
+ */
+function labKernel(): KernelSelection {
+  const v = readKernelOverride();
+  if (v)
+    return {
+      abi: v.abi,
+      package: v.image.package,
+      version: v.image.version,
+      sha256: v.image.sha256,
+      debPath: v.image.path,
+      pinned: true,
+      source: 'vendor',
+      headersDeb: v.headers,
+    };
   const m = readManifest();
   return {
     abi: m.abi,
@@ -183,7 +200,7 @@ export const stackCommand: Command = {
     console.log(`  sources  ${s.from} → ${s.srcDir}`);
     console.log(`  hash     ${s.sourceHash}`);
     if (values['no-build'] !== true) {
-      const sel = pinnedSelection();
+      const sel = labKernel();
       try {
         const built = await buildAddedStack(sel, s, (l) => console.log(`  ${l}`));
         console.log(`  built    ${built.ko} for ${sel.abi} (sha256 ${short(built.record.sha256)})`);
@@ -195,7 +212,7 @@ export const stackCommand: Command = {
         return 1;
       }
     } else {
-      console.log(`  build    on the next image build (${addedStackCacheDir(s, pinnedSelection().abi)})`);
+      console.log(`  build    on the next image build (${addedStackCacheDir(s, labKernel().abi)})`);
     }
     console.log(
       `  next     the next run (or 'lfnlab image build') puts it in the image and loads it at boot;\n` +
