@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   knownStackNames,
+  registerLabStacks,
   registerStacks,
   STACK_NAMES,
   specJsonSchema,
@@ -75,5 +76,14 @@ describe('stacks added at run time', () => {
     const text = JSON.stringify(specJsonSchema());
     expect(text).toContain('"lfnvendor"');
     expect(text).toContain(JSON.stringify([...STACK_NAMES, 'lfnvendor']));
+  });
+
+  it("the UI's registration by name adds what the lab offers beyond the built-ins and keeps the rest", () => {
+    registerStacks([vendor]);
+    registerLabStacks(['reno', 'lfnvendor', 'other_cc', 'Not-Valid']);
+    expect(knownStackNames().slice(-2)).toEqual(['lfnvendor', 'other_cc']);
+    expect(stackInfo('lfnvendor')?.module).toBe('tcp_lfnvendor');
+    expect(stackInfo('other_cc')).toMatchObject({ origin: 'added', module: null });
+    expect(validateSpec(spec('other_cc')).ok).toBe(true);
   });
 });

@@ -72,6 +72,19 @@ export function registerStacks(stacks: readonly Omit<StackInfo, 'origin'>[]): vo
   added = next;
 }
 
+/**
+ * The web UI knows a lab's stacks only by name (GET /api/labs): names beyond the built-in ones
+ * (stacks the lab's operator added) become selectable with what little is known of them, and
+ * stacks registered with full details keep them.
+ */
+export function registerLabStacks(names: readonly string[]): void {
+  const have = new Set(knownStackNames());
+  const extra = [...new Set(names)]
+    .filter((n) => !have.has(n) && STACK_NAME_PATTERN.test(n))
+    .map((name) => ({ name, module: null, family: 'loss' as const }));
+  if (extra.length) registerStacks([...added, ...extra]);
+}
+
 /** Built-in stacks, then the added ones in the order they were registered. */
 export function knownStacks(): readonly StackInfo[] {
   return added.length ? [...STACKS, ...added] : STACKS;
