@@ -138,7 +138,9 @@ export async function buildAddedStack(
     try {
       await runOk(['make', '-C', kdir, `M=${src}`, 'modules']);
     } catch (err) {
-      throw new Error(`added stack ${s.name} does not build against ${sel.abi}: ${(err as Error).message}`);
+      throw new Error(
+        `added stack ${s.name} (from ${s.from}) does not build against ${sel.abi}; fix it and 'lfnlab stack add' it again, or 'lfnlab stack remove ${s.name}': ${(err as Error).message}`,
+      );
     }
     const ko = join(src, `${s.module}.ko`);
     if (!existsSync(ko)) throw new Error(`added stack ${s.name}: the build made no ${s.module}.ko`);
