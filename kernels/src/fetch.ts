@@ -1,19 +1,12 @@
 // Fetch the pinned lab kernel from Debian's packages into the cache, verified by sha256. When the
 // pin has left Debian's index and is not cached, take the newest ABI of the same series, loudly.
-import { createHash } from 'node:crypto';
-import {
-  createReadStream,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cacheDir } from './cache.js';
+import { sha256File } from './hash.js';
 import { type KernelManifest, readManifest } from './manifest.js';
 import { run, runOk } from './run.js';
+import { type DebFile, readKernelOverride, VendorKernelError, verifyDeb } from './vendor.js';
 
 export interface KernelSelection {
   abi: string;
@@ -24,17 +17,13 @@ export interface KernelSelection {
   /** False when the pin could not be had and another ABI was used. */
   pinned: boolean;
   warning?: string;
+  /** 'vendor': a local .deb pair set with `lfnlab kernel use` (absent: Debian's packages). */
+  source?: 'debian' | 'vendor';
+  /** A vendor kernel's headers .deb, which the module builds use instead of Debian's headers. */
+  headersDeb?: DebFile;
 }
 
-export function sha256File(path: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const h = createHash('sha256');
-    createReadStream(path)
-      .on('data', (b) => h.update(b))
-      .on('error', reject)
-      .on('end', () => resolve(h.digest('hex')));
-  });
-}
+export { sha256File } from './hash.js';
 
 interface AptCandidate {
   package: string;
@@ -89,8 +78,29 @@ async function download(c: AptCandidate, dir: string, log: (s: string) => void):
 export async function fetchKernel(
   opts: { manifest?: KernelManifest; log?: (s: string) => void } = {},
 ): Promise<KernelSelection> {
-  const m = opts.manifest ?? readManifest();
   const log = opts.log ?? ((s: string) => console.error(s));
+  if (!opts.manifest) {
+    // A vendor kernel set with `lfnlab kernel use` replaces the pin until `--pinned` undoes it.
+    const v = readKernelOverride();
+    if (v) {
+      await verifyDeb(v.image, 'image');
+      await verifyDeb(v.headers, 'headers');
+      log(
+        `kernel: the vendor kernel ${v.image.package} ${v.image.version} (${v.image.path}), not the pinned one`,
+      );
+      return {
+        abi: v.abi,
+        package: v.image.package,
+        version: v.image.version,
+        sha256: v.image.sha256,
+        debPath: v.image.path,
+        pinned: true,
+        source: 'vendor',
+        headersDeb: v.headers,
+      };
+    }
+  }
+  const m = opts.manifest ?? readManifest();
   const dir = cacheDir('debs');
   const pinnedFile = join(dir, `${m.image.package}_${m.image.version}_amd64.deb`);
   const pin = { abi: m.abi, package: m.image.package, version: m.image.version, sha256: m.image.sha256 };
@@ -154,7 +164,9 @@ export interface KernelTree {
 export async function extractKernel(sel: KernelSelection): Promise<KernelTree> {
   const root = cacheDir('kernels', `${sel.abi}_${sel.version}`);
   const stamp = join(root, '.complete');
-  if (!existsSync(stamp)) {
+  // The stamp holds the .deb's sha256: a vendor .deb rebuilt under the same version is unpacked anew.
+  const current = existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === sel.sha256;
+  if (!current) {
     const tmp = `${root}.tmp-${process.pid}`;
     rmSync(tmp, { recursive: true, force: true });
     mkdirSync(tmp, { recursive: true });
@@ -183,6 +195,7 @@ export async function ensureHeaders(
   sel: KernelSelection,
   log: (s: string) => void = (s) => console.error(s),
 ): Promise<string> {
+  if (sel.headersDeb) return vendorHeaders(sel, sel.headersDeb);
   const dir = `/lib/modules/${sel.abi}/build`;
   if (existsSync(dir)) return dir;
   const pkg = `linux-headers-${sel.abi}`;
@@ -195,5 +208,30 @@ export async function ensureHeaders(
       `could not install ${pkg} (needed to build modules for ${sel.abi}): ${r.stderr.trim().split('\n').pop()}`,
     );
   }
+  return dir;
+}
+
+/**
+ * A vendor kernel's headers: its .deb unpacked into the cache (not installed on the host), and the
+ * build tree in it. The package must be self-contained, as `make bindeb-pkg` makes it; Debian's
+ * own split headers (-common) are not.
+ */
+export async function vendorHeaders(sel: KernelSelection, deb: DebFile): Promise<string> {
+  const root = cacheDir('headers', `${sel.abi}_${deb.sha256.slice(0, 16)}`);
+  if (!existsSync(join(root, '.complete'))) {
+    await verifyDeb(deb, 'headers');
+    const tmp = `${root}.tmp-${process.pid}`;
+    rmSync(tmp, { recursive: true, force: true });
+    mkdirSync(tmp, { recursive: true });
+    await runOk(['dpkg-deb', '-x', deb.path, tmp]);
+    rmSync(root, { recursive: true, force: true });
+    renameSync(tmp, root);
+    writeFileSync(join(root, '.complete'), `${deb.sha256}\n`);
+  }
+  const dir = join(root, 'usr', 'src', `linux-headers-${sel.abi}`);
+  if (!existsSync(join(dir, 'Makefile')))
+    throw new VendorKernelError(
+      `the vendor headers ${deb.path} have no usr/src/linux-headers-${sel.abi}/Makefile`,
+    );
   return dir;
 }

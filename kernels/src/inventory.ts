@@ -59,3 +59,47 @@ function walk(dir: string, base = dir): string[] {
 export function kernelInventory(release: string, modulesDir: string, configPath: string): KernelInventory {
   return inventoryFrom(release, readFileSync(configPath, 'utf8'), walk(modulesDir));
 }
+
+/** The qdiscs the lab's plans use (emulator/src/plan): a kernel without one cannot run the lab. */
+export const LAB_QDISCS = [
+  'ingress',
+  'netem',
+  'prio',
+  'htb',
+  'tbf',
+  'fq',
+  'fq_codel',
+  'codel',
+  'red',
+  'pie',
+  'cake',
+] as const;
+
+export interface LabNeeds {
+  stacks: readonly string[];
+  qdiscs: readonly string[];
+}
+
+/** What the lab needs and the kernel lacks; empty lists when it has everything. */
+export function missingForLab(inv: KernelInventory, needs: LabNeeds): { stacks: string[]; qdiscs: string[] } {
+  const has = (xs: { name: string }[]) => new Set(xs.map((x) => x.name));
+  const stacks = has(inv.stacks);
+  const qdiscs = has(inv.qdiscs);
+  return {
+    stacks: needs.stacks.filter((s) => !stacks.has(s)),
+    qdiscs: needs.qdiscs.filter((q) => !qdiscs.has(q)),
+  };
+}
+
+/** Throws naming every stack and qdisc the lab needs that this kernel lacks (a vendor kernel, say). */
+export function assertLabNeeds(inv: KernelInventory, needs: LabNeeds, kernel: string): void {
+  const m = missingForLab(inv, needs);
+  if (!m.stacks.length && !m.qdiscs.length) return;
+  const parts = [
+    m.stacks.length ? `congestion controls ${m.stacks.join(', ')} (CONFIG_TCP_CONG_*)` : '',
+    m.qdiscs.length ? `qdiscs ${m.qdiscs.join(', ')} (CONFIG_NET_SCH_*)` : '',
+  ].filter(Boolean);
+  throw new Error(
+    `kernel ${kernel} (${inv.release}) lacks what the lab needs: ${parts.join('; ')}. Build them in or as modules, or go back to the pinned kernel with 'lfnlab kernel use --pinned'`,
+  );
+}

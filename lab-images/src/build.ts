@@ -15,14 +15,16 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { stackModules } from '@lfnlab/emulator';
+import { MAINLINE_STACKS, STACKS } from '@lfnlab/emulator';
 import {
+  assertLabNeeds,
   cacheDir,
   extractKernel,
   fetchKernel,
   type KernelInventory,
   type KernelSelection,
   kernelInventory,
+  LAB_QDISCS,
   run,
   runOk,
   sha256File,
@@ -31,7 +33,7 @@ import { buildAgent } from './agent.js';
 import { sharedLibs } from './ldd.js';
 import { bootModules, moduleName, readModuleClosure } from './modules.js';
 import { buildSamplers } from './samplers.js';
-import { buildStackModules } from './stacks.js';
+import { type AddedStackRecord, buildAddedStacks, buildStackModules } from './stacks.js';
 import {
   copyIn,
   copyTree,
@@ -70,7 +72,8 @@ export interface ImageManifest {
   };
   agent: { sourceHash: string; goVersion: string };
   samplers: { sourceHash: string };
-  stacks: { sourceHash: string; modules: string[] };
+  /** Out-of-tree stacks: the lab's own (kernels/stacks) and those the user added. */
+  stacks: { sourceHash: string; modules: string[]; added?: AddedStackRecord[] };
   tools: ToolRecord[];
   modules: { count: number; boot: string[] };
   initrdBytes: number;
@@ -119,6 +122,33 @@ function recipeHash(): string {
   return h.digest('hex');
 }
 
+/** Everything an image is made of, by hash: the same inputs give the same id. */
+export interface ImageInputs {
+  recipe: string;
+  kernelSha256: string;
+  stacksSourceHash: string;
+  /** Added stacks by name and source hash: adding, changing or removing one changes the id. */
+  added: { name: string; sourceHash: string }[];
+  agent: string;
+  samplers: string;
+  tools: { name: string; sha256: string }[];
+  files: { path: string; sha256: string }[];
+}
+
+export function imageId(i: ImageInputs): string {
+  const h = createHash('sha256')
+    .update(
+      // The out-of-tree stacks too: a changed module must reach the lab (it did not, before).
+      `recipe ${i.recipe}\nkernel ${i.kernelSha256}\nstacks ${i.stacksSourceHash}\nagent ${i.agent}\nsamplers ${i.samplers}\n`,
+    )
+    .update(i.tools.map((t) => `${t.name} ${t.sha256}`).join('\n'));
+  for (const a of [...i.added].sort((x, y) => (x.name < y.name ? -1 : 1)))
+    h.update(`\nadded ${a.name} ${a.sourceHash}`);
+  for (const f of [...i.files].sort((x, y) => (x.path < y.path ? -1 : 1)))
+    h.update(`\n${f.path} ${f.sha256}`);
+  return h.digest('hex').slice(0, 16);
+}
+
 /** The manifest of a built image, by id; null when the cache no longer has it. */
 export function readImageManifest(id: string): ImageManifest | null {
   try {
@@ -143,7 +173,11 @@ export async function ensureImage(opts: BuildOptions = {}): Promise<LabImage> {
   const sel = await fetchKernel({ log });
   const tree = await extractKernel(sel);
   const inventory = kernelInventory(sel.abi, tree.modulesDir, tree.configPath);
+  // A vendor kernel (lfnlab kernel use) must offer what the lab's specs and plans may ask for.
+  assertLabNeeds(inventory, { stacks: MAINLINE_STACKS, qdiscs: LAB_QDISCS }, `${sel.package} ${sel.version}`);
   const stacks = await buildStackModules(sel, log);
+  const added = await buildAddedStacks(sel, log);
+  if (added.length) log(`[image] added stacks: ${added.map((a) => a.record.name).join(', ')}`);
 
   step(2, 'lab agent and samplers');
   const agent = await buildAgent();
@@ -158,14 +192,18 @@ export async function ensureImage(opts: BuildOptions = {}): Promise<LabImage> {
     for (const lib of await sharedLibs(path)) files.add(lib);
   }
   const closure = readModuleClosure(tree.modulesDir);
-  const h = createHash('sha256')
-    .update(
-      // The out-of-tree stacks too: a changed module must reach the lab (it did not, before).
-      `recipe ${recipeHash()}\nkernel ${sel.sha256}\nstacks ${stacks.sourceHash}\nagent ${agent.sourceHash}\nsamplers ${samplers.sourceHash}\n`,
-    )
-    .update(tools.map((t) => `${t.name} ${t.sha256}`).join('\n'));
-  for (const f of [...files].sort()) h.update(`\n${f} ${await sha256File(f)}`);
-  const id = h.digest('hex').slice(0, 16);
+  const fileHashes = [];
+  for (const f of [...files].sort()) fileHashes.push({ path: f, sha256: await sha256File(f) });
+  const id = imageId({
+    recipe: recipeHash(),
+    kernelSha256: sel.sha256,
+    stacksSourceHash: stacks.sourceHash,
+    added: added.map((a) => a.record),
+    agent: agent.sourceHash,
+    samplers: samplers.sourceHash,
+    tools,
+    files: fileHashes,
+  });
   const dir = cacheDir('images', id);
   const image = (manifest: ImageManifest): LabImage => ({
     id,
@@ -203,11 +241,18 @@ export async function ensureImage(opts: BuildOptions = {}): Promise<LabImage> {
     if (existsSync(join(tree.modulesDir, f)))
       copyIn(stage, join(tree.modulesDir, f), join('usr/lib/modules', sel.abi, f));
   }
-  for (const ko of stacks.modules)
+  const extra = [...stacks.modules, ...added.map((a) => a.ko)];
+  for (const ko of extra)
     copyIn(stage, ko, join('usr/lib/modules', sel.abi, 'extra', ko.split('/').pop() as string));
   await runOk(['depmod', '-b', stage, sel.abi]);
-  const available = new Set([...closure.map(moduleName), ...stacks.modules.map(moduleName)]);
-  const boot = bootModules(stackModules(), available);
+  const available = new Set([...closure.map(moduleName), ...extra.map(moduleName)]);
+  // The lab's stacks and every added one load at boot; the registry, not this process's
+  // registration, says which are added (the image is built for the registry as it is).
+  const stackMods = [
+    ...STACKS.flatMap((s) => (s.module ? [s.module] : [])),
+    ...added.map((a) => a.record.module),
+  ];
+  const boot = bootModules(stackMods, available);
   writeFile(stage, 'etc/lfnlab/modules.list', `${boot.join('\n')}\n`);
   // Without this the ifb module makes ifb0 and ifb1 in the lab's root namespace.
   writeFile(stage, 'etc/modprobe.d/lfnlab.conf', 'options ifb numifbs=0\n');
@@ -234,6 +279,7 @@ export async function ensureImage(opts: BuildOptions = {}): Promise<LabImage> {
     stacks: {
       sourceHash: stacks.sourceHash,
       modules: stacks.modules.map((m) => m.split('/').pop() as string),
+      added: added.map((a) => a.record),
     },
     tools,
     modules: { count: closure.length, boot },

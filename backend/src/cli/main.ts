@@ -1,13 +1,8 @@
 import { type Command, parseFor, UsageError } from './args.js';
 import { campaignCommand } from './campaignCommand.js';
+import { kernelCommand } from './kernelCommand.js';
 import { labCommand } from './labCommand.js';
-import {
-  imageCommand,
-  kernelCommand,
-  metricsCommand,
-  schemaCommand,
-  validateCommand,
-} from './miscCommands.js';
+import { imageCommand, metricsCommand, schemaCommand, validateCommand } from './miscCommands.js';
 import { presetCommand } from './presetCommand.js';
 import { qualifyCommand } from './qualifyCommand.js';
 import { reindexCommand } from './reindexCommand.js';
@@ -15,6 +10,7 @@ import { reportCommand } from './reportCommand.js';
 import { runCommand } from './runCommand.js';
 import { selftestCommand } from './selftestCommand.js';
 import { serveCommand } from './serveCommand.js';
+import { registerAddedStacks, stackCommand } from './stackCommand.js';
 import { workerCommand } from './workerCommand.js';
 
 const COMMANDS: Command[] = [
@@ -32,6 +28,7 @@ const COMMANDS: Command[] = [
   metricsCommand,
   imageCommand,
   kernelCommand,
+  stackCommand,
   schemaCommand,
 ];
 
@@ -54,6 +51,8 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`lfnlab: unknown command '${name}'\n\n${HELP}`);
     return 1;
   }
+  // Stacks the user added (lfnlab stack add) are valid stack names for every command.
+  registerAddedStacks();
   try {
     const { values, positionals } = parseFor(cmd, rest);
     if (values.help) {

@@ -1,7 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseSpecText, SpecError, specJsonSchema } from '@lfnlab/emulator';
-import { ensureHeaders, extractKernel, fetchKernel, kernelInventory } from '@lfnlab/kernels';
 import { ensureImage } from '@lfnlab/lab-images';
 import { METRICS } from '@lfnlab/metrics';
 import { type Command, UsageError } from './args.js';
@@ -65,37 +64,6 @@ modules the lab uses into an initramfs. A rebuild with nothing changed is a look
     const img = await ensureImage({ force: values.force === true });
     if (values.json) console.log(JSON.stringify(img.manifest, null, 2));
     else console.log(`image ${img.id} in ${img.dir}`);
-    return 0;
-  },
-};
-
-export const kernelCommand: Command = {
-  name: 'kernel',
-  summary: 'fetch the pinned lab kernel and list its stacks and qdiscs',
-  usage: `usage: lfnlab kernel fetch [--headers] [--json]
-
-Downloads the kernel pinned in kernels/manifest.json from Debian's packages into the
-cache, verifies its sha256, and lists the congestion-control stacks and qdiscs it has.
-When the pin has left Debian's index, the newest ABI of the series is used, loudly.
-
-  --headers   also install the matching linux-headers package (for out-of-tree stacks)
-  --json      print the selection and inventory as JSON`,
-  options: { json: { type: 'boolean' }, headers: { type: 'boolean' } },
-  async run(values, positionals) {
-    if (positionals[0] !== 'fetch') throw new UsageError(this.usage);
-    const sel = await fetchKernel();
-    const tree = await extractKernel(sel);
-    const inv = kernelInventory(sel.abi, tree.modulesDir, tree.configPath);
-    const headers = values.headers ? await ensureHeaders(sel) : null;
-    if (values.json) {
-      console.log(JSON.stringify({ selection: sel, inventory: inv, headers }, null, 2));
-      return 0;
-    }
-    console.log(`${sel.package} ${sel.version} (${sel.pinned ? 'pinned' : 'FALLBACK'}) sha256 ${sel.sha256}`);
-    console.log(`  HZ ${inv.hz}`);
-    console.log(`  stacks: ${inv.stacks.map((s) => s.name).join(' ')}`);
-    console.log(`  qdiscs: ${inv.qdiscs.map((s) => s.name).join(' ')}`);
-    if (headers) console.log(`  headers: ${headers}`);
     return 0;
   },
 };

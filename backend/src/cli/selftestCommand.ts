@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path';
-import { STACK_NAMES } from '@lfnlab/emulator';
+import { knownStackNames, STACK_FAMILIES, type StackFamily, stackInfo } from '@lfnlab/emulator';
 import { runOrRecord } from '../run/runOrRecord.js';
 import {
   IDLE_S,
@@ -35,6 +35,19 @@ export function formatKnownDefects(rows: SelftestRow[]): string {
     .join('\n');
 }
 
+/** --family for the added stacks of --stacks; the lab's own stacks have their own predictions. */
+export function selftestFamilies(family: unknown, stacks: string[]): Record<string, StackFamily> | undefined {
+  if (family === undefined) return undefined;
+  if (typeof family !== 'string' || !(STACK_FAMILIES as readonly string[]).includes(family))
+    throw new UsageError(`--family must be one of ${STACK_FAMILIES.join(', ')}`);
+  const builtIn = stacks.filter((s) => stackInfo(s)?.origin !== 'added');
+  if (builtIn.length)
+    throw new UsageError(
+      `--family applies to added stacks only; ${builtIn.join(', ')} ${builtIn.length > 1 ? 'are' : 'is'} the lab's own (give --stacks with added ones)`,
+    );
+  return Object.fromEntries(stacks.map((s) => [s, family as StackFamily]));
+}
+
 export const selftestCommand: Command = {
   name: 'selftest',
   summary: 'check every stack alone on an idle path: its name, its rate, its loss recovery, its queue',
@@ -58,7 +71,10 @@ Prints a table with the measured numbers; exits 1 when any stack fails. A failur
 that is a measured defect of the stack's own code (${Object.keys(KNOWN_DEFECTS).join(', ')}) is
 reported as "known defect" with its explanation and counts as a failure only with --strict.
 
-  --stacks LIST  comma-separated stacks (default: all ${STACK_NAMES.length})
+  --stacks LIST  comma-separated stacks (default: all ${knownStackNames().length}, added ones included)
+  --family F     how to judge the added stacks in --stacks: loss (default: the family they were
+                 added with, else loss), delay (also: the standing queue stays under half the
+                 buffer), hybrid or model
   --strict       known defects fail too
   --out DIR      run directories go here (default: runs/selftest-DATE)
   --lab NAME     which lab (default: default)`,
@@ -67,6 +83,7 @@ reported as "known defect" with its explanation and counts as a failure only wit
     out: { type: 'string' },
     lab: { type: 'string' },
     strict: { type: 'boolean' },
+    family: { type: 'string' },
   },
   async run(values) {
     const stacks =
@@ -75,10 +92,12 @@ reported as "known defect" with its explanation and counts as a failure only wit
             .split(',')
             .map((s) => s.trim())
             .filter(Boolean)
-        : [...STACK_NAMES];
-    const unknown = stacks.filter((s) => !STACK_NAMES.includes(s));
+        : knownStackNames();
+    const allowed = knownStackNames();
+    const unknown = stacks.filter((s) => !allowed.includes(s));
     if (unknown.length)
-      throw new UsageError(`--stacks: unknown ${unknown.join(', ')}; known: ${STACK_NAMES.join(', ')}`);
+      throw new UsageError(`--stacks: unknown ${unknown.join(', ')}; known: ${allowed.join(', ')}`);
+    const families = selftestFamilies(values.family, stacks);
     const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
     const outDir = resolve(typeof values.out === 'string' ? values.out : join('runs', `selftest-${stamp}`));
     const labName = typeof values.lab === 'string' ? values.lab : undefined;
@@ -86,6 +105,7 @@ reported as "known defect" with its explanation and counts as a failure only wit
     const t0 = Date.now();
     const rows = await runSelftest({
       stacks,
+      families,
       outDir,
       log: (l) => console.log(`  ${l}`),
       runOne: async (spec, dir) =>

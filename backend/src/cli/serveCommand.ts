@@ -2,9 +2,9 @@ import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
 import { get as httpGet } from 'node:http';
 import { get as httpsGet } from 'node:https';
-import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { dataDir } from '@lfnlab/kernels';
 import { buildServer } from '../server/buildServer.js';
 import { FRONTEND_DIST } from '../server/plugins/static.js';
 import { FakeLabDriver } from '../service/fakeLabDriver.js';
@@ -17,10 +17,9 @@ import { Storage } from '../storage/runStorage.js';
 import { type Command, UsageError } from './args.js';
 import { parseLabCount } from './labsOption.js';
 
+/** The one data dir rule (kernels' dataDir): where `lfnlab stack add` keeps its registry too. */
 export function defaultDataDir(): string {
-  const home = process.env.HOME ? homedir() : null;
-  if (process.env.XDG_DATA_HOME) return join(process.env.XDG_DATA_HOME, 'lfnlab');
-  return home ? join(home, '.local', 'share', 'lfnlab') : resolve('.lfnlab');
+  return dataDir();
 }
 
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
@@ -62,7 +61,7 @@ run directory under --runs and its samples to InfluxDB.
   --host HOST       address to listen on (default 127.0.0.1)
   --port N          port (default 8080)
   --data DIR        accounts, tokens, quotas, stored specs, the storage spool
-                    (default $XDG_DATA_HOME/lfnlab or ~/.local/share/lfnlab)
+                    (default $LFNLAB_DATA, else $XDG_DATA_HOME/lfnlab or ~/.local/share/lfnlab)
   --runs DIR        run directories (default runs/)
   --lab real|fake   real: the qemu lab (default); fake: synthetic runs, no lab needed
   --labs N          keep N labs (default, default-2 … default-N); a run that names

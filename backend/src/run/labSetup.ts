@@ -6,11 +6,11 @@ import { hostname } from 'node:os';
 import {
   calibrateDelay,
   calibratedChanges,
+  knownStackNames,
   type PathChange,
   type Plan,
   type Spec,
-  STACK_NAMES,
-  STACKS,
+  stackInfo,
   stackParamsInForce,
   usesKernelTcp,
 } from '@lfnlab/emulator';
@@ -25,16 +25,35 @@ export interface AgentInfo {
   kernel: string;
   stacksAvailable: string[];
   boot: { modules: { name: string; ok: boolean; error?: string }[] };
+  /** Loaded modules; `file` and `sha256` for those the image ships. */
+  modules?: { name: string; file?: string; sha256?: string }[];
 }
 
 /** Why a stack is missing, from the boot report when its module failed to load. */
 export function missingStacksMessage(missing: string[], info: AgentInfo): string {
   const why = missing.map((name) => {
-    const module = STACKS.find((s) => s.name === name)?.module;
+    const stack = stackInfo(name);
+    const module = stack?.module;
     const load = info.boot.modules.find((m) => m.name === module);
-    return load && !load.ok ? `${name} (${module} failed to load at boot: ${load.error})` : name;
+    if (load && !load.ok) return `${name} (${module} failed to load at boot: ${load.error})`;
+    // An added stack the image does not carry: added after this image was built, or it failed to build.
+    return stack?.origin === 'added'
+      ? `${name} (added with 'lfnlab stack add' but not in this lab's image)`
+      : name;
   });
   return `the lab kernel has no ${why.join(', ')}; it offers ${info.stacksAvailable.join(', ')}`;
+}
+
+/**
+ * The added stacks this run's image carries: name, module, source hash and origin 'added' from the
+ * image build, with the sha256 of the module the lab actually loaded (null when it is not loaded).
+ */
+export function addedStacksRecord(image: LabImage, info: AgentInfo) {
+  // An image built before stacks could be added has no `added` (a stub image no `stacks` at all).
+  return (image.manifest.stacks?.added ?? []).map((a) => {
+    const loaded = info.modules?.find((m) => m.name === a.module);
+    return { ...a, loaded: Boolean(loaded), loadedSha256: loaded?.sha256 ?? null };
+  });
 }
 
 export interface Snapshot {
@@ -226,11 +245,13 @@ export async function checkStacksAndRecordEnvironment(
       agent: image.manifest.agent,
       samplers: image.manifest.samplers,
       modules: image.manifest.modules,
+      stacks: image.manifest.stacks,
     },
+    addedStacks: addedStacksRecord(image, info),
     agent: info,
     toolVersions: facts.toolVersions,
     host: { name: hostname(), node: process.version, platform: process.platform, qemu: lab.qemuVersion },
-    knownStacks: STACK_NAMES,
+    knownStacks: knownStackNames(),
   });
   return cpuMHz;
 }

@@ -108,4 +108,14 @@ describe('selftest judgements', () => {
     expect(standingQueue(backlog(160), 'hstcplp', 167, 8).pass).toBe(false);
     expect(standingQueue(backlog(160), 'cubic', 167, 8).pass).toBeNull();
   });
+  it('holds an added delay-based stack to half the buffer, and does not judge other families', () => {
+    expect(standingQueue(backlog(80), 'lfnvendor', 167, 8, 'delay')).toEqual({
+      pass: true,
+      measured: '80 pkts (delay-based: at most 83)',
+    });
+    expect(standingQueue(backlog(120), 'lfnvendor', 167, 8, 'delay').pass).toBe(false);
+    expect(standingQueue(backlog(120), 'lfnvendor', 167, 8, 'loss').pass).toBeNull();
+    // A built-in stack keeps its own prediction whatever family is passed.
+    expect(standingQueue(backlog(3), 'vegas', 167, 8, 'delay').measured).toBe('3 pkts (expected 2-4)');
+  });
 });

@@ -2,7 +2,7 @@
 // report the stack, does the flow fill an idle bottleneck after its ramp-up, does it cut its window
 // on loss and grow it back, and does a delay-based stack keep the queue its parameters predict.
 
-import { stackParam } from '@lfnlab/emulator';
+import { type StackFamily, stackParam } from '@lfnlab/emulator';
 import type { QueueSample, Sample, TcpFlowSample } from '../run/samples.js';
 import type { FlowSummary } from '../run/summary.js';
 
@@ -163,15 +163,28 @@ export function expectedQueue(stack: string, bufferPackets: number): { lo: numbe
   }
 }
 
-/** Measured: the median bottleneck backlog over the second half, within a tolerance of the prediction. */
+/**
+ * A delay-based stack the lab has no prediction for (one a user added) must at least keep its
+ * standing queue to this share of the buffer: reacting to delay means backing off before the
+ * buffer fills, which a loss-based stack on a 1-BDP buffer does not.
+ */
+export const DELAY_QUEUE_SHARE = 0.5;
+
+/**
+ * Measured: the median bottleneck backlog over the second half, within a tolerance of the
+ * prediction. `family` matters only for a stack without a prediction (an added one): 'delay'
+ * checks the queue stays under DELAY_QUEUE_SHARE of the buffer; the other families are not judged.
+ */
 export function standingQueue(
   samples: Sample[],
   stack: string,
   bufferPackets: number,
   durationS: number,
+  family?: StackFamily,
 ): Judgement {
   const want = expectedQueue(stack, bufferPackets);
-  if (!want) return { pass: null, measured: '-' };
+  const ceiling = !want && family === 'delay' ? Math.floor(DELAY_QUEUE_SHARE * bufferPackets) : null;
+  if (!want && ceiling === null) return { pass: null, measured: '-' };
   const q = samples
     .filter(
       (s): s is QueueSample =>
@@ -185,6 +198,11 @@ export function standingQueue(
     .sort((a, b) => a - b);
   if (!q.length) return { pass: false, measured: 'no samples' };
   const median = q[Math.floor(q.length / 2)] as number;
+  if (!want)
+    return {
+      pass: median <= (ceiling as number),
+      measured: `${median} pkts (delay-based: at most ${ceiling})`,
+    };
   // One-packet granularity and TCG's bunched releases: half to twice the prediction, ± 2 packets.
   const pass = median >= want.lo / 2 - 2 && median <= want.hi * 2 + 2;
   const range = want.lo === want.hi ? `${want.lo}` : `${want.lo}-${want.hi}`;

@@ -3,8 +3,8 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildPlan } from '@lfnlab/emulator';
-import { describe, expect, it } from 'vitest';
+import { buildPlan, registerStacks } from '@lfnlab/emulator';
+import { afterEach, describe, expect, it } from 'vitest';
 import { formatKnownDefects, formatSelftest } from '../cli/selftestCommand.js';
 import type { RunSummary } from '../run/summary.js';
 import { IDLE_S, KNOWN_DEFECTS, LOSS_S, type RunOne, runSelftest } from './selftest.js';
@@ -87,5 +87,35 @@ describe('runSelftest', () => {
       runOne: fakeLab({ reno: { share: 1448 / 1514 } }),
     });
     expect(rows[0]?.rate.measured).toBe('100 %');
+  });
+});
+
+describe('an added stack in the selftest', () => {
+  const vendor = {
+    name: 'lfnvendor',
+    module: 'tcp_lfnvendor',
+    family: 'loss' as const,
+    sourceHash: 'ab'.repeat(32),
+  };
+  afterEach(() => registerStacks([]));
+
+  it('is judged like a loss-based stack (no queue check) unless its family says delay', async () => {
+    registerStacks([vendor]);
+    const run = (families?: Record<string, 'delay'>) =>
+      runSelftest({
+        stacks: ['lfnvendor'],
+        outDir: mkdtempSync(join(tmpdir(), 'lfnlab-selftest-unit-')),
+        runOne: fakeLab({ lfnvendor: { share: 0.95 } }),
+        families,
+      });
+    const [asLoss] = await run();
+    expect(asLoss?.pass).toBe(true);
+    expect(asLoss?.queue).toEqual({ pass: null, measured: '-' });
+    // The fake lab keeps 3 packets queued: a delay-based stack well under half the buffer.
+    const [asDelay] = await run({ lfnvendor: 'delay' });
+    expect(asDelay?.queue).toEqual({ pass: true, measured: '3 pkts (delay-based: at most 83)' });
+    // The family it was added with counts when --family is not given.
+    registerStacks([{ ...vendor, family: 'delay' }]);
+    expect((await run())[0]?.queue.measured).toBe('3 pkts (delay-based: at most 83)');
   });
 });

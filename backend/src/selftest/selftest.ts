@@ -4,7 +4,14 @@
 // because a delay-based stack keeps its few packets of queue below even a small buffer and would
 // never meet a loss of its own making. A user who adds a stack runs this first.
 import { join } from 'node:path';
-import { buildPlan, goodputCeiling, type Spec, validateSpec } from '@lfnlab/emulator';
+import {
+  buildPlan,
+  goodputCeiling,
+  type Spec,
+  type StackFamily,
+  stackInfo,
+  validateSpec,
+} from '@lfnlab/emulator';
 import { readSamples } from '../run/readSamples.js';
 import type { RunSummary } from '../run/summary.js';
 import {
@@ -85,6 +92,11 @@ export async function runSelftest(o: {
   outDir: string;
   runOne: RunOne;
   log?: (line: string) => void;
+  /**
+   * Families of added stacks as the user states them (selftest --family). An added stack is judged
+   * by these, else by the family it was added with; built-in stacks by their own predictions.
+   */
+  families?: Readonly<Record<string, StackFamily>>;
 }): Promise<SelftestRow[]> {
   const rows: SelftestRow[] = [];
   for (const stack of o.stacks) {
@@ -99,6 +111,8 @@ export async function runSelftest(o: {
     const buffer = plan.topology.paths[0]?.bufferPackets.forward ?? 0;
     const bdp = plan.topology.paths[0]?.bdpPackets ?? 0;
     const predicted = expectedRateShare(stack, buffer, bdp);
+    const info = stackInfo(stack);
+    const family = o.families?.[stack] ?? (info?.origin === 'added' ? info.family : undefined);
     const idleSamples = readSamples(idleDir);
     const lossSamples = readSamples(lossDir);
     const failed = [a, b].find((s) => s.status !== 'completed');
@@ -117,7 +131,7 @@ export async function runSelftest(o: {
         predicted,
       ).judgement,
       recovery: cutsAndRegrowth(lossSamples, flow, stack).judgement,
-      queue: standingQueue(idleSamples, stack, buffer, IDLE_S),
+      queue: standingQueue(idleSamples, stack, buffer, IDLE_S, family),
       pass: false,
       knownDefect: null,
       error: failed

@@ -1,7 +1,7 @@
 // A lab that is not there: runs produce plausible TCP, goodput, queue, RTT and CPU samples at the
 // spec's rates, in real time divided by `timeScale`, and write a run directory that reports and
 // exports read like a real one. For API tests and frontend work (`lfnlab serve --lab fake`).
-import { buildPlan, type FlowTopology, type Spec, STACK_NAMES } from '@lfnlab/emulator';
+import { buildPlan, type FlowTopology, knownStackNames, type Spec } from '@lfnlab/emulator';
 import { seededUniform } from '@lfnlab/metrics';
 import type { IntervalSample, IperfJson } from '../run/iperf.js';
 import { RunRecorder } from '../run/record.js';
@@ -70,7 +70,7 @@ export class FakeLabDriver implements LabDriver {
       accel: up || busy ? 'tcg' : null,
       cpus: up || busy ? 2 : null,
       kernel: up || busy ? '6.1.0-fake-amd64' : null,
-      stacks: up || busy ? [...STACK_NAMES] : [],
+      stacks: up || busy ? knownStackNames() : [],
       bootMs: up || busy ? this.bootMs : null,
     };
   }
@@ -121,8 +121,8 @@ export class FakeLabDriver implements LabDriver {
       cpu: { model: 'fake lab (synthetic samples)', mhz: null },
       seed: spec.seed,
       lab: { name: o.labName, accel: 'tcg', cpus: 2, imageId: 'fake', bootMs: this.bootMs },
-      agent: { kernel: '6.1.0-fake-amd64', stacksAvailable: STACK_NAMES },
-      knownStacks: STACK_NAMES,
+      agent: { kernel: '6.1.0-fake-amd64', stacksAvailable: knownStackNames() },
+      knownStacks: knownStackNames(),
     });
     rec.event('setup', { commands: 0, ms: 0 });
 

@@ -2,7 +2,7 @@
 // at the end); lab management through lab-images, as `lfnlab lab` does it.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { STACKS } from '@lfnlab/emulator';
+import { knownStacks } from '@lfnlab/emulator';
 import {
   connectLab,
   ensureImage,
@@ -70,7 +70,13 @@ export class RealLabDriver implements LabDriver {
       const modules = new Set([...m.kernel.stacks.map((s) => s.module), ...m.stacks.modules.map(moduleName)]);
       return {
         kernel: m.kernel.abi,
-        stacks: STACKS.filter((s) => s.module === null || modules.has(s.module)).map((s) => s.name),
+        stacks: [
+          ...knownStacks()
+            .filter((s) => s.module === null || modules.has(s.module))
+            .map((s) => s.name),
+          // Added stacks the image carries even if this service has not registered them (yet).
+          ...(m.stacks.added ?? []).map((a) => a.name),
+        ].filter((n, i, all) => all.indexOf(n) === i),
       };
     };
     const out: LabInfo[] = [];

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { amount, duration, int, name, rate, size, strict } from './fields.js';
 import { LIMITS } from './limits.js';
-import { STACK_NAMES } from './stacks.js';
+import { isKnownStack, knownStackNames } from './stacks.js';
 
 export const TRANSPORTS = ['tcp', 'udt', 'rbudp', 'psockets'] as const;
 export type Transport = (typeof TRANSPORTS)[number];
@@ -18,6 +18,18 @@ const TRANSPORT_HELP =
   'UDP at `rate`, then rounds re-sending what the receiver reports missing. udt, rbudp and psockets ' +
   "send `bytes` of seeded data; the receiver's SHA-256 must equal the sender's.";
 
+const unknownStack = (input: unknown) =>
+  `unknown stack ${JSON.stringify(input)}; available: ${knownStackNames().join(', ')}`;
+
+/**
+ * A stack name: built in or added (registerStacks). A string checked against the registry when a
+ * spec is parsed, not an enum fixed at load, so a stack added after start-up is accepted; the JSON
+ * Schema lists the names known when it is generated (jsonSchema.ts).
+ */
+export const StackNameSchema = z
+  .string({ error: (iss) => unknownStack(iss.input) })
+  .refine(isKnownStack, { error: (iss) => unknownStack(iss.input) });
+
 const FlowObject = strict({
   name: name('a flow name').optional(),
   /** How the data moves; see TRANSPORT_HELP. Default tcp (iperf3). */
@@ -29,11 +41,7 @@ const FlowObject = strict({
    * TCP congestion control. Required for tcp and psockets flows (psockets sets it on every striped
    * connection); udt and rbudp bring their own rate control and take none.
    */
-  stack: z
-    .enum(STACK_NAMES, {
-      error: (iss) => `unknown stack ${JSON.stringify(iss.input)}; available: ${STACK_NAMES.join(', ')}`,
-    })
-    .optional(),
+  stack: StackNameSchema.optional(),
   /** Name of a path in `paths`; may be left out when there is only one. */
   path: z.string({ error: 'must be the name of a path' }).optional(),
   /**
@@ -87,7 +95,7 @@ function checkTransport(f: FlowOut, ctx: z.core.$RefinementCtx<FlowOut>): void {
     ctx.addIssue({ code: 'custom', path: [field], message });
   const udp = !usesKernelTcp(t);
   if (!udp && f.stack === undefined)
-    issue('stack', `is required for a ${t} flow: one of ${STACK_NAMES.join(', ')}`);
+    issue('stack', `is required for a ${t} flow: one of ${knownStackNames().join(', ')}`);
   if (udp && f.stack !== undefined)
     issue(
       'stack',

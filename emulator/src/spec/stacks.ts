@@ -1,11 +1,20 @@
 // TCP congestion-control stacks the lab kernel offers. The name is what TCP_CONGESTION takes and
 // what `ss -ti` prints; the module is what the image loads at boot (built-ins have none).
+//
+// The built-in list is fixed here; stacks a user adds (`lfnlab stack add`) join it at run time
+// through registerStacks, so the one spec schema accepts them in the CLI, the service and the UI
+// alike. Everything that asks "which stacks are there" goes through knownStacks().
+
+export type StackFamily = 'loss' | 'delay' | 'hybrid' | 'model';
+export const STACK_FAMILIES: readonly StackFamily[] = ['loss', 'delay', 'hybrid', 'model'];
 
 export interface StackInfo {
   name: string;
   module: string | null;
-  origin: 'mainline' | 'out-of-tree';
-  family: 'loss' | 'delay' | 'hybrid' | 'model';
+  origin: 'mainline' | 'out-of-tree' | 'added';
+  family: StackFamily;
+  /** Added stacks: sha256 of the module's sources as registered. */
+  sourceHash?: string;
 }
 
 export const STACKS: readonly StackInfo[] = [
@@ -34,8 +43,66 @@ export const STACKS: readonly StackInfo[] = [
 
 export const MAINLINE_STACKS = STACKS.filter((s) => s.origin === 'mainline').map((s) => s.name);
 
+/** The built-in names only; what a spec may name is knownStackNames(). */
 export const STACK_NAMES = STACKS.map((s) => s.name) as [string, ...string[]];
 
+/** What TCP_CONGESTION accepts: the kernel's TCP_CA_NAME_MAX is 16 bytes with the NUL. */
+export const STACK_NAME_PATTERN = /^[a-z0-9_]{1,15}$/;
+
+let added: StackInfo[] = [];
+
+/**
+ * Make user-added stacks selectable (replaces any earlier registration, so it can follow the
+ * registry as it changes). A name that is built in, malformed, or given twice is refused: the
+ * registry checked it when the stack was added, so this is a bug or a hand-edited registry.
+ */
+export function registerStacks(stacks: readonly Omit<StackInfo, 'origin'>[]): void {
+  const seen = new Set(STACK_NAMES);
+  const next: StackInfo[] = [];
+  for (const s of stacks) {
+    if (!STACK_NAME_PATTERN.test(s.name))
+      throw new Error(`stack name ${JSON.stringify(s.name)} must be 1-15 of a-z, 0-9, _`);
+    if (seen.has(s.name))
+      throw new Error(
+        `stack ${s.name} is ${STACK_NAMES.includes(s.name) ? 'built in' : 'registered twice'}; an added stack needs a name of its own`,
+      );
+    seen.add(s.name);
+    next.push({ ...s, origin: 'added' });
+  }
+  added = next;
+}
+
+/**
+ * The web UI knows a lab's stacks only by name (GET /api/labs): names beyond the built-in ones
+ * (stacks the lab's operator added) become selectable with what little is known of them, and
+ * stacks registered with full details keep them.
+ */
+export function registerLabStacks(names: readonly string[]): void {
+  const have = new Set(knownStackNames());
+  const extra = [...new Set(names)]
+    .filter((n) => !have.has(n) && STACK_NAME_PATTERN.test(n))
+    .map((name) => ({ name, module: null, family: 'loss' as const }));
+  if (extra.length) registerStacks([...added, ...extra]);
+}
+
+/** Built-in stacks, then the added ones in the order they were registered. */
+export function knownStacks(): readonly StackInfo[] {
+  return added.length ? [...STACKS, ...added] : STACKS;
+}
+
+export function knownStackNames(): string[] {
+  return knownStacks().map((s) => s.name);
+}
+
+export function addedStacks(): readonly StackInfo[] {
+  return added;
+}
+
+export const stackInfo = (name: string): StackInfo | undefined => knownStacks().find((s) => s.name === name);
+
+export const isKnownStack = (name: string): boolean => stackInfo(name) !== undefined;
+
+/** Modules the image loads at boot: every known stack that is not built into the kernel. */
 export function stackModules(): string[] {
-  return STACKS.flatMap((s) => (s.module ? [s.module] : []));
+  return knownStacks().flatMap((s) => (s.module ? [s.module] : []));
 }

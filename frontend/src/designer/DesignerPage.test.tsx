@@ -1,6 +1,6 @@
-import { SpecSchema } from '@lfnlab/emulator/spec';
+import { registerStacks, SpecSchema } from '@lfnlab/emulator/spec';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mockApi } from '../../test/support/api';
 import { labs } from '../../test/support/fixtures';
 import { must } from '../../test/support/must';
@@ -73,5 +73,30 @@ describe('DesignerPage', () => {
     // Until the lab answers, the designer falls back to the schema's list (which has bbr).
     await waitFor(() => expect(offered()).toEqual(labs[0]?.stacks));
     expect(offered()).not.toContain('bbr');
+  });
+
+  describe('with a stack the lab operator added', () => {
+    afterEach(() => registerStacks([]));
+
+    it('offers it and the shared schema accepts it', async () => {
+      const lab = { ...must(labs[0]), stacks: [...must(labs[0]).stacks, 'lfnvendor'] };
+      mockApi({ 'GET /api/labs': { body: [lab] }, 'GET /api/specs': { body: [] } });
+      renderInApp(<DesignerPage />);
+      const stack = screen.getByRole('combobox', { name: 'Flow 1 stack' });
+      fireEvent.click(stack);
+      await waitFor(() => expect(stack.getAttribute('aria-expanded')).toBe('true'));
+      const list = must(document.getElementById(must(stack.getAttribute('aria-controls'))));
+      const option = await waitFor(() =>
+        must(
+          within(list)
+            .queryAllByRole('option', { hidden: true })
+            .find((o) => o.textContent === 'lfnvendor'),
+        ),
+      );
+      fireEvent.click(option);
+      await waitFor(() => expect((stack as HTMLInputElement).value).toBe('lfnvendor'));
+      await screen.findByText('Spec is valid');
+      expect(screen.getByRole('button', { name: 'Launch run' })).toHaveProperty('disabled', false);
+    });
   });
 });

@@ -1,6 +1,6 @@
 // Experiment designer: the spec as a form validated by the shared schema on every change, with
 // live theory and topology beside it, file actions and a launch button.
-import { quotaProblems, STACK_NAMES } from '@lfnlab/emulator/spec';
+import { quotaProblems, registerLabStacks, STACK_NAMES } from '@lfnlab/emulator/spec';
 import { Alert, Button, Divider, Grid, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useMemo, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
@@ -51,6 +51,11 @@ export function DesignerPage({ specId }: { specId?: string }) {
   // The lab's own list: a stack whose module failed to load is not offered.
   const lab = labs.data?.find((l) => l.state !== 'down') ?? labs.data?.[0];
   const stacks = lab?.stacks.length ? lab.stacks : [...STACK_NAMES];
+  // A stack the lab's operator added (lfnlab stack add) must pass the shared schema here too. In
+  // render, not an effect: the validation effect below must already see it.
+  const stackKey = stacks.join(',');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: stackKey stands for the list
+  useMemo(() => registerLabStacks(stacks), [stackKey]);
 
   useEffect(() => {
     // A working copy of this spec (edited, then left) wins over the stored text.
@@ -62,11 +67,11 @@ export function DesignerPage({ specId }: { specId?: string }) {
 
   // Validate the whole spec on every change: cross-field rules (a flow starting after the run
   // ends) must show even when the field that broke them is another one.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: values is the trigger
+  // biome-ignore lint/correctness/useExhaustiveDependencies: values (and the lab's stacks) trigger it
   useEffect(() => {
     void trigger();
     saveWorkingCopy(specId, values);
-  }, [values, trigger, specId]);
+  }, [values, trigger, specId, stackKey]);
 
   const theory = useMemo(() => values.paths.map((p) => pathTheory(values, p)), [values]);
   const errors = formState.errors;

@@ -1,0 +1,55 @@
+// The service with a stack added (as `lfnlab serve` registers the registry at start): the API's
+// validation accepts it, refuses an unknown stack naming the field and every allowed name, and the
+// lab list the designer reads offers it.
+import { registerStacks } from '@lfnlab/emulator';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { adminClient, type Client, type TestServer, testServer } from '../../test/support/testkit.js';
+
+let s: TestServer;
+let admin: Client;
+
+beforeAll(async () => {
+  registerStacks([
+    { name: 'lfnvendor', module: 'tcp_lfnvendor', family: 'loss', sourceHash: 'ab'.repeat(32) },
+  ]);
+  s = await testServer();
+  admin = await adminClient(s);
+});
+afterAll(async () => {
+  await s.close();
+  registerStacks([]);
+});
+
+const spec = (stack: string) =>
+  `name: v\nduration: 4s\npaths: { main: { rtt: 20ms, rate: 20Mbit } }\nflows: [{ stack: ${stack} }]\n`;
+
+describe('an added stack in the service', () => {
+  it('passes the API validation; an unknown one names the field and lists the added one too', async () => {
+    const good = await admin.json<{ ok: boolean }>('POST', '/api/specs/validate', {
+      text: spec('lfnvendor'),
+    });
+    expect(good.ok).toBe(true);
+    const bad = await admin.json<{ ok: boolean; problems: { path: string; message: string }[] }>(
+      'POST',
+      '/api/specs/validate',
+      { text: spec('tahoe') },
+    );
+    expect(bad.problems).toEqual([
+      {
+        path: 'flows.0.stack',
+        message: expect.stringMatching(/^unknown stack "tahoe"; available: reno, .*, grid, lfnvendor$/),
+      },
+    ]);
+  });
+
+  it('is in the stacks GET /api/labs reports (what the designer offers)', async () => {
+    expect((await admin.req('POST', '/api/labs/default/boot')).statusCode).toBe(202);
+    // The fake lab reports its stacks once it is up, as the real one does.
+    const lab = await vi.waitFor(async () => {
+      const [l] = await admin.json<{ state: string; stacks: string[] }[]>('GET', '/api/labs');
+      expect(l?.state).toBe('ready');
+      return l;
+    });
+    expect(lab?.stacks).toContain('lfnvendor');
+  });
+});
