@@ -5,10 +5,8 @@
 // directory, not under /run: a lab PC outlives this host's reboots.
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import { type TLSSocket, connect as tlsConnect } from 'node:tls';
-import { runOk } from '@lfnlab/kernels';
+import { dataDir, runOk } from '@lfnlab/kernels';
 import { Channel, ChannelError, type ChannelOptions } from './channel.js';
 
 export const REMOTE_PORT = 7600;
@@ -35,13 +33,8 @@ export interface LabPcRecord {
   createdAt: string;
 }
 
-/** $XDG_DATA_HOME/lfnlab/lab-pcs, or ~/.local/share/lfnlab/lab-pcs (the service's data root). */
-export function labPcDir(...parts: string[]): string {
-  const base = process.env.XDG_DATA_HOME
-    ? join(process.env.XDG_DATA_HOME, 'lfnlab')
-    : join(homedir(), '.local', 'share', 'lfnlab');
-  return join(base, 'lab-pcs', ...parts);
-}
+/** The lab PCs' records, keys and the lab CA: in the user's data directory (`dataDir`). */
+export const labPcDir = (...parts: string[]): string => dataDir('lab-pcs', ...parts);
 
 export function readLabPc(name: string): LabPcRecord | null {
   if (!LAB_PC_NAME.test(name)) return null;
