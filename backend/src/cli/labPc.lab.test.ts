@@ -17,7 +17,7 @@ const TAP = 'lfnpc0';
 const HOST_IP = '10.77.0.1';
 const PC_IP = '10.77.0.2';
 // The records, CA and key of this test only; the image cache is the shared one.
-const env = { ...process.env, XDG_DATA_HOME: join(tmp, 'data') };
+const env = { ...process.env, LFNLAB_DATA: join(tmp, 'data') };
 const iso = join(tmp, `${NAME}.iso`);
 
 const lfnlab = (...args: string[]) =>
@@ -128,7 +128,7 @@ describe('a lab PC booted from the ISO', () => {
     const boot = `${report.stdout}\n${report.stderr}`;
     expect(boot).toMatch(/El Torito boot img :\s+1\s+BIOS/);
     expect(boot).toMatch(/El Torito boot img :\s+2\s+UEFI/);
-    const rec = JSON.parse(readFileSync(join(tmp, 'data', 'lfnlab', 'lab-pcs', NAME, 'lab.json'), 'utf8'));
+    const rec = JSON.parse(readFileSync(join(tmp, 'data', 'lab-pcs', NAME, 'lab.json'), 'utf8'));
     expect(rec).toMatchObject({ name: NAME, host: PC_IP, port: 7600, network: { address: `${PC_IP}/30` } });
   });
 
@@ -150,7 +150,7 @@ describe('a lab PC booted from the ISO', () => {
         host: PC_IP,
         port: 7600,
         servername: NAME,
-        ca: readFileSync(join(tmp, 'data', 'lfnlab', 'lab-pcs', 'ca.pem')),
+        ca: readFileSync(join(tmp, 'data', 'lab-pcs', 'ca.pem')),
         minVersion: 'TLSv1.3',
       });
       s.on('data', () => resolve('data'));
