@@ -6,7 +6,19 @@
 // the run ended. A worker that falls silent for `silenceMs` (killed, or cut off) leaves the run
 // failed and partial, summarised from the samples that arrived, and its job dropped from the queue.
 import { createHash } from 'node:crypto';
-import { appendFileSync, createWriteStream, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  createReadStream,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { Transform } from 'node:stream';
@@ -38,8 +50,53 @@ const RECORD_PATH = /^(?:[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}\/){0,3}[A-Za-z0-9_][A
 /** The service's own record of the run, never taken from a worker. */
 const SERVICE_FILES = new Set(['service.json']);
 export const MAX_RECORD_FILE_BYTES = 1024 ** 3;
-/** The next batch a run expects, kept beside its record so a restarted service resumes in step (a worker cannot upload a name starting with "."). */
+/**
+ * The next batch a run expects and the sizes of the files batches append to once the batches
+ * before it were applied, written (atomically) after each batch and kept beside the record: a
+ * service killed while applying a batch cuts those files back to these sizes when it restarts,
+ * so the batch, sent again by the worker, is applied once. (A worker cannot upload a name
+ * starting with ".")
+ */
 const STREAM_POSITION = '.worker-stream.json';
+
+interface StreamPosition {
+  nextSeq: number;
+  sizes?: Record<string, number>;
+}
+
+/** The files of a run directory that batches append to, relative to it. */
+function appendedFiles(dir: string): string[] {
+  const out = ['events.jsonl'];
+  const samples = join(dir, 'samples');
+  if (existsSync(samples))
+    for (const f of readdirSync(samples)) if (f.endsWith('.jsonl')) out.push(`samples/${f}`);
+  return out;
+}
+
+function sizesOf(dir: string): Record<string, number> {
+  const sizes: Record<string, number> = {};
+  for (const f of appendedFiles(dir)) {
+    const p = join(dir, f);
+    if (existsSync(p)) sizes[f] = statSync(p).size;
+  }
+  return sizes;
+}
+
+/** Cuts what a batch appended beyond the recorded position (a batch applied in part, or not recorded). */
+function rollBack(dir: string, sizes: Record<string, number>): void {
+  for (const f of appendedFiles(dir)) {
+    const p = join(dir, f);
+    if (!existsSync(p)) continue;
+    const keep = sizes[f] ?? 0;
+    if (statSync(p).size > keep) truncateSync(p, keep);
+  }
+}
+
+async function sha256File(file: string): Promise<string> {
+  const h = createHash('sha256');
+  for await (const chunk of createReadStream(file)) h.update(chunk as Buffer);
+  return h.digest('hex');
+}
 
 export function recordPathProblem(path: string): string | null {
   if (!RECORD_PATH.test(path) || path.split('/').some((p) => p === '.' || p === '..'))
@@ -138,13 +195,18 @@ export class WorkerRuns {
     return t;
   }
 
-  start(caller: WorkerCaller, runId: string, lab: string): Run {
+  /** `lab` is the run's lab (its queue); `workerLab` the worker's own lab that runs it. */
+  start(caller: WorkerCaller, runId: string, lab: string, workerLab?: string): Run {
     if (!this.o.labsOnWorkers)
       throw new ServiceError(409, 'this service runs its runs on its own labs (start it with --workers)');
     const run = this.o.store.get(runId);
     if (run && run.lab !== lab)
       throw new ServiceError(409, `run ${runId} is queued for lab ${run.lab}, not ${lab}`);
     const active = this.o.runs.startRun(runId, caller.host);
+    if (workerLab !== undefined) {
+      active.run.hostLab = workerLab;
+      this.o.store.save(active.run);
+    }
     this.remote.set(runId, {
       active,
       host: caller.host,
@@ -152,7 +214,9 @@ export class WorkerRuns {
       nextSeq: 1,
       silence: this.armSilence(runId),
     });
-    this.o.log(`[${runId}] started on worker host ${caller.host}, lab ${lab}`);
+    this.o.log(
+      `[${runId}] started on worker host ${caller.host}, lab ${lab}${workerLab ? ` (its lab ${workerLab})` : ''}`,
+    );
     return active.run;
   }
 
@@ -199,8 +263,29 @@ export class WorkerRuns {
     for (const ev of events.slice(e)) feed.onEvent(ev.type, ev.detail);
     if (b.progress) feed.onProgress(b.progress);
     r.nextSeq = b.seq + 1;
-    writeFileSync(join(r.dir, STREAM_POSITION), `${JSON.stringify({ nextSeq: r.nextSeq })}\n`);
+    const position: StreamPosition = { nextSeq: r.nextSeq, sizes: sizesOf(r.dir) };
+    const file = join(r.dir, STREAM_POSITION);
+    writeFileSync(`${file}.tmp`, `${JSON.stringify(position)}\n`);
+    renameSync(`${file}.tmp`, file);
     return { ack: b.seq };
+  }
+
+  /** The run directory's files as the service has them (not its own service.json), with SHA-256. */
+  async files(caller: WorkerCaller, runId: string): Promise<Array<{ path: string; sha256: string; bytes: number }>> {
+    const r = this.own(caller, runId);
+    const out: Array<{ path: string; sha256: string; bytes: number }> = [];
+    const walk = async (rel: string) => {
+      for (const e of readdirSync(join(r.dir, rel), { withFileTypes: true })) {
+        const path = rel ? `${rel}/${e.name}` : e.name;
+        if (e.isDirectory()) await walk(path);
+        else if (e.isFile() && recordPathProblem(path) === null) {
+          const p = join(r.dir, path);
+          out.push({ path, sha256: await sha256File(p), bytes: statSync(p).size });
+        }
+      }
+    };
+    await walk('');
+    return out.sort((a, b) => a.path.localeCompare(b.path));
   }
 
   /** One file of the worker's run directory into the service's, kept only if its SHA-256 matches. */
@@ -293,12 +378,14 @@ export class WorkerRuns {
     const active = this.o.runs.resumeRun(run);
     const plan = readJson<Plan>(join(dir, 'plan.json'));
     if (plan) active.feed.onPlan(plan);
-    const position = readJson<{ nextSeq?: number }>(join(dir, STREAM_POSITION));
+    // No position: no batch was acknowledged, so the worker still has them all from the first.
+    const position = readJson<Partial<StreamPosition>>(join(dir, STREAM_POSITION)) ?? { nextSeq: 1, sizes: {} };
+    if (position.sizes) rollBack(dir, position.sizes);
     this.remote.set(run.id, {
       active,
       host: run.host,
       dir,
-      nextSeq: typeof position?.nextSeq === 'number' ? position.nextSeq : null,
+      nextSeq: typeof position.nextSeq === 'number' ? position.nextSeq : null,
       silence: this.armSilence(run.id),
     });
     this.o.log(`[${run.id}] was running on worker host ${run.host}: waiting for it to report again`);

@@ -1,7 +1,9 @@
 // One job on a worker: ask the service to start it (it says no unless the run is queued, so a job
-// is never run twice), drive the local lab into a scratch directory while streaming to the
-// service, then upload the run directory and say how it ended. The scratch directory is removed
-// once the service has the record.
+// is never run twice), drive one of the worker's labs into a scratch directory while streaming to
+// the service (through a spool on disk, so a service that is away loses nothing), then, once every
+// batch is acknowledged, upload what of the run directory the service does not have already (the
+// streamed samples usually are) and say how it ended. The scratch directory and the spool are
+// removed once the service has the record.
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { RunJob } from '../service/queue.js';
@@ -32,16 +34,22 @@ export function filesUnder(dir: string): string[] {
   return out.sort();
 }
 
-export async function runOnWorker(o: RunOnWorkerOptions, job: RunJob, signal: AbortSignal): Promise<void> {
+export async function runOnWorker(
+  o: RunOnWorkerOptions,
+  job: RunJob,
+  signal: AbortSignal,
+  workerLab: string = job.lab,
+): Promise<void> {
   const log = (l: string) => o.log(`[${job.runId}] ${l.trim()}`);
-  if (!(await o.client.start(job.runId, job.lab))) {
+  if (!(await o.client.start(job.runId, job.lab, workerLab))) {
     log('the service says it is not queued (stopped, or already run): skipped');
     return;
   }
   const outDir = join(o.scratchDir, job.runId);
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
-  const local: RunJob = { ...job, outDir };
+  // The driver runs it on this host's lab; the service's record keeps the run's own lab.
+  const local: RunJob = { ...job, outDir, lab: workerLab };
   const abort = new AbortController();
   const stop = () => abort.abort();
   // A stop may have come before the handler did (the queue read it when it took the job).
@@ -50,6 +58,7 @@ export async function runOnWorker(o: RunOnWorkerOptions, job: RunJob, signal: Ab
   const stream = new RunStream({
     client: o.client,
     runId: job.runId,
+    spoolDir: join(o.scratchDir, `${job.runId}.spool`),
     log,
     everyMs: o.streamEveryMs,
     onRefused: (why) => {
@@ -57,7 +66,7 @@ export async function runOnWorker(o: RunOnWorkerOptions, job: RunJob, signal: Ab
       abort.abort();
     },
   });
-  log(`started on lab ${job.lab}`);
+  log(`started on lab ${workerLab}${workerLab !== job.lab ? ` (the run's lab: ${job.lab})` : ''}`);
   try {
     const driven = await o.executor.drive(local, abort.signal, stream.feed, log);
     let { status, error } = outcomeOf(driven);
@@ -69,9 +78,16 @@ export async function runOnWorker(o: RunOnWorkerOptions, job: RunJob, signal: Ab
       rmSync(outDir, { recursive: true, force: true });
       return;
     }
-    for (const f of filesUnder(outDir)) await o.client.upload(job.runId, f, join(outDir, f));
+    const theirs = new Map((await o.client.files(job.runId)).map((f) => [f.path, f.sha256]));
+    const already: string[] = [];
+    let sent = 0;
+    for (const f of filesUnder(outDir))
+      if (await o.client.upload(job.runId, f, join(outDir, f), theirs.get(f))) sent++;
+      else already.push(f);
     await o.client.finished(job.runId, status, error);
-    log(`${status}${error ? `: ${error}` : ''}; record handed to the service`);
+    log(
+      `${status}${error ? `: ${error}` : ''}; record handed to the service (${sent} file(s) uploaded; already there from the stream: ${already.join(', ') || 'none'})`,
+    );
     rmSync(outDir, { recursive: true, force: true });
   } finally {
     stream.stop();
