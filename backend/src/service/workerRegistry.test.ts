@@ -32,7 +32,11 @@ describe('the service’s list of workers', () => {
         lastSeenS: 0,
       },
     ]);
-    expect(reg.list({ withRuns: true })[0]?.labs[0]).toEqual({ name: 'default', state: 'busy', runId: 'run-1' });
+    expect(reg.list({ withRuns: true })[0]?.labs[0]).toEqual({
+      name: 'default',
+      state: 'busy',
+      runId: 'run-1',
+    });
     now += 16_000;
     expect(reg.list({ withRuns: false })[0]).toMatchObject({ state: 'away', lastSeenS: 16 });
     reg.heard(pcA, hb(null));

@@ -271,7 +271,10 @@ export class WorkerRuns {
   }
 
   /** The run directory's files as the service has them (not its own service.json), with SHA-256. */
-  async files(caller: WorkerCaller, runId: string): Promise<Array<{ path: string; sha256: string; bytes: number }>> {
+  async files(
+    caller: WorkerCaller,
+    runId: string,
+  ): Promise<Array<{ path: string; sha256: string; bytes: number }>> {
     const r = this.own(caller, runId);
     const out: Array<{ path: string; sha256: string; bytes: number }> = [];
     const walk = async (rel: string) => {
@@ -379,7 +382,10 @@ export class WorkerRuns {
     const plan = readJson<Plan>(join(dir, 'plan.json'));
     if (plan) active.feed.onPlan(plan);
     // No position: no batch was acknowledged, so the worker still has them all from the first.
-    const position = readJson<Partial<StreamPosition>>(join(dir, STREAM_POSITION)) ?? { nextSeq: 1, sizes: {} };
+    const position = readJson<Partial<StreamPosition>>(join(dir, STREAM_POSITION)) ?? {
+      nextSeq: 1,
+      sizes: {},
+    };
     if (position.sizes) rollBack(dir, position.sizes);
     this.remote.set(run.id, {
       active,

@@ -25,7 +25,8 @@ export async function opsRoutes(app: FastifyInstance, { s }: { s: Services }) {
       config: { access: 'public' },
       schema: {
         tags: ['ops'],
-        summary: 'Liveness: storage, queue, this service’s labs and the workers heard from (no auth; run ids for admins)',
+        summary:
+          'Liveness: storage, queue, this service’s labs and the workers heard from (no auth; run ids for admins)',
         response: { 200: Health },
       },
     },

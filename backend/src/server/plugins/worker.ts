@@ -115,7 +115,8 @@ export async function workerRoutes(app: FastifyInstance, { s }: { s: Services })
       config: WORKER,
       schema: {
         tags: ['workers'],
-        summary: 'The files of a running run’s directory the service has (streamed or uploaded), with SHA-256',
+        summary:
+          'The files of a running run’s directory the service has (streamed or uploaded), with SHA-256',
         params: RunId,
         response: {
           200: z.array(z.object({ path: z.string(), sha256: z.string(), bytes: z.number().int() })),
@@ -134,7 +135,9 @@ export async function workerRoutes(app: FastifyInstance, { s }: { s: Services })
         tags: ['workers'],
         summary: 'A worker’s labs and what they run, every few seconds (GET /api/health lists workers)',
         body: z.strictObject({
-          instance: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'must be 1-64 letters, digits, "_" or "-"' }),
+          instance: z
+            .string()
+            .regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'must be 1-64 letters, digits, "_" or "-"' }),
           machine: z.string().min(1).max(253),
           version: z.string().min(1).max(64),
           labs: z
