@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { homedir, hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { FakeLabDriver } from '../service/fakeLabDriver.js';
-import type { LabDriver } from '../service/labDriver.js';
+import { LAB_NAME, type LabDriver } from '../service/labDriver.js';
 import { RealLabDriver } from '../service/realLabDriver.js';
 import { HOST_ID } from '../service/redisKeys.js';
 import { RedisRunQueue } from '../service/redisQueue.js';
@@ -45,7 +45,7 @@ export const workerCommand: Command = {
   name: 'worker',
   summary: 'run the service’s queued runs on this lab host (Redis queue, worker token)',
   usage: `usage: lfnlab worker --queue redis://HOST:PORT --service URL --token-file FILE
-                     [--host-id ID] [--lab real|fake] [--labs N] [--fake-speed X]
+                     [--host-id ID] [--lab real|fake|NAME] [--labs N] [--fake-speed X]
                      [--scratch DIR]
 
 Works the run queues named by --host-id on Redis (BullMQ), as \`lfnlab serve
@@ -66,7 +66,10 @@ checked by SHA-256) and reports how it ended. It listens on no port.
                     admin with POST /api/worker-tokens {"host": "NAME"}; keep it 0600
   --host-id ID      whose queues to work: the service's --host-id (default: the
                     host name the token was made for)
-  --lab real|fake   real: this host's qemu lab (default); fake: synthetic runs
+  --lab real|fake|NAME
+                    real: this host's qemu labs (default); NAME: its qemu labs
+                    named NAME, NAME-2 … (instead of default, default-2 …);
+                    fake: synthetic runs
   --labs N          keep N labs (default, default-2 … default-N) and run up to N
                     runs at once (default: half the cores, as memory allows, at
                     least 1)
@@ -104,8 +107,16 @@ which ends it failed and partial with what was streamed (serve --worker-timeout)
       throw new UsageError(
         `--token-file ${tokenFile} holds no worker token (they start with ${WORKER_TOKEN_PREFIX}; an admin makes one with POST /api/worker-tokens)`,
       );
-    const lab = str(values.lab) ?? 'real';
-    if (lab !== 'real' && lab !== 'fake') throw new UsageError('--lab must be real or fake');
+    let lab = str(values.lab) ?? 'real';
+    let labBase = 'default';
+    if (lab !== 'real' && lab !== 'fake') {
+      if (!LAB_NAME.test(lab) || lab.length > 28)
+        throw new UsageError(
+          '--lab must be real, fake, or a lab name (1-28 letters, digits, "_" or "-", starting with a letter or digit)',
+        );
+      labBase = lab;
+      lab = 'real';
+    }
     const speed = Number(str(values['fake-speed']) ?? 1);
     if (!(speed > 0 && speed <= 1000)) throw new UsageError('--fake-speed must be above 0 and at most 1000');
     const hostArg = str(values['host-id']);
@@ -126,7 +137,7 @@ which ends it failed and partial with what was streamed (serve --worker-timeout)
       return 1;
     }
     const hostId = hostArg ?? host;
-    const slots = new LabSlots(poolLabNames(labCount));
+    const slots = new LabSlots(poolLabNames(labCount, labBase));
     const queue = new RedisRunQueue({
       url: withRedisPassword(queueArg, process.env.LFNLAB_REDIS_PASSWORD),
       hostId,

@@ -4,6 +4,7 @@ import { LabSlots, poolLabNames } from './labSlots.js';
 describe('a worker’s lab slots', () => {
   it('names its labs as serve --labs does, hands out free ones in order and takes them back', () => {
     expect(poolLabNames(3)).toEqual(['default', 'default-2', 'default-3']);
+    expect(poolLabNames(2, 'ci')).toEqual(['ci', 'ci-2']);
     const slots = new LabSlots(poolLabNames(2));
     let changes = 0;
     slots.on('change', () => changes++);

@@ -3,9 +3,9 @@
 // any of the group's queues gets a free lab; none free means the job goes back to its queue.
 import { EventEmitter } from 'node:events';
 
-/** The pool's lab names, as `serve --labs N` names them. */
-export function poolLabNames(n: number): string[] {
-  return Array.from({ length: n }, (_, i) => (i === 0 ? 'default' : `default-${i + 1}`));
+/** The pool's lab names, as `serve --labs N` names them: BASE, BASE-2 … BASE-N. */
+export function poolLabNames(n: number, base = 'default'): string[] {
+  return Array.from({ length: n }, (_, i) => (i === 0 ? base : `${base}-${i + 1}`));
 }
 
 export interface LabSlotState {
