@@ -110,4 +110,33 @@ describe.skipIf(!redisBin)(title, () => {
       await service.close();
     }
   }, 60_000);
+
+  it('a job taken while the last lab is busy goes back to its queue, keeps its turn, and runs when a lab frees', async () => {
+    const hostId = `race${process.pid}`;
+    const service = new RedisRunQueue({ url: redis.url, hostId, oneRunPerLab: false });
+    // Two queues with a job each before the worker starts: both of its BullMQ workers fetch at once.
+    await service.enqueue(job('r1', 'default', 'o1'));
+    await service.enqueue(job('r2', 'default-2', 'o2'));
+    const a = poolWorker(redis.url, hostId, 1);
+    try {
+      await until(async () => a.running.size === 1, 15_000);
+      await until(async () => {
+        const c = await service.counts();
+        return c.active === 1 && c.waiting === 1;
+      }, 15_000);
+      const first = [...a.running.keys()][0] as string;
+      const other = first === 'r1' ? 'r2' : 'r1';
+      expect((await service.waitingJobs()).map((j) => j.runId)).toEqual([other]);
+      a.running.get(first)?.end();
+      await until(async () => a.running.has(other), 15_000);
+      expect(a.ran.map((r) => r.lab)).toEqual(['default', 'default']);
+      a.running.get(other)?.end();
+      await until(async () => (await service.counts()).active === 0, 15_000);
+      expect(a.ran.map((r) => r.runId).sort()).toEqual(['r1', 'r2']);
+      expect(a.most()).toBe(1);
+    } finally {
+      await a.queue.close();
+      await service.close();
+    }
+  }, 60_000);
 });
