@@ -211,7 +211,7 @@ describe('a run on a worker', () => {
       for (const [seq, t0] of [
         [1, 0.5],
         [2, 1.5],
-      ])
+      ] as const)
         await w.json('POST', `/api/worker/runs/${id}/batches`, { seq, samples: [tcp(t0)], events: [] });
       const dir = join(first.dirs.runs, id);
       // What the service has, hashed: the worker skips uploading files that match.

@@ -8,15 +8,12 @@
 import { createHash } from 'node:crypto';
 import {
   appendFileSync,
-  createReadStream,
   createWriteStream,
-  existsSync,
   mkdirSync,
   readdirSync,
   renameSync,
   rmSync,
   statSync,
-  truncateSync,
   writeFileSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -33,6 +30,7 @@ import type { RunOutcome } from './runExecutor.js';
 import type { ActiveRun, RunService } from './runService.js';
 import type { RunStore } from './runStore.js';
 import { type Run, ServiceError } from './types.js';
+import { recordPosition, resumePosition, STREAM_POSITION, sha256File } from './workerStream.js';
 import type { WorkerCaller } from './workerTokens.js';
 
 /** One numbered batch of a run's stream, in the order the worker's driver produced them. */
@@ -50,54 +48,6 @@ const RECORD_PATH = /^(?:[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}\/){0,3}[A-Za-z0-9_][A
 /** The service's own record of the run, never taken from a worker. */
 const SERVICE_FILES = new Set(['service.json']);
 export const MAX_RECORD_FILE_BYTES = 1024 ** 3;
-/**
- * The next batch a run expects and the sizes of the files batches append to once the batches
- * before it were applied, written (atomically) after each batch and kept beside the record: a
- * service killed while applying a batch cuts those files back to these sizes when it restarts,
- * so the batch, sent again by the worker, is applied once. (A worker cannot upload a name
- * starting with ".")
- */
-const STREAM_POSITION = '.worker-stream.json';
-
-interface StreamPosition {
-  nextSeq: number;
-  sizes?: Record<string, number>;
-}
-
-/** The files of a run directory that batches append to, relative to it. */
-function appendedFiles(dir: string): string[] {
-  const out = ['events.jsonl'];
-  const samples = join(dir, 'samples');
-  if (existsSync(samples))
-    for (const f of readdirSync(samples)) if (f.endsWith('.jsonl')) out.push(`samples/${f}`);
-  return out;
-}
-
-function sizesOf(dir: string): Record<string, number> {
-  const sizes: Record<string, number> = {};
-  for (const f of appendedFiles(dir)) {
-    const p = join(dir, f);
-    if (existsSync(p)) sizes[f] = statSync(p).size;
-  }
-  return sizes;
-}
-
-/** Cuts what a batch appended beyond the recorded position (a batch applied in part, or not recorded). */
-function rollBack(dir: string, sizes: Record<string, number>): void {
-  for (const f of appendedFiles(dir)) {
-    const p = join(dir, f);
-    if (!existsSync(p)) continue;
-    const keep = sizes[f] ?? 0;
-    if (statSync(p).size > keep) truncateSync(p, keep);
-  }
-}
-
-async function sha256File(file: string): Promise<string> {
-  const h = createHash('sha256');
-  for await (const chunk of createReadStream(file)) h.update(chunk as Buffer);
-  return h.digest('hex');
-}
-
 export function recordPathProblem(path: string): string | null {
   if (!RECORD_PATH.test(path) || path.split('/').some((p) => p === '.' || p === '..'))
     return 'must be a relative path of plain names (letters, digits, "_", "-", "."), at most 4 deep';
@@ -263,10 +213,7 @@ export class WorkerRuns {
     for (const ev of events.slice(e)) feed.onEvent(ev.type, ev.detail);
     if (b.progress) feed.onProgress(b.progress);
     r.nextSeq = b.seq + 1;
-    const position: StreamPosition = { nextSeq: r.nextSeq, sizes: sizesOf(r.dir) };
-    const file = join(r.dir, STREAM_POSITION);
-    writeFileSync(`${file}.tmp`, `${JSON.stringify(position)}\n`);
-    renameSync(`${file}.tmp`, file);
+    recordPosition(r.dir, r.nextSeq);
     return { ack: b.seq };
   }
 
@@ -381,17 +328,11 @@ export class WorkerRuns {
     const active = this.o.runs.resumeRun(run);
     const plan = readJson<Plan>(join(dir, 'plan.json'));
     if (plan) active.feed.onPlan(plan);
-    // No position: no batch was acknowledged, so the worker still has them all from the first.
-    const position = readJson<Partial<StreamPosition>>(join(dir, STREAM_POSITION)) ?? {
-      nextSeq: 1,
-      sizes: {},
-    };
-    if (position.sizes) rollBack(dir, position.sizes);
     this.remote.set(run.id, {
       active,
       host: run.host,
       dir,
-      nextSeq: typeof position.nextSeq === 'number' ? position.nextSeq : null,
+      nextSeq: resumePosition(dir),
       silence: this.armSilence(run.id),
     });
     this.o.log(`[${run.id}] was running on worker host ${run.host}: waiting for it to report again`);
