@@ -17,7 +17,7 @@ import {
   REDIS_INSTALL_HINT,
   startLocalRedis,
 } from '../../test/support/localRedis.js';
-import { serveArgv } from '../../test/support/serveArgs.js';
+import { serveArgv } from '../../test/support/serveArgs.mjs';
 import type { QueueBoardView } from '../service/queueBoard.js';
 import type { RunView } from '../service/types.js';
 

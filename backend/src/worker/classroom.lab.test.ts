@@ -20,7 +20,7 @@ import {
   startLocalRedis,
 } from '../../test/support/localRedis.js';
 import { untilAllFinal } from '../../test/support/runPolling.js';
-import { serveArgv } from '../../test/support/serveArgs.js';
+import { serveArgv } from '../../test/support/serveArgs.mjs';
 import type { RunView } from '../service/types.js';
 import type { WorkerStatus } from '../service/workerRegistry.js';
 

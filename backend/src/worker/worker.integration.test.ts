@@ -19,7 +19,7 @@ import {
   startLocalRedis,
 } from '../../test/support/localRedis.js';
 import { untilAllFinal, untilRunning } from '../../test/support/runPolling.js';
-import { serveArgv } from '../../test/support/serveArgs.js';
+import { serveArgv } from '../../test/support/serveArgs.mjs';
 import type { RunView } from '../service/types.js';
 import type { WorkerStatus } from '../service/workerRegistry.js';
 
