@@ -11,6 +11,9 @@ import { outcomeOf, type RunExecutor } from '../service/runExecutor.js';
 import { RunStream } from './runStream.js';
 import type { ServiceClient } from './serviceClient.js';
 
+/** How long a stopping worker waits for the service to take a run's batches and record. */
+const STOPPING_PATIENCE_MS = 30_000;
+
 export interface RunOnWorkerOptions {
   client: ServiceClient;
   executor: RunExecutor;
@@ -71,20 +74,22 @@ export async function runOnWorker(
     const driven = await o.executor.drive(local, abort.signal, stream.feed, log);
     let { status, error } = outcomeOf(driven);
     if (status !== 'completed') ({ error } = await o.executor.settle(local, { status, error }, driven.plan));
-    await stream.close();
+    // A worker that is stopping (Ctrl-C, systemd) waits for an absent service only briefly.
+    const patience = signal.aborted ? STOPPING_PATIENCE_MS : undefined;
+    await stream.close(patience);
     if (stream.refused) {
       // The service has ended the run and keeps what arrived; it takes nothing more for it.
       log(`${status} here, but the service had already ended it; its record is the service's`);
       rmSync(outDir, { recursive: true, force: true });
       return;
     }
-    const theirs = new Map((await o.client.files(job.runId)).map((f) => [f.path, f.sha256]));
+    const theirs = new Map((await o.client.files(job.runId, patience)).map((f) => [f.path, f.sha256]));
     const already: string[] = [];
     let sent = 0;
     for (const f of filesUnder(outDir))
-      if (await o.client.upload(job.runId, f, join(outDir, f), theirs.get(f))) sent++;
+      if (await o.client.upload(job.runId, f, join(outDir, f), theirs.get(f), patience)) sent++;
       else already.push(f);
-    await o.client.finished(job.runId, status, error);
+    await o.client.finished(job.runId, status, error, patience);
     log(
       `${status}${error ? `: ${error}` : ''}; record handed to the service (${sent} file(s) uploaded; already there from the stream: ${already.join(', ') || 'none'})`,
     );

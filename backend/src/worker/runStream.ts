@@ -128,18 +128,23 @@ export class RunStream {
 
   /**
    * The last batch goes to disk, then every spooled batch to the service; resolves once all are
-   * acknowledged (or the service refused the run: `refused`), throws when drainForMs passes first.
+   * acknowledged (or the service refused the run: `refused`), throws when `forMs` (default
+   * drainForMs) passes first.
    */
-  async close(): Promise<void> {
+  async close(forMs = this.o.drainForMs ?? 3_600_000): Promise<void> {
     clearInterval(this.timer);
     this.flush();
-    const deadline = Date.now() + (this.o.drainForMs ?? 3_600_000);
+    const deadline = Date.now() + forMs;
     while (!this.refused && this.spool.size > 0) {
       if (Date.now() > deadline)
         throw new Error(
-          `the service took not all of the run's batches within ${Math.round((this.o.drainForMs ?? 3_600_000) / 1000)} s; ${this.spool.size} left in ${this.o.spoolDir}`,
+          `the service took not all of the run's batches within ${Math.round(forMs / 1000)} s; ${this.spool.size} left in ${this.o.spoolDir}`,
         );
-      await (this.sender ?? sleep(50));
+      // The sender runs until the spool is empty: look at the deadline now and then meanwhile.
+      await Promise.race([
+        this.sender ?? Promise.resolve(),
+        sleep(Math.min(250, Math.max(1, deadline - Date.now()))),
+      ]);
       if (!this.sender && this.spool.size > 0 && !this.refused)
         this.sender = this.send().finally(() => {
           this.sender = null;

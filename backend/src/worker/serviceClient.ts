@@ -140,35 +140,41 @@ export class ServiceClient {
   }
 
   /** The files of the run directory the service has already (the streamed samples among them). */
-  async files(runId: string): Promise<Array<{ path: string; sha256: string }>> {
+  async files(runId: string, forMs = this.handOffForMs): Promise<Array<{ path: string; sha256: string }>> {
     return (await this.call(
       'GET',
       `/api/worker/runs/${encodeURIComponent(runId)}/files`,
       undefined,
-      this.handOffForMs,
+      forMs,
     )) as Array<{ path: string; sha256: string }>;
   }
 
   /** Uploads the file unless the service's copy has the same SHA-256; true when it was sent. */
-  async upload(runId: string, relPath: string, file: string, theirs?: string): Promise<boolean> {
+  async upload(
+    runId: string,
+    relPath: string,
+    file: string,
+    theirs?: string,
+    forMs = this.handOffForMs,
+  ): Promise<boolean> {
     const sha256 = await sha256Of(file);
     if (theirs === sha256) return false;
     const q = new URLSearchParams({ path: relPath, sha256 });
-    await this.call(
-      'PUT',
-      `/api/worker/runs/${encodeURIComponent(runId)}/files?${q}`,
-      { file },
-      this.handOffForMs,
-    );
+    await this.call('PUT', `/api/worker/runs/${encodeURIComponent(runId)}/files?${q}`, { file }, forMs);
     return true;
   }
 
-  async finished(runId: string, status: string, error: string | null): Promise<void> {
+  async finished(
+    runId: string,
+    status: string,
+    error: string | null,
+    forMs = this.handOffForMs,
+  ): Promise<void> {
     await this.call(
       'POST',
       `/api/worker/runs/${encodeURIComponent(runId)}/finished`,
       { json: { status, error } },
-      this.handOffForMs,
+      forMs,
     );
   }
 
