@@ -78,8 +78,8 @@ checked by SHA-256) and reports how it ended. It listens on no port.
                     service has not taken yet (default ~/.cache/lfnlab/worker)
   -h, --help        this text
 
-Stop with Ctrl-C (or SIGTERM): a run in progress is stopped, recorded as aborted
-and handed to the service. A worker killed outright leaves its run to the service,
+Stop with Ctrl-C (or SIGTERM): the runs in progress are stopped, recorded as
+aborted and handed to the service (waiting up to 30 s for a service that is away). A worker killed outright leaves its run to the service,
 which ends it failed and partial with what was streamed (serve --worker-timeout).`,
   options: {
     queue: { type: 'string' },
