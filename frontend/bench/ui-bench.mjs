@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
+import { serveArgv } from '../../backend/test/support/serveArgs.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const repo = join(here, '../..');
@@ -53,24 +54,10 @@ async function startService() {
   const dir = mkdtempSync(join(tmpdir(), 'lfnlab-ui-bench-'));
   const port = await freePort();
   let log = '';
-  const child = spawn(
-    process.execPath,
-    [
-      join(repo, 'backend/bin/lfnlab.js'),
-      'serve',
-      '--lab',
-      'fake',
-      '--port',
-      String(port),
-      '--data',
-      join(dir, 'data'),
-      '--runs',
-      join(dir, 'runs'),
-      '--influx',
-      'off',
-    ],
-    { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const child = spawn(process.execPath, [join(repo, 'backend/bin/lfnlab.js'), ...serveArgv({ port, dir })], {
+    cwd: repo,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout.on('data', (d) => (log += d));
   child.stderr.on('data', (d) => (log += d));
   const url = `http://127.0.0.1:${port}`;

@@ -22,6 +22,7 @@ import { LocalExecutor } from '../service/runExecutor.js';
 import { RunService } from '../service/runService.js';
 import { RunStore } from '../service/runStore.js';
 import { SpecStore } from '../service/specStore.js';
+import { WorkerRegistry } from '../service/workerRegistry.js';
 import { WorkerRuns } from '../service/workerRuns.js';
 import { WorkerTokens } from '../service/workerTokens.js';
 import type { Storage } from '../storage/runStorage.js';
@@ -171,6 +172,9 @@ export async function buildServer(o: ServerOptions): Promise<LfnServer> {
       silenceMs: o.workerSilenceMs,
       labsOnWorkers: o.labsOnWorkers ?? false,
     }),
+    // A worker beats every 5 s: away after three missed beats, or when its runs would be taken
+    // for dead, whichever is later.
+    workerList: new WorkerRegistry({ awayAfterMs: Math.max(15_000, o.workerSilenceMs ?? 30_000) }),
     presetFindings: new PresetFindings(runs, o.presetResultsDir ?? join(PRESETS_DIR, 'results')),
     presetPlanner: new PresetPlanner(),
     grafanaUrl: o.grafanaUrl ?? 'http://127.0.0.1:3000',

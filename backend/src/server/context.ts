@@ -13,6 +13,7 @@ import type { QueueBoard } from '../service/queueBoard.js';
 import type { RunService } from '../service/runService.js';
 import type { SpecStore } from '../service/specStore.js';
 import { type PublicUser, type Role, ServiceError } from '../service/types.js';
+import type { WorkerRegistry } from '../service/workerRegistry.js';
 import type { WorkerRuns } from '../service/workerRuns.js';
 import type { WorkerCaller, WorkerTokens } from '../service/workerTokens.js';
 
@@ -40,6 +41,8 @@ export interface Services {
   /** Worker tokens, and the runs `lfnlab worker` processes drive (see plugins/worker.ts). */
   workerTokens: WorkerTokens;
   workers: WorkerRuns;
+  /** The `lfnlab worker` processes heard from lately (GET /api/health lists them). */
+  workerList: WorkerRegistry;
   /** Each preset's findings for a user: their newest results, else the committed ones. */
   presetFindings: PresetFindings;
   /** What a preset pick starts and costs, and whether it fits the caller's quota. */

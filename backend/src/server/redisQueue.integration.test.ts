@@ -17,6 +17,7 @@ import {
   REDIS_INSTALL_HINT,
   startLocalRedis,
 } from '../../test/support/localRedis.js';
+import { serveArgv } from '../../test/support/serveArgs.mjs';
 import type { QueueBoardView } from '../service/queueBoard.js';
 import type { RunView } from '../service/types.js';
 
@@ -61,23 +62,11 @@ class Service {
       process.execPath,
       [
         bin,
-        'serve',
-        '--lab',
-        'fake',
-        '--fake-speed',
-        '200',
-        '--port',
-        String(port),
-        '--data',
-        join(this.dir, 'data'),
-        '--runs',
-        join(this.dir, 'runs'),
-        '--influx',
-        'off',
-        '--queue',
-        this.redisUrl,
-        '--host-id',
-        HOST_ID,
+        ...serveArgv({
+          port,
+          dir: this.dir,
+          extra: ['--fake-speed', '200', '--queue', this.redisUrl, '--host-id', HOST_ID],
+        }),
       ],
       { cwd: this.dir, stdio: ['ignore', 'pipe', 'pipe'] },
     );

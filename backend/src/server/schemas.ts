@@ -62,6 +62,8 @@ export const RunSchema = z.object({
   lab: z.string(),
   /** The lab host whose `lfnlab worker` ran it; absent for runs on the service's own labs. */
   host: z.string().nullable().optional(),
+  /** Which of that worker's labs ran it. */
+  hostLab: z.string().nullable().optional(),
   stacks: z.array(z.string()),
   createdAt: z.string(),
   startedAt: z.string().nullable(),
@@ -134,6 +136,24 @@ export const Health = z.object({
   spoolBytes: z.number(),
   queue: z.number(),
   labs: z.array(z.object({ name: z.string(), state: z.string() })),
+  /** `lfnlab worker` processes heard from lately; run ids for admins only. */
+  workers: z.array(
+    z.object({
+      name: z.string(),
+      host: z.string(),
+      version: z.string(),
+      state: z.enum(['idle', 'busy', 'away']),
+      labs: z.array(
+        z.object({
+          name: z.string(),
+          state: z.enum(['idle', 'busy']),
+          runId: z.string().nullable().optional(),
+        }),
+      ),
+      lastSeenAt: z.string(),
+      lastSeenS: z.number().int(),
+    }),
+  ),
 });
 
 export const ValidateReply = z.union([

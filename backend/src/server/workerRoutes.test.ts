@@ -1,9 +1,10 @@
 // The service's side of `lfnlab worker` through inject(): worker tokens open /api/worker/* and
 // nothing else; a run starts once; batches are taken in order (a repeat acknowledged again, a gap
 // refused); uploads are kept only when their SHA-256 matches and stay inside the run directory;
-// a silent worker leaves its run failed and partial with what arrived.
+// a silent worker leaves its run failed and partial with what arrived; a service killed while
+// applying a batch applies it once after its restart; heartbeats list workers in GET /api/health.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -192,5 +193,117 @@ describe('a run on a worker', () => {
     } finally {
       await own.close();
     }
+  });
+
+  it('a service killed while applying a batch cuts it back when it restarts, so the batch sent again is applied once', async () => {
+    const first = await testServer({ labsOnWorkers: true, workerSilenceMs: 60_000 });
+    let second: TestServer | null = null;
+    try {
+      const a = await adminClient(first);
+      const t = await a.json<{ token: string }>('POST', '/api/worker-tokens', { host: 'pc7' });
+      const id = (await a.json<Run>('POST', '/api/runs', { text: SHORT_SPEC })).id;
+      const w = tokenClient(first, 'pc7', t.token);
+      const started = await w.json<Run>('POST', `/api/worker/runs/${id}/start`, {
+        lab: 'default',
+        workerLab: 'default-2',
+      });
+      expect(started).toMatchObject({ host: 'pc7', hostLab: 'default-2' });
+      for (const [seq, t0] of [
+        [1, 0.5],
+        [2, 1.5],
+      ] as const)
+        await w.json('POST', `/api/worker/runs/${id}/batches`, { seq, samples: [tcp(t0)], events: [] });
+      const dir = join(first.dirs.runs, id);
+      // What the service has, hashed: the worker skips uploading files that match.
+      const files = await w.json<Array<{ path: string; sha256: string }>>(
+        'GET',
+        `/api/worker/runs/${id}/files`,
+      );
+      const streamed = readFileSync(join(dir, 'samples/tcp.jsonl'), 'utf8');
+      expect(files).toContainEqual(
+        expect.objectContaining({ path: 'samples/tcp.jsonl', sha256: sha(streamed) }),
+      );
+      expect(files.map((f) => f.path)).not.toContain('service.json');
+      // Killed half-way through batch 3: its line is written, its position not.
+      appendFileSync(join(dir, 'samples/tcp.jsonl'), `${JSON.stringify(tcp(2.5))}\n`);
+      await first.close();
+
+      second = await testServer({ labsOnWorkers: true, workerSilenceMs: 60_000, dirs: first.dirs });
+      const again = tokenClient(second, 'pc7', t.token);
+      expect(readFileSync(join(dir, 'samples/tcp.jsonl'), 'utf8')).toBe(streamed);
+      expect(
+        await again.json('POST', `/api/worker/runs/${id}/batches`, {
+          seq: 2,
+          samples: [tcp(1.5)],
+          events: [],
+        }),
+      ).toEqual({
+        ack: 2,
+      });
+      expect(
+        await again.json('POST', `/api/worker/runs/${id}/batches`, {
+          seq: 3,
+          samples: [tcp(2.5)],
+          events: [],
+        }),
+      ).toEqual({
+        ack: 3,
+      });
+      const ts = readFileSync(join(dir, 'samples/tcp.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).t);
+      expect(ts).toEqual([0.5, 1.5, 2.5]);
+    } finally {
+      await second?.close();
+    }
+  });
+
+  it('a worker’s heartbeat lists it in GET /api/health; run ids only for an admin; leaving drops it', async () => {
+    const beat = (leaving = false) =>
+      pc1.json('POST', '/api/worker/heartbeat', {
+        instance: 'abc123',
+        machine: 'labpc01.lan',
+        version: '0.1.0',
+        labs: [
+          { name: 'default', runId: 'r-1' },
+          { name: 'default-2', runId: null },
+        ],
+        leaving,
+      });
+    await beat();
+    const open = (await s.app.inject({ method: 'GET', url: '/api/health' })).json();
+    expect(open.workers).toEqual([
+      expect.objectContaining({
+        name: 'pc1',
+        host: 'labpc01.lan',
+        state: 'busy',
+        labs: [
+          { name: 'default', state: 'busy' },
+          { name: 'default-2', state: 'idle' },
+        ],
+      }),
+    ]);
+    const asAdmin = await admin.json<{ workers: Array<{ labs: Array<{ runId?: string | null }> }> }>(
+      'GET',
+      '/api/health',
+    );
+    expect(asAdmin.workers[0]?.labs.map((l) => l.runId)).toEqual(['r-1', null]);
+    const bad = await pc1.req('POST', '/api/worker/heartbeat', {
+      instance: 'x y',
+      machine: 'm',
+      version: 'v',
+      labs: [],
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(
+      bad
+        .json()
+        .problems.map((p: { path: string }) => p.path)
+        .sort(),
+    ).toEqual(['instance', 'labs']);
+    expect((await admin.req('POST', '/api/worker/heartbeat', {})).statusCode).toBe(401);
+    await beat(true);
+    expect((await s.app.inject({ method: 'GET', url: '/api/health' })).json().workers).toEqual([]);
   });
 });

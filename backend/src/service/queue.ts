@@ -25,7 +25,11 @@ export interface RunJob {
   campaign: string | null;
 }
 
-export type JobHandler = (job: RunJob, signal: AbortSignal) => Promise<void>;
+/**
+ * Runs one job; `lab` is the lab of this process that got it when the process keeps a pool of its
+ * own (`lfnlab worker --labs N`), else the job's lab.
+ */
+export type JobHandler = (job: RunJob, signal: AbortSignal, lab?: string) => Promise<void>;
 
 export interface QueueCounts {
   waiting: number;

@@ -13,7 +13,7 @@ import { LAB_NAME } from './labDriver.js';
 import type { JobHandler, QueueCounts, RunJob, RunQueue } from './queue.js';
 import { defaultHostId, HOST_ID, type HostKeys, hostKeys, queueNameOf } from './redisKeys.js';
 import { redisUrlForDisplay } from './redisUrl.js';
-import { RedisLabWorkers } from './redisWorkers.js';
+import { type LabPool, RedisLabWorkers } from './redisWorkers.js';
 
 export { defaultHostId, queueNameOf };
 
@@ -35,6 +35,11 @@ export interface RedisQueueOptions {
    * queues are a pool that several `lfnlab worker` hosts work, each lab of each with concurrency 1.
    */
   oneRunPerLab?: boolean;
+  /**
+   * The working process's own labs (`lfnlab worker --labs N`): it takes up to N jobs at once from
+   * all of the host's queues, one per local lab. Without it, one job per queue at a time.
+   */
+  slots?: LabPool;
 }
 
 const whose = (j: RunJob) => j.ownerId ?? j.owner;
@@ -58,6 +63,7 @@ export class RedisRunQueue extends EventEmitter implements RunQueue {
   private readonly url: string;
   private readonly connectUrl: string;
   private readonly oneRunPerLab: boolean;
+  private readonly slots: LabPool | undefined;
 
   constructor(o: RedisQueueOptions) {
     super();
@@ -68,6 +74,7 @@ export class RedisRunQueue extends EventEmitter implements RunQueue {
       );
     this.log = o.log ?? (() => undefined);
     this.oneRunPerLab = o.oneRunPerLab ?? true;
+    this.slots = o.slots;
     this.url = redisUrlForDisplay(o.url);
     this.connectUrl = o.url;
     this.keys = hostKeys(this.hostId);
@@ -348,6 +355,7 @@ export class RedisRunQueue extends EventEmitter implements RunQueue {
       labs: (conn) => this.labs(conn),
       onFailed: (job, err) => this.emit('failed', job, err),
       log: this.log,
+      slots: this.slots,
     });
   }
 

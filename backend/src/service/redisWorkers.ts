@@ -1,7 +1,10 @@
 // The working side of the Redis run queue: a BullMQ Worker per lab of this host (concurrency 1)
 // running the service's handler, stop requests by pub/sub reaching the handler's abort signal, and
-// a close that cannot hang on a Redis that restarted.
-import { type Job, Worker } from 'bullmq';
+// a close that cannot hang on a Redis that restarted. With a pool of local labs (`lfnlab worker
+// --labs N`) each queue's Worker may hold N jobs, every job gets a free local lab, and the Workers
+// pause while all labs are busy; a job one of them took in that moment goes back to its queue
+// with its priority, for another worker to run.
+import { type Job, WaitingError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { LAB_NAME } from './labDriver.js';
 import type { JobHandler, RunJob } from './queue.js';
@@ -17,6 +20,17 @@ export interface LabWorkersOptions {
   labs: (conn: Redis) => Promise<string[]>;
   onFailed: (job: RunJob, err: Error) => void;
   log: (line: string) => void;
+  /** This process's own labs: jobs of every queue share them, one job per lab. */
+  slots?: LabPool;
+}
+
+/** What the workers need of a pool of local labs (see worker/labSlots.ts). */
+export interface LabPool {
+  readonly size: number;
+  readonly free: number;
+  take(runId: string): string | null;
+  give(lab: string): void;
+  on(event: 'change', listener: () => void): unknown;
 }
 
 export class RedisLabWorkers {
@@ -42,6 +56,7 @@ export class RedisLabWorkers {
       else if (channel === o.keys.newLabChannel && LAB_NAME.test(message)) this.start(message);
     });
     this.subscriber = sub;
+    o.slots?.on('change', () => this.gate());
     // Subscribed first, listed second: a lab that gets its first job in between is in one or both.
     void sub
       .subscribe(o.keys.cancelChannel, o.keys.newLabChannel)
@@ -57,10 +72,21 @@ export class RedisLabWorkers {
     if (this.closed || this.workers.has(lab)) return;
     const { keys, handler } = this.o;
     const conn = this.conn;
+    const slots = this.o.slots;
     const worker = new Worker(
       queueNameOf(this.o.hostId, lab),
-      async (bj: Job) => {
+      async (bj: Job, token?: string) => {
         const job = bj.data as RunJob;
+        let local: string | undefined;
+        if (slots) {
+          const got = slots.take(job.runId);
+          if (got === null) {
+            // Taken while the last lab was being taken: back to its queue, its priority kept.
+            await bj.moveToWait(token);
+            throw new WaitingError();
+          }
+          local = got;
+        }
         const abort = new AbortController();
         this.running.set(job.runId, abort);
         let resolve: () => void = () => undefined;
@@ -70,7 +96,7 @@ export class RedisLabWorkers {
         this.unrecorded.set(job.runId, { recorded, resolve });
         try {
           if (await conn.get(keys.cancelKey(job.runId))) abort.abort();
-          const done = handler(job, abort.signal);
+          const done = handler(job, abort.signal, local);
           this.handlers.add(done);
           await done.finally(() => this.handlers.delete(done));
         } catch (err) {
@@ -79,11 +105,17 @@ export class RedisLabWorkers {
           throw e;
         } finally {
           this.running.delete(job.runId);
+          if (local !== undefined) slots?.give(local);
           await conn.del(keys.cancelKey(job.runId)).catch(() => undefined);
         }
       },
       // A stalled job (its worker died) fails rather than running a second time.
-      { connection: conn, concurrency: 1, maxStalledCount: 0 },
+      {
+        connection: conn,
+        concurrency: slots?.size ?? 1,
+        maxStalledCount: 0,
+        autorun: false,
+      },
     );
     worker.on('error', (err) => this.o.log(`worker ${lab}: ${err.message}`));
     const recorded = (id: string | undefined) => {
@@ -94,6 +126,18 @@ export class RedisLabWorkers {
     worker.on('completed', (j) => recorded(j.id));
     worker.on('failed', (j) => recorded(j?.id));
     this.workers.set(lab, worker);
+    // With every local lab busy it starts paused; the gate starts it when one frees.
+    if (!slots || slots.free > 0)
+      worker.run().catch((err: Error) => this.o.log(`worker ${lab}: ${err.message}`));
+  }
+
+  /** Every Worker fetches while a local lab is free and none does while all are busy. */
+  private gate(): void {
+    const slots = this.o.slots;
+    if (!slots || this.closed) return;
+    for (const w of this.workers.values())
+      if (slots.free === 0) void w.pause(true);
+      else if (w.isPaused() || !w.isRunning()) void w.resume();
   }
 
   /** Running jobs are signalled and awaited, then the workers and their connections closed. */

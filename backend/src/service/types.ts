@@ -65,6 +65,8 @@ export interface Run {
   lab: string;
   /** The lab host whose `lfnlab worker` ran it (absent: this service's own lab). */
   host?: string | null;
+  /** Which of that worker's labs ran it (`lfnlab worker --labs N`); absent on the service's own. */
+  hostLab?: string | null;
   stacks: string[];
   createdAt: string;
   startedAt: string | null;

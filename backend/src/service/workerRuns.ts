@@ -6,7 +6,16 @@
 // the run ended. A worker that falls silent for `silenceMs` (killed, or cut off) leaves the run
 // failed and partial, summarised from the samples that arrived, and its job dropped from the queue.
 import { createHash } from 'node:crypto';
-import { appendFileSync, createWriteStream, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  createWriteStream,
+  mkdirSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { Transform } from 'node:stream';
@@ -21,6 +30,7 @@ import type { RunOutcome } from './runExecutor.js';
 import type { ActiveRun, RunService } from './runService.js';
 import type { RunStore } from './runStore.js';
 import { type Run, ServiceError } from './types.js';
+import { recordPosition, resumePosition, STREAM_POSITION, sha256File } from './workerStream.js';
 import type { WorkerCaller } from './workerTokens.js';
 
 /** One numbered batch of a run's stream, in the order the worker's driver produced them. */
@@ -38,9 +48,6 @@ const RECORD_PATH = /^(?:[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}\/){0,3}[A-Za-z0-9_][A
 /** The service's own record of the run, never taken from a worker. */
 const SERVICE_FILES = new Set(['service.json']);
 export const MAX_RECORD_FILE_BYTES = 1024 ** 3;
-/** The next batch a run expects, kept beside its record so a restarted service resumes in step (a worker cannot upload a name starting with "."). */
-const STREAM_POSITION = '.worker-stream.json';
-
 export function recordPathProblem(path: string): string | null {
   if (!RECORD_PATH.test(path) || path.split('/').some((p) => p === '.' || p === '..'))
     return 'must be a relative path of plain names (letters, digits, "_", "-", "."), at most 4 deep';
@@ -138,13 +145,18 @@ export class WorkerRuns {
     return t;
   }
 
-  start(caller: WorkerCaller, runId: string, lab: string): Run {
+  /** `lab` is the run's lab (its queue); `workerLab` the worker's own lab that runs it. */
+  start(caller: WorkerCaller, runId: string, lab: string, workerLab?: string): Run {
     if (!this.o.labsOnWorkers)
       throw new ServiceError(409, 'this service runs its runs on its own labs (start it with --workers)');
     const run = this.o.store.get(runId);
     if (run && run.lab !== lab)
       throw new ServiceError(409, `run ${runId} is queued for lab ${run.lab}, not ${lab}`);
     const active = this.o.runs.startRun(runId, caller.host);
+    if (workerLab !== undefined) {
+      active.run.hostLab = workerLab;
+      this.o.store.save(active.run);
+    }
     this.remote.set(runId, {
       active,
       host: caller.host,
@@ -152,7 +164,9 @@ export class WorkerRuns {
       nextSeq: 1,
       silence: this.armSilence(runId),
     });
-    this.o.log(`[${runId}] started on worker host ${caller.host}, lab ${lab}`);
+    this.o.log(
+      `[${runId}] started on worker host ${caller.host}, lab ${lab}${workerLab ? ` (its lab ${workerLab})` : ''}`,
+    );
     return active.run;
   }
 
@@ -199,8 +213,29 @@ export class WorkerRuns {
     for (const ev of events.slice(e)) feed.onEvent(ev.type, ev.detail);
     if (b.progress) feed.onProgress(b.progress);
     r.nextSeq = b.seq + 1;
-    writeFileSync(join(r.dir, STREAM_POSITION), `${JSON.stringify({ nextSeq: r.nextSeq })}\n`);
+    recordPosition(r.dir, r.nextSeq);
     return { ack: b.seq };
+  }
+
+  /** The run directory's files as the service has them (not its own service.json), with SHA-256. */
+  async files(
+    caller: WorkerCaller,
+    runId: string,
+  ): Promise<Array<{ path: string; sha256: string; bytes: number }>> {
+    const r = this.own(caller, runId);
+    const out: Array<{ path: string; sha256: string; bytes: number }> = [];
+    const walk = async (rel: string) => {
+      for (const e of readdirSync(join(r.dir, rel), { withFileTypes: true })) {
+        const path = rel ? `${rel}/${e.name}` : e.name;
+        if (e.isDirectory()) await walk(path);
+        else if (e.isFile() && recordPathProblem(path) === null) {
+          const p = join(r.dir, path);
+          out.push({ path, sha256: await sha256File(p), bytes: statSync(p).size });
+        }
+      }
+    };
+    await walk('');
+    return out.sort((a, b) => a.path.localeCompare(b.path));
   }
 
   /** One file of the worker's run directory into the service's, kept only if its SHA-256 matches. */
@@ -293,12 +328,11 @@ export class WorkerRuns {
     const active = this.o.runs.resumeRun(run);
     const plan = readJson<Plan>(join(dir, 'plan.json'));
     if (plan) active.feed.onPlan(plan);
-    const position = readJson<{ nextSeq?: number }>(join(dir, STREAM_POSITION));
     this.remote.set(run.id, {
       active,
       host: run.host,
       dir,
-      nextSeq: typeof position?.nextSeq === 'number' ? position.nextSeq : null,
+      nextSeq: resumePosition(dir),
       silence: this.armSilence(run.id),
     });
     this.o.log(`[${run.id}] was running on worker host ${run.host}: waiting for it to report again`);

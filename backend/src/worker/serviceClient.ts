@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
+import type { WorkerHeartbeat } from '../service/workerRegistry.js';
 import type { WorkerBatch } from '../service/workerRuns.js';
 
 /** The service said no in a way repeating will not change (a 4xx other than 408/429). */
@@ -22,6 +23,11 @@ export interface ServiceClientOptions {
   token: string;
   /** How long a call keeps retrying when the service does not answer (default 60 s). */
   retryForMs?: number;
+  /**
+   * How long the hand-off of a finished run (its files and its end) waits for a service that is
+   * away (default 1 h): the run is done, and its record must reach the service.
+   */
+  handOffForMs?: number;
   log?: (line: string) => void;
 }
 
@@ -36,10 +42,12 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export class ServiceClient {
   private readonly base: string;
   private readonly retryForMs: number;
+  private readonly handOffForMs: number;
 
   constructor(private readonly o: ServiceClientOptions) {
     this.base = o.url.replace(/\/+$/, '');
     this.retryForMs = o.retryForMs ?? 60_000;
+    this.handOffForMs = o.handOffForMs ?? 3_600_000;
   }
 
   /** One request; network failures become "unreachable", 401 "token refused", other 4xx ServiceRefused. */
@@ -90,8 +98,13 @@ export class ServiceClient {
   }
 
   /** Repeats a call the service did not answer (or answered 5xx) until retryForMs has passed. */
-  private async call(method: string, path: string, body?: { json: unknown } | { file: string }) {
-    const deadline = Date.now() + this.retryForMs;
+  private async call(
+    method: string,
+    path: string,
+    body?: { json: unknown } | { file: string },
+    forMs = this.retryForMs,
+  ) {
+    const deadline = Date.now() + forMs;
     for (let wait = 250; ; wait = Math.min(wait * 2, 5000)) {
       try {
         return await this.once(method, path, body);
@@ -109,9 +122,11 @@ export class ServiceClient {
   }
 
   /** True when the service lets this worker run it; false when it is not queued (409). */
-  async start(runId: string, lab: string): Promise<boolean> {
+  async start(runId: string, lab: string, workerLab?: string): Promise<boolean> {
     try {
-      await this.call('POST', `/api/worker/runs/${encodeURIComponent(runId)}/start`, { json: { lab } });
+      await this.call('POST', `/api/worker/runs/${encodeURIComponent(runId)}/start`, {
+        json: { lab, ...(workerLab ? { workerLab } : {}) },
+      });
       return true;
     } catch (err) {
       if (err instanceof ServiceRefused && (err.status === 409 || err.status === 404)) return false;
@@ -119,19 +134,52 @@ export class ServiceClient {
     }
   }
 
-  async batch(runId: string, b: WorkerBatch): Promise<void> {
-    await this.call('POST', `/api/worker/runs/${encodeURIComponent(runId)}/batches`, { json: b });
+  /** One try (the caller's spool repeats it): the service applies a batch once, by its number. */
+  async batchOnce(runId: string, b: WorkerBatch): Promise<void> {
+    await this.once('POST', `/api/worker/runs/${encodeURIComponent(runId)}/batches`, { json: b });
   }
 
-  async upload(runId: string, relPath: string, file: string): Promise<void> {
+  /** The files of the run directory the service has already (the streamed samples among them). */
+  async files(runId: string, forMs = this.handOffForMs): Promise<Array<{ path: string; sha256: string }>> {
+    return (await this.call(
+      'GET',
+      `/api/worker/runs/${encodeURIComponent(runId)}/files`,
+      undefined,
+      forMs,
+    )) as Array<{ path: string; sha256: string }>;
+  }
+
+  /** Uploads the file unless the service's copy has the same SHA-256; true when it was sent. */
+  async upload(
+    runId: string,
+    relPath: string,
+    file: string,
+    theirs?: string,
+    forMs = this.handOffForMs,
+  ): Promise<boolean> {
     const sha256 = await sha256Of(file);
+    if (theirs === sha256) return false;
     const q = new URLSearchParams({ path: relPath, sha256 });
-    await this.call('PUT', `/api/worker/runs/${encodeURIComponent(runId)}/files?${q}`, { file });
+    await this.call('PUT', `/api/worker/runs/${encodeURIComponent(runId)}/files?${q}`, { file }, forMs);
+    return true;
   }
 
-  async finished(runId: string, status: string, error: string | null): Promise<void> {
-    await this.call('POST', `/api/worker/runs/${encodeURIComponent(runId)}/finished`, {
-      json: { status, error },
-    });
+  async finished(
+    runId: string,
+    status: string,
+    error: string | null,
+    forMs = this.handOffForMs,
+  ): Promise<void> {
+    await this.call(
+      'POST',
+      `/api/worker/runs/${encodeURIComponent(runId)}/finished`,
+      { json: { status, error } },
+      forMs,
+    );
+  }
+
+  /** This worker's labs and what they run, for the service's list of workers (one try). */
+  async heartbeat(h: WorkerHeartbeat): Promise<void> {
+    await this.once('POST', '/api/worker/heartbeat', { json: h });
   }
 }

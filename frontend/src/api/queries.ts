@@ -18,6 +18,7 @@ import type {
   RunSummary,
   StoredSpec,
   User,
+  WorkerStatus,
 } from './types';
 
 export const keys = {
@@ -77,6 +78,22 @@ export const useReplay = (id: string, enabled: boolean) =>
     queryFn: () => get<ReplayedSamples>(`/api/runs/${encodeURIComponent(id)}/samples`),
     enabled,
     staleTime: Number.POSITIVE_INFINITY,
+  });
+
+/** GET /api/health as the labs page reads it: the service's labs and its workers, polled. */
+export interface HealthView {
+  ok: boolean;
+  influx: 'up' | 'down' | 'off';
+  queue: number;
+  labs: Array<{ name: string; state: string }>;
+  workers: WorkerStatus[];
+}
+
+export const useWorkers = (refetchMs = 5000) =>
+  useQuery({
+    queryKey: [...keys.health, 'workers'] as const,
+    queryFn: () => get<HealthView>('/api/health'),
+    refetchInterval: refetchMs,
   });
 
 export const useHealth = () =>

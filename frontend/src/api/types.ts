@@ -48,6 +48,7 @@ export type {
   StoredSpec,
   Verdict,
 } from '@lfnlab/backend-types/service/types.js';
+export type { WorkerStatus } from '@lfnlab/backend-types/service/workerRegistry.js';
 export type { MetricValue } from '@lfnlab/metrics/registry';
 export type { PresetPick } from '@lfnlab/presets/pick';
 export type { Verdict as FindingVerdictWord, VerdictTest } from '@lfnlab/presets/verdict';

@@ -36,6 +36,8 @@ function Page({ route, pages: P }: { route: Route; pages: Pages }) {
       return <P.ClassRunsPage />;
     case 'bench':
       return <P.ChartBenchPage />;
+    case 'labs':
+      return <P.LabsPage />;
     case 'classroom':
       return <P.ClassroomPage path={route.path} />;
   }
@@ -88,6 +90,7 @@ const NAV: { route: Route; label: string; roles?: string[]; match: Route['page']
   { route: { page: 'runs' }, label: 'Runs', match: ['runs', 'live', 'results'] },
   { route: { page: 'compare', runIds: [] }, label: 'Compare', match: ['compare'] },
   { route: { page: 'campaigns' }, label: 'Campaigns', match: ['campaigns'] },
+  { route: { page: 'labs' }, label: 'Labs', match: ['labs'] },
   { route: { page: 'class' }, label: 'Class runs', roles: ['instructor', 'admin'], match: ['class'] },
   { route: { page: 'admin' }, label: 'Users & quotas', roles: ['admin', 'instructor'], match: ['admin'] },
   ...CLASSROOM_NAV,

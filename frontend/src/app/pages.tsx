@@ -40,6 +40,7 @@ export function makePages() {
     CampaignsPage: page(() =>
       import('../campaigns/CampaignsPage').then((m) => ({ default: m.CampaignsPage })),
     ),
+    LabsPage: page(() => import('../labs/LabsPage').then((m) => ({ default: m.LabsPage }))),
     AdminPage: page(() => import('../admin/AdminPage').then((m) => ({ default: m.AdminPage }))),
     ChartBenchPage: page(() =>
       import('../bench/ChartBenchPage').then((m) => ({ default: m.ChartBenchPage })),

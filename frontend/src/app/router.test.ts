@@ -12,6 +12,7 @@ describe('hash router', () => {
       { page: 'results', runId: 'r1' },
       { page: 'compare', runIds: ['a', 'b'] },
       { page: 'admin' },
+      { page: 'labs' },
     ];
     for (const r of routes) expect(parseHash(hrefOf(r))).toEqual(r);
   });

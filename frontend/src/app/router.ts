@@ -13,7 +13,8 @@ export type Route =
   | { page: 'admin' }
   | { page: 'class' }
   | { page: 'classroom'; path: string[] }
-  | { page: 'bench' };
+  | { page: 'bench' }
+  | { page: 'labs' };
 
 export function parseHash(hash: string): Route {
   const [pathPart = '', query = ''] = hash.replace(/^#/, '').split('?');
@@ -36,6 +37,8 @@ export function parseHash(hash: string): Route {
       return { page: 'class' };
     case 'bench':
       return { page: 'bench' };
+    case 'labs':
+      return { page: 'labs' };
     case 'classroom':
       return { page: 'classroom', path: parts.slice(1) };
     default: {

@@ -25,18 +25,27 @@ export async function opsRoutes(app: FastifyInstance, { s }: { s: Services }) {
       config: { access: 'public' },
       schema: {
         tags: ['ops'],
-        summary: 'Liveness: storage, queue, labs (no auth)',
+        summary:
+          'Liveness: storage, queue, this service’s labs and the workers heard from (no auth; run ids for admins)',
         response: { 200: Health },
       },
     },
-    async () => {
+    async (req) => {
       const h = s.storage.health();
       const q = await s.queue.counts();
       const labs = (await s.driver.labs(await s.queue.activeLabs())).map((l) => ({
         name: l.name,
         state: l.state,
       }));
-      return { ok: true, influx: h.influx, spoolBytes: h.spoolBytes, queue: q.waiting + q.active, labs };
+      const workers = s.workerList.list({ withRuns: req.caller?.user.role === 'admin' });
+      return {
+        ok: true,
+        influx: h.influx,
+        spoolBytes: h.spoolBytes,
+        queue: q.waiting + q.active,
+        labs,
+        workers,
+      };
     },
   );
   app.get(

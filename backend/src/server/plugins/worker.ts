@@ -79,11 +79,18 @@ export async function workerRoutes(app: FastifyInstance, { s }: { s: Services })
         tags: ['workers'],
         summary: 'A worker starts a queued run (409 unless it is queued: no run starts twice)',
         params: RunId,
-        body: z.strictObject({ lab: z.string().regex(LAB_NAME, { error: 'must be a lab name' }) }),
+        body: z.strictObject({
+          lab: z.string().regex(LAB_NAME, { error: 'must be a lab name' }),
+          /** Which of the worker's own labs runs it (`lfnlab worker --labs N`). */
+          workerLab: z.string().regex(LAB_NAME, { error: 'must be a lab name' }).optional(),
+        }),
         response: { 200: RunSchema, ...errorReplies(404, 409) },
       },
     },
-    async (req) => ({ ...s.workers.start(workerOf(req), req.params.id, req.body.lab), queue: null }),
+    async (req) => ({
+      ...s.workers.start(workerOf(req), req.params.id, req.body.lab, req.body.workerLab),
+      queue: null,
+    }),
   );
 
   r.post(
@@ -100,6 +107,57 @@ export async function workerRoutes(app: FastifyInstance, { s }: { s: Services })
       },
     },
     async (req) => s.workers.batch(workerOf(req), req.params.id, req.body as unknown as WorkerBatch),
+  );
+
+  r.get(
+    '/worker/runs/:id/files',
+    {
+      config: WORKER,
+      schema: {
+        tags: ['workers'],
+        summary:
+          'The files of a running run’s directory the service has (streamed or uploaded), with SHA-256',
+        params: RunId,
+        response: {
+          200: z.array(z.object({ path: z.string(), sha256: z.string(), bytes: z.number().int() })),
+          ...errorReplies(404, 409),
+        },
+      },
+    },
+    async (req) => s.workers.files(workerOf(req), req.params.id),
+  );
+
+  r.post(
+    '/worker/heartbeat',
+    {
+      config: WORKER,
+      schema: {
+        tags: ['workers'],
+        summary: 'A worker’s labs and what they run, every few seconds (GET /api/health lists workers)',
+        body: z.strictObject({
+          instance: z
+            .string()
+            .regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'must be 1-64 letters, digits, "_" or "-"' }),
+          machine: z.string().min(1).max(253),
+          version: z.string().min(1).max(64),
+          labs: z
+            .array(
+              z.strictObject({
+                name: z.string().regex(LAB_NAME, { error: 'must be a lab name' }),
+                runId: z.string().max(200).nullable(),
+              }),
+            )
+            .min(1, { error: 'must list at least one lab' })
+            .max(64, { error: 'must list at most 64 labs' }),
+          leaving: z.boolean().optional(),
+        }),
+        response: { 200: Ok },
+      },
+    },
+    async (req) => {
+      s.workerList.heard(workerOf(req), req.body);
+      return { ok: true };
+    },
   );
 
   r.put(

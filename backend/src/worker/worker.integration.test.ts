@@ -3,6 +3,8 @@
 // several users end completed on the workers with their records in the service's runs directory;
 // a worker SIGKILLed mid-run leaves that run failed and partial with the samples that arrived,
 // run once; the other runs complete, and a worker started again for that host takes new jobs.
+// A worker with --labs 2 runs two at once, one per lab, as GET /api/health shows; a service
+// SIGKILLed mid-run loses no batch: the worker spools them and replays them when it is back.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +18,10 @@ import {
   REDIS_INSTALL_HINT,
   startLocalRedis,
 } from '../../test/support/localRedis.js';
+import { untilAllFinal, untilRunning } from '../../test/support/runPolling.js';
+import { serveArgv } from '../../test/support/serveArgs.mjs';
 import type { RunView } from '../service/types.js';
+import type { WorkerStatus } from '../service/workerRegistry.js';
 
 const redisBin = findRedisServer();
 const skipReason = !redisBin
@@ -57,11 +62,15 @@ async function runsOf(s: Session, ids: string[]): Promise<RunView[]> {
   return ids.map((id) => all.find((r) => r.id === id)).filter((r): r is RunView => !!r);
 }
 
-const final = (r: RunView) => r.status !== 'queued' && r.status !== 'running';
+/** Every run of `ids` ended (each as the admin sees it). */
+const ended = (ids: string[], ms = 60_000) =>
+  untilAllFinal(() => runsOf(admin, ids), ids.length, { ms, context: logs });
+const running = (id: string, elapsedS: number) =>
+  untilRunning(async () => (await runsOf(admin, [id]))[0], { elapsedS, context: logs });
 const logs = () =>
   [`--- service\n${service.output()}`, ...[...workers].map(([h, w]) => `--- ${h}\n${w.output()}`)].join('\n');
 
-function workerProcess(host: string): CliProcess {
+function workerProcess(host: string, labs = 1): CliProcess {
   return new CliProcess(
     `worker ${host}`,
     [
@@ -76,6 +85,8 @@ function workerProcess(host: string): CliProcess {
       POOL,
       '--lab',
       'fake',
+      '--labs',
+      String(labs),
       '--fake-speed',
       String(SPEED),
       '--scratch',
@@ -85,8 +96,8 @@ function workerProcess(host: string): CliProcess {
   );
 }
 
-async function startWorker(host: string): Promise<CliProcess> {
-  const w = workerProcess(host);
+async function startWorker(host: string, labs = 1): Promise<CliProcess> {
+  const w = workerProcess(host, labs);
   workers.set(host, w);
   await w.start((p) => p.output().includes('listening on nothing'));
   return w;
@@ -109,26 +120,11 @@ describe.skipIf(skipReason !== null)(title, () => {
     url = `http://127.0.0.1:${port}`;
     service = new CliProcess(
       'service',
-      [
-        'serve',
-        '--lab',
-        'fake',
-        '--port',
-        String(port),
-        '--data',
-        join(dir, 'data'),
-        '--runs',
-        join(dir, 'runs'),
-        '--influx',
-        'off',
-        '--queue',
-        redis.url,
-        '--host-id',
-        POOL,
-        '--workers',
-        '--worker-timeout',
-        '4',
-      ],
+      serveArgv({
+        port,
+        dir,
+        extra: ['--queue', redis.url, '--host-id', POOL, '--workers', '--worker-timeout', '4'],
+      }),
       dir,
     );
     await service.start(async () => {
@@ -234,7 +230,7 @@ describe.skipIf(skipReason !== null)(title, () => {
     const ids: string[] = [];
     for (const s of students) ids.push(await queueRun(s));
     ids.push(await queueRun(admin), await queueRun(admin));
-    await until(async () => (await runsOf(admin, ids)).every(final), 90_000, logs);
+    await ended(ids, 90_000);
     const done = await runsOf(admin, ids);
     expect(done.map((r) => [r.id, r.status, r.error])).toEqual(ids.map((id) => [id, 'completed', null]));
     for (const r of done) {
@@ -256,16 +252,9 @@ describe.skipIf(skipReason !== null)(title, () => {
 
   it('a stop reaches the worker running the run: aborted, partial, its record handed over', async () => {
     const id = await queueRun(admin, SPEC.replace('duration: 20s', 'duration: 600s'));
-    await until(
-      async () => {
-        const [r] = await runsOf(admin, [id]);
-        return r?.status === 'running' && r.progress.elapsedS >= 20;
-      },
-      60_000,
-      logs,
-    );
+    await running(id, 20);
     await call(admin, 'POST', `/api/runs/${id}/stop`);
-    await until(async () => (await runsOf(admin, [id])).every(final), 30_000, logs);
+    await ended([id], 30_000);
     const [r] = await runsOf(admin, [id]);
     expect(r).toMatchObject({ status: 'aborted', partial: true, error: 'stopped by admin' });
     const summary = JSON.parse(readFileSync(join(dir, 'runs', id, 'summary.json'), 'utf8'));
@@ -276,21 +265,12 @@ describe.skipIf(skipReason !== null)(title, () => {
   it('a worker SIGKILLed mid-run: that run failed and partial with its samples, the rest complete, a new worker takes jobs', async () => {
     // 600 lab s at 20x: 30 s on the worker, long enough to be killed in the middle.
     const long = await queueRun(admin, SPEC.replace('duration: 20s', 'duration: 600s'));
-    await until(
-      async () => {
-        const [r] = await runsOf(admin, [long]);
-        return r?.status === 'running' && r.progress.elapsedS >= 40;
-      },
-      60_000,
-      logs,
-    );
-    const [running] = await runsOf(admin, [long]);
-    const victimHost = running?.host as string;
+    const victimHost = (await running(long, 40)).host as string;
     const otherHost = victimHost === 'pcA' ? 'pcB' : 'pcA';
     await workers.get(victimHost)?.kill();
     const more: string[] = [];
     for (const s of students.slice(0, 3)) more.push(await queueRun(s));
-    await until(async () => (await runsOf(admin, [long, ...more])).every(final), 60_000, logs);
+    await ended([long, ...more]);
     const [killed] = await runsOf(admin, [long]);
     expect(killed).toMatchObject({ status: 'failed', partial: true, host: victimHost });
     expect(killed?.error).toMatch(new RegExp(`worker host ${victimHost} stopped reporting`));
@@ -307,7 +287,7 @@ describe.skipIf(skipReason !== null)(title, () => {
     await startWorker(victimHost);
     const later: string[] = [];
     for (const s of students.slice(3, 5)) later.push(await queueRun(s));
-    await until(async () => (await runsOf(admin, later)).every(final), 60_000, logs);
+    await ended(later);
     for (const r of await runsOf(admin, later))
       expect(r).toMatchObject({ status: 'completed', host: victimHost });
     // The killed run was not taken up again by the new worker.
@@ -325,12 +305,12 @@ describe.skipIf(skipReason !== null)(title, () => {
     };
     await restartRedis();
     await startWorker(host);
-    await until(async () => (await runsOf(admin, waiting)).every(final), 60_000, logs);
+    await ended(waiting);
     for (const r of await runsOf(admin, waiting)) expect(r).toMatchObject({ status: 'completed', host });
     // This worker lives through a second crash; the service queues through its reconnected client.
     await restartRedis();
     const after = [await queueRun(students[2] as Session)];
-    await until(async () => (await runsOf(admin, after)).every(final), 60_000, logs);
+    await ended(after);
     for (const r of await runsOf(admin, after)) expect(r).toMatchObject({ status: 'completed', host });
     for (const id of [...waiting, ...after]) expect(startedLines(id), id).toBe(1);
     // From Redis's own file, not queued again by the service's check for lost jobs.
@@ -346,24 +326,57 @@ describe.skipIf(skipReason !== null)(title, () => {
     for (const s of students.slice(0, 3)) theirs.push(await queueRun(s));
     await startWorker(host);
     const all = [...mine, ...theirs];
-    await until(async () => (await runsOf(admin, all)).every(final), 60_000, logs);
+    await ended(all);
     const done = await runsOf(admin, all);
     expect(done.every((r) => r.status === 'completed')).toBe(true);
     const byStart = [...done].sort((a, b) => (a.startedAt ?? '').localeCompare(b.startedAt ?? ''));
     expect(byStart.map((r) => r.id)).toEqual([mine[0], ...theirs, mine[1], mine[2]]);
   }, 90_000);
 
-  it('the service SIGKILLed while a worker runs a run: restarted, it takes the run back and the run completes once', async () => {
+  it('a worker with --labs 2 runs two runs at once, one per lab; GET /api/health lists it with its labs', async () => {
+    for (const w of workers.values()) await w.stop();
+    const host = 'pcA';
+    await startWorker(host, 2);
+    const health = async () =>
+      (await (await fetch(`${url}/api/health`)).json()) as { workers: WorkerStatus[] };
+    // This one, not a worker of this host killed earlier (listed away until it is forgotten).
+    const mine = (ws: WorkerStatus[]) => ws.find((w) => w.name === host && w.labs.length === 2);
+    await until(async () => mine((await health()).workers)?.state === 'idle', 15_000, logs);
+    const long = SPEC.replace('duration: 20s', 'duration: 200s');
+    const ids = [await queueRun(admin, long), await queueRun(admin, long)];
+    const both = await Promise.all(ids.map((id) => running(id, 10)));
+    expect(both.map((r) => r.host)).toEqual([host, host]);
+    expect(both.map((r) => r.hostLab).sort()).toEqual(['default', 'default-2']);
+    // Public: labs busy or idle, no run ids; an admin sees which run each lab runs.
+    await until(async () => mine((await health()).workers)?.state === 'busy', 15_000, logs);
+    const seen = mine((await health()).workers) as WorkerStatus;
+    expect(seen).toMatchObject({ name: host, state: 'busy', version: expect.any(String) });
+    expect(seen.labs).toEqual([
+      { name: 'default', state: 'busy' },
+      { name: 'default-2', state: 'busy' },
+    ]);
+    expect(seen.lastSeenS).toBeLessThan(15);
+    const asAdmin = await call<{ workers: WorkerStatus[] }>(admin, 'GET', '/api/health');
+    const labsOfAdmin = mine(asAdmin.workers)?.labs ?? [];
+    expect(labsOfAdmin.map((l) => l.runId).sort()).toEqual([...ids].sort());
+    expect(JSON.stringify(asAdmin)).not.toMatch(/lfnw_/);
+    await ended(ids);
+    for (const r of await runsOf(admin, ids)) expect(r).toMatchObject({ status: 'completed', host });
+    // A worker that stops says goodbye: it leaves the list at once.
+    await workers.get(host)?.stop();
+    expect(mine((await health()).workers)).toBeUndefined();
+    await startWorker(host);
+  }, 120_000);
+
+  it('the service SIGKILLed mid-run: the worker spools its batches, replays them to the restarted service, every sample once, completed', async () => {
     const id = await queueRun(admin, SPEC.replace('duration: 20s', 'duration: 300s'));
-    await until(
-      async () => {
-        const [r] = await runsOf(admin, [id]);
-        return r?.status === 'running' && r.progress.elapsedS >= 40;
-      },
-      60_000,
-      logs,
-    );
+    const host = (await running(id, 40)).host as string;
     await service.kill();
+    // While the service is away the batches wait on the worker's disk: ten of them (5 s) outlast
+    // --worker-timeout 4, which counts only while the service is up.
+    const spool = join(dir, `scratch-${host}`, `${id}.spool`);
+    const spooled = () => (existsSync(spool) ? readdirSync(spool).filter((f) => f.endsWith('.json')) : []);
+    await until(async () => spooled().length >= 10, 30_000, logs);
     await service.start(async () => {
       try {
         return (await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(1000) })).ok;
@@ -372,12 +385,34 @@ describe.skipIf(skipReason !== null)(title, () => {
       }
     });
     expect(service.output()).toContain(`[${id}] was running on worker host`);
-    await until(async () => (await runsOf(admin, [id])).every(final), 60_000, logs);
+    await ended([id]);
     const [r] = await runsOf(admin, [id]);
     expect(r).toMatchObject({ status: 'completed', partial: false, error: null });
     expect(startedLines(id)).toBe(0); // not started again by the restarted service
-    const summary = JSON.parse(readFileSync(join(dir, 'runs', id, 'summary.json'), 'utf8'));
+    const runDir = join(dir, 'runs', id);
+    const summary = JSON.parse(readFileSync(join(runDir, 'summary.json'), 'utf8'));
     expect(summary.status).toBe('completed');
-    expect(existsSync(join(dir, 'runs', id, '.worker-stream.json'))).toBe(false);
+    // Every sample the worker recorded, once: the streamed files were the worker's own, byte for
+    // byte, so the hand-off did not upload them again.
+    let lines = 0;
+    for (const f of readdirSync(join(runDir, 'samples'))) {
+      const rows = readFileSync(join(runDir, 'samples', f), 'utf8')
+        .trim()
+        .split('\n');
+      expect(new Set(rows).size, `${f}: no sample twice`).toBe(rows.length);
+      lines += rows.length;
+    }
+    expect(lines).toBe(summary.samples);
+    const handOff = workers
+      .get(host)
+      ?.output()
+      .split('\n')
+      .find((l) => l.includes(`[${id}]`) && l.includes('record handed'));
+    expect(handOff).toMatch(/already there from the stream: .*samples\/tcp\.jsonl/);
+    expect(workers.get(host)?.output()).toMatch(
+      new RegExp(`\\[${id}\\] the service answers again after \\d+ s`),
+    );
+    expect(existsSync(spool)).toBe(false);
+    expect(existsSync(join(runDir, '.worker-stream.json'))).toBe(false);
   }, 120_000);
 });
