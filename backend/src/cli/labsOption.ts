@@ -1,7 +1,11 @@
-// --labs N for the commands that run campaigns: checked, defaulted from the host, warned about
-// when it asks for more labs than the host fits.
+// --lab and --labs N for the commands that keep labs: checked, defaulted from the host, warned
+// about when they ask for more labs than the host fits.
 import { availableParallelism } from 'node:os';
 import { defaultLabCount } from '../campaign/labPool.js';
+import { LAB_NAME } from '../service/labDriver.js';
+
+export { poolLabNames } from '../service/labDriver.js';
+
 import { UsageError } from './args.js';
 
 /** --labs N: a whole number from 1 to 8 (more than the host's default is allowed, and warned of). */
@@ -16,4 +20,18 @@ export function parseLabCount(text: string | undefined, warn: (line: string) => 
       `--labs ${n}: this host fits ${fit} (${availableParallelism()} cores, one lab per two); the labs will compete for CPU, and each run's verdict says when that held a flow back`,
     );
   return n;
+}
+
+/**
+ * --lab real|fake|NAME: fake runs no lab; real keeps labs named default, default-2 …; NAME keeps
+ * labs NAME, NAME-2 … instead (a lab PC's name drives that PC: `lfnlab lab iso`).
+ */
+export function parseLabOption(text: string | undefined): { lab: 'real' | 'fake'; base: string } {
+  const lab = text ?? 'real';
+  if (lab === 'real' || lab === 'fake') return { lab, base: 'default' };
+  if (!LAB_NAME.test(lab) || lab.length > 28)
+    throw new UsageError(
+      '--lab must be real, fake, or a lab name (1-28 letters, digits, "_" or "-", starting with a letter or digit)',
+    );
+  return { lab: 'real', base: lab };
 }

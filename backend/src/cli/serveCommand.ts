@@ -15,7 +15,7 @@ import { defaultHostId, RedisRunQueue } from '../service/redisQueue.js';
 import { isRedisUrl, redisUrlForDisplay, withRedisPassword } from '../service/redisUrl.js';
 import { Storage } from '../storage/runStorage.js';
 import { type Command, UsageError } from './args.js';
-import { parseLabCount } from './labsOption.js';
+import { parseLabCount, parseLabOption, poolLabNames } from './labsOption.js';
 
 /** The one data dir rule (kernels' dataDir): where `lfnlab stack add` keeps its registry too. */
 export function defaultDataDir(): string {
@@ -50,7 +50,7 @@ export const serveCommand: Command = {
   name: 'serve',
   summary: 'the HTTP API, live streams and web UI (--lab fake for a lab-less demo)',
   usage: `usage: lfnlab serve [--host 127.0.0.1] [--port 8080] [--data DIR] [--runs DIR]
-                    [--lab real|fake] [--labs N] [--influx URL|off] [--grafana URL] [--daemon]
+                    [--lab real|fake|NAME] [--labs N] [--influx URL|off] [--grafana URL] [--daemon]
                     [--queue redis://HOST:PORT [--host-id ID] [--workers [--worker-timeout S]]]
                     [--tls-cert FILE --tls-key FILE] [--trust-proxy true|ADDRS]
 
@@ -63,7 +63,10 @@ run directory under --runs and its samples to InfluxDB.
   --data DIR        accounts, tokens, quotas, stored specs, the storage spool
                     (default $LFNLAB_DATA, else $XDG_DATA_HOME/lfnlab or ~/.local/share/lfnlab)
   --runs DIR        run directories (default runs/)
-  --lab real|fake   real: the qemu lab (default); fake: synthetic runs, no lab needed
+  --lab real|fake|NAME
+                    real: the qemu lab (default); fake: synthetic runs, no lab needed;
+                    NAME: labs NAME, NAME-2 … (a lab PC written by 'lfnlab lab iso'
+                    runs under its name: --lab labpc01 --labs 1)
   --labs N          keep N labs (default, default-2 … default-N); a run that names
                     no lab joins the shortest line (default: half the cores, as
                     memory allows, at least 1)
@@ -122,8 +125,7 @@ running runs are stopped, the lab reset, and their records kept.`,
     const port = Number(str(values.port) ?? 8080);
     if (!Number.isInteger(port) || port < 0 || port > 65535)
       throw new UsageError('--port must be 0 to 65535');
-    const lab = str(values.lab) ?? 'real';
-    if (lab !== 'real' && lab !== 'fake') throw new UsageError('--lab must be real or fake');
+    const { lab, base: labBase } = parseLabOption(str(values.lab));
     const speed = Number(str(values['fake-speed']) ?? 1);
     if (!(speed > 0 && speed <= 1000)) throw new UsageError('--fake-speed must be above 0 and at most 1000');
     const influxArg = str(values.influx) ?? 'http://127.0.0.1:8086';
@@ -189,7 +191,7 @@ running runs are stopped, the lab reset, and their records kept.`,
       spoolDir: join(dataDir, 'spool'),
       log,
     });
-    const labPool = Array.from({ length: labCount }, (_, i) => (i === 0 ? 'default' : `default-${i + 1}`));
+    const labPool = poolLabNames(labCount, labBase);
     const driver: LabDriver =
       lab === 'fake'
         ? new FakeLabDriver({ timeScale: speed, labs: labPool })

@@ -9,18 +9,18 @@ import { existsSync, readFileSync } from 'node:fs';
 import { homedir, hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { FakeLabDriver } from '../service/fakeLabDriver.js';
-import { LAB_NAME, type LabDriver } from '../service/labDriver.js';
+import type { LabDriver } from '../service/labDriver.js';
 import { RealLabDriver } from '../service/realLabDriver.js';
 import { HOST_ID } from '../service/redisKeys.js';
 import { RedisRunQueue } from '../service/redisQueue.js';
 import { isRedisUrl, redisUrlForDisplay, withRedisPassword } from '../service/redisUrl.js';
 import { LocalExecutor } from '../service/runExecutor.js';
 import { WORKER_TOKEN_PREFIX } from '../service/workerTokens.js';
-import { LabSlots, poolLabNames } from '../worker/labSlots.js';
+import { LabSlots } from '../worker/labSlots.js';
 import { runOnWorker } from '../worker/runOnWorker.js';
 import { ServiceClient } from '../worker/serviceClient.js';
 import { type Command, UsageError } from './args.js';
-import { parseLabCount } from './labsOption.js';
+import { parseLabCount, parseLabOption, poolLabNames } from './labsOption.js';
 
 /** How often a worker tells the service it is there. */
 const HEARTBEAT_MS = 5000;
@@ -107,16 +107,7 @@ which ends it failed and partial with what was streamed (serve --worker-timeout)
       throw new UsageError(
         `--token-file ${tokenFile} holds no worker token (they start with ${WORKER_TOKEN_PREFIX}; an admin makes one with POST /api/worker-tokens)`,
       );
-    let lab = str(values.lab) ?? 'real';
-    let labBase = 'default';
-    if (lab !== 'real' && lab !== 'fake') {
-      if (!LAB_NAME.test(lab) || lab.length > 28)
-        throw new UsageError(
-          '--lab must be real, fake, or a lab name (1-28 letters, digits, "_" or "-", starting with a letter or digit)',
-        );
-      labBase = lab;
-      lab = 'real';
-    }
+    const { lab, base: labBase } = parseLabOption(str(values.lab));
     const speed = Number(str(values['fake-speed']) ?? 1);
     if (!(speed > 0 && speed <= 1000)) throw new UsageError('--fake-speed must be above 0 and at most 1000');
     const hostArg = str(values['host-id']);

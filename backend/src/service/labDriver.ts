@@ -48,3 +48,8 @@ export interface LabDriver {
 }
 
 export const LAB_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$/;
+
+/** A pool's lab names: base, base-2 … base-N (serve and worker --labs N). */
+export function poolLabNames(n: number, base = 'default'): string[] {
+  return Array.from({ length: n }, (_, i) => (i === 0 ? base : `${base}-${i + 1}`));
+}

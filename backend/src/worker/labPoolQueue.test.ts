@@ -12,9 +12,10 @@ import {
   REDIS_INSTALL_HINT,
   startLocalRedis,
 } from '../../test/support/localRedis.js';
+import { poolLabNames } from '../service/labDriver.js';
 import type { RunJob } from '../service/queue.js';
 import { RedisRunQueue } from '../service/redisQueue.js';
-import { LabSlots, poolLabNames } from './labSlots.js';
+import { LabSlots } from './labSlots.js';
 
 const redisBin = findRedisServer();
 const title = redisBin

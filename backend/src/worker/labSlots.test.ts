@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LabSlots, poolLabNames } from './labSlots.js';
+import { poolLabNames } from '../service/labDriver.js';
+import { LabSlots } from './labSlots.js';
 
 describe('a worker’s lab slots', () => {
   it('names its labs as serve --labs does, hands out free ones in order and takes them back', () => {

@@ -4,9 +4,6 @@
 import { EventEmitter } from 'node:events';
 
 /** The pool's lab names, as `serve --labs N` names them: BASE, BASE-2 … BASE-N. */
-export function poolLabNames(n: number, base = 'default'): string[] {
-  return Array.from({ length: n }, (_, i) => (i === 0 ? base : `${base}-${i + 1}`));
-}
 
 export interface LabSlotState {
   name: string;
