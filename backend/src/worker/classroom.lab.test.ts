@@ -90,8 +90,13 @@ describe.skipIf(skipReason !== null)(
     : 'classroom: 30 students, a real-lab worker and a fake one',
   () => {
     beforeAll(async () => {
+      // Each step says when it is done, so a set-up that stalls shows where.
+      const t0 = Date.now();
+      const step = (what: string) =>
+        console.log(`  set-up: ${what} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
       // Booted before the clock starts: a cold boot is not what this test measures.
       await bootTestLab();
+      step(`lab ${TEST_LAB} up`);
       dir = mkdtempSync(join(tmpdir(), 'lfnlab-classroom-'));
       redis = await startLocalRedis({ dir: join(dir, 'redis') });
       const port = await freePort();
@@ -122,6 +127,7 @@ describe.skipIf(skipReason !== null)(
           return false;
         }
       });
+      step('service up');
       admin = await loginOver(url, 'admin', readFileSync(join(dir, 'data/admin-password'), 'utf8').trim());
       for (const host of [REAL, FAKE]) {
         const t = await call<{ token: string }>(admin, 'POST', '/api/worker-tokens', { host });
@@ -134,6 +140,7 @@ describe.skipIf(skipReason !== null)(
         const w = worker(host, lab);
         workers.set(host, w);
         await w.start((p) => p.output().includes('listening on nothing'));
+        step(`worker ${host} (${lab}) up`);
       }
       // Both are there, idle, before anyone queues.
       await until(

@@ -2,6 +2,9 @@
 // service as a process: the session cookie and CSRF token from login, and JSON calls that throw
 // with the status and body on an error answer.
 
+/** A service that takes longer than this to answer is stuck: the test says so instead of hanging. */
+const CALL_TIMEOUT_MS = 60_000;
+
 export interface Session {
   cookie: string;
   csrf: string;
@@ -12,6 +15,7 @@ export async function loginOver(url: string, username: string, password: string)
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ username, password }),
+    signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
   });
   if (!r.ok) throw new Error(`login ${username}: ${r.status} ${await r.text()}`);
   const cookie = /lfn_session=([^;]+)/.exec(r.headers.get('set-cookie') ?? '')?.[1];
@@ -34,6 +38,7 @@ export async function callOver<T>(
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
     },
     body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
   });
   if (r.status >= 400) throw new Error(`${method} ${path} → ${r.status}: ${await r.text()}`);
   return (await r.json()) as T;
