@@ -6,7 +6,7 @@ import { cacheDir } from './cache.js';
 import { sha256File } from './hash.js';
 import { type KernelManifest, readManifest } from './manifest.js';
 import { run, runOk } from './run.js';
-import { type DebFile, readKernelOverride, VendorKernelError, verifyDeb } from './vendor.js';
+import { type DebFile, readKernelOverride, VendorKernelError, vendorSelection, verifyDeb } from './vendor.js';
 
 export interface KernelSelection {
   abi: string;
@@ -88,16 +88,7 @@ export async function fetchKernel(
       log(
         `kernel: the vendor kernel ${v.image.package} ${v.image.version} (${v.image.path}), not the pinned one`,
       );
-      return {
-        abi: v.abi,
-        package: v.image.package,
-        version: v.image.version,
-        sha256: v.image.sha256,
-        debPath: v.image.path,
-        pinned: true,
-        source: 'vendor',
-        headersDeb: v.headers,
-      };
+      return vendorSelection(v);
     }
   }
   const m = opts.manifest ?? readManifest();

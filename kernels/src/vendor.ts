@@ -4,6 +4,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { dataDir } from './data.js';
+import type { KernelSelection } from './fetch.js';
 import { sha256File } from './hash.js';
 import { runOk } from './run.js';
 
@@ -149,4 +150,18 @@ export async function verifyDeb(d: DebFile, what: string): Promise<void> {
     throw new VendorKernelError(
       `the vendor kernel's ${what} ${d.path} changed since 'lfnlab kernel use' (sha256 ${now}, recorded ${d.sha256}); run 'lfnlab kernel use' again to take the new one`,
     );
+}
+
+/** The kernel selection a vendor override stands for: what the image build and module builds use. */
+export function vendorSelection(v: VendorKernel): KernelSelection {
+  return {
+    abi: v.abi,
+    package: v.image.package,
+    version: v.image.version,
+    sha256: v.image.sha256,
+    debPath: v.image.path,
+    pinned: true,
+    source: 'vendor',
+    headersDeb: v.headers,
+  };
 }

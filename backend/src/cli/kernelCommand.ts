@@ -15,6 +15,7 @@ import {
   readKernelOverride,
   readVendorKernel,
   VendorKernelError,
+  vendorSelection,
   writeKernelOverride,
 } from '@lfnlab/kernels';
 import { type Command, UsageError } from './args.js';
@@ -84,15 +85,7 @@ export const kernelCommand: Command = {
         const v = await readVendorKernel(image, headers);
         // Unpack and read the inventory before recording it, so a kernel the lab cannot use is
         // refused here rather than at the next run's image build.
-        const tree = await extractKernel({
-          abi: v.abi,
-          package: v.image.package,
-          version: v.image.version,
-          sha256: v.image.sha256,
-          debPath: v.image.path,
-          pinned: true,
-          source: 'vendor',
-        });
+        const tree = await extractKernel(vendorSelection(v));
         const inv = kernelInventory(v.abi, tree.modulesDir, tree.configPath);
         console.log(`${v.image.package} ${v.image.version} (vendor, ABI ${v.abi}) sha256 ${v.image.sha256}`);
         console.log(`  headers: ${v.headers.package} ${v.headers.version} sha256 ${v.headers.sha256}`);

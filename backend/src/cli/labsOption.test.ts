@@ -14,7 +14,9 @@ describe('--lab and --labs', () => {
   it('refuses a lab name it could not use, and a lab count outside 1 to 8, saying what is allowed', () => {
     expect(() => parseLabOption('-x')).toThrow(UsageError);
     expect(() => parseLabOption('a'.repeat(29))).toThrow(/--lab must be real, fake, or a lab name \(1-28/);
-    expect(() => parseLabCount('0', () => undefined)).toThrow(/--labs must be a whole number from 1 to 8 \(got 0\)/);
+    expect(() => parseLabCount('0', () => undefined)).toThrow(
+      /--labs must be a whole number from 1 to 8 \(got 0\)/,
+    );
     expect(() => parseLabCount('2.5', () => undefined)).toThrow(UsageError);
   });
 });

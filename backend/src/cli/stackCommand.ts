@@ -15,6 +15,7 @@ import {
   removeStack,
   StackSourceError,
   stackRegistryDir,
+  vendorSelection,
 } from '@lfnlab/kernels';
 import { addedStackCacheDir, buildAddedStack, STACKS_SRC, stacksSourceHash } from '@lfnlab/lab-images';
 import { type Command, table, UsageError } from './args.js';
@@ -63,17 +64,7 @@ const reserved = () => ({
  */
 function labKernel(): KernelSelection {
   const v = readKernelOverride();
-  if (v)
-    return {
-      abi: v.abi,
-      package: v.image.package,
-      version: v.image.version,
-      sha256: v.image.sha256,
-      debPath: v.image.path,
-      pinned: true,
-      source: 'vendor',
-      headersDeb: v.headers,
-    };
+  if (v) return vendorSelection(v);
   const m = readManifest();
   return {
     abi: m.abi,

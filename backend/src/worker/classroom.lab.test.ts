@@ -20,7 +20,7 @@ import {
   startLocalRedis,
 } from '../../test/support/localRedis.js';
 import { untilAllFinal } from '../../test/support/runPolling.js';
-import { serveArgv } from '../../test/support/serveArgs.mjs';
+import { serveArgv, workerArgv } from '../../test/support/serveArgs.mjs';
 import type { RunView } from '../service/types.js';
 import type { WorkerStatus } from '../service/workerRegistry.js';
 
@@ -63,23 +63,7 @@ const startedLines = (id: string) =>
 function worker(host: string, lab: string): CliProcess {
   return new CliProcess(
     `worker ${host}`,
-    [
-      'worker',
-      '--queue',
-      redis.url,
-      '--service',
-      url,
-      '--token-file',
-      join(dir, `${host}.token`),
-      '--host-id',
-      GROUP,
-      '--lab',
-      lab,
-      '--labs',
-      '1',
-      '--scratch',
-      join(dir, `scratch-${host}`),
-    ],
+    workerArgv({ queue: redis.url, service: url, dir, host, hostId: GROUP, lab }),
     dir,
   );
 }

@@ -19,7 +19,7 @@ import {
   startLocalRedis,
 } from '../../test/support/localRedis.js';
 import { untilAllFinal, untilRunning } from '../../test/support/runPolling.js';
-import { serveArgv } from '../../test/support/serveArgs.mjs';
+import { serveArgv, workerArgv } from '../../test/support/serveArgs.mjs';
 import type { RunView } from '../service/types.js';
 import type { WorkerStatus } from '../service/workerRegistry.js';
 
@@ -73,25 +73,7 @@ const logs = () =>
 function workerProcess(host: string, labs = 1): CliProcess {
   return new CliProcess(
     `worker ${host}`,
-    [
-      'worker',
-      '--queue',
-      redis.url,
-      '--service',
-      url,
-      '--token-file',
-      join(dir, `${host}.token`),
-      '--host-id',
-      POOL,
-      '--lab',
-      'fake',
-      '--labs',
-      String(labs),
-      '--fake-speed',
-      String(SPEED),
-      '--scratch',
-      join(dir, `scratch-${host}`),
-    ],
+    workerArgv({ queue: redis.url, service: url, dir, host, hostId: POOL, labs, fakeSpeed: SPEED }),
     dir,
   );
 }
