@@ -62,7 +62,12 @@ async function bootIso(firmware: 'bios' | 'uefi', consoleLog: string): Promise<C
     ],
     { stdio: 'ignore' },
   );
-  return qemu;
+  // Even when this process dies before afterAll, its lab PC must not run on.
+  const q = qemu;
+  const guard = () => q.kill('SIGKILL');
+  process.once('exit', guard);
+  q.once('exit', () => process.off('exit', guard));
+  return q;
 }
 
 function stopQemu(): Promise<void> {
