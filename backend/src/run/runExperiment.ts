@@ -129,6 +129,8 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
   let hostState: HostState | null = null;
 
   try {
+    // A stop that came while the image, the lab or the channel was being readied: nothing to set up.
+    if (signal.aborted) throw new Aborted('aborted');
     const decision = o.keep ? decideReuse(o.keep.built, plan, o.keep.running()) : null;
     // Until this run ends well, nothing standing counts as a dumbbell for the next one.
     if (o.keep) o.keep.built = null;
@@ -168,6 +170,8 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
       setUp = true;
       links = await setUpLinks(session, plan, spec, rec, log);
     }
+    // Set-up and calibration take seconds on a dilated lab: a stop during them ends the run here.
+    if (signal.aborted) throw new Aborted('aborted');
     idleRtt = links.idleRtt;
     const first = await snapshot(session, plan, rec, 'before', keptHostState);
     before = first;
