@@ -4,6 +4,7 @@ import { CampaignError, expandCampaign, parseCampaignText } from '../campaign/ex
 import { runCampaign, runInLabs } from '../campaign/runCampaign.js';
 import { type Command, table, UsageError } from './args.js';
 import { parseLabCount } from './labsOption.js';
+import { stopOnSignals } from './stopSignals.js';
 
 export const campaignCommand: Command = {
   name: 'campaign',
@@ -50,20 +51,13 @@ Run it again on the same DIR to resume: finished runs are never redone.
     const labCount = parseLabCount(typeof values.labs === 'string' ? values.labs : undefined, (l) =>
       console.error(l),
     );
-    const abort = new AbortController();
-    const stop = () => {
-      if (!abort.signal.aborted)
-        console.error('\nstopping after cleaning up the current run; run the same command again to resume');
-      abort.abort();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
+    const stopping = stopOnSignals();
     try {
       console.log(`lfnlab campaign ${campaign.name} → ${dir}${labCount > 1 ? ` on ${labCount} labs` : ''}`);
       const out = await runCampaign({
         campaign,
         dir,
-        signal: abort.signal,
+        signal: stopping.signal,
         runOne: runInLabs(typeof values.lab === 'string' ? values.lab : undefined, labCount),
       });
       const rows = out.rows.map((r) => [
@@ -80,10 +74,9 @@ Run it again on the same DIR to resume: finished runs are never redone.
         `\n${table(['variant', 'status', 'verdict', 'Jain fwd', 'util fwd', 'goodput Mbit/s per flow'], rows)}\n`,
       );
       console.log(`${out.ran} run now, ${out.skipped} already done; table in ${join(dir, 'results.csv')}`);
-      return abort.signal.aborted ? 130 : out.rows.every((r) => r.status === 'completed') ? 0 : 1;
+      return stopping.signal.aborted ? 130 : out.rows.every((r) => r.status === 'completed') ? 0 : 1;
     } finally {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
+      stopping.release();
     }
   },
 };

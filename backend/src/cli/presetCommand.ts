@@ -23,6 +23,7 @@ import { renderResultsSummaryHtml, renderResultsSummaryMarkdown } from '../repor
 import { type Command, table, UsageError } from './args.js';
 import { parseLabCount } from './labsOption.js';
 import { formatPresetShow } from './presetShow.js';
+import { stopOnSignals } from './stopSignals.js';
 
 const seconds = (ms: number) => formatWallS(ms / 1000);
 const durationMs = (spec: unknown) => {
@@ -221,31 +222,27 @@ publish  compares, then copies the comparison and what the runs were (length,
     console.log(
       `cost: ${formatCost(cost)}${labCount > 1 ? `; on ${labCount} labs at best ${formatWallS(cost.wallS / labCount)}` : ''}; resumable (Ctrl-C, then run it again)`,
     );
-    const abort = new AbortController();
-    const stop = () => abort.abort();
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
+    const stopping = stopOnSignals();
     let allDone = true;
     try {
       for (const { part, campaign } of campaigns) {
-        if (abort.signal.aborted) break;
+        if (stopping.signal.aborted) break;
         const partDir = join(dir, part);
         mkdirSync(partDir, { recursive: true });
         console.log(`\n== ${part}: ${expandCampaign(campaign).length} runs`);
         const out = await runCampaign({
           campaign,
           dir: partDir,
-          signal: abort.signal,
+          signal: stopping.signal,
           runOne: runInLabs(typeof values.lab === 'string' ? values.lab : undefined, labCount),
         });
         allDone &&= out.rows.every((r) => r.status === 'completed');
       }
     } finally {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
+      stopping.release();
     }
     const out = compareDir(preset, dir);
     console.log(`\n${out.text}\n${out.html}`);
-    return abort.signal.aborted ? 130 : allDone ? 0 : 1;
+    return stopping.signal.aborted ? 130 : allDone ? 0 : 1;
   },
 };

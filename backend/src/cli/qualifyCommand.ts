@@ -9,6 +9,7 @@ import { caseLine, runSuite, SuiteDirectoryError } from '../qualify/runSuite.js'
 import { MAX_REPETITIONS, MAX_SECONDS, parseSuiteText, type Suite, SuiteError } from '../qualify/suite.js';
 import { FakeLabDriver } from '../service/fakeLabDriver.js';
 import type { Command } from './args.js';
+import { stopOnSignals } from './stopSignals.js';
 
 const USAGE = `usage: lfnlab qualify SUITE.yaml [--out DIR] [--lab NAME|fake] [--seconds S]
                        [--repetitions N] [--junit FILE] [--html FILE] [--fake-speed X]
@@ -115,14 +116,7 @@ export const qualifyCommand: Command = {
     console.log(
       `${plans.length} conditions × ${suite.stacks.length} stacks × ${reps} repetitions: ${costText}`,
     );
-    const abort = new AbortController();
-    const stop = () => {
-      if (!abort.signal.aborted)
-        console.error('\nstopping after cleaning up the current run; run the same command again to resume');
-      abort.abort();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
+    const stopping = stopOnSignals();
     try {
       const out = await runSuite({
         suite,
@@ -137,7 +131,7 @@ export const qualifyCommand: Command = {
         repetitions: reps,
         ...(typeof values.junit === 'string' ? { junitFile: resolve(values.junit) } : {}),
         ...(typeof values.html === 'string' ? { htmlFile: resolve(values.html) } : {}),
-        signal: abort.signal,
+        signal: stopping.signal,
       });
       console.log('');
       for (const c of out.result.cases) console.log(caseLine(c));
@@ -150,8 +144,7 @@ export const qualifyCommand: Command = {
       if (err instanceof SuiteDirectoryError) return problem(err.message);
       throw err;
     } finally {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
+      stopping.release();
     }
   },
 };
