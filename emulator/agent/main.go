@@ -32,6 +32,8 @@ func findPort(name string) string {
 func main() {
 	portName := flag.String("port", "lfnlab.ctl", "virtio-serial port name")
 	keyFile := flag.String("key", keyPath, "file holding the channel key (hex)")
+	hostSocket := flag.String("host", "", "run on a lab host for a bump in the wire's external hosts: serve one session on this Unix socket")
+	hostPrefix := flag.String("netns-prefix", "lfnw-", "with -host: the namespaces this agent may create and remove")
 	flag.Parse()
 	log.SetFlags(log.Lmicroseconds)
 	log.SetPrefix("lfnlab-agent: ")
@@ -39,6 +41,10 @@ func main() {
 
 	if os.Getpid() == 1 {
 		runInit() // never returns: PID 1 mounts, loads modules, then supervises the agent child
+	}
+	if *hostSocket != "" {
+		serveHost(*hostSocket, *keyFile, *hostPrefix, start)
+		return
 	}
 	boot := loadBootReport()
 

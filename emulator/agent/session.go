@@ -19,7 +19,9 @@ import (
 	"time"
 )
 
-const nsPrefix = "lfn-"
+// nsPrefix names the namespaces reset removes: the lab's own, or on a lab host (-host) the
+// external hosts' (hostside.go), never anything else of that host.
+var nsPrefix = "lfn-"
 
 type agent struct {
 	key     []byte
@@ -38,6 +40,9 @@ type agent struct {
 	lastSeenWall int64
 	watchdog     time.Duration
 	sched        timetable
+	// onHost: the agent runs on a lab host for the external hosts of a bump in the wire
+	// (hostside.go): one session, no poweroff, and it exits when the session ends.
+	onHost bool
 }
 
 type helloBody struct {
@@ -61,6 +66,9 @@ func (a *agent) serve(port io.Reader) {
 		if err != nil {
 			// On virtio-serial a read returns EOF while no host end is connected.
 			a.endSession("host disconnected")
+			if a.onHost {
+				os.Exit(0)
+			}
 			time.Sleep(50 * time.Millisecond)
 			continue
 		}
@@ -227,6 +235,10 @@ func (a *agent) dispatch(f *frame) {
 			"monotonicMs": float64(mono.Nano()) / 1e6,
 		}, nil)
 	case "poweroff":
+		if a.onHost {
+			a.reply(f.ID, nil, fmt.Errorf("poweroff is refused on a lab host: the agent there runs beside everything else"))
+			return
+		}
 		a.reset()
 		a.reply(f.ID, map[string]bool{"ok": true}, nil)
 		time.Sleep(100 * time.Millisecond) // let the reply leave before the VM stops

@@ -1,4 +1,5 @@
 export * from './plan/index.js';
+export * from './sampling/flowmeter.js';
 export * from './sampling/pktTiming.js';
 export * from './sampling/qdiscStat.js';
 export * from './sampling/tcpSampler.js';

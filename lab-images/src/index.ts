@@ -2,6 +2,7 @@ export * from './agent.js';
 export * from './awake.js';
 export * from './build.js';
 export * from './channel.js';
+export * from './hostAgent.js';
 export * from './iso.js';
 export * from './lab.js';
 export * from './ldd.js';

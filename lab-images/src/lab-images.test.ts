@@ -52,7 +52,7 @@ describe('image contents', () => {
 });
 
 describe('qemu command line', () => {
-  const argv = qemuArgv({
+  const opts = {
     name: 'default',
     accel: 'tcg',
     clock: 'realtime',
@@ -65,7 +65,8 @@ describe('qemu command line', () => {
     keyFile: '/run/lfnlab/labs/default/key',
     consoleLog: '/run/lfnlab/labs/default/console.log',
     pidFile: '/run/lfnlab/labs/default/qemu.pid',
-  });
+  } as const;
+  const argv = qemuArgv(opts);
   it('has no network device and talks only over a Unix socket', () => {
     expect(argv).toContain('none');
     expect(argv[argv.indexOf('-nic') + 1]).toBe('none');
@@ -73,6 +74,24 @@ describe('qemu command line', () => {
     expect(argv[argv.indexOf('-chardev') + 1]).toBe(
       'socket,id=ctl,path=/run/lfnlab/labs/default/ctl.sock,server=on,wait=off',
     );
+  });
+  it('has exactly two virtio-net ports on host taps for a wire, still no other network', () => {
+    const wired = qemuArgv({
+      ...opts,
+      wireTaps: { a: 'lfntx1a', b: 'lfntx1b' },
+    });
+    expect(wired).not.toContain('-nic');
+    const netdevs = wired.flatMap((a, i) => (wired[i - 1] === '-netdev' ? [a] : []));
+    expect(netdevs).toEqual([
+      'tap,id=wirea,ifname=lfntx1a,script=no,downscript=no',
+      'tap,id=wireb,ifname=lfntx1b,script=no,downscript=no',
+    ]);
+    // In this order the guest names them eth0 (a) and eth1 (b).
+    const nics = wired.filter((a) => a.startsWith('virtio-net-pci'));
+    expect(nics).toEqual([
+      'virtio-net-pci,netdev=wirea,mac=52:54:00:1f:00:01',
+      'virtio-net-pci,netdev=wireb,mac=52:54:00:1f:00:02',
+    ]);
   });
   it('passes the key by fw_cfg from a file, never on the command line', () => {
     expect(argv[argv.indexOf('-fw_cfg') + 1]).toBe('name=opt/lfnlab/key,file=/run/lfnlab/labs/default/key');

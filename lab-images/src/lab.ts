@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, release } from 'node:os';
 import { join } from 'node:path';
+import { wireTapNames } from '@lfnlab/emulator';
 import { cacheDir, run } from '@lfnlab/kernels';
 import { holdAwake, pauseIfUnheld } from './awake.js';
 import type { LabImage } from './build.js';
@@ -31,6 +32,8 @@ export interface LabRecord {
   qemuVersion: string;
   /** A lab PC: where its agent listens. */
   remote?: { host: string; port: number };
+  /** Booted with two wire ports (a bump in the wire): the host taps behind them. */
+  wireTaps?: { a: string; b: string };
 }
 
 export interface LabPaths {
@@ -149,10 +152,17 @@ export interface UpOptions {
   cpus?: number;
   memMb?: number;
   log?: (s: string) => void;
+  /** Two wire ports on host taps for a bump in the wire; a running lab without them is restarted. */
+  wire?: boolean;
 }
 
 async function boot(
-  o: Required<Omit<UpOptions, 'accel' | 'clock'>> & { accel: Accel; clock: LabClock; timeoutMs: number },
+  o: Required<Omit<UpOptions, 'accel' | 'clock' | 'wire'>> & {
+    accel: Accel;
+    clock: LabClock;
+    timeoutMs: number;
+    wireTaps?: { a: string; b: string };
+  },
 ): Promise<LabRecord> {
   const p = labPaths(o.name);
   rmSync(p.dir, { recursive: true, force: true });
@@ -210,6 +220,7 @@ async function boot(
     bootMs: Date.now() - t0,
     argv,
     qemuVersion,
+    ...(o.wireTaps ? { wireTaps: o.wireTaps } : {}),
   };
   writeFileSync(p.record, `${JSON.stringify(rec, null, 2)}\n`);
   if (o.clock === 'dilated') await pauseIfUnheld(p.dir, p.qmpSocket);
@@ -252,11 +263,14 @@ export async function labUp(o: UpOptions): Promise<LabRecord> {
   if (running && running.accel !== 'remote') {
     const clock = chooseClock(o.clock, running.accel);
     const runningClock = running.clock ?? 'realtime';
-    if (running.imageId === o.image.id && runningClock === clock) return running;
+    const wired = !o.wire || running.wireTaps !== undefined;
+    if (running.imageId === o.image.id && runningClock === clock && wired) return running;
     log(
       running.imageId !== o.image.id
         ? `lab '${name}' runs image ${running.imageId}; the current image is ${o.image.id}: restarting it`
-        : `lab '${name}' runs on a ${runningClock} clock; ${clock} was asked for: restarting it`,
+        : runningClock !== clock
+          ? `lab '${name}' runs on a ${runningClock} clock; ${clock} was asked for: restarting it`
+          : `lab '${name}' has no wire ports; restarting it with two (a bump in the wire)`,
     );
     await labDown(name);
   }
@@ -265,6 +279,7 @@ export async function labUp(o: UpOptions): Promise<LabRecord> {
     image: o.image,
     memMb: o.memMb ?? 2048,
     log,
+    ...(o.wire ? { wireTaps: wireTapNames(name) } : {}),
   };
   const vcpus = (clock: LabClock) =>
     clock === 'dilated' ? 1 : (o.cpus ?? Math.max(1, Math.min(cpus().length, 2)));

@@ -25,6 +25,11 @@ export interface QemuOptions {
   keyFile: string;
   consoleLog: string;
   pidFile: string;
+  /**
+   * A bump in the wire: two virtio-net ports on these host taps (qemu creates them), the guest's
+   * eth0 (a) and eth1 (b) in this order. Without it the lab has no network device at all.
+   */
+  wireTaps?: { a: string; b: string };
 }
 
 /** Guest kernel command line. tsc as clocksource measured slightly faster under TCG. */
@@ -79,7 +84,16 @@ export function qemuArgv(o: QemuOptions): string[] {
     `unix:${o.qmpSocket},server=on,wait=off`,
     '-pidfile',
     o.pidFile,
-    '-nic',
-    'none',
+    ...(o.wireTaps ? wireNics(o.wireTaps) : ['-nic', 'none']),
   ];
+}
+
+/** Fixed MACs, so a port's frames name it in a capture; locally administered (52:54:00 is qemu's). */
+function wireNics(taps: { a: string; b: string }): string[] {
+  return (['a', 'b'] as const).flatMap((side, i) => [
+    '-netdev',
+    `tap,id=wire${side},ifname=${taps[side]},script=no,downscript=no`,
+    '-device',
+    `virtio-net-pci,netdev=wire${side},mac=52:54:00:1f:00:0${i + 1}`,
+  ]);
 }

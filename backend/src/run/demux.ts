@@ -238,20 +238,24 @@ export class SampleDemux {
   readonly counters = new Map<string, SamplerCounters>();
   /** The packet-timing capture's windows, judged after the run (timingChecks.ts). */
   readonly timing: PktTimingWindow[] = [];
-  private readonly t: (realMs: number) => number;
+  private readonly labT: (realMs: number) => number;
+  private readonly hostsT: (realMs: number) => number;
 
   /**
    * `t0RealMs`: the lab's CLOCK_REALTIME at traffic start, so sample times line up with the
-   * schedule whatever the host's clock says.
+   * schedule whatever the host's clock says; for a wire also the lab host's at the same moment,
+   * for the samplers on its external hosts (`on: 'hosts'`).
    */
   constructor(
     private readonly plan: Plan,
-    t0RealMs: number,
+    t0RealMs: number | { lab: number; hosts: number },
     private readonly emit: Emit,
     private readonly raw?: (sampler: string, text: string) => void,
   ) {
-    this.t = (realMs: number) => Math.round(realMs - t0RealMs) / 1000;
-    this.qdisc = new QdiscDemux(plan, this.t, emit);
+    const t0 = typeof t0RealMs === 'number' ? { lab: t0RealMs, hosts: t0RealMs } : t0RealMs;
+    this.labT = (realMs: number) => Math.round(realMs - t0.lab) / 1000;
+    this.hostsT = (realMs: number) => Math.round(realMs - t0.hosts) / 1000;
+    this.qdisc = new QdiscDemux(plan, this.labT, emit);
     for (const s of plan.samplers) {
       this.counters.set(s.name, {
         name: s.name,
@@ -263,8 +267,14 @@ export class SampleDemux {
         unparsed: 0,
       });
       this.lines.set(s.name, new Lines());
-      if (s.kind === 'tcp') this.tcp.set(s.name, new TcpDemux(s.ns, plan.topology.flows, this.t, emit));
+      if (s.kind === 'tcp')
+        this.tcp.set(s.name, new TcpDemux(s.ns, plan.topology.flows, this.clockOf(s), emit));
     }
+  }
+
+  /** Seconds from t0 for a sampler's own stamps: the lab's clock, or the lab host's. */
+  private clockOf(s: { on?: 'hosts' }): (realMs: number) => number {
+    return s.on === 'hosts' ? this.hostsT : this.labT;
   }
 
   feed(name: string, chunk: string): void {
@@ -306,7 +316,7 @@ export class SampleDemux {
           c.records++;
           const s: UdpSample = {
             kind: 'udp',
-            t: this.t(r.timeMs + r.intervalMs),
+            t: this.clockOf(sampler)(r.timeMs + r.intervalMs),
             source: sampler.name.replace(/^udpsink:/, ''),
             path: sampler.path ?? '',
             bps: r.rateBps,
@@ -327,7 +337,7 @@ export class SampleDemux {
         if (m) {
           const s: RttSample = {
             kind: 'rtt',
-            t: this.t(Number(m[1]) * 1000),
+            t: this.clockOf(sampler)(Number(m[1]) * 1000),
             path: sampler.path ?? '',
             rttMs: Number(m[3]),
             seq: Number(m[2]),

@@ -27,6 +27,8 @@ export interface AgentInfo {
   boot: { modules: { name: string; ok: boolean; error?: string }[] };
   /** Loaded modules; `file` and `sha256` for those the image ships. */
   modules?: { name: string; file?: string; sha256?: string }[];
+  /** A wire's external hosts (wireSession.ts): their kernel, whose stacks the flows use. */
+  externalHosts?: { kernel: string; stacksAvailable: string[] };
 }
 
 /** Why a stack is missing, from the boot report when its module failed to load. */
@@ -232,7 +234,12 @@ export async function checkStacksAndRecordEnvironment(
   const missing = [
     ...new Set(spec.flows.filter((f) => usesKernelTcp(f.transport)).map((f) => f.stack)),
   ].filter((s) => !info.stacksAvailable.includes(s));
-  if (missing.length) throw new Error(missingStacksMessage(missing, info));
+  if (missing.length)
+    throw new Error(
+      spec.wire
+        ? `the external hosts' kernel (${info.externalHosts?.kernel ?? 'this machine'}) has no ${missing.join(', ')}; it offers ${info.stacksAvailable.join(', ')}`
+        : missingStacksMessage(missing, info),
+    );
   const cpuMHz = Number(/^cpu MHz\s*:\s*([\d.]+)/m.exec(cpuinfo)?.[1]) || null;
   rec.json('environment.json', {
     cpu: { model: /^model name\s*:\s*(.+)$/m.exec(cpuinfo)?.[1] ?? null, mhz: cpuMHz },

@@ -52,11 +52,15 @@ export class LiveSampling {
     }));
   }
 
-  /** `t0RealMs`: the lab clock at traffic start; sample times are seconds from it. */
-  begin(t0RealMs: number): void {
+  /**
+   * `t0RealMs`: the lab clock at traffic start; sample times are seconds from it. A wire's samplers
+   * on the external hosts stamp with the lab host's clock: `hostsT0RealMs` is that clock at the
+   * same moment.
+   */
+  begin(t0RealMs: number, hostsT0RealMs?: number): void {
     this.demux = new SampleDemux(
       this.plan,
-      t0RealMs,
+      { lab: t0RealMs, hosts: hostsT0RealMs ?? t0RealMs },
       (s) => {
         this.samples.push(s);
         this.rec.sample(s);

@@ -2,7 +2,15 @@
 // calibrate and measure idle RTT (labSetup.ts), sample while the flows run on their schedule,
 // snapshot counters, tear down (always), then summarise with a fidelity verdict (runResults.ts).
 import { buildPlan, formatPlan, type Plan, type Spec } from '@lfnlab/emulator';
-import { connectLab, type ExitEvent, ensureImage, type LabRecord, labUp } from '@lfnlab/lab-images';
+import {
+  connectLab,
+  type ExitEvent,
+  ensureImage,
+  type HostAgent,
+  type LabRecord,
+  labUp,
+  startHostAgent,
+} from '@lfnlab/lab-images';
 import type { SamplerCounters } from './demux.js';
 import type { KeptLab } from './keptLab.js';
 import { retireLostLab } from './labLoss.js';
@@ -24,6 +32,7 @@ import type { Sample } from './samples.js';
 import { Aborted, type RunClock, runTraffic, type SocketProbe, type TrafficProgress } from './schedule.js';
 import { LabSession } from './session.js';
 import { emptyFlowResult, type FlowResult, type RunSummary } from './summary.js';
+import { WireSession, type WireTimetableStart } from './wireSession.js';
 
 export { idleRttKey, missingStacksMessage } from './labSetup.js';
 
@@ -75,16 +84,28 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
 
   const image = o.keep?.image ?? (await ensureImage({ log: (s) => log(`  ${s}`) }));
   if (o.keep) o.keep.image = image;
+  const wired = o.spec.wire !== undefined;
+  const askedClock = o.clock ?? o.spec.clock;
+  if (wired && askedClock === 'dilated')
+    throw new Error(
+      'a bump in the wire needs a realtime clock: its external hosts live in wall time (--clock realtime or auto)',
+    );
   const lab: LabRecord = await labUp({
     name: o.labName,
     image,
-    clock: o.clock ?? o.spec.clock,
+    // The wire's hosts live in wall time: its lab must too (auto would dilate it under TCG).
+    clock: wired ? 'realtime' : askedClock,
+    wire: wired,
     log: (s) => log(`  ${s}`),
   });
+  if (wired && !lab.wireTaps)
+    throw new Error(
+      `lab '${lab.name}' has no wire ports on this host (a lab PC's ports are its own NICs): a wire with hosts: netns needs a qemu lab here`,
+    );
   // The plan depends on the clock the lab really has (auto resolves to it), and the record keeps
   // the resolved spec, so running spec.json again gives the same configuration on any host.
   const spec: Spec = { ...o.spec, clock: lab.clock ?? 'realtime' };
-  const plan = (o.alterPlan ?? ((p) => p))(buildPlan(spec));
+  const plan = (o.alterPlan ?? ((p) => p))(buildPlan(spec, { wireTaps: lab.wireTaps }));
   rec.json('spec.json', spec);
   rec.json('plan.json', plan);
   rec.text('plan.sh', formatPlan(plan));
@@ -99,12 +120,22 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
   const channel = o.keep
     ? await o.keep.channelFor(lab)
     : await connectLab(lab.name, { watchdogMs: 10_000, timeoutMs: 60_000 });
-  const session = new LabSession(channel);
+  // A wire's external hosts are this machine's namespaces, driven by an agent of their own.
+  let hostAgent: HostAgent | null = null;
+  if (wired) {
+    hostAgent = await startHostAgent({ watchdogMs: 10_000 }).catch((err) => {
+      if (!o.keep) channel.close();
+      throw err;
+    });
+    log(`  external hosts: this machine's namespaces, through its agent (pid ${hostAgent.pid})`);
+  }
+  const session = hostAgent ? new WireSession(channel, hostAgent.channel, plan) : new LabSession(channel);
+  const channels = session instanceof WireSession ? session.channels : [channel];
   const sampling = new LiveSampling(session, plan, rec, o.onSample);
   // A lab that dies mid-run stops the schedule at once, not at its next planned step.
   const lost = new AbortController();
   const onLost = () => lost.abort();
-  channel.on('close', onLost);
+  for (const ch of channels) ch.on('close', onLost);
   const signal = AbortSignal.any([lost.signal, ...(o.signal ? [o.signal] : [])]);
 
   const results = new Map<string, FlowResult>(plan.topology.flows.map((f) => [f.name, emptyFlowResult(f)]));
@@ -131,7 +162,8 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
   try {
     // A stop that came while the image, the lab or the channel was being readied: nothing to set up.
     if (signal.aborted) throw new Aborted('aborted');
-    const decision = o.keep ? decideReuse(o.keep.built, plan, o.keep.running()) : null;
+    // A wire's hosts go with their agent at the end of each run: nothing of it stands for the next.
+    const decision = o.keep && !wired ? decideReuse(o.keep.built, plan, o.keep.running()) : null;
     // Until this run ends well, nothing standing counts as a dumbbell for the next one.
     if (o.keep) o.keep.built = null;
     if (decision?.reuse) {
@@ -195,7 +227,7 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
       extraItems: sampling.items(leadMs),
       leadMs,
       onStart: (t0) => {
-        sampling.begin(t0.t0RealtimeMs);
+        sampling.begin(t0.t0RealtimeMs, (t0 as Partial<WireTimetableStart>).hosts?.t0RealtimeMs);
         samplersOn = true;
         log(`  sampling at ${spec.sampleHz} Hz: ${plan.samplers.map((s) => s.name).join(', ')}`);
         rec.event('traffic', {
@@ -229,6 +261,7 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
     // A campaign keeps a dumbbell that carried its run to the end; anything else goes.
     kept =
       o.keep !== undefined &&
+      !wired &&
       setUp &&
       links !== null &&
       hostState !== null &&
@@ -239,9 +272,10 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
       // Belt and braces: whatever the plan missed or a failure left, the agent removes.
       await session.reset().catch(() => undefined);
     }
-    channel.off('close', onLost);
+    for (const ch of channels) ch.off('close', onLost);
     session.detach();
     if (!o.keep) channel.close();
+    await hostAgent?.stop().catch(() => undefined);
   }
 
   collectFlowResults({ results, probes, crossExits, counters, rec, log, onSample: o.onSample });

@@ -40,14 +40,17 @@ type ExitWaiter = {
 
 export class LabSession {
   private exits = new Map<string, ExitWaiter>();
+  private lostReason: Error | null = null;
   /** Why the channel went away mid-session (qemu died, the agent stopped answering); null while up. */
-  lost: Error | null = null;
+  get lost(): Error | null {
+    return this.lostReason;
+  }
 
   private readonly onExit = (e: ExitEvent) => this.waiter(e.name).resolve(e);
   // A process whose exit can no longer arrive must not be awaited for ever: with the socket gone
   // nothing else holds Node's event loop, and the process would end silently with status 0.
   private readonly onClose = (err: Error) => {
-    this.lost = err;
+    this.lostReason = err;
     for (const w of this.exits.values()) w.reject(err);
   };
 
@@ -77,7 +80,7 @@ export class LabSession {
       // Nobody may be awaiting this exit when the channel dies; that is not an unhandled rejection.
       promise.catch(() => undefined);
       w = { promise, resolve, reject };
-      if (this.lost) reject(this.lost);
+      if (this.lostReason) reject(this.lostReason);
       this.exits.set(name, w);
     }
     return w;

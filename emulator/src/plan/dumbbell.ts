@@ -17,9 +17,31 @@ import {
 import { bottleneckStage, delayStage, probeIntoBottleneck, ROUTER_NS, redirectIngress } from './stages.js';
 import type { Cmd, HostGroup, PathTopology, Section } from './types.js';
 
-const sysctl = (ns: string | null, key: string, value: string | number): Cmd => ({
+export const sysctl = (ns: string | null, key: string, value: string | number): Cmd => ({
   argv: ns ? inNs(ns, ['sysctl', '-q', '-w', `${key}=${value}`]) : ['sysctl', '-q', '-w', `${key}=${value}`],
 });
+
+/** An end host's TCP settings: buffers that hold the path, no cached state, comparable timestamps. */
+export function endHostTcpSysctls(ns: string, max: number): Cmd[] {
+  return [
+    {
+      comment: `${ns}: TCP buffers up to ${max} B (>= 2 x (BDP + buffer))`,
+      ...sysctl(ns, 'net.ipv4.tcp_rmem', `4096 131072 ${max}`),
+    },
+    sysctl(ns, 'net.ipv4.tcp_wmem', `4096 16384 ${max}`),
+    {
+      comment: 'no cached ssthresh/RTT from an earlier connection',
+      ...sysctl(ns, 'net.ipv4.tcp_no_metrics_save', 1),
+    },
+    {
+      // Every host shares the lab's clock; per-connection random offsets would make the
+      // one-way delay that LP and HSTCP-LP read from TSval/TSecr an arbitrary number, and
+      // the same spec's packets differ from run to run.
+      comment: 'TCP timestamps without per-connection random offsets',
+      ...sysctl(ns, 'net.ipv4.tcp_timestamps', 2),
+    },
+  ];
+}
 
 export function pathTopology(spec: Spec, name: string, index: number): PathTopology {
   const path = spec.paths[name] as Path;
@@ -164,25 +186,7 @@ export function buildDumbbell(spec: Spec): {
             comment: 'DCTCP flows start here: request ECN',
             ...sysctl(ns, 'net.ipv4.tcp_ecn', 1),
           });
-        const max = p.socketBufferMax;
-        nsSysctls.push(
-          {
-            comment: `${ns}: TCP buffers up to ${max} B (>= 2 x (BDP + buffer))`,
-            ...sysctl(ns, 'net.ipv4.tcp_rmem', `4096 131072 ${max}`),
-          },
-          sysctl(ns, 'net.ipv4.tcp_wmem', `4096 16384 ${max}`),
-          {
-            comment: 'no cached ssthresh/RTT from an earlier connection',
-            ...sysctl(ns, 'net.ipv4.tcp_no_metrics_save', 1),
-          },
-          {
-            // Every host shares the lab's clock; per-connection random offsets would make the
-            // one-way delay that LP and HSTCP-LP read from TSval/TSecr an arbitrary number, and
-            // the same spec's packets differ from run to run.
-            comment: 'TCP timestamps without per-connection random offsets',
-            ...sysctl(ns, 'net.ipv4.tcp_timestamps', 2),
-          },
-        );
+        nsSysctls.push(...endHostTcpSysctls(ns, p.socketBufferMax));
       }
   }
   // The spec's own overrides come last, so they win over the defaults above.

@@ -14,9 +14,15 @@ function formatCmd(c: Cmd): string[] {
   if (c.stdin !== undefined) line = `printf '%s\\n' ${shellQuote(c.stdin.trimEnd())} | ${line}`;
   if (c.until) line += `    # repeated until it succeeds, up to ${c.until.timeoutMs / 1000} s`;
   if (c.allowFail) line += '    # best effort';
+  if (c.on === 'hosts') line += ONHOSTS;
   lines.push(line);
   return lines;
 }
+
+/** A wire's external hosts are the lab host's: their commands run there, not in the lab. */
+const ONHOSTS = '    # on the lab host';
+const bg = (p: { argv: string[]; on?: 'hosts' }) =>
+  `${formatArgv(p.argv)} &${p.on === 'hosts' ? ONHOSTS : ''}`;
 
 export function formatPlan(plan: Plan): string {
   const out: string[] = [`# lfnlab plan for '${plan.specName}' (seed ${plan.seed})`];
@@ -35,14 +41,14 @@ export function formatPlan(plan: Plan): string {
     }
   }
   out.push('', `# === samplers, running from before the first flow until after the last`);
-  for (const p of plan.samplers) out.push(`# ${p.name}`, `${formatArgv(p.argv)} &`);
+  for (const p of plan.samplers) out.push(`# ${p.name}`, bg(p));
   out.push('', '# === traffic (t = seconds after the servers are listening)');
   for (const p of plan.servers) {
-    out.push(`# ${p.name}`, `${formatArgv(p.argv)} &`);
+    out.push(`# ${p.name}`, bg(p));
     if (p.ready) out.push(...formatCmd(p.ready));
   }
   for (const p of [...plan.clients, ...plan.cross].sort((a, b) => a.at - b.at)) {
-    out.push(`# t=${(p.at / 1000).toFixed(3)} ${p.name}`, `${formatArgv(p.argv)} &`);
+    out.push(`# t=${(p.at / 1000).toFixed(3)} ${p.name}`, bg(p));
   }
   if (plan.changes.length) {
     out.push('', '# === scheduled changes (an RTT change is also corrected by the calibration at run time)');

@@ -7,3 +7,4 @@ export * from './stackParams.js';
 export * from './stages.js';
 export * from './traffic.js';
 export * from './types.js';
+export * from './wire.js';

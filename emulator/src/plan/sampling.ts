@@ -2,6 +2,7 @@
 // sockets (sender state at the client, goodput at the server), one queue-and-CPU poller in the
 // router, and a ping from each path's probe host through the same bottleneck.
 
+import { flowmeterArgv } from '../sampling/flowmeter.js';
 import { pktTimingArgv } from '../sampling/pktTiming.js';
 import { qdiscStatArgv } from '../sampling/qdiscStat.js';
 import { tcpSamplerArgv } from '../sampling/tcpSampler.js';
@@ -9,7 +10,7 @@ import type { Spec } from '../spec/schema.js';
 import { udpGenArgv, udpSinkArgv } from '../traffic/udp.js';
 import { inNs } from './netns.js';
 import { ROUTER_NS } from './stages.js';
-import type { FlowTopology, PathTopology, Proc, Sampler } from './types.js';
+import type { FlowTopology, PathTopology, Proc, Sampler, WireTopology } from './types.js';
 
 /**
  * On a realtime clock, samplers and UDP generators run at real-time priority: a tick is short and
@@ -31,7 +32,12 @@ const priority =
 /** The probe pings at the sample rate, but no faster than 10 Hz: enough to see queueing, light on the link. */
 export const probeHz = (sampleHz: number) => Math.min(sampleHz, 10);
 
-export function buildSamplers(spec: Spec, paths: PathTopology[], flows: FlowTopology[]): Sampler[] {
+export function buildSamplers(
+  spec: Spec,
+  paths: PathTopology[],
+  flows: FlowTopology[],
+  wire?: WireTopology,
+): Sampler[] {
   const hz = spec.sampleHz;
   const realtime = priority(spec);
   const portsByNs = new Map<string, number[]>();
@@ -73,7 +79,18 @@ export function buildSamplers(spec: Spec, paths: PathTopology[], flows: FlowTopo
     path: c.path.name,
     argv: inNs(c.sinkNs, realtime(udpSinkArgv({ port: c.port, durationS: 0, reportHz: hz }))),
   }));
-  return [...tcp, qdisc, ...ping, ...sinks, timingSampler(spec, paths)];
+  // A wire's flows are the external hosts': the lab sees them only as frames on its ports.
+  const flowmeter: Sampler[] = wire
+    ? [
+        {
+          name: 'flowmeter:wire',
+          kind: 'flowmeter',
+          ns: ROUTER_NS,
+          argv: inNs(ROUTER_NS, realtime(flowmeterArgv({ a: wire.ports.a, b: wire.ports.b, hz }))),
+        },
+      ]
+    : [];
+  return [...tcp, qdisc, ...ping, ...sinks, timingSampler(spec, paths), ...flowmeter];
 }
 
 /** Frames the packet-timing capture may take per second of lab time: its cost stays a few % of the lab. */

@@ -13,6 +13,11 @@ export interface Cmd {
   /** Repeat until it succeeds (bounded), e.g. waiting for a listening port. */
   until?: { timeoutMs: number; intervalMs: number; stdoutNonEmpty?: boolean };
   timeoutMs?: number;
+  /**
+   * Where it runs: absent, in the lab; 'hosts', on the lab host for a wire's external hosts, through
+   * the agent there (wire.ts).
+   */
+  on?: 'hosts';
 }
 
 export interface Section {
@@ -31,6 +36,11 @@ export interface Proc {
   argv: string[];
   /** The condition that says the process is ready (servers: their port is listening). */
   ready?: Cmd;
+  /**
+   * Where it runs: absent, in the lab; 'hosts', on the lab host for a wire's external hosts, through
+   * the agent there (wire.ts).
+   */
+  on?: 'hosts';
 }
 
 export interface PathChange {
@@ -47,11 +57,16 @@ export interface Sampler {
    * 'capture' keeps its output raw (a packet trace); 'timing' (lfn-pkttiming) is judged after the
    * run; the others become typed samples.
    */
-  kind: 'tcp' | 'qdisc' | 'ping' | 'capture' | 'udpsink' | 'timing';
+  kind: 'tcp' | 'qdisc' | 'ping' | 'capture' | 'udpsink' | 'timing' | 'flowmeter';
   ns: string;
   /** For ping: the path it probes. */
   path?: string;
   argv: string[];
+  /**
+   * Where it runs: absent, in the lab; 'hosts', on the lab host for a wire's external hosts, through
+   * the agent there (wire.ts).
+   */
+  on?: 'hosts';
 }
 
 /**
@@ -142,6 +157,8 @@ export interface FlowTopology {
 
 export interface Topology {
   routerNs: string;
+  /** A bump in the wire: the lab's two ports and the host taps behind them (null: the dumbbell). */
+  wire?: WireTopology | null;
   namespaces: string[];
   paths: PathTopology[];
   flows: FlowTopology[];
@@ -174,4 +191,15 @@ export interface Plan {
   /** Socket state read back while flows run, per client namespace: proves each socket's stack. */
   socketProbes: Record<string, Cmd>;
   teardown: Section;
+}
+
+/** The lab as a bump in the wire (wire.ts): which lab port faces which external host, and how. */
+export interface WireTopology {
+  /** The lab's ports: a faces the sender side, b the receiver side. */
+  ports: { a: string; b: string };
+  /** The lab host's taps behind them, each on its own bridge with the external hosts of its side. */
+  taps: { a: string; b: string };
+  bridges: { a: string; b: string };
+  /** The bridge in the lab's router that joins the two ports. */
+  labBridge: string;
 }

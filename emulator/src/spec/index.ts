@@ -12,3 +12,4 @@ export * from './stackParams.js';
 export * from './stacks.js';
 export * from './units.js';
 export * from './validate.js';
+export * from './wire.js';

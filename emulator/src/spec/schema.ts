@@ -9,6 +9,7 @@ import { FlowSchema, flowLabel } from './flow.js';
 import { LIMITS } from './limits.js';
 import { StackParamsSchema } from './stackParams.js';
 import { formatMs } from './units.js';
+import { WireSchema, wireProblems } from './wire.js';
 
 export type { CrossPattern };
 export { LIMITS };
@@ -165,6 +166,11 @@ const SpecObject = strict({
    * restored to the defaults in teardown, as they are global to the lab kernel.
    */
   stackParams: StackParamsSchema,
+  /**
+   * The lab as a bump in the wire (wire.ts): its router bridges two network ports and shapes the
+   * one path between the external hosts behind them, who run the flows with their own stacks.
+   */
+  wire: WireSchema,
   flows: z
     .array(FlowSchema, { error: `must be a list of 1 to ${LIMITS.flows} flows` })
     .min(1, { error: `must be a list of 1 to ${LIMITS.flows} flows` })
@@ -295,6 +301,7 @@ function checkSpec(spec: SpecOut, ctx: z.core.$RefinementCtx<SpecOut>): void {
       });
     }
   }
+  for (const p of wireProblems(spec)) ctx.addIssue({ code: 'custom', path: p.path, message: p.message });
   const streams = spec.flows.reduce((n, f) => n + f.streams * f.count, 0);
   if (streams > 256) {
     ctx.addIssue({ code: 'custom', path: ['flows'], message: `at most 256 streams in all (got ${streams})` });
