@@ -103,6 +103,18 @@ export const SAMPLE_COLUMNS = {
     // The CSV counts the streams of the interval's report; InfluxDB has no list field.
     { json: 'streams', csv: 'stream_count' },
   ],
+  wireflow: [
+    { json: 't', csv: 't_s' },
+    { json: 'flow', csv: 'flow' },
+    { json: 'newBytes', influx: 'new_bytes', csv: 'delivered_bytes' },
+    { json: 'goodputBps', influx: 'goodput_bps', csv: 'goodput_bps' },
+    { json: 'inBytes', influx: 'in_bytes', csv: 'entered_bytes' },
+    { json: 'retransSegments', influx: 'retrans_segments', csv: 'retrans_segments' },
+    { json: 'flightBytes', influx: 'flight_bytes', csv: 'flight_bytes' },
+    { json: 'rttMs', influx: 'rtt_ms', csv: 'rtt_ms' },
+    { json: 'rttMinMs', influx: 'rtt_min_ms', csv: 'rtt_min_ms' },
+    { json: 'rttSamples', influx: 'rtt_samples', csv: 'rtt_samples' },
+  ],
 } as const satisfies Record<string, readonly SampleColumn[]>;
 
 export type SampleKindName = keyof typeof SAMPLE_COLUMNS;
@@ -116,6 +128,7 @@ export const MEASUREMENTS = {
   rtt: 'lfn_rtt',
   interval: 'lfn_interval',
   udp: 'lfn_udp',
+  wireflow: 'lfn_wireflow',
   event: 'lfn_event',
   summary: 'lfn_summary',
   fairness: 'lfn_fairness',
@@ -160,6 +173,11 @@ export const INFLUX_SCHEMA: Readonly<Record<Measurement, MeasurementContract>> =
     'path',
     'source',
   ]),
+  lfn_wireflow: sample(
+    'wireflow',
+    "A wire's flow as the lab saw it on its two ports over one tick (lfn-flowmeter): new payload delivered toward the receiver, payload entered, retransmissions entering, flight, RTT from TCP timestamps.",
+    FLOW_TAGS,
+  ),
   lfn_event: {
     doc:
       'One point per run event, at the time it happened: type "flow_start" at each flow\'s start ' +

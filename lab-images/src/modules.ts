@@ -16,6 +16,7 @@ export const WANTED: RegExp[] = [
   // bump in the wire: virtio under qemu, and the common wired NICs of PCs and servers. Loaded by
   // the device's modalias only when the image is a lab PC, never at a qemu lab's boot.
   /^kernel\/drivers\/net\/virtio_net\.ko/,
+  /^kernel\/net\/bridge\/bridge\.ko/, // the wire: the router bridges its two ports
   /^kernel\/drivers\/net\/ethernet\/intel\/(e1000|e1000e|igb|igc|ixgbe|i40e)\/\1\.ko/,
   /^kernel\/drivers\/net\/ethernet\/(realtek\/r8169|broadcom\/tg3|broadcom\/bnxt\/bnxt_en|aquantia\/atlantic\/atlantic)\.ko/,
   /^extra\/.+\.ko/, // out-of-tree stacks built against this kernel

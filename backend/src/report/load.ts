@@ -13,6 +13,7 @@ import type {
   RttSample,
   TcpFlowSample,
   UdpSample,
+  WireFlowSample,
 } from '../run/samples.js';
 import { type IntervalSample, SAMPLE_KINDS, type SampleKind } from '../run/samples.js';
 import type { RunSummary } from '../run/summary.js';
@@ -28,6 +29,7 @@ export interface SamplesByKind {
   rtt: RttSample[];
   interval: IntervalSample[];
   udp: UdpSample[];
+  wireflow: WireFlowSample[];
 }
 
 export interface RunEvent {
@@ -125,7 +127,7 @@ function readJsonl<T>(file: string, onBad: () => void): T[] {
 }
 
 export function emptySamples(): SamplesByKind {
-  return { tcp: [], goodput: [], queue: [], cpu: [], rtt: [], interval: [], udp: [] };
+  return { tcp: [], goodput: [], queue: [], cpu: [], rtt: [], interval: [], udp: [], wireflow: [] };
 }
 
 export function isRunDir(dir: string): boolean {

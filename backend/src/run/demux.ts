@@ -24,6 +24,7 @@ import type {
   TcpFlowSample,
   UdpSample,
 } from './samples.js';
+import { WireFlowDemux } from './wireFlows.js';
 
 /**
  * iperf3's control connection shares the flow's port. It never carries more than a few KiB (the
@@ -234,6 +235,7 @@ const PING_LINE = /^\[(\d+\.\d+)\].*icmp_seq=(\d+).*time=([\d.]+) ms/;
 export class SampleDemux {
   private lines = new Map<string, Lines>();
   private tcp = new Map<string, TcpDemux>();
+  private wire = new Map<string, WireFlowDemux>();
   private qdisc: QdiscDemux;
   readonly counters = new Map<string, SamplerCounters>();
   /** The packet-timing capture's windows, judged after the run (timingChecks.ts). */
@@ -269,6 +271,8 @@ export class SampleDemux {
       this.lines.set(s.name, new Lines());
       if (s.kind === 'tcp')
         this.tcp.set(s.name, new TcpDemux(s.ns, plan.topology.flows, this.clockOf(s), emit));
+      if (s.kind === 'flowmeter')
+        this.wire.set(s.name, new WireFlowDemux(s, plan.topology.flows, this.clockOf(s), emit));
     }
   }
 
@@ -290,6 +294,8 @@ export class SampleDemux {
     const c = this.counters.get(name);
     const tcp = this.tcp.get(name);
     if (c && tcp) c.samples += tcp.flushTick();
+    const wire = this.wire.get(name);
+    if (c && wire) c.samples += wire.flush();
   }
 
   private line(name: string, line: string): void {
@@ -326,6 +332,13 @@ export class SampleDemux {
           this.emit(s);
           c.samples++;
         } else if (r?.type === 'end') c.end = endCounters(r as never);
+      } else if (sampler.kind === 'flowmeter') {
+        const r = this.wire.get(name)?.line(line);
+        if (r) {
+          c.records += r.records;
+          c.samples += r.samples;
+          if (r.end) c.end = r.end;
+        }
       } else if (sampler.kind === 'timing') {
         const r = parsePktTimingLine(line);
         if (r?.type === 'window') {

@@ -91,6 +91,31 @@ export interface UdpSample {
   owdMeanMs: number | null;
 }
 
+/**
+ * A wire's flow as the lab saw it on its two ports over one sampler tick (lfn-flowmeter, summed
+ * over the flow's connections): what the sender put in, what left toward the receiver for the
+ * first time, the window in flight and the RTT from TCP timestamps, all from the lab's side.
+ */
+export interface WireFlowSample {
+  kind: 'wireflow';
+  t: number;
+  flow: string;
+  /** Payload that left the lab toward the receiver for the first time this tick, bytes. */
+  newBytes: number;
+  /** The same as a rate over the tick, bit/s: goodput at the lab's exit. */
+  goodputBps: number;
+  /** Payload the sender put into the lab this tick, retransmissions included, bytes. */
+  inBytes: number;
+  /** Data segments that entered at or below what had entered already. */
+  retransSegments: number;
+  /** Highest sequence sent minus highest ACK, bytes: the sender's window as the lab sees it. */
+  flightBytes: number;
+  /** RTT from TCP timestamps, ms: the mean and the least of this tick's samples (null: none). */
+  rttMs: number | null;
+  rttMinMs: number | null;
+  rttSamples: number;
+}
+
 export type Sample =
   | IntervalSample
   | TcpFlowSample
@@ -98,6 +123,16 @@ export type Sample =
   | QueueSample
   | CpuSample
   | RttSample
-  | UdpSample;
+  | UdpSample
+  | WireFlowSample;
 export type SampleKind = Sample['kind'];
-export const SAMPLE_KINDS: SampleKind[] = ['interval', 'tcp', 'goodput', 'queue', 'cpu', 'rtt', 'udp'];
+export const SAMPLE_KINDS: SampleKind[] = [
+  'interval',
+  'tcp',
+  'goodput',
+  'queue',
+  'cpu',
+  'rtt',
+  'udp',
+  'wireflow',
+];

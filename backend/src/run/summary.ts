@@ -13,6 +13,7 @@ import { type RunMetrics, runMetrics } from './runMetrics.js';
 import type { RttSample, Sample } from './samples.js';
 import type { RunClock } from './schedule.js';
 import type { TransferResult } from './transportFlows.js';
+import { type LabSideFlow, labSideOf } from './wireFlows.js';
 
 export interface FlowResult {
   flow: FlowTopology;
@@ -75,6 +76,8 @@ export interface FlowSummary {
   transfer?: TransferResult | null;
   /** What held the flow back (tcp_info chrono counters with the bottleneck and the lab CPU). */
   limitedBy?: FlowLimit | null;
+  /** A wire's flow as the lab saw it on its ports (wireFlows.ts); absent on a dumbbell. */
+  labSide?: LabSideFlow | null;
 }
 
 export interface PathSummary {
@@ -220,6 +223,9 @@ export function summarise(args: {
   const flows = args.results.map((r) => ({
     ...summariseFlow(r, args.cpuMHz ?? null),
     limitedBy: limits[r.flow.name] ?? null,
+    ...(args.spec.wire
+      ? { labSide: labSideOf({ name: r.flow.name, durationMs: r.flow.durationMs }, args.samples) }
+      : {}),
   }));
   // A flow the lab held back makes the run suspect or invalid, whatever the link did.
   const fidelity = args.fidelity ? withLabLimits(args.fidelity, limits) : null;

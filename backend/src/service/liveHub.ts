@@ -30,6 +30,7 @@ export function seriesKey(s: Sample): string {
     case 'tcp':
     case 'goodput':
     case 'interval':
+    case 'wireflow':
       return `${s.kind}/${s.flow}`;
     case 'queue':
       return `queue/${s.path}/${s.stage}/${s.direction}`;

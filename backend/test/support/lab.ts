@@ -20,7 +20,7 @@ export async function bootTestLab(): Promise<LabRecord> {
 
 export async function runSpec(
   input: SpecInput,
-  extra: Pick<RunOptions, 'alterPlan' | 'onSample' | 'onProgress' | 'clock'> = {},
+  extra: Pick<RunOptions, 'alterPlan' | 'onSample' | 'onProgress' | 'clock' | 'labName'> = {},
 ) {
   const v = validateSpec(input);
   if (!v.ok) throw new Error(`test spec invalid: ${JSON.stringify(v.problems)}`);
