@@ -13,8 +13,10 @@
  * A half-flow is one direction of one connection (src:sport>dst:dport). It enters on the port its
  * source sits behind and leaves on the other. Per tick and half-flow:
  *  - entered/left payload bytes and packets: what the path was offered and what it delivered;
- *  - new bytes left: payload beyond the highest sequence end already seen leaving, the goodput
- *    the receiver was handed (a retransmission that leaves again is not counted twice);
+ *  - new bytes left: sequence space leaving for the first time, the goodput the receiver was
+ *    handed. That is payload beyond the highest end seen leaving, and payload that fills a hole
+ *    below it: a segment the emulator dropped leaves later, when the sender retransmits it. A
+ *    retransmission of data that had left already is not counted twice;
  *  - retransmitted segments entering: data at or below the highest end already seen entering;
  *  - flight: highest sequence end entered minus the highest ACK entered from the opposite
  *    half-flow, i.e. what the sender's stack believes is outstanding (its cwnd at work), at the
@@ -73,6 +75,8 @@
 /* Once this many are kept, half-flows idle for IDLE_NS are dropped at the next tick. */
 #define COMPACT_AT (MAX_FLOWS * 3 / 4)
 #define IDLE_NS (30 * NSEC_PER_SEC)
+/* Gaps in the sequence space that has left, per half-flow (each a burst of drops or a reordering). */
+#define MAX_HOLES 256
 /* TSvals waiting for their echo, per half-flow. */
 #define TS_QUEUE 64
 /* Frames read before the loop looks at the clock again, so a flood cannot hold a tick back. */
@@ -85,6 +89,11 @@
 #define TCP_ACK 0x10
 
 enum { PORT_A, PORT_B };
+
+/* Sequence space [start, end) not yet seen leaving, below the highest end that has. */
+struct hole {
+	uint32_t start, end;
+};
 
 struct ts_mark {
 	uint32_t tsval;
@@ -102,6 +111,8 @@ struct half_flow {
 	uint32_t ack_max; /* highest ACK number seen entering (acknowledges the opposite half-flow) */
 	uint32_t last_tsval;
 	uint64_t last_seen_ns;
+	uint32_t n_holes;
+	struct hole holes[MAX_HOLES];
 	/* This tick's counters. */
 	uint64_t in_bytes, in_pkts, out_bytes, out_pkts, new_bytes, retrans;
 	uint64_t rtt_n, rtt_sum_ns, rtt_min_ns, rtt_max_ns;
@@ -120,7 +131,7 @@ struct options {
 
 struct counters {
 	uint64_t ticks, late, skipped, records, errors, max_work_ns;
-	uint64_t frames, ignored, drops, flows, overflows, ts_full;
+	uint64_t frames, ignored, drops, flows, overflows, ts_full, holes_full;
 };
 
 static struct half_flow flows[MAX_FLOWS];
@@ -322,6 +333,70 @@ static void echoed(struct half_flow *f, uint32_t tsecr, uint64_t now)
 	}
 }
 
+/* Bytes of [start, end) that fill holes left behind out_end; the holes shrink by them. */
+static uint32_t fill_holes(struct half_flow *f, uint32_t start, uint32_t end)
+{
+	uint32_t filled = 0;
+	unsigned i = 0;
+
+	while (i < f->n_holes) {
+		struct hole *h = &f->holes[i];
+		uint32_t lo = seq_after(start, h->start) ? start : h->start;
+		uint32_t hi = seq_after(h->end, end) ? end : h->end;
+
+		if (!seq_after(hi, lo)) {
+			i++;
+			continue;
+		}
+		filled += hi - lo;
+		if (lo == h->start && hi == h->end) {
+			/* Filled: the last hole takes its place (their order does not matter). */
+			*h = f->holes[--f->n_holes];
+			continue;
+		}
+		if (lo == h->start) {
+			h->start = hi;
+		} else if (hi == h->end) {
+			h->end = lo;
+		} else if (f->n_holes < MAX_HOLES) {
+			f->holes[f->n_holes].start = hi;
+			f->holes[f->n_holes].end = h->end;
+			f->n_holes++;
+			h->end = lo;
+		} else {
+			/* No room to split: the hole's right part is forgotten, and will not count as new. */
+			h->end = lo;
+			cnt.holes_full++;
+		}
+		i++;
+	}
+	return filled;
+}
+
+static void add_hole(struct half_flow *f, uint32_t start, uint32_t end)
+{
+	unsigned i, oldest = 0;
+
+	if (f->n_holes < MAX_HOLES) {
+		f->holes[f->n_holes].start = start;
+		f->holes[f->n_holes].end = end;
+		f->n_holes++;
+		return;
+	}
+	/* Full: the hole furthest back in sequence space is the least likely to be filled now. */
+	for (i = 1; i < MAX_HOLES; i++)
+		if (seq_after(f->holes[oldest].start, f->holes[i].start))
+			oldest = i;
+	f->holes[oldest].start = start;
+	f->holes[oldest].end = end;
+	cnt.holes_full++;
+}
+
+/*
+ * New bytes are the sequence space leaving for the first time: beyond the highest end seen leaving,
+ * or inside a hole that a jump past lost or reordered data left behind. Counting only the first
+ * would miss every segment the emulator dropped and the sender then sent again.
+ */
 static void left(struct half_flow *f, const struct segment *s, uint64_t now)
 {
 	uint32_t syn = !!(s->flags & TCP_SYN);
@@ -332,10 +407,18 @@ static void left(struct half_flow *f, const struct segment *s, uint64_t now)
 	if (s->payload) {
 		uint32_t data_start = s->seq + syn, data_end = data_start + s->payload;
 
-		if (!f->out_known)
+		if (!f->out_known) {
 			f->new_bytes += s->payload;
-		else if (seq_after(data_end, f->out_end))
-			f->new_bytes += data_end - (seq_after(data_start, f->out_end) ? data_start : f->out_end);
+		} else if (seq_after(data_end, f->out_end)) {
+			if (seq_after(data_start, f->out_end)) {
+				add_hole(f, f->out_end, data_start);
+				f->new_bytes += s->payload;
+			} else {
+				f->new_bytes += data_end - f->out_end + fill_holes(f, data_start, f->out_end);
+			}
+		} else {
+			f->new_bytes += fill_holes(f, data_start, data_end);
+		}
 	}
 	if (!f->out_known || seq_after(end, f->out_end)) {
 		f->out_end = end;
@@ -576,12 +659,13 @@ static void print_end(FILE *f, const char *reason, uint64_t elapsed_ns)
 	fprintf(f,
 		"#end\treason=%s\tticks=%llu\tlate=%llu\tskipped=%llu\trecords=%llu\terrors=%llu\tmax_work_ns=%llu"
 		"\telapsed_ns=%llu\tcpu_ns=%llu\tframes=%llu\tignored=%llu\tdrops=%llu\tflows=%llu\toverflows=%llu"
-		"\tts_full=%llu\n",
+		"\tts_full=%llu\tholes_full=%llu\n",
 		reason, (unsigned long long)cnt.ticks, (unsigned long long)cnt.late, (unsigned long long)cnt.skipped,
 		(unsigned long long)cnt.records, (unsigned long long)cnt.errors, (unsigned long long)cnt.max_work_ns,
 		(unsigned long long)elapsed_ns, (unsigned long long)now_ns(CLOCK_PROCESS_CPUTIME_ID),
 		(unsigned long long)cnt.frames, (unsigned long long)cnt.ignored, (unsigned long long)cnt.drops,
-		(unsigned long long)cnt.flows, (unsigned long long)cnt.overflows, (unsigned long long)cnt.ts_full);
+		(unsigned long long)cnt.flows, (unsigned long long)cnt.overflows, (unsigned long long)cnt.ts_full,
+		(unsigned long long)cnt.holes_full);
 }
 
 /* ---- command line ---- */
@@ -614,7 +698,7 @@ static void usage(FILE *f)
 		"  in_pkts       segments that entered\n"
 		"  out_bytes     payload bytes that left\n"
 		"  out_pkts      segments that left\n"
-		"  new_bytes     payload bytes that left beyond the highest sequence already seen leaving\n"
+		"  new_bytes     payload bytes that left for the first time (sequence space not seen leaving)\n"
 		"  retrans_in    data segments that entered at or below the highest sequence seen entering\n"
 		"  flight_bytes  highest sequence entered minus the highest ACK entered by the opposite\n"
 		"                half-flow, at the tick (0 = not known yet)\n"
@@ -622,14 +706,15 @@ static void usage(FILE *f)
 		"  rtt_min_us rtt_mean_us rtt_max_us   of those samples, us (0 when rtt_n is 0)\n"
 		"The last line is the summary (tab-separated key=value):\n"
 		"  #end reason=duration|signal|error ticks late skipped records errors max_work_ns\n"
-		"       elapsed_ns cpu_ns frames ignored drops flows overflows ts_full\n"
+		"       elapsed_ns cpu_ns frames ignored drops flows overflows ts_full holes_full\n"
 		"frames = frames read, ignored = of those not usable (malformed, fragment, a source on the\n"
 		"wrong side), drops = frames the socket lost (PACKET_STATISTICS), flows = half-flows seen,\n"
 		"overflows = frames of new half-flows with the table full (%d), ts_full = TSvals not kept\n"
-		"because their half-flow already had %d waiting for an echo.\n"
+		"because their half-flow already had %d waiting for an echo, holes_full = gaps in the sequence\n"
+		"space that has left forgotten for want of room (%d per half-flow; new_bytes is short then).\n"
 		"\n"
 		"Exit status: 0 after duration or SIGTERM/SIGINT, 1 on a runtime error, 2 on bad usage.\n",
-		FORMAT_VERSION, MAX_FLOWS, TS_QUEUE);
+		FORMAT_VERSION, MAX_FLOWS, TS_QUEUE, MAX_HOLES);
 }
 
 static int parse_args(int argc, char **argv, struct options *o)

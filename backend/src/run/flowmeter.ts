@@ -53,7 +53,7 @@ export interface FlowmeterRecord {
   /** Payload bytes and segments that left it toward the receiver. */
   outBytes: number;
   outPackets: number;
-  /** Payload bytes that left beyond the highest sequence already seen leaving: goodput at the exit. */
+  /** Payload bytes that left for the first time (new sequence space, or a hole filled): goodput at the exit. */
   newBytes: number;
   /** Data segments that entered at or below the highest sequence already seen entering. */
   retransIn: number;
@@ -93,6 +93,8 @@ export interface FlowmeterEnd {
   overflows: number;
   /** TSvals not kept because their half-flow's queue was full (fewer RTT samples, none wrong). */
   tsFull: number;
+  /** Gaps in the sequence space that left, forgotten for want of room: newBytes is short when > 0. */
+  holesFull: number;
 }
 
 export type FlowmeterLine = FlowmeterRecord | FlowmeterEnd;
@@ -212,6 +214,7 @@ function parseEnd(text: string): FlowmeterEnd {
     flows: u('flows'),
     overflows: u('overflows'),
     tsFull: u('ts_full'),
+    holesFull: u('holes_full'),
   };
 }
 
