@@ -529,7 +529,11 @@ static int open_capture(void)
 	return fd;
 }
 
-/* Reads up to DRAIN_BATCH waiting frames; returns how many (fewer = the socket is empty). */
+/*
+ * Reads up to DRAIN_BATCH waiting frames; returns how many (fewer = the socket is empty). One
+ * recvmsg() and one clock read per frame: recvmmsg() batches would share one read time, and a
+ * handshake crossing the bump in microseconds then times as 0 (tried: no CPU saved at 4k frames/s).
+ */
 static unsigned drain(int fd)
 {
 	unsigned n;
