@@ -48,6 +48,9 @@ function teardown() {
 function setUp() {
   for (const n of ['a', 'm', 'b'] as const) {
     run(['ip', 'netns', 'add', ns(n)]);
+    // No IPv6: its neighbour discovery would cross the bridge beside the test's frames.
+    for (const scope of ['all', 'default'])
+      inNs(n, ['sysctl', '-qw', `net.ipv6.conf.${scope}.disable_ipv6=1`]);
     run(['ip', '-n', ns(n), 'link', 'set', 'dev', 'lo', 'up']);
   }
   // Host-side ends are eth0; the emulator's bridged ports are port-a and port-b.
@@ -133,8 +136,24 @@ interface IperfResult {
   };
 }
 
+/** Frames and bytes host B's interface has received (Ethernet header included, no FCS). */
+function receivedByB(): { packets: number; bytes: number } {
+  const [link] = JSON.parse(run(['ip', '-n', ns('b'), '-j', '-s', 'link', 'show', 'dev', 'eth0'])) as {
+    stats64: { rx: { packets: number; bytes: number } };
+  }[];
+  if (!link) throw new Error(`no eth0 in ${ns('b')}`);
+  return link.stats64.rx;
+}
+
+interface Measured {
+  iperf: IperfResult;
+  out: FlowmeterOutput;
+  /** What B's interface received while the flowmeter ran. */
+  atB: { packets: number; bytes: number };
+}
+
 /** One iperf3 test A → B under the flowmeter; the flowmeter is stopped after both iperf3 ends exit. */
-async function measure(iperfArgs: string[]): Promise<{ iperf: IperfResult; out: FlowmeterOutput }> {
+async function measure(iperfArgs: string[]): Promise<Measured> {
   const meter = start('m', [BIN, '--a', 'port-a', '--b', 'port-b', '--hz', '10']);
   let text = '';
   let stderr = '';
@@ -150,6 +169,7 @@ async function measure(iperfArgs: string[]): Promise<{ iperf: IperfResult; out: 
       meter.stdout?.once('data', () => resolve());
       meter.once('exit', (code) => reject(new Error(`lfn-flowmeter exited (${code}): ${stderr}`)));
     });
+    const before = receivedByB();
     const server = start('b', ['iperf3', '-s', '-1', '-p', '5201']);
     await listening(5201, server);
     const client = await execFileP(
@@ -160,7 +180,12 @@ async function measure(iperfArgs: string[]): Promise<{ iperf: IperfResult; out: 
     expect(await exited(server)).toBe(0);
     meter.kill('SIGTERM');
     expect(await exited(meter)).toBe(0);
-    return { iperf: JSON.parse(client.stdout) as IperfResult, out: parseFlowmeterOutput(text) };
+    const after = receivedByB();
+    return {
+      iperf: JSON.parse(client.stdout) as IperfResult,
+      out: parseFlowmeterOutput(text),
+      atB: { packets: after.packets - before.packets, bytes: after.bytes - before.bytes },
+    };
   } finally {
     if (meter.exitCode === null) meter.kill('SIGKILL');
   }
@@ -186,6 +211,24 @@ function rttSummary(rs: FlowmeterRecord[]) {
     meanUs: sum(sampled, (r) => (r.rttMeanUs ?? 0) * r.rttN) / n,
     maxUs: Math.max(...sampled.map((r) => r.rttMaxUs ?? 0)),
   };
+}
+
+/**
+ * Every frame that left toward B reached B's interface, so the flowmeter's "left" counts must be B's
+ * receive counters: headers are Ethernet 14 + IPv4 20 + TCP 32 with timestamps, 40 on a SYN (each
+ * half-flow A → B starts with one). B's counters are read after the flowmeter stopped, so B may have
+ * a few frames more, none with payload: ARP (42 B) or a closing RST or ACK without options (54 B).
+ */
+function expectLeftAsReceivedByB({ out, atB }: Measured) {
+  const toB = out.records.filter((r) => r.side === 'a');
+  const packets = sum(toB, (r) => r.outPackets);
+  const syns = new Set(toB.map((r) => r.flow)).size;
+  const bytes = sum(toB, (r) => r.outBytes) + packets * (14 + 20 + 32) + syns * 8;
+  const extra = atB.packets - packets;
+  expect(extra).toBeGreaterThanOrEqual(0);
+  expect(extra).toBeLessThanOrEqual(4);
+  expect(atB.bytes - bytes).toBeGreaterThanOrEqual(extra * 42);
+  expect(atB.bytes - bytes).toBeLessThanOrEqual(extra * 54);
 }
 
 /** What holds for any clean run: nothing lost by the capture, nothing it could not place. */
@@ -220,8 +263,10 @@ describe.skipIf(!ready)('lfn-flowmeter on this host (needs root, iperf3, tc, eth
   });
 
   it('counts a cubic flow as iperf3 does, and sees its RTT and flight from the frames', async () => {
-    const { iperf, out } = await measure(['-t', '3', '-C', 'cubic']);
+    const measured = await measure(['-t', '3', '-C', 'cubic']);
+    const { iperf, out } = measured;
     expectCleanCapture(out);
+    expectLeftAsReceivedByB(measured);
     const flows = dataFlows(out);
     expect(flows.size).toBe(1);
     const [port, rs] = [...flows][0] as [number, FlowmeterRecord[]];
@@ -237,7 +282,8 @@ describe.skipIf(!ready)('lfn-flowmeter on this host (needs root, iperf3, tc, eth
         `(${((100 * (newBytes - received)) / received).toFixed(2)} % over received, ` +
         `${((100 * (sent - newBytes)) / sent).toFixed(2)} % under sent); RTT n ${rtt.n} min ${rtt.minUs} us ` +
         `mean ${rtt.meanUs.toFixed(0)} us max ${rtt.maxUs} us; flight max ${flight} B; ` +
-        `retransmitted segments ${sum(rs, (r) => r.retransIn)}; end ${JSON.stringify(out.end)}`,
+        `retransmitted segments ${sum(rs, (r) => r.retransIn)}; B received ${JSON.stringify(measured.atB)}; ` +
+        `end ${JSON.stringify(out.end)}`,
     );
     // Every byte the receiver's application read left the emulator first, and nothing left that the
     // sender's application had not written. iperf3's receiver stops counting when the test time is
@@ -257,8 +303,10 @@ describe.skipIf(!ready)('lfn-flowmeter on this host (needs root, iperf3, tc, eth
   });
 
   it('keeps two parallel reno flows apart, each counted as iperf3 counted it', async () => {
-    const { iperf, out } = await measure(['-t', '3', '-C', 'reno', '-P', '2']);
+    const measured = await measure(['-t', '3', '-C', 'reno', '-P', '2']);
+    const { iperf, out } = measured;
     expectCleanCapture(out);
+    expectLeftAsReceivedByB(measured);
     const flows = dataFlows(out);
     expect(flows.size).toBe(2);
     const socketOf = new Map(iperf.start.connected.map((c) => [c.local_port, c.socket]));
