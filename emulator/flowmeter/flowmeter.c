@@ -35,8 +35,9 @@
  * skb can keep its arrival time or even the sending host's departure time, so it would not say when
  * the frame passed the tap. Monotonic rather than real time because only differences are kept,
  * and a wall clock stepped while it runs (set from outside) must not turn into an RTT. Records
- * carry both clocks, taken at the tick, like the other samplers. Payload length comes from the IP header's total
- * length: the filter has cut the frame, and Ethernet padding would otherwise count as data.
+ * carry both clocks, taken at the tick, like the other samplers. Payload length comes from the IP
+ * header's total length: the filter has cut the frame, and Ethernet padding would otherwise count
+ * as data.
  *
  * Output (stdout, TSV, written only at ticks with fixed buffers, never per frame): a '# lfn-flowmeter
  * vN ...' line, a '#tick...' line naming the columns, then per tick one line per half-flow that had
