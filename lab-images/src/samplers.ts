@@ -1,6 +1,7 @@
-// The lab's native programs (emulator/sampler, emulator/timing, emulator/traffic and emulator/transports; C and,
-// for lfn-udt, C++ against Debian's libudt.a; all static, all linking liblfn from emulator/native): built here
-// on the host and carried into the image, so the lab needs no compiler and no libraries for them.
+// The lab's native programs (emulator/sampler, emulator/timing, emulator/flowmeter, emulator/traffic and
+// emulator/transports; C and, for lfn-udt, C++ against Debian's libudt.a; all static, all linking liblfn from
+// emulator/native): built here on the host and carried into the image, so the lab needs no compiler and no
+// libraries for them.
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
@@ -15,6 +16,7 @@ export const NATIVE = [
   { src: dir('traffic'), binaries: ['lfn-udpgen', 'lfn-udpsink'] },
   { src: dir('transports'), binaries: ['lfn-rbudp', 'lfn-psockets', 'lfn-udt'] },
   { src: dir('timing'), binaries: ['lfn-pkttiming'] },
+  { src: dir('flowmeter'), binaries: ['lfn-flowmeter'] },
 ] as const;
 
 /** liblfn (lfn_common.c/.h) and lfn.mk, which every Makefile above includes: part of every binary, built by none. */
