@@ -284,13 +284,14 @@ describe('exports', () => {
       'rtt.csv',
       'tcp.csv',
       'udp.csv',
+      'wireflow.csv',
     ]);
     for (const [kind, cols] of Object.entries(CSV_COLUMNS)) {
       const lines = readFileSync(join(dir, 'export-csv', `${kind}.csv`), 'utf8')
         .trimEnd()
         .split('\n');
       expect(lines[0]).toBe(cols.map((c) => c[0]).join(','));
-      expect(lines.length - 1, kind).toBe(written[kind]?.length);
+      expect(lines.length - 1, kind).toBe(written[kind]?.length ?? 0);
     }
     const tcp = readFileSync(join(dir, 'export-csv', 'tcp.csv'), 'utf8').split('\n');
     expect(tcp[0]).toContain('t_s,flow,streams,cc,cwnd_packets');

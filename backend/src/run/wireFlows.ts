@@ -1,8 +1,7 @@
 // A wire's flows as the lab sees them: lfn-flowmeter's half-flows (one direction of one
 // connection) become one typed sample per flow and tick, and each flow's whole-run numbers from the
 // lab's side (`labSide` in the summary), beside what iperf3 and the sender's sockets say.
-import type { FlowTopology, Sampler } from '@lfnlab/emulator';
-import { type FlowmeterRecord, parseFlowmeterLine } from './flowmeter.js';
+import { type FlowmeterRecord, type FlowTopology, parseFlowmeterLine, type Sampler } from '@lfnlab/emulator';
 import type { Sample, WireFlowSample } from './samples.js';
 
 /** A flow's whole run from the lab's side. */

@@ -2,19 +2,12 @@
 // host B are namespaces whose TCP flows the "emulator" M does not own; M bridges its two ports and
 // shapes the way to B with tbf (the host has no netem), so a queue forms. iperf3 runs A → B; the
 // flowmeter in M must count what iperf3 moved and see RTT and flight from the frames alone.
-//
-// The parser lives with the run code that consumes it (backend/src/run/flowmeter.ts); it imports
-// nothing, so this test reads it by path rather than making the emulator package depend on backend.
 import { type ChildProcess, execFile, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type FlowmeterOutput,
-  type FlowmeterRecord,
-  parseFlowmeterOutput,
-} from '../../../backend/src/run/flowmeter.js';
+import { type FlowmeterOutput, type FlowmeterRecord, parseFlowmeterOutput } from './flowmeter.js';
 
 const DIR = fileURLToPath(new URL('../../flowmeter/', import.meta.url));
 const BIN = `${DIR}lfn-flowmeter`;

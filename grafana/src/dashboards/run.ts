@@ -7,7 +7,7 @@ import { EVENT_TYPES } from '../influxContract.js';
 import { agg, matchVar, rate, select, showTagValues, tagIs } from '../influxql.js';
 import { flowFilter, runFilter, verdictMappings } from './common.js';
 
-const perFlow = (measurement: 'lfn_tcp' | 'lfn_goodput' | 'lfn_interval', expr: string) =>
+const perFlow = (measurement: 'lfn_tcp' | 'lfn_goodput' | 'lfn_interval' | 'lfn_wireflow', expr: string) =>
   select({
     select: [expr],
     from: measurement,
@@ -278,6 +278,29 @@ export function runDashboard() {
         ],
         unit: 'ms',
         min: 0,
+      }),
+    )
+    .panel(
+      timeseries({
+        title: 'Wire: flows as the lab saw them',
+        description:
+          "Only when the lab is a bump in the wire: each external flow's goodput at the lab's exit toward the receiver (lfn_wireflow.goodput_bps) and its RTT from TCP timestamps (rtt_ms, dashed, right axis), measured on the lab's two ports.",
+        targets: [
+          target(perFlow('lfn_wireflow', agg('mean', 'goodput_bps')), '$tag_flow goodput'),
+          target(perFlow('lfn_wireflow', agg('mean', 'rtt_ms')), '$tag_flow rtt'),
+        ],
+        unit: 'bps',
+        min: 0,
+        overrides: [
+          {
+            matcher: { id: 'byRegexp', options: '.* rtt$' },
+            properties: [
+              { id: 'unit', value: 'ms' },
+              { id: 'custom.axisPlacement', value: 'right' },
+              { id: 'custom.lineStyle', value: { dash: [4, 4], fill: 'dash' } },
+            ],
+          },
+        ],
       }),
     )
     .panel(
