@@ -100,6 +100,8 @@ export interface FlowmeterEnd {
   tsFull: number;
   /** Gaps in the sequence space that left, forgotten for want of room: newBytes is short when > 0. */
   holesFull: number;
+  /** Frames timed when read because their kernel stamp was not the tap's (they came through a veth). */
+  restamped: number;
 }
 
 export type FlowmeterLine = FlowmeterRecord | FlowmeterEnd;
@@ -220,6 +222,8 @@ function parseEnd(text: string): FlowmeterEnd {
     overflows: u('overflows'),
     tsFull: u('ts_full'),
     holesFull: u('holes_full'),
+    // Older binaries did not say; frames timed when read instead of by their kernel stamp.
+    restamped: kv.has('restamped') ? u('restamped') : 0,
   };
 }
 
