@@ -9,6 +9,7 @@
 // Also its argv: a wire's flows as the lab sees them on its two ports.
 
 import { checkDeviceName, checkInt } from '../native/argv.js';
+import { RUN_END_REASONS, type SamplingEndBase } from '../native/tsv.js';
 
 export const FLOWMETER_BINARY = 'lfn-flowmeter';
 
@@ -71,21 +72,8 @@ export interface FlowmeterRecord {
   rttMaxUs: number | null;
 }
 
-export const FLOWMETER_END_REASONS = ['duration', 'signal', 'error'] as const;
-
-/** The program's closing counters. */
-export interface FlowmeterEnd {
-  type: 'end';
-  reason: (typeof FLOWMETER_END_REASONS)[number];
-  ticks: number;
-  late: number;
-  skipped: number;
-  /** Data records written. */
-  records: number;
-  errors: number;
-  maxWorkMs: number;
-  elapsedMs: number;
-  cpuMs: number;
+/** The program's closing counters: the ticking samplers' own, and what the capture saw. */
+export interface FlowmeterEnd extends SamplingEndBase {
   /** Frames read from the capture socket. */
   frames: number;
   /** Of those, frames it could not use (malformed, fragments, a source on the wrong side). */
@@ -200,8 +188,8 @@ function parseEnd(text: string): FlowmeterEnd {
     kv.set(part.slice(0, eq), part.slice(eq + 1));
   }
   const reason = kv.get('reason');
-  if (!FLOWMETER_END_REASONS.includes(reason as FlowmeterEnd['reason']))
-    throw new FlowmeterParseError(`end reason must be one of ${FLOWMETER_END_REASONS.join(', ')}`, text);
+  if (!RUN_END_REASONS.includes(reason as FlowmeterEnd['reason']))
+    throw new FlowmeterParseError(`end reason must be one of ${RUN_END_REASONS.join(', ')}`, text);
   const u = (k: string) => uint(kv.get(k), k, text);
   const ms = (k: string) => nsToMs(kv.get(k), k, text);
   return {
