@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { buildPlan, formatPlan, parseSpecText, SpecError } from '@lfnlab/emulator';
+import { buildPlan, formatPlan, parseSpecText, SpecError, wireClock } from '@lfnlab/emulator';
 import { expectedClock } from '@lfnlab/lab-images';
 import { formatLimit } from '../run/limitedBy.js';
 import { runOrRecord } from '../run/runOrRecord.js';
@@ -149,9 +149,12 @@ stopped, namespaces removed, the partial record kept with status "aborted".`,
     const clock = values.clock as string | undefined;
     if (clock !== undefined && !['auto', 'realtime', 'dilated'].includes(clock))
       throw new UsageError(`--clock must be auto, realtime or dilated (got ${clock})`);
+    const asked = (clock as 'auto' | 'realtime' | 'dilated' | undefined) ?? spec.clock;
+    // A wire's clock is settled before anything runs: a dilated one is a usage error, not a failed run.
+    const wireClockAsked = spec.wire ? wireClockOrUsage(asked) : null;
     if (values['dry-run']) {
       // Planned for the clock the lab would get: sampler priorities differ between the two.
-      const planned = { ...spec, clock: expectedClock((clock as 'auto' | undefined) ?? spec.clock) };
+      const planned = { ...spec, clock: wireClockAsked ?? expectedClock(asked) };
       process.stdout.write(formatPlan(buildPlan(planned)));
       return 0;
     }
@@ -190,3 +193,12 @@ stopped, namespaces removed, the partial record kept with status "aborted".`,
     }
   },
 };
+
+/** A wire's clock, or the reason as a usage error (--clock dilated on a wire spec). */
+function wireClockOrUsage(asked: 'auto' | 'realtime' | 'dilated') {
+  try {
+    return wireClock(asked);
+  } catch (err) {
+    throw new UsageError(`--clock ${asked}: ${(err as Error).message}`);
+  }
+}

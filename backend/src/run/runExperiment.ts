@@ -1,7 +1,7 @@
 // One experiment from spec to record: boot the lab if needed, start clean, build the dumbbell,
 // calibrate and measure idle RTT (labSetup.ts), sample while the flows run on their schedule,
 // snapshot counters, tear down (always), then summarise with a fidelity verdict (runResults.ts).
-import { buildPlan, formatPlan, type Plan, type Spec } from '@lfnlab/emulator';
+import { buildPlan, formatPlan, type Plan, type Spec, wireClock } from '@lfnlab/emulator';
 import {
   connectLab,
   type ExitEvent,
@@ -86,15 +86,11 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
   if (o.keep) o.keep.image = image;
   const wired = o.spec.wire !== undefined;
   const askedClock = o.clock ?? o.spec.clock;
-  if (wired && askedClock === 'dilated')
-    throw new Error(
-      'a bump in the wire needs a realtime clock: its external hosts live in wall time (--clock realtime or auto)',
-    );
   const lab: LabRecord = await labUp({
     name: o.labName,
     image,
     // The wire's hosts live in wall time: its lab must too (auto would dilate it under TCG).
-    clock: wired ? 'realtime' : askedClock,
+    clock: wired ? wireClock(askedClock) : askedClock,
     wire: wired,
     log: (s) => log(`  ${s}`),
   });

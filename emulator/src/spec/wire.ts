@@ -25,6 +25,15 @@ export const WireSchema = strict({
 
 export type Wire = NonNullable<z.output<typeof WireSchema>>;
 
+const DILATED =
+  'a bump in the wire needs a realtime clock: the external hosts live in wall time, and a dilated lab would stretch every delay they see';
+
+/** The clock a wire's lab runs on, whatever was asked: realtime (auto too); dilated is refused. */
+export function wireClock(asked: 'auto' | 'realtime' | 'dilated'): 'realtime' {
+  if (asked === 'dilated') throw new RangeError(DILATED);
+  return 'realtime';
+}
+
 /** The fields of a spec a wire constrains, as the schema's output has them. */
 interface WireSpecView {
   wire?: Wire | undefined;
@@ -39,11 +48,7 @@ export function wireProblems(spec: WireSpecView): { path: (string | number)[]; m
   if (!spec.wire) return [];
   const out: { path: (string | number)[]; message: string }[] = [];
   if (spec.clock === 'dilated')
-    out.push({
-      path: ['clock'],
-      message:
-        'must be realtime or auto with a wire: the external hosts live in wall time, and a dilated lab would stretch every delay they see',
-    });
+    out.push({ path: ['clock'], message: `must be realtime or auto with a wire: ${DILATED.split(': ')[1]}` });
   const names = Object.keys(spec.paths);
   if (names.length !== 1)
     out.push({
