@@ -18,6 +18,7 @@ const CSV_KINDS = [
   ['interval', 'iperf3 intervals'],
   ['cpu', 'Lab CPU (%)'],
   ['udp', 'UDP cross traffic'],
+  ['wireflow', "A wire's flows as the lab saw them"],
 ] as const;
 
 export function RunActions({ run }: { run: Run }) {
