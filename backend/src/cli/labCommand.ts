@@ -25,7 +25,7 @@ interface Info {
 export const labCommand: Command = {
   name: 'lab',
   summary: 'start, inspect or stop the lab VM; write a lab PC ISO (up | status | down | iso | forget)',
-  usage: `usage: lfnlab lab up|status|down [--name NAME] [--accel auto|kvm|tcg] [--clock auto|realtime|dilated] [--cpus N] [--mem MiB] [--json]
+  usage: `usage: lfnlab lab up|status|down [--name NAME] [--accel auto|kvm|tcg] [--clock auto|realtime|dilated] [--cpus N] [--mem MiB] [--wire] [--json]
        lfnlab lab iso --name NAME (--address A.B.C.D/P [--gateway A.B.C.D] | --dhcp --connect HOST)
                       [--interface PORT] [--port N] [--out FILE]
        lfnlab lab forget --name NAME
@@ -46,6 +46,8 @@ export const labCommand: Command = {
                    fire on time however slow the host is; wall time stretches instead (1 vCPU)
   --cpus N         vCPUs (default: min(host cores, 2); a dilated lab has 1)
   --mem MiB        memory (default: 2048)
+  --wire           up: two wire ports on host taps, for the lab as a bump in the wire
+                   (docs/WIRE.md; a run with a wire spec boots them by itself)
   --json           status as JSON
   --address A/P    iso: the PC's fixed address with prefix length (10.77.0.2/24)
   --gateway A      iso: its default route
@@ -61,6 +63,7 @@ export const labCommand: Command = {
     clock: { type: 'string' },
     cpus: { type: 'string' },
     mem: { type: 'string' },
+    wire: { type: 'boolean' },
     json: { type: 'boolean' },
     address: { type: 'string' },
     gateway: { type: 'string' },
@@ -88,9 +91,10 @@ export const labCommand: Command = {
         clock: clock as 'auto' | 'realtime' | 'dilated' | undefined,
         cpus: values.cpus ? Number(values.cpus) : undefined,
         memMb: values.mem ? Number(values.mem) : undefined,
+        wire: values.wire === true,
       });
       console.log(
-        `lab '${name}' up: ${rec.accel.toUpperCase()}, ${rec.clock} clock, ${rec.cpus} vCPU, ${rec.memMb} MiB, image ${rec.imageId}, ready in ${(rec.bootMs / 1000).toFixed(1)} s (started ${rec.startedAt})`,
+        `lab '${name}' up: ${rec.accel.toUpperCase()}, ${rec.clock} clock, ${rec.cpus} vCPU, ${rec.memMb} MiB, image ${rec.imageId}, ready in ${(rec.bootMs / 1000).toFixed(1)} s (started ${rec.startedAt})${rec.wireTaps ? `; wire ports on host taps ${rec.wireTaps.a} (a) and ${rec.wireTaps.b} (b)` : ''}`,
       );
       return 0;
     }
@@ -122,6 +126,8 @@ export const labCommand: Command = {
         const failed = info.boot.modules.filter((m) => !m.ok);
         console.log(`  kernel ${info.kernel}, clocksource ${info.clocksource}`);
         console.log(`  stacks: ${info.stacksAvailable.join(' ')}`);
+        if (rec.wireTaps)
+          console.log(`  wire ports: eth0 on host tap ${rec.wireTaps.a}, eth1 on ${rec.wireTaps.b}`);
         if (failed.length) for (const m of failed) console.log(`  FAILED to load ${m.name}: ${m.error}`);
         console.log(
           `  namespaces: ${info.namespaces.join(' ') || 'none'}; processes: ${info.processes.map((p) => p.name).join(' ') || 'none'}`,
