@@ -164,6 +164,20 @@ export function runSamples(run: RunDef, seed: number): Sample[] {
       if (rand() < 0.03) s.retrans += 1 + Math.floor(rand() * 3);
       const srtt = baseRttMs + 5 * rand();
       out.push({ kind: 'goodput', t, flow: f.name, bps, bytesReceived: s.bytes });
+      // As a wire's lab would also see it on its ports (the Run dashboard's wire panel).
+      out.push({
+        kind: 'wireflow',
+        t,
+        flow: f.name,
+        newBytes: Math.round(bps / 8 / HZ),
+        goodputBps: bps,
+        inBytes: Math.round((1.01 * bps) / 8 / HZ),
+        retransSegments: 0,
+        flightBytes: s.cwnd * 1448,
+        rttMs: srtt,
+        rttMinMs: baseRttMs,
+        rttSamples: 3,
+      });
       out.push({
         kind: 'tcp',
         t,

@@ -46,7 +46,7 @@ const ACKS = row(
 );
 const END =
   '#end\treason=signal\tticks=47\tlate=1\tskipped=2\trecords=70\terrors=0\tmax_work_ns=63725\telapsed_ns=4665290169' +
-  '\tcpu_ns=57760509\tframes=17191\tignored=3\tdrops=0\tflows=4\toverflows=0\tts_full=55\tholes_full=1';
+  '\tcpu_ns=57760509\tframes=17191\tignored=3\tdrops=0\tflows=4\toverflows=0\tts_full=55\tholes_full=1\trestamped=7';
 
 describe('lfn-flowmeter output', () => {
   it('gives one typed record per half-flow and tick, and the closing counters', () => {
@@ -103,6 +103,7 @@ describe('lfn-flowmeter output', () => {
       overflows: 0,
       tsFull: 55,
       holesFull: 1,
+      restamped: 7,
     });
   });
 
