@@ -273,7 +273,30 @@ func (a *agent) reset() resetReport {
 		}
 		rep.Namespaces = append(rep.Namespaces, ns)
 	}
+	if a.onHost {
+		// On a lab host the wire's bridges live in the host's own namespace: they go too.
+		for _, dev := range hostLinks() {
+			if r := runOnce(step{Argv: []string{"ip", "link", "del", dev}}); r.Code != 0 {
+				rep.Errors = append(rep.Errors, fmt.Sprintf("ip link del %s: %s", dev, r.Stderr))
+			}
+		}
+	}
 	return rep
+}
+
+// hostLinks lists this namespace's links of the agent's prefix (a wire's bridges on a lab host).
+func hostLinks() []string {
+	entries, err := os.ReadDir("/sys/class/net")
+	if err != nil {
+		return nil
+	}
+	out := []string{}
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), nsPrefix) {
+			out = append(out, e.Name())
+		}
+	}
+	return out
 }
 
 func listNamespaces() []string {

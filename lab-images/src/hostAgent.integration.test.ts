@@ -11,12 +11,15 @@ const mine = `lfnw-${tag}`;
 // A namespace of the lab's prefix on this host: not the host agent's to remove.
 const foreign = `lfn-${tag}`;
 const namespaces = () => execFileSync('ip', ['netns', 'list'], { encoding: 'utf8' });
+const bridge = `lfnw-${process.pid % 100000}b`;
+const links = () => execFileSync('ip', ['-br', 'link'], { encoding: 'utf8' });
 
 describe('the agent on the lab host', () => {
   let agent: HostAgent | null = null;
   afterAll(async () => {
     await agent?.stop();
     for (const ns of [mine, foreign]) spawnSync('ip', ['netns', 'del', ns], { stdio: 'ignore' });
+    spawnSync('ip', ['link', 'del', bridge], { stdio: 'ignore' });
   });
 
   it('runs steps and processes in its namespaces, refuses poweroff, and cleans up only its own', async () => {
@@ -45,11 +48,19 @@ describe('the agent on the lab host', () => {
     expect(reset.namespaces).toEqual([mine]);
     expect(namespaces()).toContain(foreign);
 
-    // A session that ends takes its namespaces with it, and the agent exits.
-    await ch.call('exec', { steps: [{ argv: ['ip', 'netns', 'add', mine] }], stopOnError: true });
+    // A session that ends takes its namespaces and its links on the host with it, and the agent exits.
+    await ch.call('exec', {
+      steps: [
+        { argv: ['ip', 'netns', 'add', mine] },
+        { argv: ['ip', 'link', 'add', bridge, 'type', 'bridge'] },
+      ],
+      stopOnError: true,
+    });
+    expect(links()).toContain(bridge);
     await agent.stop();
     agent = null;
     expect(namespaces()).not.toContain(mine);
+    expect(links()).not.toContain(bridge);
     expect(namespaces()).toContain(foreign);
   });
 });
