@@ -52,7 +52,7 @@ async function waitFor(url: string, ms: number, child: ChildProcess, log: () => 
   throw new Error(`lfnlab serve did not answer ${url} within ${ms} ms:\n${log()}`);
 }
 
-/** `lfnlab serve --lab fake|real` on a free port with its own data and runs directories. */
+/** `lfnlab serve --lab fake|TEST_LAB` on a free port with its own data and runs directories. */
 export async function startService(lab: 'fake' | 'real', extra: string[] = []): Promise<Service> {
   const dir = mkdtempSync(join(tmpdir(), `lfnlab-ui-${lab}-`));
   const port = await freePort();
@@ -63,7 +63,8 @@ export async function startService(lab: 'fake' | 'real', extra: string[] = []): 
       join(repo, 'backend/bin/lfnlab.js'),
       'serve',
       '--lab',
-      lab,
+      // The real lab is the test suite's own (LFNLAB_TEST_LAB), not a second VM named default.
+      lab === 'real' ? process.env.LFNLAB_TEST_LAB || 'default' : 'fake',
       '--port',
       String(port),
       '--data',
