@@ -2,12 +2,13 @@
 // machine's namespaces as the external hosts, their own kernel's reno, cubic and bbr carrying the
 // flows through the lab's bridge and stages. Each flow is measured from both sides (iperf3 and the
 // TCP sampler on the hosts, lfn-flowmeter on the lab's ports) and the two must agree; afterwards
-// nothing of the run is left on the host; and a qualification suite runs through the wire.
+// nothing of the run is left on the host, also when it is killed; and a qualification suite runs
+// through the wire (its first run also shows that a killed run left the lab clean).
 //
 // A wire needs a realtime clock; under TCG the lab's timers fire late, so the verdict here may be
 // suspect or invalid (it says so and the suite reports an error). What is asserted is what must
 // hold whatever the timing: the path's shape, both sides' numbers, the clean-up, the report.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { release, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -100,6 +101,41 @@ describe('the lab as a bump in the wire (host namespaces, taps, the real lab)', 
     const checks = r.summary.fidelity?.checks ?? [];
     expect(checks.some((c) => /dequeue gaps/.test(c.message))).toBe(true);
     // Nothing of the run is left on this machine: namespaces, bridges, veths.
+    expect(hostLeftovers()).toEqual([]);
+  });
+
+  it('leaves nothing on this machine when the run is killed outright mid-traffic', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lfnlab-wire-kill-'));
+    const specFile = join(dir, 'spec.json');
+    writeFileSync(
+      specFile,
+      JSON.stringify({
+        name: 'wire-killed',
+        duration: '30s',
+        wire: {},
+        paths: { main: { rtt: '40ms', rate: '10Mbit' } },
+        flows: [{ stack: 'cubic' }],
+      }),
+    );
+    const child = spawn('node', [CLI, 'run', specFile, '--lab', LAB, '--out', join(dir, 'run')], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (d) => {
+        out += d;
+        if (/started cubic/.test(out)) resolve();
+      });
+      child.once('exit', (code) =>
+        reject(new Error(`the run ended (${code}) before its flow started:\n${out}`)),
+      );
+    });
+    // Mid-traffic, with the external hosts' namespaces, bridges and iperf3 up.
+    expect(hostLeftovers().length).toBeGreaterThan(0);
+    child.kill('SIGKILL');
+    // The hosts' agent sees its channel close, tears down and exits: bounded, polled.
+    const deadline = Date.now() + 20_000;
+    while (hostLeftovers().length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
     expect(hostLeftovers()).toEqual([]);
   });
 
