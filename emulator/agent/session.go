@@ -285,28 +285,19 @@ func (a *agent) reset() resetReport {
 }
 
 // hostLinks lists this namespace's links of the agent's prefix (a wire's bridges on a lab host).
-func hostLinks() []string {
-	entries, err := os.ReadDir("/sys/class/net")
-	if err != nil {
-		return nil
-	}
-	out := []string{}
-	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), nsPrefix) {
-			out = append(out, e.Name())
-		}
-	}
-	return out
-}
+func hostLinks() []string { return prefixed("/sys/class/net") }
 
-func listNamespaces() []string {
-	entries, err := os.ReadDir("/run/netns")
+func listNamespaces() []string { return prefixed("/run/netns") }
+
+// prefixed lists the entries of dir whose names start with the agent's prefix: what it may remove.
+func prefixed(dir string) []string {
+	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil
 	}
 	out := []string{}
 	for _, e := range entries {
-		if len(e.Name()) > len(nsPrefix) && e.Name()[:len(nsPrefix)] == nsPrefix {
+		if len(e.Name()) > len(nsPrefix) && strings.HasPrefix(e.Name(), nsPrefix) {
 			out = append(out, e.Name())
 		}
 	}

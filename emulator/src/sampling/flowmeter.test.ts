@@ -157,8 +157,8 @@ describe('lfn-flowmeter output', () => {
       "side must be a or b (got 'c')",
       'flow source must be an IPv4 address',
       'flow destination port must be 1..65535 (got 0)',
-      "in_bytes must be a non-negative integer (got '-5')",
-      'end reason must be one of duration, signal, error',
+      'in_bytes is not a non-negative integer (-5)',
+      'unknown end reason',
     ]);
     expect(() => parseFlowmeterLine(bad[4] as string)).toThrow(FlowmeterParseError);
   });

@@ -9,7 +9,7 @@
 // Also its argv: a wire's flows as the lab sees them on its two ports.
 
 import { checkDeviceName, checkInt } from '../native/argv.js';
-import { RUN_END_REASONS, type SamplingEndBase } from '../native/tsv.js';
+import { type Fail, LineParseError, lineParsers, type SamplingEndBase } from '../native/tsv.js';
 
 export const FLOWMETER_BINARY = 'lfn-flowmeter';
 
@@ -94,60 +94,38 @@ export interface FlowmeterEnd extends SamplingEndBase {
 
 export type FlowmeterLine = FlowmeterRecord | FlowmeterEnd;
 
-export class FlowmeterParseError extends Error {
+export class FlowmeterParseError extends LineParseError {
   override name = 'FlowmeterParseError';
-  constructor(
-    message: string,
-    readonly line: string,
-  ) {
-    super(`${message}: ${line.length > 120 ? `${line.slice(0, 120)}…` : line}`);
-  }
 }
 
-const UINT = /^\d{1,20}$/;
+const parsers = lineParsers(FlowmeterParseError);
+// Typed as Fail so that TypeScript sees it never returns.
+const fail: Fail = parsers.fail;
+const { uint, nsToMs, samplingEndBase, keyValues } = parsers;
+
 const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
-
-function uint(value: string | undefined, name: string, line: string): number {
-  if (value === undefined || !UINT.test(value))
-    throw new FlowmeterParseError(`${name} must be a non-negative integer (got '${value ?? ''}')`, line);
-  return Number(value);
-}
-
-/** ns → fractional ms, splitting the digits so ns since the epoch keep their sub-µs part. */
-function nsToMs(value: string | undefined, name: string, line: string): number {
-  uint(value, name, line);
-  const v = value as string;
-  const cut = Math.max(0, v.length - 6);
-  return Number(v.slice(0, cut) || '0') + Number(v.slice(cut)) / 1e6;
-}
 
 function endpoint(text: string, name: string, line: string): [string, number] {
   const colon = text.lastIndexOf(':');
   const addr = text.slice(0, colon);
   const octets = IPV4.exec(addr);
   if (colon < 0 || !octets || octets.slice(1).some((o) => Number(o) > 255))
-    throw new FlowmeterParseError(`${name} must be an IPv4 address:port (got '${text}')`, line);
+    fail(`${name} must be an IPv4 address:port (got '${text}')`, line);
   const port = uint(text.slice(colon + 1), `${name} port`, line);
-  if (port < 1 || port > 65535)
-    throw new FlowmeterParseError(`${name} port must be 1..65535 (got ${port})`, line);
+  if (port < 1 || port > 65535) fail(`${name} port must be 1..65535 (got ${port})`, line);
   return [addr, port];
 }
 
 function parseRecord(fields: string[], line: string): FlowmeterRecord {
   if (fields.length !== FLOWMETER_COLUMNS.length)
-    throw new FlowmeterParseError(
-      `expected ${FLOWMETER_COLUMNS.length} tab-separated fields, got ${fields.length}`,
-      line,
-    );
+    fail(`expected ${FLOWMETER_COLUMNS.length} tab-separated fields, got ${fields.length}`, line);
   const get = (c: FlowmeterColumn) => fields[FLOWMETER_COLUMNS.indexOf(c)];
   const u = (c: FlowmeterColumn) => uint(get(c), c, line);
   const side = get('side');
-  if (side !== 'a' && side !== 'b')
-    throw new FlowmeterParseError(`side must be a or b (got '${side}')`, line);
+  if (side !== 'a' && side !== 'b') fail(`side must be a or b (got '${side}')`, line);
   const flow = get('flow') as string;
   const parts = flow.split('>');
-  if (parts.length !== 2)
-    throw new FlowmeterParseError(`flow must be src:sport>dst:dport (got '${flow}')`, line);
+  if (parts.length !== 2) fail(`flow must be src:sport>dst:dport (got '${flow}')`, line);
   const [src, srcPort] = endpoint(parts[0] as string, 'flow source', line);
   const [dst, dstPort] = endpoint(parts[1] as string, 'flow destination', line);
   const rttN = u('rtt_n');
@@ -181,28 +159,10 @@ function parseRecord(fields: string[], line: string): FlowmeterRecord {
 }
 
 function parseEnd(text: string): FlowmeterEnd {
-  const kv = new Map<string, string>();
-  for (const part of text.slice('#end\t'.length).split('\t')) {
-    const eq = part.indexOf('=');
-    if (eq <= 0) throw new FlowmeterParseError(`end field '${part}' is not key=value`, text);
-    kv.set(part.slice(0, eq), part.slice(eq + 1));
-  }
-  const reason = kv.get('reason');
-  if (!RUN_END_REASONS.includes(reason as FlowmeterEnd['reason']))
-    throw new FlowmeterParseError(`end reason must be one of ${RUN_END_REASONS.join(', ')}`, text);
+  const kv = keyValues(text, '#end\t'.length, 'end key=value');
   const u = (k: string) => uint(kv.get(k), k, text);
-  const ms = (k: string) => nsToMs(kv.get(k), k, text);
   return {
-    type: 'end',
-    reason: reason as FlowmeterEnd['reason'],
-    ticks: u('ticks'),
-    late: u('late'),
-    skipped: u('skipped'),
-    records: u('records'),
-    errors: u('errors'),
-    maxWorkMs: ms('max_work_ns'),
-    elapsedMs: ms('elapsed_ns'),
-    cpuMs: ms('cpu_ns'),
+    ...samplingEndBase((k) => kv.get(k), text),
     frames: u('frames'),
     ignored: u('ignored'),
     drops: u('drops'),
@@ -227,7 +187,7 @@ export function parseFlowmeterLine(line: string): FlowmeterLine | null {
   if (text.startsWith(`# ${FLOWMETER_BINARY} `)) {
     const version = /^# lfn-flowmeter v(\d+)\b/.exec(text)?.[1];
     if (Number(version) !== FLOWMETER_FORMAT_VERSION)
-      throw new FlowmeterParseError(
+      fail(
         `format version must be v${FLOWMETER_FORMAT_VERSION} (got ${version ? `v${version}` : 'none'})`,
         text,
       );
