@@ -7,12 +7,11 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { WIRE_HOST_PREFIX } from '@lfnlab/emulator';
 import { buildAgent } from './agent.js';
 import { Channel, type ChannelOptions } from './channel.js';
 import { buildSamplers } from './samplers.js';
 
-/** The namespaces the host agent may create and remove: the plan's wire hosts (WIRE_HOST_PREFIX). */
-const NETNS_PREFIX = 'lfnw-';
 
 export interface HostAgent {
   channel: Channel;
@@ -33,7 +32,7 @@ export async function startHostAgent(opts: ChannelOptions = {}): Promise<HostAge
   const logFile = join(dir, 'agent.log');
   writeFileSync(keyFile, randomBytes(32).toString('hex'), { mode: 0o600 });
   const binDir = dirname(Object.values(samplers.paths)[0] as string);
-  const child = spawn(agent.path, ['-host', socket, '-key', keyFile, '-netns-prefix', NETNS_PREFIX], {
+  const child = spawn(agent.path, ['-host', socket, '-key', keyFile, '-netns-prefix', WIRE_HOST_PREFIX], {
     stdio: ['ignore', 'pipe', openSync(logFile, 'a')],
     env: { ...process.env, PATH: `${binDir}:/usr/sbin:/usr/bin:/sbin:/bin` },
   });
