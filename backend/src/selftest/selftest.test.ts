@@ -1,27 +1,31 @@
 // runSelftest's bookkeeping over run directories written here by hand: which stacks pass, which
 // fail, which fail only as a known defect of their own code, and which runs judge the lab instead.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildPlan, registerStacks } from '@lfnlab/emulator';
 import { afterEach, describe, expect, it } from 'vitest';
-import { formatKnownDefects, formatSelftest } from '../cli/selftestCommand.js';
+import { formatSelftest, formatSelftestNotes } from '../cli/selftestCommand.js';
 import type { RunSummary } from '../run/summary.js';
-import { IDLE_S, KNOWN_DEFECTS, LOSS_S, type RunOne, runSelftest } from './selftest.js';
+import { IDLE_S, KNOWN_DEFECTS, LOSS_S, type RunOne, runSelftest, type SelftestRow } from './selftest.js';
 
 interface Behaviour {
   /** Goodput share of the 50 Mbit/s rate over the whole idle run. */
   share: number;
-  verdict?: 'valid' | 'invalid';
+  /** How many of its runs, from the first, the lab could not carry (default none). */
+  invalidRuns?: number;
   reads?: string;
 }
 
 /** A stand-in for the lab: writes the samples a stack with this behaviour would leave. */
 function fakeLab(behave: Record<string, Behaviour>): RunOne {
+  const runs: Record<string, number> = {};
   return async (spec, dir) => {
     const stack = spec.flows[0]?.stack as string;
+    runs[stack] = (runs[stack] ?? 0) + 1;
     const flow = buildPlan(spec).topology.flows[0]?.name as string;
     const b = behave[stack] as Behaviour;
+    const invalid = (runs[stack] ?? 0) <= (b.invalidRuns ?? 0);
     const loss = spec.name.endsWith('-loss');
     const seconds = loss ? LOSS_S : IDLE_S;
     const lines = (xs: object[]) => `${xs.map((x) => JSON.stringify(x)).join('\n')}\n`;
@@ -45,8 +49,8 @@ function fakeLab(behave: Record<string, Behaviour>): RunOne {
     return {
       status: 'completed',
       error: null,
-      verdict: b.verdict ?? 'valid',
-      fidelity: { reasons: b.verdict === 'invalid' ? ['packet-spacing: 12 % of gaps within 10 %'] : [] },
+      verdict: invalid ? 'invalid' : 'valid',
+      fidelity: { reasons: invalid ? ['packet-spacing: 12 % of gaps within 10 %'] : [] },
       flows: [{ observedStacks: [b.reads ?? stack] }],
     } as unknown as RunSummary;
   };
@@ -62,7 +66,8 @@ describe('runSelftest', () => {
         reno: { share: 0.95 },
         lp: { share: 0.43 }, // its known defect: the rate
         hstcplp: { share: 0.43 }, // no known defect: a plain failure
-        cubic: { share: 0.95, verdict: 'invalid' },
+        // The lab could not carry its two runs nor their second tries: the lab is judged.
+        cubic: { share: 0.95, invalidRuns: 4 },
         bbr: { share: 0.95, reads: 'cubic' },
       }),
     });
@@ -77,7 +82,31 @@ describe('runSelftest', () => {
     const text = formatSelftest(rows);
     expect(text).toMatch(/^lp\s.*known defect\s*$/m);
     expect(text).toMatch(/^hstcplp\s.*FAIL\s*$/m);
-    expect(formatKnownDefects(rows)).toMatch(/^known defect, lp: Linux's tcp_lp/);
+    expect(formatSelftestNotes(rows)).toMatch(/^known defect, lp: Linux's tcp_lp/m);
+  });
+  it('runs again a run the lab could not carry, and judges the stack on the second', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'lfnlab-selftest-unit-'));
+    const logged: string[] = [];
+    const [row] = await runSelftest({
+      stacks: ['nv'],
+      outDir: out,
+      log: (l) => logged.push(l),
+      runOne: fakeLab({ nv: { share: 0.95, invalidRuns: 1 } }),
+    });
+    expect(row?.error).toBeNull();
+    expect(row?.pass).toBe(true);
+    expect(row?.rerun).toEqual([
+      "idle run: the lab's first was invalid (packet-spacing: 12 % of gaps within 10 %); judged on the second",
+    ]);
+    expect(logged[0]).toMatch(
+      /^nv: the lab could not carry the idle run \(packet-spacing.*\); running it again$/,
+    );
+    expect(formatSelftestNotes([row as SelftestRow])).toMatch(
+      /^ran again, nv idle run: the lab's first was invalid/,
+    );
+    // The first try stays on disk beside the one judged.
+    expect(existsSync(join(out, 'nv-idle/samples/goodput.jsonl'))).toBe(true);
+    expect(existsSync(join(out, 'nv-idle-again/samples/goodput.jsonl'))).toBe(true);
   });
   it('judges the rate against the payload a saturated link carries, not the raw rate', async () => {
     // 95.6 % of the rate is a full link at MTU 1500 (1448 of 1514 bytes): 100 %.
