@@ -23,6 +23,11 @@ func serveHost(socket, keyFile, prefix string, start time.Time) {
 		log.Fatalf("-netns-prefix %q: must start with lfn and not be the lab's lfn-", prefix)
 	}
 	nsPrefix = prefix
+	// The external hosts' names are the host's, not the run's: a second wire run beside this one
+	// would reset the first one's namespaces. Held until this process exits, however it exits.
+	if err := lockHosts(hostsLockPath(prefix)); err != nil {
+		log.Fatalf("%v", err)
+	}
 	key := []byte(strings.TrimSpace(readTrim(keyFile)))
 	if len(key) < 32 {
 		log.Fatalf("no channel key at %s", keyFile)
@@ -36,6 +41,32 @@ func serveHost(socket, keyFile, prefix string, start time.Time) {
 	log.Printf("host side ready on %s (agent %s, kernel %s)", socket, version, kernelRelease())
 	a.serve(conn)
 }
+
+// hostsLockPath is one file per prefix on the host, whatever directory the run uses.
+func hostsLockPath(prefix string) string {
+	return fmt.Sprintf("/run/%shosts.lock", prefix)
+}
+
+// lockHosts takes the host-wide lock on the external hosts' names, or says which run holds it.
+// The kernel drops a flock with the last descriptor, so a killed agent never leaves it held.
+func lockHosts(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("open %s: %v", path, err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		holder := strings.TrimSpace(readTrim(path))
+		f.Close()
+		return fmt.Errorf("another bump in the wire is running on this host (its agent, pid %s, holds %s): one wire run at a time per lab host, as they share the external hosts' names (%s*)", holder, path, nsPrefix)
+	}
+	f.Truncate(0)
+	f.WriteAt([]byte(fmt.Sprintf("%d\n", os.Getpid())), 0)
+	// Deliberately never closed: the descriptor holds the lock for the agent's life.
+	hostsLock = f
+	return nil
+}
+
+var hostsLock *os.File
 
 // acceptOne listens on a fresh root-only socket and returns its first connection; nobody else
 // can connect after it, as the listener is closed and the socket file removed.

@@ -63,4 +63,20 @@ describe('the agent on the lab host', () => {
     expect(links()).not.toContain(bridge);
     expect(namespaces()).toContain(foreign);
   });
+
+  it('is one per lab host: a second wire run is refused by name while the first holds the hosts, and may start after', async () => {
+    agent = await startHostAgent();
+    const second = startHostAgent();
+    await expect(second).rejects.toThrow(
+      new RegExp(
+        `another bump in the wire is running on this host \\(its agent, pid ${agent.pid}, holds /run/lfnw-hosts.lock\\)`,
+      ),
+    );
+    await agent.stop();
+    // The lock went with the first agent's process.
+    agent = await startHostAgent();
+    expect(agent.pid).toBeGreaterThan(0);
+    await agent.stop();
+    agent = null;
+  });
 });

@@ -60,6 +60,23 @@ describe('DesignerPage', () => {
     expect(screen.getByRole('button', { name: 'Launch run' })).toHaveProperty('disabled', false);
   });
 
+  it('puts the lab in the wire: its ports appear, a port error shows at its field, the sketch says so', async () => {
+    renderInApp(<DesignerPage />);
+    await screen.findByText('Spec is valid');
+    expect(screen.queryByLabelText("Port b (receiver's side)")).toBeNull();
+    fireEvent.click(screen.getByRole('switch', { name: /^The lab as a bump in the wire/ }));
+    const b = await screen.findByLabelText("Port b (receiver's side)");
+    expect((screen.getByLabelText("Port a (sender's side)") as HTMLInputElement).value).toBe('eth0');
+    await screen.findByText('Spec is valid');
+    expect(
+      screen.getByRole('img', { name: /^Bump in the wire: the lab between ports eth0 and eth1/ }),
+    ).toBeTruthy();
+    fireEvent.change(b, { target: { value: 'eth0' } });
+    await waitFor(() => expect(b.getAttribute('aria-invalid')).toBe('true'));
+    expect(describedBy(b, 'a and b must be two different ports')).toBeDefined();
+    expect(screen.getByRole('button', { name: 'Launch run' })).toHaveProperty('disabled', true);
+  });
+
   it("offers the stacks the lab reported, not the schema's full list", async () => {
     renderInApp(<DesignerPage />);
     const stack = screen.getByRole('combobox', { name: 'Flow 1 stack' });

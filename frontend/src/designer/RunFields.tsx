@@ -1,6 +1,7 @@
-// The experiment-wide fields: name, description, run length and sampling.
-import { Grid, NumberInput, Select, Textarea, TextInput } from '@mantine/core';
-import { Controller, type FieldErrors, type UseFormReturn } from 'react-hook-form';
+// The experiment-wide fields: name, description, run length, sampling, the clock and whether the
+// lab is a bump in the wire between two hosts it does not own.
+import { Grid, NumberInput, Select, Switch, Textarea, TextInput } from '@mantine/core';
+import { Controller, type FieldErrors, type UseFormReturn, useWatch } from 'react-hook-form';
 import { errorAt } from './fieldError';
 import type { SpecForm } from './formModel';
 
@@ -12,6 +13,7 @@ export function RunFields({
   errors: FieldErrors<SpecForm>;
 }) {
   const { register, control } = form;
+  const wired = useWatch({ control, name: 'wire.on' });
   return (
     <Grid gap="sm">
       <Grid.Col span={{ base: 12, sm: 6 }}>
@@ -64,7 +66,11 @@ export function RunFields({
           render={({ field }) => (
             <Select
               label="Lab clock"
-              description="dilated: exact packet timing under software emulation; wall time stretches"
+              description={
+                wired
+                  ? 'a wire runs in wall time (auto is realtime): its hosts are not in the lab'
+                  : 'dilated: exact packet timing under software emulation; wall time stretches'
+              }
               data={[
                 { value: 'auto', label: 'auto (dilated under TCG, realtime under KVM)' },
                 { value: 'dilated', label: 'dilated (instruction-driven, TCG only)' },
@@ -79,6 +85,42 @@ export function RunFields({
           )}
         />
       </Grid.Col>
+      <Grid.Col span={12}>
+        <Controller
+          control={control}
+          name="wire.on"
+          render={({ field }) => (
+            <Switch
+              label="The lab as a bump in the wire"
+              description="shape the path between two hosts the lab does not own (namespaces on this machine, running its kernel's stacks), to qualify a device or a stack from outside"
+              checked={field.value}
+              onChange={(e) => field.onChange(e.currentTarget.checked)}
+              onBlur={field.onBlur}
+              error={errorAt(errors, 'wire.on')}
+            />
+          )}
+        />
+      </Grid.Col>
+      {wired && (
+        <>
+          <Grid.Col span={{ base: 12, sm: 6 }}>
+            <TextInput
+              label="Port a (sender's side)"
+              description="the lab's port toward the sending host, e.g. eth0"
+              {...register('wire.a')}
+              error={errorAt(errors, 'wire.a')}
+            />
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, sm: 6 }}>
+            <TextInput
+              label="Port b (receiver's side)"
+              description="the lab's port toward the receiving host, e.g. eth1"
+              {...register('wire.b')}
+              error={errorAt(errors, 'wire.b')}
+            />
+          </Grid.Col>
+        </>
+      )}
       <Grid.Col span={12}>
         <Textarea
           label="Description"

@@ -1,5 +1,6 @@
 // A dumbbell per path: senders on the left, the router's bottleneck in the middle, receivers on
-// the right, one line per flow in its chart colour (arrow by direction), UDP sources dashed.
+// the right, one line per flow in its chart colour (arrow by direction), UDP sources dashed. As a
+// bump in the wire the lab's two ports take the routers' places and the ends are external hosts.
 import { Paper, Title } from '@mantine/core';
 import { stackColor } from '../lib/colors';
 import type { SpecForm } from './formModel';
@@ -14,6 +15,7 @@ export function TopologySketch({ form }: { form: SpecForm }) {
     return { p, flows, height: Math.max(90, 40 + lines * ROW) };
   });
   const total = blocks.reduce((h, b) => h + b.height + 10, 0);
+  const wire = form.wire.on ? form.wire : null;
   let y0 = 0;
   return (
     <Paper withBorder p="sm" radius="md">
@@ -24,7 +26,11 @@ export function TopologySketch({ form }: { form: SpecForm }) {
         viewBox={`0 0 ${W} ${total}`}
         width="100%"
         role="img"
-        aria-label={`Dumbbell topology: ${form.paths.length} path(s), ${form.flows.length} flow(s)`}
+        aria-label={
+          wire
+            ? `Bump in the wire: the lab between ports ${wire.a} and ${wire.b}, ${form.flows.length} flow(s) between external hosts`
+            : `Dumbbell topology: ${form.paths.length} path(s), ${form.flows.length} flow(s)`
+        }
         style={{
           maxHeight: 420,
           maxWidth: 440,
@@ -86,11 +92,16 @@ export function TopologySketch({ form }: { form: SpecForm }) {
                 strokeWidth={1.5}
               />
               <text x={rL} y={mid + 4} textAnchor="middle" fontSize="10">
-                R1
+                {wire ? wire.a : 'R1'}
               </text>
               <text x={rR} y={mid + 4} textAnchor="middle" fontSize="10">
-                R2
+                {wire ? wire.b : 'R2'}
               </text>
+              {wire && (
+                <text x={W / 2} y={mid + 26} textAnchor="middle" fontSize="10" fill="#333">
+                  lab: bump in the wire
+                </text>
+              )}
               {rows.map((r, n) => {
                 const y = yOf(n);
                 if (r.kind === 'udp') {

@@ -38,4 +38,22 @@ describe('form model', () => {
     expect(back).toEqual(input);
     expect(SpecSchema.safeParse(back).success).toBe(true);
   });
+
+  it('round-trips a wire, writing its ports only where they are not eth0 and eth1', () => {
+    const input = {
+      name: 'through',
+      duration: '20s',
+      wire: { hosts: 'netns', ports: { b: 'eth2' } },
+      paths: { main: { rtt: '40ms', rate: '10Mbit', buffer: '1bdp', ber: 0 } },
+      flows: [{ stack: 'cubic' }],
+    };
+    const form = specInputToForm(input);
+    expect(form.wire).toEqual({ on: true, a: 'eth0', b: 'eth2', extra: { hosts: 'netns' } });
+    expect(formToSpecInput(form)).toEqual(input);
+    expect(SpecSchema.safeParse(formToSpecInput(form)).success).toBe(true);
+    // Switched on in the form: `wire: {}`, the lab's own two ports; off: no wire at all.
+    const on = { ...defaultSpecForm(), wire: { ...defaultSpecForm().wire, on: true } };
+    expect(formToSpecInput(on).wire).toEqual({});
+    expect('wire' in formToSpecInput(defaultSpecForm())).toBe(false);
+  });
 });

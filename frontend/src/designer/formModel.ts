@@ -43,6 +43,17 @@ export interface FlowForm {
   extra: Record<string, unknown>;
 }
 
+/** The lab as a bump in the wire between two hosts it does not own (spec `wire`). */
+export interface WireForm {
+  on: boolean;
+  /** The lab's port on the sender's side and on the receiver's. */
+  a: string;
+  b: string;
+  extra: Record<string, unknown>;
+}
+
+export const WIRE_PORTS = { a: 'eth0', b: 'eth1' } as const;
+
 export interface SpecForm {
   name: string;
   description: string;
@@ -50,6 +61,7 @@ export interface SpecForm {
   sampleHz: number;
   sampleInterval: string;
   clock: 'auto' | 'realtime' | 'dilated';
+  wire: WireForm;
   paths: PathForm[];
   flows: FlowForm[];
   extra: Record<string, unknown>;
@@ -99,6 +111,7 @@ export const defaultSpecForm = (): SpecForm => ({
   sampleHz: 10,
   sampleInterval: '1s',
   clock: 'auto',
+  wire: { on: false, ...WIRE_PORTS, extra: {} },
   paths: [newPath('main')],
   flows: [
     { ...newFlow('main', 'reno'), name: 'reno' },
@@ -143,6 +156,7 @@ const SPEC_KEYS = [
   'sampleHz',
   'sampleInterval',
   'clock',
+  'wire',
   'paths',
   'flows',
 ] as const;
@@ -177,6 +191,8 @@ export function specInputToForm(input: unknown): SpecForm {
     };
   });
   const firstPath = paths[0]?.name ?? 'main';
+  const wire = s.wire && typeof s.wire === 'object' ? (s.wire as Loose) : null;
+  const ports = (wire?.ports && typeof wire.ports === 'object' ? wire.ports : {}) as Loose;
   const flows = (Array.isArray(s.flows) ? (s.flows as Loose[]) : []).map(
     (f): FlowForm => ({
       name: str(f.name),
@@ -197,6 +213,12 @@ export function specInputToForm(input: unknown): SpecForm {
     sampleHz: typeof s.sampleHz === 'number' ? s.sampleHz : 10,
     sampleInterval: str(s.sampleInterval, '1s'),
     clock: s.clock === 'realtime' || s.clock === 'dilated' ? s.clock : 'auto',
+    wire: {
+      on: wire !== null,
+      a: str(ports.a, WIRE_PORTS.a),
+      b: str(ports.b, WIRE_PORTS.b),
+      extra: wire ? without(wire, ['ports']) : {},
+    },
     paths: paths.length ? paths : [newPath('main')],
     flows,
     extra: without(s, SPEC_KEYS),
@@ -248,6 +270,7 @@ export function formToSpecInput(form: SpecForm): SpecInput {
     sampleInterval: opt(form.sampleInterval) === '1s' ? undefined : opt(form.sampleInterval),
     sampleHz: form.sampleHz === 10 ? undefined : form.sampleHz,
     clock: form.clock === 'auto' ? undefined : form.clock,
+    wire: form.wire.on ? wireInput(form.wire) : undefined,
     ...form.extra,
     paths,
     flows: form.flows.map((f) =>
@@ -265,6 +288,15 @@ export function formToSpecInput(form: SpecForm): SpecInput {
       }),
     ),
   }) as SpecInput;
+}
+
+/** The wire as written: the ports only where they are not the lab's own eth0 and eth1. */
+function wireInput(w: WireForm): Record<string, unknown> {
+  const ports = prune({
+    a: w.a.trim() === WIRE_PORTS.a ? undefined : w.a.trim(),
+    b: w.b.trim() === WIRE_PORTS.b ? undefined : w.b.trim(),
+  });
+  return prune({ ...w.extra, ports: Object.keys(ports).length ? ports : undefined });
 }
 
 /** Drop undefined members so the exported file carries only what was set. */

@@ -28,6 +28,18 @@ describe('spec resolver', () => {
     expect(errorAt(errors, 'flows.1.stack')).toMatch(/unknown stack "nosuch"/);
   });
 
+  it("files a wire's problems under its switch, its ports and the clock", () => {
+    const f = defaultSpecForm();
+    f.wire = { ...f.wire, on: true, b: 'eth0' };
+    f.clock = 'dilated';
+    const errors = issuesToErrors(checkSpecForm(f).issues);
+    expect(errorAt(errors, 'wire.b')).toBe('a and b must be two different ports');
+    expect(errorAt(errors, 'clock')).toMatch(/^must be realtime or auto with a wire/);
+    expect(errors.root).toBeUndefined();
+    expect(formFieldOf('wire.ports.a', f)).toBe('wire.a');
+    expect(formFieldOf('wire.hosts', f)).toBe('wire.on');
+  });
+
   it('reports cross-field rules on the field that breaks them', () => {
     const f = defaultSpecForm();
     f.flows[0] = { ...must(f.flows[0]), start: '40s' }; // the run is 30 s

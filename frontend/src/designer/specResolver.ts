@@ -18,7 +18,7 @@ const CROSS_FIELDS = new Set([
   'duration',
 ]);
 const FLOW_FIELDS = new Set(['name', 'stack', 'path', 'streams', 'start', 'duration', 'direction', 'window']);
-const TOP_FIELDS = new Set(['name', 'description', 'duration', 'sampleHz', 'sampleInterval']);
+const TOP_FIELDS = new Set(['name', 'description', 'duration', 'sampleHz', 'sampleInterval', 'clock']);
 
 /** A spec problem and the form field it belongs to (react-hook-form dot path), or null when the form has no control for it. */
 export type SpecIssue = SpecProblem & { formField: string | null };
@@ -52,6 +52,10 @@ export function formFieldOf(path: string, form: SpecForm): string | null {
     return null;
   }
   const [head, a, b] = problemKeys(path);
+  if (head === 'wire') {
+    if (a === 'ports' && (b === 'a' || b === 'b')) return `wire.${b}`;
+    return a === undefined || a === 'hosts' ? 'wire.on' : null;
+  }
   if (head === 'flows') {
     if (a === undefined) return 'flows.root';
     if (typeof a === 'number' && typeof b === 'string' && FLOW_FIELDS.has(b)) return `flows.${a}.${b}`;

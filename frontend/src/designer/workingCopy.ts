@@ -1,7 +1,7 @@
 // The designer's form survives leaving the page (Launch → live → Back, a look at Runs): the
 // working copy is kept in sessionStorage per spec ("new" for an unsaved one) and read on return.
 // Save messages that outlive the remount a save's navigation causes are kept the same way.
-import type { SpecForm } from './formModel';
+import { defaultSpecForm, type SpecForm } from './formModel';
 
 const key = (specId: string | undefined) => `lfnlab.designer.working.${specId ?? 'new'}`;
 const FLASH = 'lfnlab.designer.flash';
@@ -9,7 +9,8 @@ const FLASH = 'lfnlab.designer.flash';
 export function loadWorkingCopy(specId: string | undefined): SpecForm | null {
   try {
     const t = sessionStorage.getItem(key(specId));
-    return t ? (JSON.parse(t) as SpecForm) : null;
+    // Over the defaults: a copy kept by an older page may lack a field added since (wire).
+    return t ? { ...defaultSpecForm(), ...(JSON.parse(t) as Partial<SpecForm>) } : null;
   } catch {
     return null;
   }
