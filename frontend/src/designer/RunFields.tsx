@@ -72,7 +72,12 @@ export function RunFields({
                   : 'dilated: exact packet timing under software emulation; wall time stretches'
               }
               data={[
-                { value: 'auto', label: 'auto (dilated under TCG, realtime under KVM)' },
+                {
+                  value: 'auto',
+                  label: wired
+                    ? 'auto (realtime with a wire)'
+                    : 'auto (dilated under TCG, realtime under KVM)',
+                },
                 { value: 'dilated', label: 'dilated (instruction-driven, TCG only)' },
                 { value: 'realtime', label: 'realtime (host wall clock)' },
               ]}
