@@ -54,7 +54,13 @@ func lockHosts(path string) error {
 	if err != nil {
 		return fmt.Errorf("open %s: %v", path, err)
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	// A run that just ended may still be tearing its hosts down: give it a few seconds.
+	deadline := time.Now().Add(hostsLockWait)
+	for syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
+		if time.Now().Before(deadline) {
+			time.Sleep(100 * time.Millisecond)
+			continue
+		}
 		holder := strings.TrimSpace(readTrim(path))
 		f.Close()
 		return fmt.Errorf("another bump in the wire is running on this host (its agent, pid %s, holds %s): one wire run at a time per lab host, as they share the external hosts' names (%s*)", holder, path, nsPrefix)
@@ -67,6 +73,8 @@ func lockHosts(path string) error {
 }
 
 var hostsLock *os.File
+
+const hostsLockWait = 5 * time.Second
 
 // acceptOne listens on a fresh root-only socket and returns its first connection; nobody else
 // can connect after it, as the listener is closed and the socket file removed.
