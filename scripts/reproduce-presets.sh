@@ -2,7 +2,8 @@
 # Every preset at its reproduction length ('reproduce' in its meta file), cheapest first, one lab
 # at a time. Resumable: run it again after any interruption and finished runs are kept. Each preset
 # is compared and published to presets/results/ as soon as its runs are done; with --commit the
-# result is committed at once, so a long measurement loses nothing when a session ends.
+# result is committed at once, so a long measurement loses nothing when a session ends. A run the
+# lab could not carry (verdict invalid) runs once more; the invalid try is kept and counted.
 #   usage: scripts/reproduce-presets.sh [--commit] [--lab NAME] [PRESET ...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,7 +14,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --commit) commit=1 ;;
     --lab) lab="$2"; shift ;;
-    -h|--help) sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) names+=("$1") ;;
   esac
   shift
@@ -28,7 +29,7 @@ lfnlab=(node backend/bin/lfnlab.js)
 for name in "${names[@]}"; do
   echo "== $name ($(date -u +%H:%M) UTC)"
   status=0
-  flock /tmp/lfnlab-lab.lock "${lfnlab[@]}" preset run "$name" --reproduce --lab "$lab" || status=$?
+  flock /tmp/lfnlab-lab.lock "${lfnlab[@]}" preset run "$name" --reproduce --retry-invalid 1 --lab "$lab" || status=$?
   [ "$status" -eq 130 ] && { echo "interrupted: run the script again to resume"; exit 130; }
   "${lfnlab[@]}" preset publish "$name" --reproduce
   if [ "$commit" -eq 1 ]; then

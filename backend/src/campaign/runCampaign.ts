@@ -1,7 +1,8 @@
 // Running a campaign: one run directory per variant under the campaign directory, in the
 // expanded order; a variant whose run finished is never run again, so a killed campaign resumes
-// where it stopped. Progress with an ETA; every summary collected into one table.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+// where it stopped. Progress with an ETA; every summary collected into one table. A run the lab
+// could not carry (verdict invalid) may run again: the invalid try is kept under invalid/.
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Spec } from '@lfnlab/emulator';
 import { KeptLab } from '../run/keptLab.js';
@@ -114,6 +115,33 @@ export interface CampaignOutcome {
   skipped: number;
 }
 
+/** Where a campaign keeps the tries the lab could not carry: `invalid/<variant>~<try>`. */
+export const INVALID_DIR = 'invalid';
+
+/** The invalid tries of one variant set aside so far. */
+export function invalidTries(campaignDir: string, id: string): number {
+  const d = join(campaignDir, INVALID_DIR);
+  return existsSync(d) ? readdirSync(d).filter((f) => f.startsWith(`${id}~`)).length : 0;
+}
+
+/**
+ * A variant is settled when its run completed and is a result, or is invalid with no try left:
+ * `retryInvalid` more runs of it after an invalid one (0: an invalid run stands).
+ */
+function settled(campaignDir: string, id: string, retryInvalid: number): boolean {
+  const s = finished(join(campaignDir, 'runs', id));
+  if (!s) return false;
+  return s.verdict !== 'invalid' || invalidTries(campaignDir, id) >= retryInvalid;
+}
+
+/** Moves an invalid run aside so its variant runs again; returns the try's new home. */
+function setAside(campaignDir: string, id: string): string {
+  const to = join(campaignDir, INVALID_DIR, `${id}~${invalidTries(campaignDir, id) + 1}`);
+  mkdirSync(join(campaignDir, INVALID_DIR), { recursive: true });
+  renameSync(join(campaignDir, 'runs', id), to);
+  return to;
+}
+
 export async function runCampaign(o: {
   campaign: Campaign;
   dir: string;
@@ -121,7 +149,10 @@ export async function runCampaign(o: {
   runOne: RunOne | readonly RunOne[];
   log?: (line: string) => void;
   signal?: AbortSignal;
+  /** How many more times a variant runs after the lab could not carry it (default 0). */
+  retryInvalid?: number;
 }): Promise<CampaignOutcome> {
+  const retry = o.retryInvalid ?? 0;
   const log = o.log ?? ((s: string) => console.log(s));
   const variants = expandCampaign(o.campaign);
   mkdirSync(join(o.dir, 'runs'), { recursive: true });
@@ -138,13 +169,13 @@ export async function runCampaign(o: {
     const written = { campaign: o.campaign, variants: variants.map(writtenVariant) };
     writeFileSync(planFile, `${JSON.stringify(written, null, 2)}\n`);
   }
-  const done = variants.filter((v) => finished(join(o.dir, 'runs', v.id)));
+  const done = variants.filter((v) => settled(o.dir, v.id, retry));
   if (done.length) log(`resuming: ${done.length} of ${variants.length} runs already finished`);
   let ran = 0;
   const times: number[] = [];
   const labs = Array.isArray(o.runOne) ? (o.runOne as readonly RunOne[]) : [o.runOne as RunOne];
   try {
-    ran = await runVariants({ ...o, labs }, variants, times, log);
+    ran = await runVariants({ ...o, labs, retry }, variants, times, log);
   } finally {
     // The last dumbbells come down and the labs are released, also after a failure or Ctrl-C.
     await Promise.all(labs.map((l) => l.close?.()));
@@ -158,7 +189,7 @@ export async function runCampaign(o: {
 }
 
 async function runVariants(
-  o: { dir: string; labs: readonly RunOne[]; signal?: AbortSignal },
+  o: { dir: string; labs: readonly RunOne[]; signal?: AbortSignal; retry: number },
   variants: Variant[],
   times: number[],
   log: (line: string) => void,
@@ -166,7 +197,7 @@ async function runVariants(
   let ran = 0;
   let next = 0;
   let stopped = false;
-  const pending = () => variants.filter((x) => !finished(join(o.dir, 'runs', x.id))).length;
+  const pending = () => variants.filter((x) => !settled(o.dir, x.id, o.retry)).length;
   // Each lab takes the next unfinished variant in the campaign's order as soon as it is free.
   const work = async (runOne: RunOne) => {
     for (;;) {
@@ -175,18 +206,32 @@ async function runVariants(
       const v = variants[i];
       if (!v) return;
       const dir = join(o.dir, 'runs', v.id);
-      if (finished(dir)) continue;
-      const t = Date.now();
-      log(`[${i + 1}/${variants.length}] ${v.label} (${v.id})`);
-      const s = await runOne(v.resolved, dir, o.signal);
-      ran++;
-      times.push(Date.now() - t);
-      const left = pending();
-      const eta = ((times.reduce((a, b) => a + b, 0) / times.length) * left) / o.labs.length;
-      log(
-        `[${i + 1}/${variants.length}] ${v.label} (${v.id}): ${s.status}${s.status === 'failed' && s.error ? ` (${s.error})` : ''}, verdict ${s.verdict ?? '-'} in ${((Date.now() - t) / 1000).toFixed(0)} s; ${left} left, ETA ${Math.ceil(eta / 60_000)} min`,
-      );
-      if (s.status === 'aborted') stopped = true;
+      if (settled(o.dir, v.id, o.retry)) continue;
+      // Resumed with an invalid run and a try left: it goes aside and the variant runs again.
+      if (finished(dir)) setAside(o.dir, v.id);
+      let s: RunSummary | undefined;
+      for (;;) {
+        const t = Date.now();
+        const again = invalidTries(o.dir, v.id);
+        log(
+          `[${i + 1}/${variants.length}] ${v.label} (${v.id})${again ? `, try ${again + 1} of ${o.retry + 1}` : ''}`,
+        );
+        s = await runOne(v.resolved, dir, o.signal);
+        ran++;
+        times.push(Date.now() - t);
+        const retrying = s.status === 'completed' && s.verdict === 'invalid' && again < o.retry;
+        const left = pending();
+        const eta = ((times.reduce((a, b) => a + b, 0) / times.length) * left) / o.labs.length;
+        log(
+          `[${i + 1}/${variants.length}] ${v.label} (${v.id}): ${s.status}${s.status === 'failed' && s.error ? ` (${s.error})` : ''}, verdict ${s.verdict ?? '-'} in ${((Date.now() - t) / 1000).toFixed(0)} s; ${left} left, ETA ${Math.ceil(eta / 60_000)} min`,
+        );
+        if (!retrying || stopped || o.signal?.aborted) break;
+        const aside = setAside(o.dir, v.id);
+        log(
+          `  the lab could not carry it (${(s.fidelity?.reasons ?? []).join('; ') || 'verdict invalid'}): kept in ${aside}, running it again`,
+        );
+      }
+      if (s?.status === 'aborted') stopped = true;
     }
   };
   // A lab whose run throws stops the others taking new runs; its error surfaces once every lab's

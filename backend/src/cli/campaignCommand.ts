@@ -3,13 +3,13 @@ import { join, resolve } from 'node:path';
 import { CampaignError, expandCampaign, parseCampaignText } from '../campaign/expand.js';
 import { runCampaign, runInLabs } from '../campaign/runCampaign.js';
 import { type Command, table, UsageError } from './args.js';
-import { parseLabCount } from './labsOption.js';
+import { parseLabCount, parseRetryInvalid, RETRY_INVALID_HELP } from './labsOption.js';
 import { stopOnSignals } from './stopSignals.js';
 
 export const campaignCommand: Command = {
   name: 'campaign',
   summary: 'run a sweep: a base spec × parameters × repetitions, resumable',
-  usage: `usage: lfnlab campaign run FILE.yaml [--out DIR] [--lab NAME] [--labs N]
+  usage: `usage: lfnlab campaign run FILE.yaml [--out DIR] [--lab NAME] [--labs N] [--retry-invalid N]
        lfnlab campaign plan FILE.yaml
 
 A campaign file holds a base spec, the spec fields to vary (cross product),
@@ -21,8 +21,14 @@ Run it again on the same DIR to resume: finished runs are never redone.
 
   --labs N   keep N labs (NAME, NAME-2 … NAME-N) and give each the next variant
              as it becomes free (default: half the host's cores, as memory
-             allows, at least 1)`,
-  options: { out: { type: 'string' }, lab: { type: 'string' }, labs: { type: 'string' } },
+             allows, at least 1)
+${RETRY_INVALID_HELP}`,
+  options: {
+    out: { type: 'string' },
+    lab: { type: 'string' },
+    labs: { type: 'string' },
+    'retry-invalid': { type: 'string' },
+  },
   async run(values, positionals) {
     const [action, file] = positionals;
     if (!file || (action !== 'run' && action !== 'plan')) throw new UsageError(this.usage);
@@ -51,6 +57,9 @@ Run it again on the same DIR to resume: finished runs are never redone.
     const labCount = parseLabCount(typeof values.labs === 'string' ? values.labs : undefined, (l) =>
       console.error(l),
     );
+    const retryInvalid = parseRetryInvalid(
+      typeof values['retry-invalid'] === 'string' ? values['retry-invalid'] : undefined,
+    );
     const stopping = stopOnSignals();
     try {
       console.log(`lfnlab campaign ${campaign.name} → ${dir}${labCount > 1 ? ` on ${labCount} labs` : ''}`);
@@ -58,6 +67,7 @@ Run it again on the same DIR to resume: finished runs are never redone.
         campaign,
         dir,
         signal: stopping.signal,
+        retryInvalid,
         runOne: runInLabs(typeof values.lab === 'string' ? values.lab : undefined, labCount),
       });
       const rows = out.rows.map((r) => [

@@ -22,6 +22,19 @@ export function parseLabCount(text: string | undefined, warn: (line: string) => 
   return n;
 }
 
+/** --retry-invalid N: how many more runs a variant gets after the lab could not carry it (0 to 3). */
+export function parseRetryInvalid(text: string | undefined): number {
+  if (text === undefined) return 0;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 0 || n > 3)
+    throw new UsageError(`--retry-invalid must be a whole number from 0 to 3 (got ${text})`);
+  return n;
+}
+
+export const RETRY_INVALID_HELP = `  --retry-invalid N  run a variant again, up to N more times, when the lab could not carry
+                     it (verdict invalid); each invalid try is kept under DIR/invalid/
+                     and counted when the results are published (default 0)`;
+
 /**
  * --lab real|fake|NAME: fake runs no lab; real keeps labs named default, default-2 …; NAME keeps
  * labs NAME, NAME-2 … instead (a lab PC's name drives that PC: `lfnlab lab iso`).

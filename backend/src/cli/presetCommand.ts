@@ -21,7 +21,7 @@ import { publishPreset, type RunsInfo, readPublished, runsInfo } from '../preset
 import { renderPresetComparison } from '../report/presetReport.js';
 import { renderResultsSummaryHtml, renderResultsSummaryMarkdown } from '../report/presetSummary.js';
 import { type Command, table, UsageError } from './args.js';
-import { parseLabCount } from './labsOption.js';
+import { parseLabCount, parseRetryInvalid, RETRY_INVALID_HELP } from './labsOption.js';
 import { formatPresetShow } from './presetShow.js';
 import { stopOnSignals } from './stopSignals.js';
 
@@ -111,6 +111,7 @@ export const presetCommand: Command = {
   usage: `usage: lfnlab preset list
        lfnlab preset show NAME
        lfnlab preset run NAME [--ci | --reproduce | --seconds N] [--out DIR] [--lab NAME] [--labs N]
+                         [--retry-invalid N]
        lfnlab preset compare NAME [--ci | --reproduce | --seconds N] [--out DIR]
        lfnlab preset publish NAME [--ci | --reproduce | --seconds N] [--out DIR] [--results DIR]
 
@@ -139,7 +140,8 @@ publish  compares, then copies the comparison and what the runs were (length,
   --reproduce   the preset's reproduction length ('reproduce' block): every value,
                 at least 3 seeded repetitions per variant
   --seconds N   shorten every run to N s (all parameter values kept)
-  --labs N      run on N labs at once (see 'lfnlab campaign --help')`,
+  --labs N      run on N labs at once (see 'lfnlab campaign --help')
+${RETRY_INVALID_HELP}`,
   options: {
     ci: { type: 'boolean' },
     reproduce: { type: 'boolean' },
@@ -148,6 +150,7 @@ publish  compares, then copies the comparison and what the runs were (length,
     out: { type: 'string' },
     lab: { type: 'string' },
     labs: { type: 'string' },
+    'retry-invalid': { type: 'string' },
   },
   async run(values, positionals) {
     const [action, name] = positionals;
@@ -218,6 +221,9 @@ publish  compares, then copies the comparison and what the runs were (length,
     const labCount = parseLabCount(typeof values.labs === 'string' ? values.labs : undefined, (l) =>
       console.error(l),
     );
+    const retryInvalid = parseRetryInvalid(
+      typeof values['retry-invalid'] === 'string' ? values['retry-invalid'] : undefined,
+    );
     const cost = campaignsCost(campaigns);
     console.log(
       `cost: ${formatCost(cost)}${labCount > 1 ? `; on ${labCount} labs at best ${formatWallS(cost.wallS / labCount)}` : ''}; resumable (Ctrl-C, then run it again)`,
@@ -234,6 +240,7 @@ publish  compares, then copies the comparison and what the runs were (length,
           campaign,
           dir: partDir,
           signal: stopping.signal,
+          retryInvalid,
           runOne: runInLabs(typeof values.lab === 'string' ? values.lab : undefined, labCount),
         });
         allDone &&= out.rows.every((r) => r.status === 'completed');

@@ -49,8 +49,12 @@ describe('publishing a preset', () => {
     run(part, 'a', { status: 'completed', verdict: 'valid', clock: 'dilated' }, 100);
     run(part, 'b', { status: 'completed', verdict: 'suspect', clock: 'dilated' }, 90);
     run(part, 'c', { status: 'failed', verdict: null, clock: 'dilated' }, 5);
+    // Two tries the lab could not carry, set aside by --retry-invalid: counted apart.
+    mkdirSync(join(part, 'invalid', 'a~1'), { recursive: true });
+    mkdirSync(join(part, 'invalid', 'b~1'));
     const info = runsInfo(preset, dir, { kind: 'reproduction', seconds: 60, repeat: 3 });
     expect(info.runs).toEqual({ planned: 4, completed: 2, valid: 1, suspect: 1, invalid: 0 });
+    expect(info.invalidTries).toBe(2);
     expect(info.clock).toEqual({ dilated: 2 });
     expect(info.wallS).toBeCloseTo(190, 0);
     expect(info.labS).toBe(120);
@@ -67,7 +71,9 @@ describe('publishing a preset', () => {
     expect(verdictCounts(all)).toEqual({ holds: 0, fails: 0, inconclusive: c.findings.length });
     const html = renderResultsSummaryHtml(all);
     expect(html).toContain('reproduction length: 60 s runs × 3 repetitions');
-    expect(html).toContain('2 of 4 runs (1 valid, 1 suspect, 0 invalid)');
+    expect(html).toContain(
+      '2 of 4 runs (1 valid, 1 suspect, 0 invalid); 2 more tries the lab could not carry, run again',
+    );
     expect(html).toContain('lab clock: dilated 2');
     expect(html).toContain('n = 0');
     const md = renderResultsSummaryMarkdown(all);

@@ -13,6 +13,7 @@ import {
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { INVALID_DIR } from '../campaign/runCampaign.js';
 import type { RunSummary } from '../run/summary.js';
 import type { PresetComparison } from './compare.js';
 import type { Preset } from './load.js';
@@ -22,6 +23,8 @@ export interface RunsInfo {
   /** How the runs were shortened: the preset's reproduction length, CI, N seconds, or full. */
   length: { kind: 'reproduction' | 'ci' | 'seconds' | 'full'; seconds: number | null; repeat: number };
   runs: { planned: number; completed: number; valid: number; suspect: number; invalid: number };
+  /** Tries the lab could not carry that ran again (campaign --retry-invalid), kept under invalid/. */
+  invalidTries: number;
   /** Runs per lab clock (dilated: instruction-driven; realtime). */
   clock: Record<string, number>;
   /** Wall time of the runs (spec written to summary written, summed), s. */
@@ -53,6 +56,7 @@ export function runsInfo(preset: Preset, dir: string, length: RunsInfo['length']
     preset: preset.name,
     length,
     runs: { planned: 0, completed: 0, valid: 0, suspect: 0, invalid: 0 },
+    invalidTries: 0,
     clock: {},
     wallS: 0,
     labS: 0,
@@ -62,6 +66,8 @@ export function runsInfo(preset: Preset, dir: string, length: RunsInfo['length']
   for (const part of preset.parts) {
     const p = partRuns(join(dir, part.name));
     info.runs.planned += p.planned;
+    const aside = join(dir, part.name, INVALID_DIR);
+    if (existsSync(aside)) info.invalidTries += readdirSync(aside).length;
     for (const d of p.dirs) {
       const f = join(d, 'summary.json');
       if (!existsSync(f)) continue;

@@ -23,7 +23,9 @@ function clockText(r: RunsInfo): string {
 
 function runsText(r: RunsInfo): string {
   const v = r.runs;
-  return `${v.completed} of ${v.planned} runs (${v.valid} valid, ${v.suspect} suspect, ${v.invalid} invalid)`;
+  // Older runs.json files predate the count of invalid tries run again.
+  const again = r.invalidTries ?? 0;
+  return `${v.completed} of ${v.planned} runs (${v.valid} valid, ${v.suspect} suspect, ${v.invalid} invalid)${again ? `; ${again} more ${again === 1 ? 'try' : 'tries'} the lab could not carry, run again` : ''}`;
 }
 
 /** Tallies over every finding: holds / fails / inconclusive. */

@@ -1,0 +1,89 @@
+// A run the lab could not carry (verdict invalid) runs again when asked: the invalid try is kept
+// under invalid/, the variant's directory holds the try that counts, and a resume honours both.
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { RunSummary } from '../run/summary.js';
+import { parseCampaignText } from './expand.js';
+import { INVALID_DIR, invalidTries, type RunOne, runCampaign } from './runCampaign.js';
+
+const campaign = parseCampaignText(`
+name: retry
+base:
+  name: retry
+  duration: 10s
+  paths: { main: { rtt: 40ms, rate: 20Mbit } }
+  flows: [{ stack: reno }]
+vary:
+  flows[0].stack: [reno, cubic]
+order: sequential
+`);
+
+/** A lab that cannot carry the first `invalid[stack]` runs of a stack. */
+function lab(invalid: Record<string, number>) {
+  const tries: Record<string, number> = {};
+  const runOne: RunOne = async (spec, dir) => {
+    const stack = spec.flows[0]?.stack as string;
+    tries[stack] = (tries[stack] ?? 0) + 1;
+    const bad = tries[stack] <= (invalid[stack] ?? 0);
+    const s = {
+      name: spec.name,
+      status: 'completed',
+      error: null,
+      verdict: bad ? 'invalid' : 'valid',
+      fidelity: { reasons: bad ? [`main forward: try ${tries[stack]} came in bunches`] : [], checks: [] },
+      paths: [],
+      flows: [],
+    } as unknown as RunSummary;
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'summary.json'), JSON.stringify(s));
+    return s;
+  };
+  return { runOne, tries };
+}
+
+const verdictIn = (dir: string) =>
+  (JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as RunSummary).verdict;
+
+describe('a campaign with --retry-invalid', () => {
+  it('runs an invalid variant again, keeps the invalid try, and stops after its tries', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lfnlab-retry-'));
+    const { runOne, tries } = lab({ reno: 1, cubic: 5 });
+    const lines: string[] = [];
+    const out = await runCampaign({ campaign, dir, runOne, retryInvalid: 1, log: (l) => lines.push(l) });
+    // reno: invalid, then valid; cubic: invalid twice, and the second stands.
+    expect(tries).toEqual({ reno: 2, cubic: 2 });
+    expect(out.ran).toBe(4);
+    expect(out.rows.map((r) => [r.id, r.verdict])).toEqual([
+      ['001-reno-r1', 'valid'],
+      ['002-cubic-r1', 'invalid'],
+    ]);
+    expect(readdirSync(join(dir, INVALID_DIR)).sort()).toEqual(['001-reno-r1~1', '002-cubic-r1~1']);
+    expect(verdictIn(join(dir, INVALID_DIR, '001-reno-r1~1'))).toBe('invalid');
+    expect(lines).toContain(
+      `  the lab could not carry it (main forward: try 1 came in bunches): kept in ${join(dir, INVALID_DIR, '001-reno-r1~1')}, running it again`,
+    );
+    expect(lines).toContain('[1/2] reno (001-reno-r1), try 2 of 2');
+
+    // Resumed with the same budget: nothing is left to run.
+    const again = await runCampaign({ campaign, dir, runOne, retryInvalid: 1, log: () => undefined });
+    expect(again.ran).toBe(0);
+    expect(again.skipped).toBe(2);
+    // A larger budget on resume: the standing invalid run goes aside and cubic runs a third time.
+    const more = await runCampaign({ campaign, dir, runOne, retryInvalid: 2, log: () => undefined });
+    expect(more.ran).toBe(1);
+    expect(invalidTries(dir, '002-cubic-r1')).toBe(2);
+    expect(existsSync(join(dir, INVALID_DIR, '002-cubic-r1~2'))).toBe(true);
+    expect(tries.cubic).toBe(3);
+  });
+
+  it('leaves an invalid run standing without it (the default)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lfnlab-retry-'));
+    const { runOne, tries } = lab({ reno: 1 });
+    const out = await runCampaign({ campaign, dir, runOne, log: () => undefined });
+    expect(tries).toEqual({ reno: 1, cubic: 1 });
+    expect(out.rows[0]?.verdict).toBe('invalid');
+    expect(existsSync(join(dir, INVALID_DIR))).toBe(false);
+  });
+});
