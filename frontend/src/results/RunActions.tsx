@@ -9,17 +9,20 @@ import { navigate } from '../app/router';
 import { stashDraft } from '../designer/specText';
 import { toSpecInput } from '../lib/specInput';
 
-/** The service's CSV export is one sample kind per file (?kind=). */
-const CSV_KINDS = [
+/**
+ * The service's CSV export is one sample kind per file (?kind=). A kind only some runs have is
+ * offered only to those: UDP with cross traffic, the wire's flows with a wire.
+ */
+const CSV_KINDS: readonly (readonly [string, string, ((spec: Run['spec']) => boolean)?])[] = [
   ['goodput', 'Goodput per flow (bit/s)'],
   ['tcp', 'TCP state: cwnd, RTT, retransmits'],
   ['queue', 'Bottleneck queue (packets, drops)'],
   ['rtt', 'RTT probe (ms)'],
   ['interval', 'iperf3 intervals'],
   ['cpu', 'Lab CPU (%)'],
-  ['udp', 'UDP cross traffic'],
-  ['wireflow', "A wire's flows as the lab saw them"],
-] as const;
+  ['udp', 'UDP cross traffic', (spec) => Object.values(spec.paths).some((p) => p.cross.length > 0)],
+  ['wireflow', "A wire's flows as the lab saw them", (spec) => spec.wire !== undefined],
+];
 
 export function RunActions({ run }: { run: Run }) {
   const start = useStartRun();
@@ -63,7 +66,7 @@ export function RunActions({ run }: { run: Run }) {
           </Menu.Target>
           <Menu.Dropdown>
             <Menu.Label>One file per sample kind</Menu.Label>
-            {CSV_KINDS.map(([kind, label]) => (
+            {CSV_KINDS.filter(([, , has]) => !has || has(run.spec)).map(([kind, label]) => (
               <Menu.Item key={kind} component="a" href={`${base}/export/csv?kind=${kind}`} download>
                 {label}
               </Menu.Item>
