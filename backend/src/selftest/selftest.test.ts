@@ -7,7 +7,17 @@ import { buildPlan, registerStacks } from '@lfnlab/emulator';
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatSelftest, formatSelftestNotes } from '../cli/selftestCommand.js';
 import type { RunSummary } from '../run/summary.js';
-import { IDLE_S, KNOWN_DEFECTS, LOSS_S, type RunOne, runSelftest, type SelftestRow } from './selftest.js';
+import {
+  IDLE_S,
+  idleSeconds,
+  KNOWN_DEFECTS,
+  LOSS_S,
+  type RunOne,
+  runSelftest,
+  SAWTOOTH_IDLE_S,
+  type SelftestRow,
+  selftestSpecs,
+} from './selftest.js';
 
 interface Behaviour {
   /** Goodput share of the 50 Mbit/s rate over the whole idle run. */
@@ -27,7 +37,7 @@ function fakeLab(behave: Record<string, Behaviour>): RunOne {
     const b = behave[stack] as Behaviour;
     const invalid = (runs[stack] ?? 0) <= (b.invalidRuns ?? 0);
     const loss = spec.name.endsWith('-loss');
-    const seconds = loss ? LOSS_S : IDLE_S;
+    const seconds = loss ? LOSS_S : idleSeconds(stack);
     const lines = (xs: object[]) => `${xs.map((x) => JSON.stringify(x)).join('\n')}\n`;
     const ts = Array.from({ length: seconds * 10 + 1 }, (_, i) => i / 10);
     mkdirSync(join(dir, 'samples'), { recursive: true });
@@ -116,6 +126,16 @@ describe('runSelftest', () => {
       runOne: fakeLab({ reno: { share: 1448 / 1514 } }),
     });
     expect(rows[0]?.rate.measured).toBe('100 %');
+  });
+});
+
+describe('selftestSpecs', () => {
+  it('gives a stack whose rate saws twice the idle run, and the others the usual one', () => {
+    for (const stack of ['lp', 'hstcplp', 'cdg'])
+      expect(selftestSpecs(stack).idle.duration, stack).toBe(SAWTOOTH_IDLE_S * 1000);
+    for (const stack of ['reno', 'cubic', 'vegas', 'bbr'])
+      expect(selftestSpecs(stack).idle.duration, stack).toBe(IDLE_S * 1000);
+    expect(selftestSpecs('hstcplp').loss.duration).toBe(LOSS_S * 1000);
   });
 });
 
