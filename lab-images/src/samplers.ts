@@ -4,7 +4,7 @@
 // libraries for them.
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync } from 'node:fs';
-import { basename, dirname, join, sep } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cacheDir, runOk } from '@lfnlab/kernels';
 
@@ -33,11 +33,15 @@ export function samplerSourceFiles(): string[] {
 }
 
 /** Hash of samplerSourceFiles(), so an edit to any of them (liblfn included) rebuilds the binaries and the image. */
-export function samplerSourceHash(): string {
+export function samplerSourceHash(files = samplerSourceFiles()): string {
   const h = createHash('sha256');
-  for (const path of samplerSourceFiles()) {
-    const src = dirname(path) + sep;
-    h.update(src.slice(-20)).update(basename(path)).update('\0').update(readFileSync(path)).update('\0');
+  // Named by folder and file only: the same sources hash the same wherever the repository sits
+  // (a fresh clone in /tmp and the working copy build one image id).
+  for (const path of files) {
+    h.update(`${basename(dirname(path))}/${basename(path)}`)
+      .update('\0')
+      .update(readFileSync(path))
+      .update('\0');
   }
   return h.digest('hex');
 }
