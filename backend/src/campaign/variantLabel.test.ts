@@ -103,11 +103,11 @@ describe('labels of the presets', () => {
   it('seed003-responsiveness (whole paths varied): rate, RTT and buffer, then the repetition', () => {
     const labels = labelsOf('seed003-responsiveness');
     expect(labels.slice(0, 2)).toEqual([
-      '100 Mbit/s · 120 ms · buffer 0.05 BDP · rep 1',
-      '100 Mbit/s · 120 ms · buffer 0.05 BDP · rep 2',
+      '50 Mbit/s · 120 ms · buffer 0.05 BDP · rep 1',
+      '50 Mbit/s · 120 ms · buffer 0.05 BDP · rep 2',
     ]);
-    expect(labels).toContain('50 Mbit/s · 120 ms · buffer 0.05 BDP · rep 2');
-    expect(labels).toContain('100 Mbit/s · 5 ms · buffer 0.1 BDP · rep 1');
+    expect(labels).toContain('25 Mbit/s · 120 ms · buffer 0.05 BDP · rep 2');
+    expect(labels).toContain('50 Mbit/s · 5 ms · buffer 0.25 BDP · rep 1');
   });
 
   it('seed000-table1 (whole flows varied): only the fields the flows differ in, streams with the stack', () => {
