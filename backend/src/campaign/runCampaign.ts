@@ -51,7 +51,8 @@ export interface CampaignRow {
 }
 
 /** A run counts as done once it completed; failed or aborted runs are tried again on resume. */
-function finished(dir: string): RunSummary | null {
+/** A run directory's summary when the run completed (a result, valid or not), else null. */
+export function completedSummary(dir: string): RunSummary | null {
   const f = join(dir, 'summary.json');
   if (!existsSync(f)) return null;
   const s = JSON.parse(readFileSync(f, 'utf8')) as RunSummary;
@@ -129,7 +130,7 @@ export function invalidTries(campaignDir: string, id: string): number {
  * `retryInvalid` more runs of it after an invalid one (0: an invalid run stands).
  */
 function settled(campaignDir: string, id: string, retryInvalid: number): boolean {
-  const s = finished(join(campaignDir, 'runs', id));
+  const s = completedSummary(join(campaignDir, 'runs', id));
   if (!s) return false;
   return s.verdict !== 'invalid' || invalidTries(campaignDir, id) >= retryInvalid;
 }
@@ -181,7 +182,7 @@ export async function runCampaign(o: {
     await Promise.all(labs.map((l) => l.close?.()));
   }
   const rows = variants.map((v) =>
-    rowOf(v, finished(join(o.dir, 'runs', v.id)) ?? readSummary(join(o.dir, 'runs', v.id))),
+    rowOf(v, completedSummary(join(o.dir, 'runs', v.id)) ?? readSummary(join(o.dir, 'runs', v.id))),
   );
   writeFileSync(join(o.dir, 'results.json'), `${JSON.stringify(rows, null, 2)}\n`);
   writeFileSync(join(o.dir, 'results.csv'), toCsv(rows));
@@ -208,7 +209,7 @@ async function runVariants(
       const dir = join(o.dir, 'runs', v.id);
       if (settled(o.dir, v.id, o.retry)) continue;
       // Resumed with an invalid run and a try left: it goes aside and the variant runs again.
-      if (finished(dir)) setAside(o.dir, v.id);
+      if (completedSummary(dir)) setAside(o.dir, v.id);
       let s: RunSummary | undefined;
       for (;;) {
         const t = Date.now();

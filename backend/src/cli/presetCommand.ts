@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { SpecSchema } from '@lfnlab/emulator';
 import { expandCampaign } from '../campaign/expand.js';
 import { runCampaign, runInLabs } from '../campaign/runCampaign.js';
-import { campaignsCost, formatCost, formatWallS } from '../presets/cost.js';
+import { campaignsCost, formatCost, formatWallS, type PresetCost } from '../presets/cost.js';
 import {
   comparePreset,
   formatComparison,
@@ -55,6 +55,14 @@ function campaignsOf(p: Preset, values: Values) {
     return p.parts.map((part) => ({ part: part.name, campaign: shortenForCi(part.campaign, s) }));
   }
   return p.parts.map((part) => ({ part: part.name, campaign: part.campaign }));
+}
+
+/** `12 × 200 s, ~57 min`; under way: `36 × 60 s, 9 done, ~1.9 h left`; `… all done`. */
+function reproductionCell(c: PresetCost, seconds: number): string {
+  const head = `${c.runs} × ${seconds} s`;
+  if (c.done === 0) return `${head}, ~${formatWallS(c.wallS)}`;
+  if (c.done === c.runs) return `${head}, all done`;
+  return `${head}, ${c.done} done, ~${formatWallS(c.wallS)} left`;
 }
 
 const defaultDir = (p: Preset, values: Values) =>
@@ -163,14 +171,17 @@ ${RETRY_INVALID_HELP}`,
         );
         const ci = presetForCi(p);
         const ciRuns = ci.reduce((n, c) => n + expandCampaign(c.campaign).length, 0);
-        const repro = p.meta.reproduce ? campaignsCost(presetForReproduction(p)) : null;
+        // What is left of a reproduction already under way, at the pace its runs so far took.
+        const repro = p.meta.reproduce
+          ? campaignsCost(presetForReproduction(p), undefined, defaultDir(p, { reproduce: true }))
+          : null;
         return [
           p.name,
           `seed ${p.meta.paper.id}`,
           p.parts.length,
           runs,
           seconds(fullMs),
-          repro ? `${repro.runs} × ${p.meta.reproduce?.seconds} s, ~${seconds(repro.wallS * 1000)}` : '-',
+          repro ? reproductionCell(repro, p.meta.reproduce?.seconds ?? 0) : '-',
           `${ciRuns} × ${p.meta.ci.seconds} s`,
           p.meta.published.length,
         ];
@@ -224,7 +235,7 @@ ${RETRY_INVALID_HELP}`,
     const retryInvalid = parseRetryInvalid(
       typeof values['retry-invalid'] === 'string' ? values['retry-invalid'] : undefined,
     );
-    const cost = campaignsCost(campaigns);
+    const cost = campaignsCost(campaigns, undefined, dir);
     console.log(
       `cost: ${formatCost(cost)}${labCount > 1 ? `; on ${labCount} labs at best ${formatWallS(cost.wallS / labCount)}` : ''}; resumable (Ctrl-C, then run it again)`,
     );

@@ -1,7 +1,10 @@
 // The cost printed before a preset runs: runs and lab seconds counted from the expanded campaign,
 // wall time at the stated pace plus the per-run set-up.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseCampaignText } from '../campaign/expand.js';
+import { expandCampaign, parseCampaignText } from '../campaign/expand.js';
 import { campaignsCost, formatCost, formatWallS } from './cost.js';
 
 const campaign = parseCampaignText(`
@@ -29,5 +32,65 @@ describe('campaignsCost', () => {
 
   it('writes wall times in the unit a person reads', () => {
     expect([45, 600, 7200].map(formatWallS)).toEqual(['45 s', '10 min', '2.0 h']);
+  });
+});
+
+describe('campaignsCost of a preset under way', () => {
+  /** Writes a completed run's summary as a campaign leaves it: its times and its lab's pace. */
+  const finish = (
+    dir: string,
+    id: string,
+    startS: number,
+    endS: number,
+    pace: number,
+    status = 'completed',
+  ) => {
+    const at = (s: number) => new Date(Date.UTC(2026, 10, 26, 12) + s * 1000).toISOString();
+    mkdirSync(join(dir, 'main/runs', id), { recursive: true });
+    writeFileSync(
+      join(dir, 'main/runs', id, 'summary.json'),
+      JSON.stringify({
+        status,
+        startedAt: at(startS),
+        finishedAt: at(endS),
+        clock: { mode: 'dilated', dilation: pace, guestS: 30, wallS: 30 / pace },
+      }),
+    );
+  };
+  const ids = expandCampaign(campaign).map((v) => v.id);
+
+  it('leaves out the runs done and prices the rest at their pace and set-up', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lfnlab-cost-'));
+    // Three runs in one sitting at 0.25 lab s per wall s (120 s of traffic), 10 s apart; a fourth
+    // after a break (its gap is not set-up); a fifth that failed (not done).
+    finish(dir, ids[0] as string, 0, 125, 0.25);
+    finish(dir, ids[1] as string, 127, 255, 0.2);
+    finish(dir, ids[2] as string, 257, 385, 0.25);
+    finish(dir, ids[3] as string, 3000, 3130, 0.3);
+    finish(dir, ids[4] as string, 3140, 3150, 0.25, 'failed');
+    const c = campaignsCost([{ part: 'main', campaign }], 0.75, dir);
+    expect(c.done).toBe(4);
+    expect(c.pace).toBe(0.25);
+    // 255 - 125 - 150 (its traffic at 0.2) is negative: 0; 385 - 255 - 120 = 10; median of 0 and 10.
+    expect(c.overheadS).toBe(5);
+    expect(c.wallS).toBe(2 * (30 / 0.25 + 5));
+    expect(c.runs).toBe(6);
+    expect(formatCost(c)).toBe(
+      '6 runs, 3 min of lab time; 4 done, the other 2 about 4 min wall (at 0.25 lab s per wall s and 5 s per run for set-up, as the runs done here took)',
+    );
+  });
+
+  it('says when every run is done, and falls back to the defaults in an empty directory', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lfnlab-cost-'));
+    expect(campaignsCost([{ part: 'main', campaign }], 0.5, dir)).toMatchObject({
+      done: 0,
+      pace: 0.5,
+      overheadS: 20,
+      fromHistory: false,
+    });
+    ids.forEach((id, i) => finish(dir, id, i * 200, i * 200 + 150, 0.25));
+    expect(formatCost(campaignsCost([{ part: 'main', campaign }], 0.5, dir))).toBe(
+      '6 runs, 3 min of lab time; all 6 done',
+    );
   });
 });

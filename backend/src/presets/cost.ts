@@ -1,28 +1,115 @@
 // What running a preset costs before it starts: runs, lab seconds and the wall time they take
-// (the queue's one formula, wallEstimate), for the CLI, which has no lab history: a dilated lab's
-// usual pace and the default set-up per run.
+// (the queue's one formula, wallOfRuns). The CLI has no lab history, so a preset's own directory
+// stands in for it: the runs a resumed preset already finished are left out of the cost, and
+// their pace and set-up replace the defaults (a dilated lab's usual pace, the default set-up).
+import { join } from 'node:path';
 import { SpecSchema } from '@lfnlab/emulator';
 import { type Campaign, expandCampaign } from '../campaign/expand.js';
-import { DILATED_PACE_ESTIMATE, type WallEstimate, wallEstimate } from '../service/queueEstimate.js';
+import { completedSummary } from '../campaign/runCampaign.js';
+import type { RunSummaryFile } from '../report/load.js';
+import {
+  DEFAULT_OVERHEAD_S,
+  DILATED_PACE_ESTIMATE,
+  type WallEstimate,
+  wallOfRuns,
+} from '../service/queueEstimate.js';
 
+export interface PresetCost extends WallEstimate {
+  /** Runs already completed in the preset's directory (left out of wallS). */
+  done: number;
+}
+
+/** Consecutive runs further apart than this were not one sitting (an interruption, a resume). */
+const SAME_SITTING_S = 120;
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+};
+
+/**
+ * The completed runs under a preset's directory (`DIR/PART/runs/ID/summary.json`) and what they
+ * took: the median pace (lab s per wall s) and the median wall time between the ends of two runs
+ * in one sitting beyond the later one's traffic (reset, set-up, calibration, tear-down).
+ */
+export function presetHistory(
+  dir: string,
+  campaigns: readonly { part: string; campaign: Campaign }[],
+): { done: Set<string>; pace: number | null; overheadS: number | null } {
+  const done = new Set<string>();
+  const runs: { start: number; end: number; trafficWallS: number; pace: number | null }[] = [];
+  for (const { part, campaign } of campaigns)
+    for (const v of expandCampaign(campaign)) {
+      const s: RunSummaryFile | null = completedSummary(join(dir, part, 'runs', v.id));
+      if (!s) continue;
+      done.add(`${part}/${v.id}`);
+      const start = Date.parse(s.startedAt ?? '');
+      const end = Date.parse(s.finishedAt ?? '');
+      if (Number.isFinite(start) && Number.isFinite(end) && s.clock)
+        runs.push({ start, end, trafficWallS: s.clock.wallS, pace: s.clock.dilation ?? null });
+    }
+  runs.sort((a, b) => a.start - b.start);
+  const paces = runs.flatMap((r) => (r.pace ? [r.pace] : []));
+  const overheads = runs.slice(1).flatMap((r, i) => {
+    const prev = runs[i] as (typeof runs)[number];
+    return (r.start - prev.end) / 1000 <= SAME_SITTING_S
+      ? [Math.max(0, (r.end - prev.end) / 1000 - r.trafficWallS)]
+      : [];
+  });
+  return {
+    done,
+    pace: paces.length ? Number(median(paces).toFixed(2)) : null,
+    overheadS: overheads.length ? Math.round(median(overheads)) : null,
+  };
+}
+
+/**
+ * The cost of a preset's (or a suite's) campaigns; with `dir`, of what is left of them there, at
+ * the pace and set-up of the runs already done there when there are any.
+ */
 export function campaignsCost(
-  campaigns: readonly { campaign: Campaign }[],
+  campaigns: readonly { part?: string; campaign: Campaign }[],
   pace = DILATED_PACE_ESTIMATE,
-): WallEstimate {
-  const labSeconds = campaigns.flatMap(({ campaign }) =>
+  dir?: string,
+): PresetCost {
+  const named = campaigns.map((c, i) => ({ part: c.part ?? String(i), campaign: c.campaign }));
+  const history = dir ? presetHistory(dir, named) : null;
+  const runs = named.flatMap(({ part, campaign }) =>
     expandCampaign(campaign).map((v) => {
       const r = SpecSchema.safeParse(v.spec);
-      return r.success ? r.data.duration / 1000 : 0;
+      return { key: `${part}/${v.id}`, labS: r.success ? r.data.duration / 1000 : 0 };
     }),
   );
-  return wallEstimate(labSeconds, [], pace);
+  const left = runs.filter((r) => !history?.done.has(r.key)).map((r) => r.labS);
+  const usedPace = history?.pace ?? pace;
+  const overheadS = history?.overheadS ?? DEFAULT_OVERHEAD_S;
+  return {
+    runs: runs.length,
+    labS: runs.reduce((a, r) => a + r.labS, 0),
+    wallS: wallOfRuns(left, usedPace, overheadS),
+    pace: usedPace,
+    overheadS,
+    fromHistory: history?.pace != null,
+    done: runs.length - left.length,
+  };
 }
 
 /** 45 s, 12 min, 3.4 h. */
 export const formatWallS = (s: number) =>
   s >= 5400 ? `${(s / 3600).toFixed(1)} h` : s >= 120 ? `${Math.round(s / 60)} min` : `${Math.round(s)} s`;
 
-/** "12 runs, 6 min of lab time, about 14 min wall (at 0.5 lab s per wall s, 20 s per run for set-up)". */
-export function formatCost(c: WallEstimate): string {
-  return `${c.runs} runs, ${formatWallS(c.labS)} of lab time, about ${formatWallS(c.wallS)} wall (at ${c.pace} lab s per wall s, ${c.overheadS} s per run for set-up)`;
+/**
+ * "12 runs, 6 min of lab time, about 14 min wall (at 0.5 lab s per wall s, 20 s per run for
+ * set-up)"; once some are done: "…; 9 done, the other 27 about 1.9 h wall (at 0.24 lab s per wall s
+ * and 14 s per run for set-up, as the runs done here took)".
+ */
+export function formatCost(c: WallEstimate & { done?: number }): string {
+  const head = `${c.runs} runs, ${formatWallS(c.labS)} of lab time`;
+  const at = (source: string) =>
+    `at ${c.pace} lab s per wall s${source ? ' and' : ','} ${c.overheadS} s per run for set-up${source}`;
+  const done = c.done ?? 0;
+  if (done === 0) return `${head}, about ${formatWallS(c.wallS)} wall (${at('')})`;
+  if (done === c.runs) return `${head}; all ${done} done`;
+  return `${head}; ${done} done, the other ${c.runs - done} about ${formatWallS(c.wallS)} wall (${at(c.fromHistory ? ', as the runs done here took' : '')})`;
 }

@@ -60,6 +60,10 @@ export interface WallEstimate {
 /** Wall seconds one run of `labS` lab seconds takes: the one formula for queue places and costs. */
 const wallOfRun = (labS: number, pace: number, overhead: number) => labS / pace + overhead;
 
+/** Wall seconds for runs of these lengths (lab seconds each) at a pace and set-up per run. */
+export const wallOfRuns = (labSeconds: number[], pace: number, overhead: number) =>
+  Math.round(labSeconds.reduce((a, s) => a + wallOfRun(s, pace, overhead), 0));
+
 /** The cost of runs of these lengths (lab seconds each) on a lab with this history. */
 export function wallEstimate(labSeconds: number[], history: Run[], fallbackPace = 1): WallEstimate {
   const pace = labPace(history, fallbackPace);
@@ -68,7 +72,7 @@ export function wallEstimate(labSeconds: number[], history: Run[], fallbackPace 
   return {
     runs: labSeconds.length,
     labS,
-    wallS: Math.round(labSeconds.reduce((a, s) => a + wallOfRun(s, pace, overhead), 0)),
+    wallS: wallOfRuns(labSeconds, pace, overhead),
     pace,
     overheadS: overhead,
     fromHistory: history.some((r) => r.status === 'completed' && r.startedAt && r.finishedAt),
