@@ -1,6 +1,6 @@
 // Issue 14: lfnlab selftest for every stack in the image, in the real lab on its default clock
-// (dilated under TCG). Two short runs per stack (10 s and 6 s of traffic plus set-up): about 40 s a
-// stack here, some 12 minutes for all 20. Every stack must pass, or fail only the checks its
+// (dilated under TCG). Two short runs per stack (10 s, or 20 s for lp, hstcplp and cdg, and 6 s of
+// traffic plus set-up): about 40 s a stack here, some 13 minutes for all 20. Every stack must pass, or fail only the checks its
 // KNOWN_DEFECTS entry explains (mainline tcp_lp's rate).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
