@@ -110,8 +110,6 @@ const PICKED_BY_POSITION: Record<string, Record<string, [number, string]>> = {
   // Rescaled to 50 Mbit/s on purpose (100 Mbit/s runs were invalid in the dilated lab): the same
   // selections, the paths they name moved with the rates.
   'seed003-responsiveness': {
-    'published case3.theory': [1, '67d0406335c7'],
-    'published case3.measured': [1, '67d0406335c7'],
     'published case5.theory': [1, 'a4e9408eb7e1'],
     'published case5.measured': [1, 'a4e9408eb7e1'],
     'published case6.theory': [1, 'a4e9408eb7e1'],
@@ -119,7 +117,6 @@ const PICKED_BY_POSITION: Record<string, Record<string, [number, string]>> = {
     'claim c.rtt2 item 50 Mbit/s 120 ms': [1, 'a4e9408eb7e1'],
     'claim c.rtt2 item 50 Mbit/s 60 ms': [1, 'aab612cd9a9d'],
     'claim c.rtt2 item 25 Mbit/s 120 ms': [1, 'ffd672e22a32'],
-    'claim c.rtt2 item 50 Mbit/s 5 ms': [1, '67d0406335c7'],
     'claim twice.theory item Measured over theoretical recovery time at 50 Mbit/s, 120 ms': [
       1,
       'a4e9408eb7e1',
