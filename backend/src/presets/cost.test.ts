@@ -80,6 +80,15 @@ describe('campaignsCost of a preset under way', () => {
     );
   });
 
+  it('says which figure was measured: a pace from runs in separate sittings, the default set-up', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lfnlab-cost-'));
+    finish(dir, ids[0] as string, 0, 125, 0.25);
+    finish(dir, ids[1] as string, 1000, 1125, 0.25);
+    expect(formatCost(campaignsCost([{ part: 'main', campaign }], 0.75, dir))).toBe(
+      '6 runs, 3 min of lab time; 2 done, the other 4 about 9 min wall (at 0.25 lab s per wall s, as the runs done here took, and 20 s per run for set-up)',
+    );
+  });
+
   it('says when every run is done, and falls back to the defaults in an empty directory', () => {
     const dir = mkdtempSync(join(tmpdir(), 'lfnlab-cost-'));
     expect(campaignsCost([{ part: 'main', campaign }], 0.5, dir)).toMatchObject({

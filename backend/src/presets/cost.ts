@@ -17,6 +17,8 @@ import {
 export interface PresetCost extends WallEstimate {
   /** Runs already completed in the preset's directory (left out of wallS). */
   done: number;
+  /** Whether the set-up per run comes from runs done in one sitting there (else the default). */
+  overheadFromHistory: boolean;
 }
 
 /** Consecutive runs further apart than this were not one sitting (an interruption, a resume). */
@@ -91,6 +93,7 @@ export function campaignsCost(
     pace: usedPace,
     overheadS,
     fromHistory: history?.pace != null,
+    overheadFromHistory: history?.overheadS != null,
     done: runs.length - left.length,
   };
 }
@@ -102,14 +105,22 @@ export const formatWallS = (s: number) =>
 /**
  * "12 runs, 6 min of lab time, about 14 min wall (at 0.5 lab s per wall s, 20 s per run for
  * set-up)"; once some are done: "…; 9 done, the other 27 about 1.9 h wall (at 0.24 lab s per wall s
- * and 14 s per run for set-up, as the runs done here took)".
+ * and 14 s per run for set-up, as the runs done here took)", each figure said to be measured only
+ * when it is.
  */
-export function formatCost(c: WallEstimate & { done?: number }): string {
+export function formatCost(c: WallEstimate & { done?: number; overheadFromHistory?: boolean }): string {
   const head = `${c.runs} runs, ${formatWallS(c.labS)} of lab time`;
-  const at = (source: string) =>
-    `at ${c.pace} lab s per wall s${source ? ' and' : ','} ${c.overheadS} s per run for set-up${source}`;
   const done = c.done ?? 0;
-  if (done === 0) return `${head}, about ${formatWallS(c.wallS)} wall (${at('')})`;
+  const pace = `${c.pace} lab s per wall s`;
+  const setUp = `${c.overheadS} s per run for set-up`;
+  const here = 'as the runs done here took';
+  const at =
+    c.fromHistory && c.overheadFromHistory
+      ? `at ${pace} and ${setUp}, ${here}`
+      : c.fromHistory
+        ? `at ${pace}, ${here}, and ${setUp}`
+        : `at ${pace}, ${setUp}`;
+  if (done === 0) return `${head}, about ${formatWallS(c.wallS)} wall (${at})`;
   if (done === c.runs) return `${head}; all ${done} done`;
-  return `${head}; ${done} done, the other ${c.runs - done} about ${formatWallS(c.wallS)} wall (${at(c.fromHistory ? ', as the runs done here took' : '')})`;
+  return `${head}; ${done} done, the other ${c.runs - done} about ${formatWallS(c.wallS)} wall (${at})`;
 }
