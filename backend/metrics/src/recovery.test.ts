@@ -82,4 +82,31 @@ describe('windowRecoveries', () => {
     expect(() => windowRecoveries(renoSawtooth(), { minDropFraction: 1 })).toThrow(/minDropFraction/);
     expect(() => windowRecoveries(renoSawtooth(), { regainFraction: 0 })).toThrow(/regainFraction/);
   });
+
+  it('ends a recovery at a later peak within 2 % of the old window, and counts on through a deeper cut', () => {
+    // Reno's sawtooth: the second peak one packet short of the first (99 of 100) is one cycle,
+    // recovered at 99 (49 s after the drop), not two cycles later. The next climb is cut at 70,
+    // far below its 99: that recovery counts on from its own drop through the cut, to 99 again.
+    const t: number[] = [];
+    const v: number[] = [];
+    const climb = (from: number, to: number) => {
+      for (let w = from; w <= to; w++) {
+        t.push(t.length);
+        v.push(w);
+      }
+    };
+    climb(90, 100);
+    climb(50, 99);
+    climb(49, 70);
+    climb(35, 120);
+    const [first, second, third] = windowRecoveries(series(t, v));
+    expect(first).toMatchObject({ preLossWindow: 100, dropAtS: 11, recoveredAtS: 60, recoveryS: 49 });
+    expect(second).toMatchObject({ preLossWindow: 99, dropAtS: 61, recoveredAtS: 147, recoveryS: 86 });
+    expect(third).toMatchObject({ preLossWindow: 70, dropAtS: 83, bottomWindow: 35, recoveryS: 35 });
+  });
+
+  it('climbs through a dip smaller than a reduction', () => {
+    const cwnd = series([0, 1, 2, 3, 4, 5, 6], [100, 50, 70, 65, 80, 95, 100]);
+    expect(windowRecoveries(cwnd)[0]).toMatchObject({ recoveredAtS: 6, recoveryS: 5 });
+  });
 });

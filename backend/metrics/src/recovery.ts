@@ -14,7 +14,10 @@ export interface WindowRecovery {
   dropAtS: number;
   /** Lowest window of the reduction (the end of a run of falling samples, e.g. during PRR). */
   bottomWindow: number;
-  /** First sample at or above regainFraction × preLossWindow (s); NaN if never reached. */
+  /**
+   * First sample at or above regainFraction × preLossWindow (s), or the peak of a climb a later
+   * reduction cut within NEXT_PEAK_TOLERANCE of it; NaN if never reached.
+   */
   recoveredAtS: number;
   /** recoveredAtS − dropAtS (s); NaN if the window never came back. */
   recoveryS: number;
@@ -27,6 +30,45 @@ export interface RecoveryOptions {
   regainFraction?: number;
   /** Ignore reductions before this time (s), e.g. the end of slow start. */
   afterS?: number;
+}
+
+/**
+ * The next loss may come at the window the last one came at, a packet short of it or over it: a
+ * climb the next reduction cuts within this share of the target has regained it, at that peak.
+ * Without it, a Reno sawtooth whose next peak fell one packet short counted two cycles as one
+ * recovery (62 s for a 31 s ρ at 50 Mbit/s × 120 ms, 2 of 3 runs).
+ */
+export const NEXT_PEAK_TOLERANCE = 0.02;
+
+/**
+ * When the window climbing from index `from` is back at `target`: the first sample at or above it,
+ * or the peak before a later reduction when that peak is within NEXT_PEAK_TOLERANCE of it. A loss
+ * that cuts the climb further below does not end it: the recovery counts on through it from the
+ * first drop. NaN when the window never comes back.
+ */
+function regainedAt(
+  t: readonly number[],
+  v: readonly number[],
+  from: number,
+  target: number,
+  minDropFraction: number,
+): number {
+  for (let k = from; k < v.length; k++) {
+    if (at(v, k) >= target) return at(t, k);
+    if (k > from && at(v, k) < at(v, k - 1)) {
+      let bottom = k;
+      while (bottom + 1 < v.length && at(v, bottom + 1) < at(v, bottom)) bottom++;
+      const peak = at(v, k - 1);
+      // A dip smaller than a reduction is climbed through.
+      if (at(v, bottom) > (1 - minDropFraction) * peak) {
+        k = bottom;
+        continue;
+      }
+      if (peak >= (1 - NEXT_PEAK_TOLERANCE) * target) return at(t, k - 1);
+      k = bottom;
+    }
+  }
+  return Number.NaN;
 }
 
 /**
@@ -58,9 +100,7 @@ export function windowRecoveries(
     const bottom = at(v, bottomIndex);
     if (bottom <= (1 - minDropFraction) * peak) {
       const target = regainFraction * peak;
-      let k = bottomIndex + 1;
-      while (k < v.length && at(v, k) < target) k++;
-      const recoveredAtS = k < v.length ? at(t, k) : Number.NaN;
+      const recoveredAtS = regainedAt(t, v, bottomIndex + 1, target, minDropFraction);
       events.push({
         peakAtS: at(t, i - 1),
         preLossWindow: peak,
