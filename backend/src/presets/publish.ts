@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { INVALID_DIR } from '../campaign/runCampaign.js';
-import type { RunSummary } from '../run/summary.js';
+import type { RunSummaryFile } from '../report/load.js';
 import type { PresetComparison } from './compare.js';
 import type { Preset } from './load.js';
 
@@ -71,16 +71,19 @@ export function runsInfo(preset: Preset, dir: string, length: RunsInfo['length']
     for (const d of p.dirs) {
       const f = join(d, 'summary.json');
       if (!existsSync(f)) continue;
-      const s = JSON.parse(readFileSync(f, 'utf8')) as RunSummary;
+      const s = JSON.parse(readFileSync(f, 'utf8')) as RunSummaryFile;
       if (s.status !== 'completed') continue;
       info.runs.completed++;
       if (s.verdict === 'valid' || s.verdict === 'suspect' || s.verdict === 'invalid') info.runs[s.verdict]++;
       const mode = s.clock?.mode ?? 'unknown';
       info.clock[mode] = (info.clock[mode] ?? 0) + 1;
       info.labS += s.clock?.guestS ?? 0;
-      const end = statSync(f).mtimeMs;
+      // The record's own times; the files' only for records older than them (a summary rewritten
+      // later, e.g. with a corrected metric, keeps the times of its run).
       const spec = join(d, 'spec.json');
-      if (existsSync(spec)) info.wallS += Math.max(0, (end - statSync(spec).mtimeMs) / 1000);
+      const end = Date.parse(s.finishedAt ?? '') || statSync(f).mtimeMs;
+      const start = Date.parse(s.startedAt ?? '') || (existsSync(spec) ? statSync(spec).mtimeMs : end);
+      info.wallS += Math.max(0, (end - start) / 1000);
       newest = Math.max(newest, end);
     }
   }
