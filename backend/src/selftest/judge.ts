@@ -53,8 +53,8 @@ export function expectedRateShare(stack: string, bufferPackets: number, bdpPacke
  * whole link; 75 % of a sawtooth prediction, which is first-order. It leaves out the smoothed
  * delay's lag, LP's pause of 3 RTTs after each halving (HSTCP-LP measured peaks at 1.11 BDP, not
  * 1.15), and a second back-off when an RTT spike (a delayed ACK) falls inside LP's inference
- * time-out: HSTCP-LP kept 74-79 % of the link in 15 of 17 runs of 10 s here, and 65 % in the
- * others and in a CI run, each with one such back-off; CDG 73-97 %. A stack that stays at a window
+ * time-out: HSTCP-LP kept 73-79 % of the link in 15 of 16 runs of 10 s here, and 65 % in the
+ * other and in a CI run, each with such a back-off; CDG 73-97 %. A stack that stays at a window
  * of 1 (mainline tcp_lp's defect: 0.3 % of the link in most runs) still fails by far.
  */
 export const rateTolerance = (predicted: number) => (predicted < 1 ? 0.75 : 0.9);

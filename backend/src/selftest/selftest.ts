@@ -34,7 +34,7 @@ export const IDLE_S = 10;
 /**
  * The idle run of a stack whose rate is predicted as a sawtooth (lp, hstcplp, cdg): a second half
  * of 5 s holds two or three of its cycles, and one extra back-off among them moved hstcplp from its
- * usual 76-78 % of the link to 65 % (a fresh CI run; 66 % once here in 14 runs). Twice as long
+ * usual 73-79 % of the link to 65 % (a fresh CI run; 65 % once here in 16 runs). Twice as long
  * halves the weight of such a cycle.
  */
 export const SAWTOOTH_IDLE_S = 20;
