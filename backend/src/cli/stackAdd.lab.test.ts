@@ -22,7 +22,10 @@ const env = { ...process.env, LFNLAB_DATA: join(tmp, 'data') };
 
 const lfnlab = (args: string[], timeout = 600_000) => {
   const r = spawnSync('node', [CLI, ...args], { encoding: 'utf8', timeout, env });
-  console.log(`$ lfnlab ${args.join(' ')}\n${r.stdout}${r.stderr}`);
+  // How it ended too: a CI run once showed a selftest that stopped after 2 s with no output.
+  console.log(
+    `$ lfnlab ${args.join(' ')}\n${r.stdout}${r.stderr}(exit ${r.status}${r.signal ? `, signal ${r.signal}` : ''}${r.error ? `, ${r.error.message}` : ''})`,
+  );
   return r;
 };
 
@@ -47,7 +50,7 @@ it('an added stack is built, carried, loaded, selftested and recorded with its s
   const t0 = Date.now();
   const st = lfnlab(['selftest', '--stacks', 'lfnvendor', '--out', out, '--lab', TEST_LAB], 1_500_000);
   console.log(`selftest wall time ${((Date.now() - t0) / 1000).toFixed(0)} s`);
-  expect(st.stdout).toMatch(/^lfnvendor\s.*\spass\s*$/m);
+  expect(st.stdout, `exit ${st.status} ${st.signal ?? ''} ${st.stderr}`).toMatch(/^lfnvendor\s.*\spass\s*$/m);
   expect(st.status).toBe(0);
 
   for (const run of ['lfnvendor-idle', 'lfnvendor-loss']) {

@@ -25,6 +25,8 @@ interface Behaviour {
   /** How many of its runs, from the first, the lab could not carry (default none). */
   invalidRuns?: number;
   reads?: string;
+  /** A window held at 1 through the loss run (no sawtooth to see). */
+  stuck?: boolean;
 }
 
 /** A stand-in for the lab: writes the samples a stack with this behaviour would leave. */
@@ -48,7 +50,14 @@ function fakeLab(behave: Record<string, Behaviour>): RunOne {
     // A sawtooth in the loss run, a flat line when idle.
     writeFileSync(
       join(dir, 'samples/tcp.jsonl'),
-      lines(ts.map((t) => ({ kind: 'tcp', t, flow, cwndPackets: loss ? 20 + ((t * 10) % 20) * 4 : 200 }))),
+      lines(
+        ts.map((t) => ({
+          kind: 'tcp',
+          t,
+          flow,
+          cwndPackets: b.stuck ? 1 : loss ? 20 + ((t * 10) % 20) * 4 : 200,
+        })),
+      ),
     );
     writeFileSync(
       join(dir, 'samples/queue.jsonl'),
@@ -118,6 +127,18 @@ describe('runSelftest', () => {
     expect(existsSync(join(out, 'nv-idle/samples/goodput.jsonl'))).toBe(true);
     expect(existsSync(join(out, 'nv-idle-again/samples/goodput.jsonl'))).toBe(true);
   });
+  it("counts lp's window held at 1 through the loss run (no cut, no regrowth) as its known defect too", async () => {
+    const rows = await runSelftest({
+      stacks: ['lp', 'hstcplp'],
+      outDir: mkdtempSync(join(tmpdir(), 'lfnlab-selftest-unit-')),
+      runOne: fakeLab({ lp: { share: 0.003, stuck: true }, hstcplp: { share: 0.003, stuck: true } }),
+    });
+    const [lp, hstcplp] = rows;
+    expect(lp?.recovery).toMatchObject({ pass: false, measured: '0 cuts, 0 regrowths' });
+    expect(lp?.knownDefect).toBe(KNOWN_DEFECTS.lp?.why);
+    expect(hstcplp?.knownDefect).toBeNull();
+  });
+
   it('judges the rate against the payload a saturated link carries, not the raw rate', async () => {
     // 95.6 % of the rate is a full link at MTU 1500 (1448 of 1514 bytes): 100 %.
     const rows = await runSelftest({

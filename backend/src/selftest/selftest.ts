@@ -55,12 +55,14 @@ export type SelftestCheck = 'readBack' | 'rate' | 'recovery' | 'queue';
  */
 export const KNOWN_DEFECTS: Record<string, { checks: SelftestCheck[]; why: string }> = {
   lp: {
-    checks: ['rate'],
+    // A window held at 1 through the whole loss run leaves no cut to see either (a fresh-clone run).
+    checks: ['rate', 'recovery'],
     why:
       "Linux's tcp_lp halves the window on early congestion without lowering ssthresh, so it slow-starts " +
       'straight back into the queue; the next indication falls inside the inference time-out and drops ' +
       "the window to 1, where the receiver's delayed ACK (up to 40 ms) reads as queueing delay and holds " +
-      'it there (measured alone on 50 Mbit/s x 40 ms: 43 % of the link, 1.7 s at a window of 1)',
+      'it there (measured alone on 50 Mbit/s x 40 ms: 43 % of the link, 1.7 s at a window of 1; held ' +
+      'at 1 through a whole run, it has no window to cut on loss either)',
   },
 };
 
