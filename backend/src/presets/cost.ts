@@ -10,6 +10,7 @@ import type { RunSummaryFile } from '../report/load.js';
 import {
   DEFAULT_OVERHEAD_S,
   DILATED_PACE_ESTIMATE,
+  median,
   type WallEstimate,
   wallOfRuns,
 } from '../service/queueEstimate.js';
@@ -23,12 +24,6 @@ export interface PresetCost extends WallEstimate {
 
 /** Consecutive runs further apart than this were not one sitting (an interruption, a resume). */
 const SAME_SITTING_S = 120;
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
-};
 
 /**
  * The completed runs under a preset's directory (`DIR/PART/runs/ID/summary.json`) and what they

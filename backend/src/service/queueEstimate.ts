@@ -9,7 +9,8 @@ export const DEFAULT_OVERHEAD_S = 20;
 const MIN_TAIL_S = 3;
 const HISTORY = 10;
 
-const median = (xs: number[]) => {
+/** The middle value (the mean of the two middle ones for an even count). */
+export const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   const m = Math.floor(s.length / 2);
   return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
