@@ -40,6 +40,13 @@ export interface RecoveryOptions {
  */
 export const NEXT_PEAK_TOLERANCE = 0.02;
 
+/** The last index of the run of falling samples that starts at `i` (PRR lowers cwnd over an RTT). */
+function fallEnd(v: readonly number[], i: number): number {
+  let j = i;
+  while (j + 1 < v.length && at(v, j + 1) < at(v, j)) j++;
+  return j;
+}
+
 /**
  * When the window climbing from index `from` is back at `target`: the first sample at or above it,
  * or the peak before a later reduction when that peak is within NEXT_PEAK_TOLERANCE of it. A loss
@@ -56,8 +63,7 @@ function regainedAt(
   for (let k = from; k < v.length; k++) {
     if (at(v, k) >= target) return at(t, k);
     if (k > from && at(v, k) < at(v, k - 1)) {
-      let bottom = k;
-      while (bottom + 1 < v.length && at(v, bottom + 1) < at(v, bottom)) bottom++;
+      const bottom = fallEnd(v, k);
       const peak = at(v, k - 1);
       // A dip smaller than a reduction is climbed through.
       if (at(v, bottom) > (1 - minDropFraction) * peak) {
@@ -95,8 +101,7 @@ export function windowRecoveries(
       continue;
     }
     const peak = at(v, i - 1);
-    let bottomIndex = i;
-    while (bottomIndex + 1 < v.length && at(v, bottomIndex + 1) < at(v, bottomIndex)) bottomIndex++;
+    const bottomIndex = fallEnd(v, i);
     const bottom = at(v, bottomIndex);
     if (bottom <= (1 - minDropFraction) * peak) {
       const target = regainFraction * peak;
