@@ -86,27 +86,27 @@ const PICKED_BY_POSITION: Record<string, Record<string, [number, string]>> = {
     'claim empty.pipe item Scalable, 10 % background': [1, 'd8ea4a6ca100'],
     'claim empty.pipe item HS-TCP, 10 % background': [1, 'a3cb62466c52'],
   },
-  // Rescaled to 50 Mbit/s with BER x C^2 kept: the same selections, the BERs they name moved with it.
+  // Rescaled to 25 Mbit/s with BER x C^2 kept: the same selections, the BERs they name moved with it.
   'seed003-ber': {
     'claim reno.by.ber item 0': [1, '4c0cd8e26db8'],
-    'claim reno.by.ber item 1.55e-10': [1, '71e0128a026f'],
-    'claim reno.by.ber item 1.55e-9': [1, '5dc12a7246d5'],
-    'claim reno.by.ber item 1.55e-8': [1, 'b487dd80084d'],
-    'claim reno.by.ber item 1.55e-7': [1, 'ebc72328e19c'],
-    'claim reno.never.recovers item Reno link use at BER 1.55e-8 (paper 1e-9, 10 % uncorrected)': [
+    'claim reno.by.ber item 6.19e-10': [1, '6670b4eb2089'],
+    'claim reno.by.ber item 6.19e-9': [1, '46c7079fd9fa'],
+    'claim reno.by.ber item 6.19e-8': [1, 'd17ab5d9c551'],
+    'claim reno.by.ber item 6.19e-7': [1, 'ac26ec0ac09f'],
+    'claim reno.never.recovers item Reno link use at BER 6.19e-8 (paper 1e-9, 10 % uncorrected)': [
       1,
-      'b487dd80084d',
+      'd17ab5d9c551',
     ],
-    'claim reno.rare.errors item Reno link use at BER 1.55e-10 (paper 1e-11, 10 % uncorrected)': [
+    'claim reno.rare.errors item Reno link use at BER 6.19e-10 (paper 1e-11, 10 % uncorrected)': [
       1,
-      '71e0128a026f',
+      '6670b4eb2089',
     ],
-    'claim grid.ignores item Grid at 1.55e-9': [1, '984125fa2f37'],
-    'claim grid.ignores item Reno at 1.55e-9': [1, '5dc12a7246d5'],
-    'claim grid.ignores item Grid at 1.55e-8': [1, 'd43229b2c227'],
-    'claim grid.ignores item Reno at 1.55e-8': [1, 'b487dd80084d'],
-    'claim grid.ignores item Grid at 1.55e-7': [1, '06c3654bd4e3'],
-    'claim grid.ignores item Reno at 1.55e-7': [1, 'ebc72328e19c'],
+    'claim grid.ignores item Grid at 6.19e-9': [1, 'ba674e1bcfe5'],
+    'claim grid.ignores item Reno at 6.19e-9': [1, '46c7079fd9fa'],
+    'claim grid.ignores item Grid at 6.19e-8': [1, '87cbfcc87267'],
+    'claim grid.ignores item Reno at 6.19e-8': [1, 'd17ab5d9c551'],
+    'claim grid.ignores item Grid at 6.19e-7': [1, '80efb75ff6ff'],
+    'claim grid.ignores item Reno at 6.19e-7': [1, 'ac26ec0ac09f'],
   },
   // Rescaled to 50 Mbit/s on purpose (100 Mbit/s runs were invalid in the dilated lab): the same
   // selections, the paths they name moved with the rates.
