@@ -4,6 +4,7 @@
 // comparison.json) and the preset's claims, which say which published numbers a claim talks about.
 import type { CellComparison, PresetComparison } from './compare.js';
 import { globRe } from './load.js';
+import type { Explanation } from './publish.js';
 import type { Claim, Item } from './schema.js';
 import { type Verdict, type VerdictTest, verdictOf } from './verdict.js';
 
@@ -34,6 +35,11 @@ export interface FindingView {
   test: VerdictTest | null;
   /** The published numbers the claim talks about (none when it talks about unpublished selections). */
   cells: FindingCell[];
+  /**
+   * The targeted experiment run on the published results when this finding failed there: the likely
+   * cause, the experiment and its answer (explanations.yaml beside them); null when there is none.
+   */
+  tested: Omit<Explanation, 'finding'> | null;
 }
 
 /** Where the findings come from. */
@@ -84,6 +90,7 @@ export function findingsView(
   preset: { name: string; meta: { claims: Claim[]; notExpressed: string[] } },
   comparison: PresetComparison | null,
   source: FindingsSource | null,
+  explanations: Explanation[] = [],
 ): PresetFindingsView {
   const base = { preset: preset.name, notExpressed: preset.meta.notExpressed };
   if (!comparison || !source)
@@ -95,6 +102,7 @@ export function findingsView(
       summary: null,
     };
   const claims = new Map(preset.meta.claims.map((c) => [c.id, c]));
+  const tested = new Map(explanations.map(({ finding, ...rest }) => [finding, rest]));
   const findings = comparison.findings.map((f): FindingView => {
     const claim = claims.get(f.id);
     const patterns = (claim ? claimIds(claim) : []).map(globRe);
@@ -107,6 +115,7 @@ export function findingsView(
       sentence: f.sentence,
       test: (f.test as VerdictTest | undefined) ?? null,
       cells: comparison.cells.filter((c) => patterns.some((re) => re.test(c.id))).map(cellView),
+      tested: tested.get(f.id) ?? null,
     };
   });
   return { ...base, source, message: null, findings, summary: comparison.summary };

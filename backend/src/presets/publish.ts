@@ -117,7 +117,8 @@ export const ExplanationSchema = z.strictObject({
 });
 export type Explanation = z.output<typeof ExplanationSchema>;
 
-function readExplanations(dir: string): Explanation[] {
+/** The targeted experiments written beside a preset's published results (none when there is no file). */
+export function readExplanations(dir: string): Explanation[] {
   const f = join(dir, 'explanations.yaml');
   if (!existsSync(f)) return [];
   const r = z.array(ExplanationSchema).safeParse(parseYaml(readFileSync(f, 'utf8')));

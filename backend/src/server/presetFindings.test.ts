@@ -39,6 +39,11 @@ function writeFixture(dir: string) {
   cell.measured = { value: 0.3, sd: 0.05, rows: 3, n: 3 };
   mkdirSync(join(dir, COMMITTED), { recursive: true });
   writeFileSync(join(dir, COMMITTED, 'comparison.json'), JSON.stringify(c));
+  // The targeted experiment written beside the results, as for a finding that failed there.
+  writeFileSync(
+    join(dir, COMMITTED, 'explanations.yaml'),
+    '- finding: fast.quarter\n  hypothesis: The reverse flow starts too late.\n  experiment: lfnlab campaign run x.yaml\n  answer: No, it does not.\n',
+  );
   return {
     finding: finding.id,
     cell: cell.id,
@@ -86,6 +91,12 @@ describe('GET /api/presets/:id/findings', () => {
     expect(cell?.ours).toEqual({ mean: 0.3, sd: 0.05, n: 3 });
     expect(cell?.published.scale).toBe(fixture.scale);
     expect(cell?.published.scaled).toBeCloseTo((cell?.published.value ?? 0) * fixture.scale);
+    expect(f?.tested).toBeNull();
+    expect(v.findings.find((x) => x.id === 'fast.quarter')?.tested).toEqual({
+      hypothesis: 'The reverse flow starts too late.',
+      experiment: 'lfnlab campaign run x.yaml',
+      answer: 'No, it does not.',
+    });
     // Every other claim is still there, undecided on no runs.
     expect(
       v.findings.filter((x) => x.id !== fixture.finding).every((x) => x.verdict === 'inconclusive'),

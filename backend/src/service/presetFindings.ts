@@ -14,6 +14,7 @@ import {
   shortenedName,
   shortenForCi,
 } from '../presets/index.js';
+import { type Explanation, readExplanations } from '../presets/publish.js';
 import type { RunSummary } from '../run/summary.js';
 import type { PublicUser, Run } from './types.js';
 
@@ -50,16 +51,26 @@ export class PresetFindings {
   }
 
   private build(user: PublicUser, preset: Preset): PresetFindingsView {
+    const published = join(this.resultsDir, preset.name);
+    // A broken explanations file must not hide the findings: publishing is where it is refused.
+    let tested: Explanation[] = [];
+    try {
+      tested = readExplanations(published);
+    } catch {}
     const mine = this.fromRuns(user, preset);
-    if (mine) return findingsView(preset, mine.comparison, mine.source);
-    const file = join(this.resultsDir, preset.name, 'comparison.json');
-    const committed = readCommitted(file);
+    if (mine) return findingsView(preset, mine.comparison, mine.source, tested);
+    const committed = readCommitted(join(published, 'comparison.json'));
     if (committed)
-      return findingsView(preset, committed, {
-        kind: 'committed',
-        file: `presets/results/${preset.name}/comparison.json`,
-        runs: committed.rows?.used ?? 0,
-      });
+      return findingsView(
+        preset,
+        committed,
+        {
+          kind: 'committed',
+          file: `presets/results/${preset.name}/comparison.json`,
+          runs: committed.rows?.used ?? 0,
+        },
+        tested,
+      );
     return findingsView(preset, null, null);
   }
 

@@ -41,6 +41,11 @@ const findings: PresetFindingsView = {
           ratio: 2.2,
         },
       ],
+      tested: {
+        hypothesis: 'The reverse flow starts late.',
+        experiment: 'lfnlab campaign run experiments/reverse.yaml',
+        answer: 'No: FAST still came last.',
+      },
     },
   ],
 };
@@ -115,6 +120,10 @@ describe('PresetCard', () => {
     const cell = screen.getByTestId('cell-t4.with.fast');
     expect(cell.textContent).toContain('22.5 ± 1.25 Mbit/s (n = 3)');
     expect(cell.textContent).toContain('64 × 0.16 = 10.2 Mbit/s');
+    const tested = screen.getByRole('region', { name: 'Targeted experiment' });
+    expect(tested.textContent).toContain('The reverse flow starts late.');
+    expect(tested.textContent).toContain('Experiment: lfnlab campaign run experiments/reverse.yaml');
+    expect(tested.textContent).toContain('Answer: No: FAST still came last.');
     const notExpressed = screen.getByRole('region', { name: 'What the lab cannot express' });
     expect(notExpressed.textContent).toContain('restarts at the half');
   });

@@ -1,6 +1,7 @@
 // A preset's findings on the card: where they were decided (my runs, or the committed results),
 // each finding's verdict word with its test and n, ours (mean ± σ) beside the published value
-// scaled to the lab with its scale factor, and what the lab cannot express of the experiment.
+// scaled to the lab with its scale factor, the targeted experiment and its answer where a finding
+// failed on the published results, and what the lab cannot express of the experiment.
 import { VERDICT_COLORS } from '@lfnlab/report/palette';
 import { Loader, Stack, Text } from '@mantine/core';
 import { usePresetFindings } from '../api/queries';
@@ -57,6 +58,23 @@ function FindingCells({ cells }: { cells: FindingCell[] }) {
   );
 }
 
+/** The targeted experiment run when the finding failed on the published results, and its answer. */
+function Tested({ tested }: { tested: NonNullable<FindingView['tested']> }) {
+  return (
+    <section aria-label="Targeted experiment" data-testid="tested">
+      <Text size="xs">
+        <b>Why it failed, tested</b> (on the published results): {tested.hypothesis}
+      </Text>
+      <Text size="xs" c="dimmed">
+        Experiment: {tested.experiment}
+      </Text>
+      <Text size="xs">
+        <b>Answer</b>: {tested.answer}
+      </Text>
+    </section>
+  );
+}
+
 function Finding({ f }: { f: FindingView }) {
   const numbers = f.cells.length === 1 ? "the paper's number" : `the paper's ${f.cells.length} numbers`;
   return (
@@ -71,6 +89,7 @@ function Finding({ f }: { f: FindingView }) {
         </Text>
         {f.cells.length > 0 && <FindingCells cells={f.cells} />}
       </details>
+      {f.tested && <Tested tested={f.tested} />}
     </Stack>
   );
 }
