@@ -18,9 +18,12 @@ export const median = (xs: number[]) => {
 
 /**
  * Lab seconds per wall second assumed for a dilated (TCG) lab carrying traffic before it has
- * history: the Reno 50 Mbit/s lab test ran at 0.68–0.80 while busy (faster when idle).
+ * history. It depends on the host's CPU and on the packets the lab moves: one Reno flow at
+ * 50 Mbit/s ran at 0.68–0.80 on one host, and on another host of the same kind (2 cores) flows
+ * filling 25 and 50 Mbit/s ran at 0.27–0.30 (0.4–0.6 at 10–15 Mbit/s). The slower is assumed, so
+ * that an estimate errs long rather than short.
  */
-export const DILATED_PACE_ESTIMATE = 0.75;
+export const DILATED_PACE_ESTIMATE = 0.3;
 
 /** Lab seconds per wall second: the newest known dilation on that lab, else `fallback` (realtime: 1). */
 export function labPace(runs: Run[], fallback = 1): number {
