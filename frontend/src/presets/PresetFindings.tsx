@@ -63,14 +63,17 @@ function Tested({ tested }: { tested: NonNullable<FindingView['tested']> }) {
   return (
     <section aria-label="Targeted experiment" data-testid="tested">
       <Text size="xs">
-        <b>Why it failed, tested</b> (on the published results): {tested.hypothesis}
+        <b>Why it failed, tested</b> (on the published results): {tested.answer}
       </Text>
-      <Text size="xs" c="dimmed">
-        Experiment: {tested.experiment}
-      </Text>
-      <Text size="xs">
-        <b>Answer</b>: {tested.answer}
-      </Text>
+      <details>
+        <summary style={{ fontSize: 'var(--mantine-font-size-xs)', cursor: 'pointer' }}>
+          The hypothesis and the experiment
+        </summary>
+        <Text size="xs">{tested.hypothesis}</Text>
+        <Text size="xs" c="dimmed">
+          Experiment: {tested.experiment}
+        </Text>
+      </details>
     </section>
   );
 }
