@@ -58,11 +58,20 @@ export async function holdAwake(
 /**
  * Pauses the lab when nobody holds it. A holder that arrived between the look and the `stop` has
  * either sent its `cont` after our `stop` (and wins) or created its file before our second look
- * (and we resume for it).
+ * (and we resume for it). The second look is taken even when `stop` failed: a `stop` that timed
+ * out here may still have reached qemu (a busy lab answered it late, and the next run's hello then
+ * waited 60 s on a paused VM), and qemu serves QMP clients one at a time, so our `cont` comes after it.
  */
-export async function pauseIfUnheld(labDir: string, qmpSocket: string): Promise<void> {
+export async function pauseIfUnheld(
+  labDir: string,
+  qmpSocket: string,
+  stopTimeoutMs = 10_000,
+): Promise<void> {
   const dir = join(labDir, 'awake');
   if (liveHolders(dir).length > 0) return;
-  await qmpCommand(qmpSocket, 'stop');
-  if (liveHolders(dir).length > 0) await qmpCommand(qmpSocket, 'cont');
+  try {
+    await qmpCommand(qmpSocket, 'stop', stopTimeoutMs);
+  } finally {
+    if (liveHolders(dir).length > 0) await qmpCommand(qmpSocket, 'cont', 60_000);
+  }
 }
