@@ -13,7 +13,9 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 let broken = false;
+const seconds = [];
 for (const project of projects) {
+  const t0 = Date.now();
   const out = join(dir, `${project}.json`);
   const r = spawnSync(
     'npx',
@@ -30,6 +32,7 @@ for (const project of projects) {
       stdio: 'inherit',
     },
   );
+  seconds.push(`${project} ${Math.round((Date.now() - t0) / 1000)} s`);
   try {
     const report = JSON.parse(readFileSync(out, 'utf8'));
     passed += report.numPassedTests;
@@ -41,5 +44,7 @@ for (const project of projects) {
   }
 }
 if (broken) failed = Math.max(failed, 1);
+// Where CI's time went, per project: the lab's share is the one to watch against CI's limit.
+console.log(`\nwall time: ${seconds.join(', ')}`);
 console.log(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 ? 1 : 0);

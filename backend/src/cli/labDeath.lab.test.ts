@@ -17,7 +17,7 @@ const CLI = fileURLToPath(new URL('../../bin/lfnlab.js', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'lfnlab-death-'));
 const SPEC = `name: qemu-dies
 duration: 20s
-paths: {main: {rtt: 40ms, rate: 50Mbit}}
+paths: {main: {rtt: 40ms, rate: 20Mbit}}
 flows: [{stack: cubic}]
 `;
 
@@ -91,7 +91,7 @@ describe('the lab dies mid-run', () => {
       {
         name: 'agent-dies',
         duration: '20s',
-        paths: { main: { rtt: '40ms', rate: '50Mbit' } },
+        paths: { main: { rtt: '40ms', rate: '20Mbit' } },
         flows: [{ stack: 'cubic' }],
       },
       { alterPlan: killAgentAt5s },

@@ -1,5 +1,7 @@
 // Issue 2's acceptance tests, in the real lab: the pinned kernel under qemu, real netem, real
-// iperf3 and ping. Thresholds are the issue's; each could fail on a broken emulator.
+// iperf3 and ping. Thresholds are the issue's; each could fail on a broken emulator. Runs are as
+// short as their claim allows (10–20 s, 20 Mbit/s where the rate is not the claim): a dilated TCG
+// lab carries ~0.3 lab s per wall s at 50 Mbit/s, ~0.5 at 20.
 
 import { MAINLINE_STACKS } from '@lfnlab/emulator';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -25,10 +27,10 @@ describe('emulated link', () => {
     expect(ping?.minMs).toBeGreaterThanOrEqual(49.5);
   });
 
-  it('one CUBIC flow over 50 Mbit/s, 20 ms, 1 BDP buffer, 20 s: goodput >= 90 % of the rate', async () => {
+  it('one CUBIC flow over 50 Mbit/s, 20 ms, 1 BDP buffer, 10 s: goodput >= 90 % of the rate', async () => {
     const r = await runSpec({
       name: 'cubic-goodput',
-      duration: '20s',
+      duration: '10s',
       paths: { main: { rtt: '20ms', rate: '50Mbit', buffer: '1bdp' } },
       flows: [{ stack: 'cubic' }],
     });
@@ -45,11 +47,11 @@ describe('emulated link', () => {
     expect(rootQdisc(after, 'p0-snd')?.drops).toBe(0);
   });
 
-  it('two flows of one stack started together, 30 s: Jain index >= 0.9', async () => {
+  it('two flows of one stack started together, 20 s: Jain index >= 0.9', async () => {
     const r = await runSpec({
       name: 'jain-two-cubic',
-      duration: '30s',
-      paths: { main: { rtt: '20ms', rate: '50Mbit', buffer: '1bdp' } },
+      duration: '20s',
+      paths: { main: { rtt: '20ms', rate: '20Mbit', buffer: '1bdp' } },
       flows: [{ stack: 'cubic' }, { stack: 'cubic' }],
     });
     const jain = r.summary.paths[0]?.jain.forward;
@@ -64,7 +66,7 @@ describe('emulated link', () => {
     const r = await runSpec({
       name: 'reverse-acks',
       duration: '12s',
-      paths: { main: { rtt: '40ms', rate: '30Mbit', buffer: '1bdp' } },
+      paths: { main: { rtt: '40ms', rate: '15Mbit', buffer: '1bdp' } },
       flows: [
         { name: 'fwd', stack: 'reno' },
         { name: 'rev', stack: 'reno', streams: 4, direction: 'reverse' },
@@ -102,8 +104,8 @@ describe('stacks', () => {
   it('every mainline stack carries a flow and the socket reports it', async () => {
     const r = await runSpec({
       name: 'all-stacks',
-      duration: '8s',
-      paths: { main: { rtt: '20ms', rate: '100Mbit' } },
+      duration: '6s',
+      paths: { main: { rtt: '20ms', rate: '20Mbit' } },
       flows: MAINLINE_STACKS.map((stack) => ({ stack })),
     });
     const seen = Object.fromEntries(r.summary.flows.map((f) => [f.stack, f.observedStacks]));

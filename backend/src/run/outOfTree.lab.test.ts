@@ -21,8 +21,8 @@ describe('out-of-tree stacks', () => {
   it('each module loaded at boot, carries a flow, and its socket reports its name', async () => {
     const r = await runSpec({
       name: 'oot-names',
-      duration: '8s',
-      paths: { main: { rtt: '20ms', rate: '50Mbit' } },
+      duration: '6s',
+      paths: { main: { rtt: '20ms', rate: '20Mbit' } },
       flows: [{ stack: 'fast' }, { stack: 'hstcplp' }, { stack: 'grid' }],
     });
     const env = r.read('environment.json');
@@ -41,8 +41,10 @@ describe('out-of-tree stacks', () => {
     const queueOf = async (stack: string) => {
       const r = await runSpec({
         name: `queue-${stack}`,
-        duration: '20s',
-        paths: { main: { rtt: '40ms', rate: '50Mbit', buffer: '4bdp' } },
+        // 25 Mbit/s × 40 ms: 83 packets in flight and a 500-packet fifo, which CUBIC keeps above
+        // 0.7 × 583 − 83 ≈ 325 packets after each cut, and FAST's target (alpha, 100 packets) does not.
+        duration: '12s',
+        paths: { main: { rtt: '40ms', rate: '25Mbit', buffer: '6bdp' } },
         flows: [{ stack }],
       });
       const q = samples<QueueSample>(r.dir, 'queue').filter((s) => s.dev === 'p0-fwd' && s.t >= 5);
@@ -64,7 +66,7 @@ describe('out-of-tree stacks', () => {
     const r = await runSpec({
       name: 'lp-vs-reno',
       duration: '30s',
-      paths: { main: { rtt: '40ms', rate: '30Mbit', buffer: '1bdp' } },
+      paths: { main: { rtt: '40ms', rate: '15Mbit', buffer: '1bdp' } },
       flows: [{ stack: 'hstcplp' }, { stack: 'reno' }],
     });
     const a = r.summary.metrics.groups[0]?.metrics.find((m) => m.id === 'asymmetry')?.value;
@@ -78,8 +80,10 @@ describe('out-of-tree stacks', () => {
     const cwndOf = async (stack: string) => {
       const r = await runSpec({
         name: `ber-${stack}`,
-        duration: '20s',
-        paths: { main: { rtt: '40ms', rate: '50Mbit', buffer: '1bdp', ber: 2e-7 } },
+        // 25 Mbit/s: Reno's window stays near 22 packets at this BER whatever the rate (a 50
+        // Mbit/s run gave 22.6), well under the 83-packet BDP that the grid rule can reach.
+        duration: '15s',
+        paths: { main: { rtt: '40ms', rate: '25Mbit', buffer: '1bdp', ber: 2e-7 } },
         flows: [{ stack }],
       });
       const tcp = samples<TcpFlowSample>(r.dir, 'tcp').filter((s) => s.t >= 5);

@@ -36,7 +36,8 @@ describe('traffic patterns', () => {
     const r = await runSpec({
       name: 'stagger',
       duration: '14s',
-      paths: { main: { rtt: '20ms', rate: '30Mbit' } },
+      // Timing is the claim, not the rate: 10 Mbit/s keeps the dilated lab quick.
+      paths: { main: { rtt: '20ms', rate: '10Mbit' } },
       flows: [{ name: 'dst', stack: 'htcp', count: 3, every: '4s' }],
     });
     const starts = lines<{ type: string; flow: string; t: number }>(r.dir, 'events.jsonl').filter(
@@ -53,7 +54,7 @@ describe('traffic patterns', () => {
     const r = await runSpec({
       name: 'rtt-mix',
       duration: '15s',
-      paths: { main: { rtt: '20ms', rate: '20Mbit', buffer: '1bdp' } },
+      paths: { main: { rtt: '20ms', rate: '10Mbit', buffer: '1bdp' } },
       flows: [
         { name: 'short', stack: 'cubic' },
         { name: 'long', stack: 'cubic', rtt: '80ms' },
@@ -78,7 +79,7 @@ describe('traffic patterns', () => {
     const sent = (rootQdisc(after, 'p0-fwd')?.bytes ?? 0) - (rootQdisc(before, 'p0-fwd')?.bytes ?? 0);
     const total = r.summary.flows.reduce((a, f) => a + (f.goodputMbps.wholeRun ?? 0), 0);
     expect(sent * 8).toBeGreaterThanOrEqual(total * 1e6 * 15 * 0.95);
-    expect(total).toBeGreaterThan(0.85 * 20);
+    expect(total).toBeGreaterThan(0.85 * 10);
     expect(r.summary.verdict).not.toBe('invalid');
   });
 
@@ -86,8 +87,8 @@ describe('traffic patterns', () => {
     const loaded = async (aqm: 'fifo' | 'fq_codel') => {
       const r = await runSpec({
         name: `aqm-${aqm}`,
-        duration: '15s',
-        paths: { main: { rtt: '20ms', rate: '20Mbit', buffer: '8bdp', aqm } },
+        duration: '12s',
+        paths: { main: { rtt: '20ms', rate: '10Mbit', buffer: '8bdp', aqm } },
         flows: [{ stack: 'cubic' }],
       });
       const rtt = lines<RttSample>(r.dir, 'samples/rtt.jsonl').filter((s) => s.t >= 5);
@@ -144,15 +145,15 @@ describe('traffic patterns', () => {
   });
 
   it('sinusoidal UDP cross traffic through the bottleneck follows its sine at the sink', async () => {
-    const pattern = { kind: 'sine' as const, meanBps: 20e6, amplitudeBps: 10e6, periodS: 4 };
+    const pattern = { kind: 'sine' as const, meanBps: 10e6, amplitudeBps: 5e6, periodS: 4 };
     const r = await runSpec({
       name: 'udp-sine',
       duration: '12s',
       paths: {
         main: {
           rtt: '20ms',
-          rate: '50Mbit',
-          cross: [{ pattern: 'sine', mean: '20Mbit', amplitude: '10Mbit', period: '4s' }],
+          rate: '25Mbit',
+          cross: [{ pattern: 'sine', mean: '10Mbit', amplitude: '5Mbit', period: '4s' }],
         },
       },
       // A window-limited TCP flow (~6 Mbit/s) leaves the UDP room: the link is not the limit here.
@@ -170,13 +171,13 @@ describe('traffic patterns', () => {
     const m = mean(measured);
     const r2 = pearson(measured, intended);
     console.log(
-      `UDP sine: ${udp.length} intervals, mean ${(m / 1e6).toFixed(2)} Mbit/s (intended 20), correlation ${r2.toFixed(3)}`,
+      `UDP sine: ${udp.length} intervals, mean ${(m / 1e6).toFixed(2)} Mbit/s (intended 10), correlation ${r2.toFixed(3)}`,
     );
     expect(udp.length).toBeGreaterThan(80);
     // 0.93 on a quiet host, 0.88 with the host loaded (TCG timers late): the sine is followed either
     // way; how faithfully is the verdict's business. A rate that ignored the sine would give ~0.
     expect(r2).toBeGreaterThan(0.8);
-    expect(Math.abs(m - 20e6) / 20e6).toBeLessThan(0.1);
+    expect(Math.abs(m - pattern.meanBps) / pattern.meanBps).toBeLessThan(0.1);
     expect(r.summary.verdict).not.toBe('invalid');
   });
 

@@ -13,6 +13,12 @@ export type { QdiscStat };
 
 export const TEST_LAB = process.env.LFNLAB_TEST_LAB || 'default';
 
+/**
+ * `LFNLAB_LAB_TIER=full` (`npm run test:lab:full`) adds the long cases that CI leaves out: CI's 90
+ * minutes hold the decisive short case of each capability on a slow TCG host, not every stack.
+ */
+export const FULL_LAB_TIER = process.env.LFNLAB_LAB_TIER === 'full';
+
 export async function bootTestLab(): Promise<LabRecord> {
   const image = await ensureImage({ log: () => undefined });
   return labUp({ name: TEST_LAB, image, log: (s) => console.log(s) });
