@@ -118,8 +118,13 @@ describe('dilated clock', () => {
       {
         name: 'dilation-fast',
         duration: '20s',
-        paths: { main: { rtt: '200ms', rate: '5Mbit', buffer: '1bdp' } },
-        flows: [{ stack: 'reno' }, { stack: 'cubic', start: '10s' }],
+        // Window-limited flows (8 KB per 200 ms: ~0.3 Mbit/s each) leave the guest idle most of the
+        // time: two flows filling 5 Mbit/s ran at 0.78 lab s per wall s on a slow TCG host.
+        paths: { main: { rtt: '200ms', rate: '1Mbit', buffer: '1bdp' } },
+        flows: [
+          { stack: 'reno', window: '8KB' },
+          { stack: 'cubic', start: '10s', window: '8KB' },
+        ],
       },
       { onProgress: (p) => progress.push(p) },
     );
