@@ -2,7 +2,7 @@
 // kernel's headers and loaded at boot, each carrying flows and behaving as its paper says.
 import { readFileSync } from 'node:fs';
 import { buildPlan, validateSpec } from '@lfnlab/emulator';
-import { perFromBer } from '@lfnlab/emulator/sizing';
+import { frameBytes, perFromBer } from '@lfnlab/emulator/sizing';
 import { connectLab } from '@lfnlab/lab-images';
 import { MATHIS_C } from '@lfnlab/metrics';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -92,7 +92,7 @@ describe('out-of-tree stacks', () => {
     });
     const tcp = samples<TcpFlowSample>(r.dir, 'tcp').filter((s) => s.t >= 5);
     const cwnd = mean(tcp.map((s) => s.cwndPackets));
-    const renoWindow = MATHIS_C / Math.sqrt(perFromBer(ber, 1514));
+    const renoWindow = MATHIS_C / Math.sqrt(perFromBer(ber, frameBytes(1500)));
     console.log(
       `mean cwnd under BER ${ber}: grid ${cwnd.toFixed(1)} (${r.summary.flows[0]?.goodputMbps.wholeRun?.toFixed(1)} Mbit/s); Reno's by Mathis ${renoWindow.toFixed(1)}`,
     );
