@@ -126,6 +126,18 @@ describe('labels of the presets', () => {
     expect(labels).toContain('cubic · 1 GB · 61 ms · buffer 1 BDP · rep 2');
   });
 
+  it('a byte count that scaling left bare reads in decimal units', () => {
+    const label = (bytes: string) =>
+      variantLabel(
+        { params: { 'flows[0].bytes': bytes }, repetition: 1 },
+        { vary: { 'flows[0].bytes': [bytes, '1B'] }, repeat: 1 },
+      );
+    expect(label('250000000B')).toContain('250 MB');
+    expect(label('1000000000B')).toContain('1 GB');
+    expect(label('12345B')).toContain('12.3 kB');
+    expect(label('100MB')).toContain('100 MB');
+  });
+
   it('cross traffic and bit errors in words', () => {
     expect(labelsOf('seed000-sinusoidal')).toContain(
       'reno (16 streams) · window 1.14 BDP · sine 12.5 % ± 7.5 % period 30 s',

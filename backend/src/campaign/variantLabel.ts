@@ -74,8 +74,20 @@ export function berText(v: unknown): string {
   return `BER ${v !== 0 && Math.abs(v) < 1e-3 ? v.toExponential().replace('e+', 'e') : String(v)}`;
 }
 
-const sizeText = (v: unknown) =>
-  typeof v === 'string' ? v.trim().replace(/^([\d.eE+-]+)\s*/, '$1 ') : String(v);
+/**
+ * A transfer size as written (100 MB, 64 KiB); a bare byte count, as scaling leaves it, in decimal
+ * units: 250000000B → 250 MB.
+ */
+function sizeText(v: unknown): string {
+  if (typeof v !== 'string') return String(v);
+  const bare = /^\s*(\d+)\s*B\s*$/.exec(v);
+  if (bare) {
+    const n = Number(bare[1]);
+    const [div, unit] = n >= 1e9 ? [1e9, 'GB'] : n >= 1e6 ? [1e6, 'MB'] : n >= 1e3 ? [1e3, 'kB'] : [1, 'B'];
+    return `${Number((n / div).toPrecision(3))} ${unit}`;
+  }
+  return v.trim().replace(/^([\d.eE+-]+)\s*/, '$1 ');
+}
 
 /** One UDP cross-traffic source: CBR 10 %, sine 12.5 % ± 7.5 % period 60 s, self-similar 30 %. */
 function crossSourceText(src: unknown): string {
