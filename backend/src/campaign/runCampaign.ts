@@ -152,6 +152,8 @@ export async function runCampaign(o: {
   signal?: AbortSignal;
   /** How many more times a variant runs after the lab could not carry it (default 0). */
   retryInvalid?: number;
+  /** Called with a variant's id each time one of its runs has ended and its directory settled. */
+  afterRun?: (id: string) => void;
 }): Promise<CampaignOutcome> {
   const retry = o.retryInvalid ?? 0;
   const log = o.log ?? ((s: string) => console.log(s));
@@ -190,7 +192,13 @@ export async function runCampaign(o: {
 }
 
 async function runVariants(
-  o: { dir: string; labs: readonly RunOne[]; signal?: AbortSignal; retry: number },
+  o: {
+    dir: string;
+    labs: readonly RunOne[];
+    signal?: AbortSignal;
+    retry: number;
+    afterRun?: (id: string) => void;
+  },
   variants: Variant[],
   times: number[],
   log: (line: string) => void,
@@ -226,8 +234,12 @@ async function runVariants(
         log(
           `[${i + 1}/${variants.length}] ${v.label} (${v.id}): ${s.status}${s.status === 'failed' && s.error ? ` (${s.error})` : ''}, verdict ${s.verdict ?? '-'} in ${((Date.now() - t) / 1000).toFixed(0)} s; ${left} left, ETA ${Math.ceil(eta / 60_000)} min`,
         );
-        if (!retrying || stopped || o.signal?.aborted) break;
+        if (!retrying || stopped || o.signal?.aborted) {
+          o.afterRun?.(v.id);
+          break;
+        }
         const aside = setAside(o.dir, v.id);
+        o.afterRun?.(v.id);
         log(
           `  the lab could not carry it (${(s.fidelity?.reasons ?? []).join('; ') || 'verdict invalid'}): kept in ${aside}, running it again`,
         );

@@ -1,7 +1,7 @@
 // A paper preset end to end in the real lab, shortened as its CI block says: every part runs as a
 // campaign, and the comparison puts the paper's numbers beside measured ones and judges findings.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,11 +16,24 @@ describe('lfnlab preset run (CI length, real lab)', () => {
     await bootTestLab();
   });
 
-  it('runs seed003-responsiveness and compares it with the paper', () => {
+  it('runs seed003-responsiveness, keeps each run in its progress directory and compares it with the paper', () => {
     const out = mkdtempSync(join(tmpdir(), 'lfnlab-preset-'));
+    const progress = mkdtempSync(join(tmpdir(), 'lfnlab-progress-'));
     const r = spawnSync(
       'node',
-      [CLI, 'preset', 'run', 'seed003-responsiveness', '--ci', '--out', out, '--lab', TEST_LAB],
+      [
+        CLI,
+        'preset',
+        'run',
+        'seed003-responsiveness',
+        '--ci',
+        '--out',
+        out,
+        '--lab',
+        TEST_LAB,
+        '--progress',
+        progress,
+      ],
       { encoding: 'utf8', timeout: 900_000 },
     );
     console.log(r.stdout, r.stderr);
@@ -38,5 +51,33 @@ describe('lfnlab preset run (CI length, real lab)', () => {
     expect(html).toContain(c.scaling.slice(0, 40));
     expect(r.stdout).toMatch(/\[(holds|fails|inconclusive)\]/);
     expect(existsSync(join(out, 'main', 'results.csv'))).toBe(true);
+
+    // The progress directory holds each run's record; a fresh directory restored from it runs
+    // nothing and compares the same.
+    expect(readdirSync(join(progress, 'main', 'runs'))).toHaveLength(3);
+    const fresh = mkdtempSync(join(tmpdir(), 'lfnlab-preset-fresh-'));
+    rmSync(fresh, { recursive: true });
+    const again = spawnSync(
+      'node',
+      [
+        CLI,
+        'preset',
+        'run',
+        'seed003-responsiveness',
+        '--ci',
+        '--out',
+        fresh,
+        '--lab',
+        TEST_LAB,
+        '--progress',
+        progress,
+      ],
+      { encoding: 'utf8', timeout: 300_000 },
+    );
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stdout).toContain('3 finished runs restored');
+    expect(again.stdout).toContain('resuming: 3 of 3 runs already finished');
+    const c2 = JSON.parse(readFileSync(join(fresh, 'comparison.json'), 'utf8')) as PresetComparison;
+    expect(c2.findings.map((f) => f.verdict)).toEqual(c.findings.map((f) => f.verdict));
   });
 });

@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { SpecSchema } from '@lfnlab/emulator';
 import { expandCampaign } from '../campaign/expand.js';
+import { restoreProgress, saveProgress } from '../campaign/progress.js';
 import { runCampaign, runInLabs } from '../campaign/runCampaign.js';
 import { campaignsCost, formatCost, formatWallS, type PresetCost } from '../presets/cost.js';
 import {
@@ -119,7 +120,7 @@ export const presetCommand: Command = {
   usage: `usage: lfnlab preset list
        lfnlab preset show NAME
        lfnlab preset run NAME [--ci | --reproduce | --seconds N] [--out DIR] [--lab NAME] [--labs N]
-                         [--retry-invalid N]
+                         [--retry-invalid N] [--progress DIR]
        lfnlab preset compare NAME [--ci | --reproduce | --seconds N] [--out DIR]
        lfnlab preset publish NAME [--ci | --reproduce | --seconds N] [--out DIR] [--results DIR]
 
@@ -149,6 +150,11 @@ publish  compares, then copies the comparison and what the runs were (length,
                 at least 3 seeded repetitions per variant
   --seconds N   shorten every run to N s (all parameter values kept)
   --labs N      run on N labs at once (see 'lfnlab campaign --help')
+  --progress DIR
+                keep each finished run's record (summary and spec, a few kB) in
+                DIR/PART as it ends, and first restore the runs DIR holds that
+                the campaign directory lacks: commit DIR and a reproduction
+                longer than a sitting resumes on another machine or a fresh clone
 ${RETRY_INVALID_HELP}`,
   options: {
     ci: { type: 'boolean' },
@@ -159,6 +165,7 @@ ${RETRY_INVALID_HELP}`,
     lab: { type: 'string' },
     labs: { type: 'string' },
     'retry-invalid': { type: 'string' },
+    progress: { type: 'string' },
   },
   async run(values, positionals) {
     const [action, name] = positionals;
@@ -235,6 +242,14 @@ ${RETRY_INVALID_HELP}`,
     const retryInvalid = parseRetryInvalid(
       typeof values['retry-invalid'] === 'string' ? values['retry-invalid'] : undefined,
     );
+    const progress = typeof values.progress === 'string' ? resolve(values.progress) : null;
+    if (progress) {
+      const restored = campaigns.reduce(
+        (n, { part }) => n + restoreProgress(join(progress, part), join(dir, part)),
+        0,
+      );
+      if (restored) console.log(`progress: ${restored} finished runs restored from ${progress}`);
+    }
     const cost = campaignsCost(campaigns, undefined, dir);
     console.log(
       `cost: ${formatCost(cost)}${labCount > 1 ? `; on ${labCount} labs at best ${formatWallS(cost.wallS / labCount)}` : ''}; resumable (Ctrl-C, then run it again)`,
@@ -253,6 +268,7 @@ ${RETRY_INVALID_HELP}`,
           signal: stopping.signal,
           retryInvalid,
           runOne: runInLabs(typeof values.lab === 'string' ? values.lab : undefined, labCount),
+          afterRun: progress ? (id) => saveProgress(partDir, join(progress, part), id) : undefined,
         });
         allDone &&= out.rows.every((r) => r.status === 'completed');
       }

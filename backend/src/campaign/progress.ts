@@ -1,0 +1,62 @@
+// A campaign's progress kept small enough to commit: the expanded plan and, per finished run, the
+// record a comparison reads (summary and spec), invalid tries included. A reproduction that takes
+// longer than a sitting copies each run there as it ends; another machine or a fresh clone restores
+// those runs into its campaign directory and runs only the rest. Samples and raw captures stay in
+// the campaign directory: a comparison does not read them.
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { completedSummary, INVALID_DIR } from './runCampaign.js';
+
+/** What a finished run keeps in the progress directory: what comparisons and run counts read. */
+export const PROGRESS_RECORD = ['summary.json', 'spec.json'] as const;
+
+const PLAN = 'campaign.json';
+
+/** Copies a completed run's record; a failed or aborted run is not progress (it runs again). */
+function copyRecord(from: string, to: string): boolean {
+  if (!completedSummary(from)) return false;
+  mkdirSync(to, { recursive: true });
+  for (const f of PROGRESS_RECORD) if (existsSync(join(from, f))) copyFileSync(join(from, f), join(to, f));
+  return true;
+}
+
+/** The run directories of one variant: its counting run, then its tries set aside. */
+function variantDirs(base: string, id: string): string[] {
+  const aside = join(base, INVALID_DIR);
+  const tries = existsSync(aside) ? readdirSync(aside).filter((d) => d.startsWith(`${id}~`)) : [];
+  return [join('runs', id), ...tries.map((d) => join(INVALID_DIR, d))];
+}
+
+/**
+ * Copies one variant's finished run (and its invalid tries) and the plan to `progressDir`. A run
+ * set aside to be tried again leaves the progress directory too, so a restore cannot count it twice.
+ */
+export function saveProgress(campaignDir: string, progressDir: string, id: string): void {
+  mkdirSync(progressDir, { recursive: true });
+  if (existsSync(join(campaignDir, PLAN))) copyFileSync(join(campaignDir, PLAN), join(progressDir, PLAN));
+  if (!existsSync(join(campaignDir, 'runs', id, 'summary.json')))
+    rmSync(join(progressDir, 'runs', id), { recursive: true, force: true });
+  for (const d of variantDirs(campaignDir, id)) copyRecord(join(campaignDir, d), join(progressDir, d));
+}
+
+/**
+ * Restores into `campaignDir` the plan and every run `progressDir` holds that the campaign
+ * directory has no record of; returns how many runs (invalid tries included) it restored. A run
+ * the campaign directory already has is left as it is: it is the same run or a newer one.
+ */
+export function restoreProgress(progressDir: string, campaignDir: string): number {
+  if (!existsSync(progressDir)) return 0;
+  mkdirSync(campaignDir, { recursive: true });
+  if (existsSync(join(progressDir, PLAN)) && !existsSync(join(campaignDir, PLAN)))
+    copyFileSync(join(progressDir, PLAN), join(campaignDir, PLAN));
+  let restored = 0;
+  for (const sub of ['runs', INVALID_DIR]) {
+    const from = join(progressDir, sub);
+    if (!existsSync(from)) continue;
+    for (const d of readdirSync(from)) {
+      if (existsSync(join(campaignDir, sub, d, 'summary.json'))) continue;
+      if (copyRecord(join(from, d), join(campaignDir, sub, d))) restored++;
+    }
+  }
+  return restored;
+}
