@@ -70,14 +70,32 @@ describe('campaignsCost of a preset under way', () => {
     finish(dir, ids[4] as string, 3140, 3150, 0.25, 'failed');
     const c = campaignsCost([{ part: 'main', campaign }], 0.75, dir);
     expect(c.done).toBe(4);
-    expect(c.pace).toBe(0.25);
+    // 4 runs planned for 30 s each over their traffic's 120 + 150 + 120 + 100 s of wall time.
+    expect(c.pace).toBe(0.24);
     // 255 - 125 - 150 (its traffic at 0.2) is negative: 0; 385 - 255 - 120 = 10; median of 0 and 10.
     expect(c.overheadS).toBe(5);
-    expect(c.wallS).toBe(2 * (30 / 0.25 + 5));
+    expect(c.wallS).toBe(2 * (30 / 0.24 + 5));
     expect(c.runs).toBe(6);
     expect(formatCost(c)).toBe(
-      '6 runs, 3 min of lab time; 4 done, the other 2 about 4 min wall (at 0.25 lab s per wall s and 5 s per run for set-up, as the runs done here took)',
+      '6 runs, 3 min of lab time; 4 done, the other 2 about 4 min wall (at 0.24 lab s per wall s and 5 s per run for set-up, as the runs done here took)',
     );
+  });
+
+  it('counts a run that ended early (its transfer done) as the faster run it was', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lfnlab-cost-'));
+    // Planned for 30 s, the traffic took 10 s of lab time at 0.25: 40 s of wall, so 30 planned
+    // lab seconds went by in 40 wall seconds.
+    mkdirSync(join(dir, 'main/runs', ids[0] as string), { recursive: true });
+    writeFileSync(
+      join(dir, 'main/runs', ids[0] as string, 'summary.json'),
+      JSON.stringify({
+        status: 'completed',
+        startedAt: new Date(0).toISOString(),
+        finishedAt: new Date(50_000).toISOString(),
+        clock: { mode: 'dilated', dilation: 0.25, guestS: 10, wallS: 40 },
+      }),
+    );
+    expect(campaignsCost([{ part: 'main', campaign }], 0.75, dir).pace).toBe(0.75);
   });
 
   it('says which figure was measured: a pace from runs in separate sittings, the default set-up', () => {
@@ -97,7 +115,7 @@ describe('campaignsCost of a preset under way', () => {
       overheadS: 20,
       fromHistory: false,
     });
-    ids.forEach((id, i) => finish(dir, id, i * 200, i * 200 + 150, 0.25));
+    for (const [i, id] of ids.entries()) finish(dir, id, i * 200, i * 200 + 150, 0.25);
     expect(formatCost(campaignsCost([{ part: 'main', campaign }], 0.5, dir))).toBe(
       '6 runs, 3 min of lab time; all 6 done',
     );

@@ -27,15 +27,18 @@ const SAME_SITTING_S = 120;
 
 /**
  * The completed runs under a preset's directory (`DIR/PART/runs/ID/summary.json`) and what they
- * took: the median pace (lab s per wall s) and the median wall time between the ends of two runs
- * in one sitting beyond the later one's traffic (reset, set-up, calibration, tear-down).
+ * took: their pace, as the lab seconds they were planned for over the wall seconds their traffic
+ * took (summed, so a run that ended early, a transfer done, counts as the faster run it was, and
+ * slow and fast runs weigh by their time), and the median wall time between the ends of two runs in
+ * one sitting beyond the later one's traffic (reset, set-up, calibration, tear-down). A campaign
+ * runs its variants in a random order, so the runs done so far stand for the rest.
  */
 export function presetHistory(
   dir: string,
   campaigns: readonly { part: string; campaign: Campaign }[],
 ): { done: Set<string>; pace: number | null; overheadS: number | null } {
   const done = new Set<string>();
-  const runs: { start: number; end: number; trafficWallS: number; pace: number | null }[] = [];
+  const runs: { start: number; end: number; trafficWallS: number; plannedS: number }[] = [];
   for (const { part, campaign } of campaigns)
     for (const v of expandCampaign(campaign)) {
       const s: RunSummaryFile | null = completedSummary(join(dir, part, 'runs', v.id));
@@ -43,11 +46,13 @@ export function presetHistory(
       done.add(`${part}/${v.id}`);
       const start = Date.parse(s.startedAt ?? '');
       const end = Date.parse(s.finishedAt ?? '');
-      if (Number.isFinite(start) && Number.isFinite(end) && s.clock)
-        runs.push({ start, end, trafficWallS: s.clock.wallS, pace: s.clock.dilation ?? null });
+      const planned = SpecSchema.safeParse(v.spec);
+      if (Number.isFinite(start) && Number.isFinite(end) && s.clock && planned.success)
+        runs.push({ start, end, trafficWallS: s.clock.wallS, plannedS: planned.data.duration / 1000 });
     }
   runs.sort((a, b) => a.start - b.start);
-  const paces = runs.flatMap((r) => (r.pace ? [r.pace] : []));
+  const trafficWallS = runs.reduce((a, r) => a + r.trafficWallS, 0);
+  const plannedS = runs.reduce((a, r) => a + r.plannedS, 0);
   const overheads = runs.slice(1).flatMap((r, i) => {
     const prev = runs[i] as (typeof runs)[number];
     return (r.start - prev.end) / 1000 <= SAME_SITTING_S
@@ -56,7 +61,7 @@ export function presetHistory(
   });
   return {
     done,
-    pace: paces.length ? Number(median(paces).toFixed(2)) : null,
+    pace: trafficWallS > 0 ? Number((plannedS / trafficWallS).toFixed(2)) : null,
     overheadS: overheads.length ? Math.round(median(overheads)) : null,
   };
 }
