@@ -4,6 +4,8 @@
 # is compared and published to presets/results/ as soon as its runs are done; with --commit the
 # result is committed at once, so a long measurement loses nothing when a session ends. A run the
 # lab could not carry (verdict invalid) runs once more; the invalid try is kept and counted.
+# Each finished run's record is kept in presets/results/PRESET/progress as it ends (and with
+# --commit committed every 10 minutes), so a preset longer than a sitting resumes on a fresh clone.
 #   usage: scripts/reproduce-presets.sh [--commit] [--lab NAME] [PRESET ...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,7 +16,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --commit) commit=1 ;;
     --lab) lab="$2"; shift ;;
-    -h|--help) sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) names+=("$1") ;;
   esac
   shift
@@ -26,11 +28,35 @@ if [ ${#names[@]} -eq 0 ]; then
     seed000-table1 seed000-table3 seed002-equivalence)
 fi
 lfnlab=(node backend/bin/lfnlab.js)
+
+# Commits one preset's kept runs (only those files, whatever else is staged).
+commit_progress() {
+  local d="presets/results/$1/progress"
+  [ -d "$d" ] || return 0
+  git add "$d" && git commit -q -m "Progress: $1, $(find "$d" -path '*/runs/*/summary.json' | wc -l) runs kept" -- "$d" || true
+}
+committer=""
+stop_committer() {
+  if [ -n "$committer" ]; then kill "$committer" 2>/dev/null || true; fi
+  committer=""
+}
+trap stop_committer EXIT
+
 for name in "${names[@]}"; do
   echo "== $name ($(date -u +%H:%M) UTC)"
+  if [ "$commit" -eq 1 ]; then
+    (while sleep 600; do commit_progress "$name"; done) &
+    committer=$!
+  fi
   status=0
-  flock /tmp/lfnlab-lab.lock "${lfnlab[@]}" preset run "$name" --reproduce --retry-invalid 1 --lab "$lab" || status=$?
-  [ "$status" -eq 130 ] && { echo "interrupted: run the script again to resume"; exit 130; }
+  flock /tmp/lfnlab-lab.lock "${lfnlab[@]}" preset run "$name" --reproduce --retry-invalid 1 --lab "$lab" \
+    --progress "presets/results/$name/progress" || status=$?
+  stop_committer
+  if [ "$status" -eq 130 ]; then
+    if [ "$commit" -eq 1 ]; then commit_progress "$name"; fi
+    echo "interrupted: run the script again to resume"
+    exit 130
+  fi
   "${lfnlab[@]}" preset publish "$name" --reproduce
   if [ "$commit" -eq 1 ]; then
     git add "presets/results/$name" presets/results/index.html presets/results/README.md
