@@ -11,6 +11,26 @@ import type { PresetComparison } from '../presets/index.js';
 
 const CLI = fileURLToPath(new URL('../../bin/lfnlab.js', import.meta.url));
 
+/** `lfnlab preset run seed003-responsiveness --ci` into `out`, keeping its progress in `progress`. */
+const presetRun = (out: string, progress: string, timeout: number) =>
+  spawnSync(
+    'node',
+    [
+      CLI,
+      'preset',
+      'run',
+      'seed003-responsiveness',
+      '--ci',
+      '--out',
+      out,
+      '--lab',
+      TEST_LAB,
+      '--progress',
+      progress,
+    ],
+    { encoding: 'utf8', timeout },
+  );
+
 describe('lfnlab preset run (CI length, real lab)', () => {
   beforeAll(async () => {
     await bootTestLab();
@@ -19,23 +39,7 @@ describe('lfnlab preset run (CI length, real lab)', () => {
   it('runs seed003-responsiveness, keeps each run in its progress directory and compares it with the paper', () => {
     const out = mkdtempSync(join(tmpdir(), 'lfnlab-preset-'));
     const progress = mkdtempSync(join(tmpdir(), 'lfnlab-progress-'));
-    const r = spawnSync(
-      'node',
-      [
-        CLI,
-        'preset',
-        'run',
-        'seed003-responsiveness',
-        '--ci',
-        '--out',
-        out,
-        '--lab',
-        TEST_LAB,
-        '--progress',
-        progress,
-      ],
-      { encoding: 'utf8', timeout: 900_000 },
-    );
+    const r = presetRun(out, progress, 900_000);
     console.log(r.stdout, r.stderr);
     expect(r.status, r.stderr).toBe(0);
     const c = JSON.parse(readFileSync(join(out, 'comparison.json'), 'utf8')) as PresetComparison;
@@ -57,23 +61,7 @@ describe('lfnlab preset run (CI length, real lab)', () => {
     expect(readdirSync(join(progress, 'main', 'runs'))).toHaveLength(3);
     const fresh = mkdtempSync(join(tmpdir(), 'lfnlab-preset-fresh-'));
     rmSync(fresh, { recursive: true });
-    const again = spawnSync(
-      'node',
-      [
-        CLI,
-        'preset',
-        'run',
-        'seed003-responsiveness',
-        '--ci',
-        '--out',
-        fresh,
-        '--lab',
-        TEST_LAB,
-        '--progress',
-        progress,
-      ],
-      { encoding: 'utf8', timeout: 300_000 },
-    );
+    const again = presetRun(fresh, progress, 300_000);
     expect(again.status, again.stderr).toBe(0);
     expect(again.stdout).toContain('3 finished runs restored');
     expect(again.stdout).toContain('resuming: 3 of 3 runs already finished');
