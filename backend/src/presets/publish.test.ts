@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  flaggedText,
   renderResultsSummaryHtml,
   renderResultsSummaryMarkdown,
   verdictCounts,
@@ -20,7 +21,7 @@ if (!preset) throw new Error('preset missing');
 function run(
   dir: string,
   id: string,
-  s: { status: string; verdict: string | null; clock: string },
+  s: { status: string; verdict: string | null; clock: string; checks?: unknown[] },
   wallS: number,
 ) {
   const d = join(dir, 'runs', id);
@@ -32,6 +33,7 @@ function run(
       status: s.status,
       verdict: s.verdict,
       clock: { mode: s.clock, guestS: 60, wallS: 80, dilation: 0.75 },
+      fidelity: { checks: s.checks ?? [] },
     }),
   );
   const t0 = 1_800_000_000;
@@ -92,6 +94,74 @@ describe('publishing a preset', () => {
     );
     writeFileSync(join(results, preset.name, 'explanations.yaml'), `- finding: ${f0}\n  hypothesis: x\n`);
     expect(() => readPublished(results)).toThrow(/explanations.yaml: 0.hypothesis: .*; 0.experiment/);
+  });
+
+  it('says why runs were not valid: each kind of check that warned or failed, its runs and the range measured', () => {
+    const root = mkdtempSync(join(tmpdir(), 'lfnlab-publish-'));
+    const part = join(root, 'main');
+    mkdirSync(part, { recursive: true });
+    writeFileSync(join(part, 'campaign.json'), JSON.stringify({ variants: [1, 2, 3] }));
+    const spacing = (direction: string, measured: number, status: string) => ({
+      id: `packet-spacing:main:${direction}`,
+      status,
+      measured,
+      expected: '>= 90 % of busy bottleneck dequeue gaps within 10 % of one frame time',
+      message: '',
+    });
+    const jitter = {
+      id: 'delay-jitter:main:forward',
+      status: 'warn',
+      measured: 0.45,
+      expected: '<= 0.25 ms',
+      message: '',
+    };
+    // Both directions warned in one run: one run, not two.
+    run(
+      part,
+      'a',
+      {
+        status: 'completed',
+        verdict: 'suspect',
+        clock: 'dilated',
+        checks: [spacing('forward', 0.86, 'warn'), spacing('reverse', 0.8, 'warn'), jitter],
+      },
+      60,
+    );
+    run(
+      part,
+      'b',
+      {
+        status: 'completed',
+        verdict: 'invalid',
+        clock: 'dilated',
+        checks: [spacing('forward', 0.5, 'fail')],
+      },
+      60,
+    );
+    run(
+      part,
+      'c',
+      { status: 'completed', verdict: 'valid', clock: 'dilated', checks: [spacing('forward', 0.95, 'pass')] },
+      60,
+    );
+    const info = runsInfo(preset, root, { kind: 'reproduction', seconds: 60, repeat: 3 });
+    expect(info.flagged).toEqual([
+      {
+        check: 'packet-spacing',
+        expected: spacing('forward', 0, 'warn').expected,
+        warn: 1,
+        fail: 1,
+        min: 0.5,
+        max: 0.86,
+      },
+      { check: 'delay-jitter', expected: '<= 0.25 ms', warn: 1, fail: 0, min: 0.45, max: 0.45 },
+    ]);
+    expect(flaggedText(info)).toBe(
+      'packet spacing in 2 runs (1 failed, 1 warned) (measured 50 % to 86 %; expected >= 90 % of busy bottleneck dequeue gaps within 10 % of one frame time); delay jitter in 1 run (measured 0.45 ms; expected <= 0.25 ms)',
+    );
+    // Every run valid, or a runs.json from before the tally: nothing to say.
+    expect(flaggedText({ ...info, flagged: [] })).toBe('');
+    expect(flaggedText({ ...info, flagged: undefined })).toBe('');
   });
 
   it('refuses to publish what was never compared', () => {

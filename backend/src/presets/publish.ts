@@ -15,6 +15,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { INVALID_DIR } from '../campaign/runCampaign.js';
 import type { RunSummaryFile } from '../report/load.js';
+import type { Check } from '../run/fidelity.js';
 import type { PresetComparison } from './compare.js';
 import type { Preset } from './load.js';
 
@@ -33,6 +34,41 @@ export interface RunsInfo {
   labS: number;
   /** When the newest run finished (ISO). */
   measuredAt: string | null;
+  /**
+   * Why runs were suspect or invalid: each fidelity check that warned or failed in a completed run,
+   * by kind (`packet-spacing`, not `packet-spacing:main:forward`), with the range measured. Absent in
+   * runs.json files written before it.
+   */
+  flagged?: FlaggedCheck[];
+}
+
+/** One kind of fidelity check that warned or failed, over a preset's runs. */
+export interface FlaggedCheck {
+  check: string;
+  expected: string;
+  /** Runs in which it warned (suspect) or failed (invalid), each run counted once per kind. */
+  warn: number;
+  fail: number;
+  /** The measured values of those warnings and failures. */
+  min: number | null;
+  max: number | null;
+}
+
+/** Adds one run's warned and failed checks to the tally, one count per kind and run. */
+function tallyFlagged(into: Map<string, FlaggedCheck>, checks: readonly Check[]): void {
+  const seen = new Map<string, 'warn' | 'fail'>();
+  for (const c of checks) {
+    if (c.status !== 'warn' && c.status !== 'fail') continue;
+    const kind = c.id.split(':')[0] ?? c.id;
+    const t = into.get(kind) ?? { check: kind, expected: c.expected, warn: 0, fail: 0, min: null, max: null };
+    if (typeof c.measured === 'number' && Number.isFinite(c.measured)) {
+      t.min = t.min === null ? c.measured : Math.min(t.min, c.measured);
+      t.max = t.max === null ? c.measured : Math.max(t.max, c.measured);
+    }
+    into.set(kind, t);
+    if (seen.get(kind) !== 'fail') seen.set(kind, c.status);
+  }
+  for (const [kind, status] of seen) (into.get(kind) as FlaggedCheck)[status]++;
 }
 
 interface PartRuns {
@@ -63,6 +99,7 @@ export function runsInfo(preset: Preset, dir: string, length: RunsInfo['length']
     measuredAt: null,
   };
   let newest = 0;
+  const flagged = new Map<string, FlaggedCheck>();
   for (const part of preset.parts) {
     const p = partRuns(join(dir, part.name));
     info.runs.planned += p.planned;
@@ -75,6 +112,7 @@ export function runsInfo(preset: Preset, dir: string, length: RunsInfo['length']
       if (s.status !== 'completed') continue;
       info.runs.completed++;
       if (s.verdict === 'valid' || s.verdict === 'suspect' || s.verdict === 'invalid') info.runs[s.verdict]++;
+      tallyFlagged(flagged, s.fidelity?.checks ?? []);
       const mode = s.clock?.mode ?? 'unknown';
       info.clock[mode] = (info.clock[mode] ?? 0) + 1;
       info.labS += s.clock?.guestS ?? 0;
@@ -88,6 +126,7 @@ export function runsInfo(preset: Preset, dir: string, length: RunsInfo['length']
     }
   }
   info.measuredAt = newest ? new Date(newest).toISOString() : null;
+  info.flagged = [...flagged.values()].sort((a, b) => b.warn + b.fail - (a.warn + a.fail));
   return info;
 }
 

@@ -28,6 +28,38 @@ function runsText(r: RunsInfo): string {
   return `${v.completed} of ${v.planned} runs (${v.valid} valid, ${v.suspect} suspect, ${v.invalid} invalid)${again ? `; ${again} more ${again === 1 ? 'try' : 'tries'} the lab could not carry, run again` : ''}`;
 }
 
+const sig = (x: number) => String(Number(x.toPrecision(3)));
+
+/** A check's measured value in the unit its `expected` text uses (fidelity.ts, timingChecks.ts). */
+const MEASURED_AS: Record<string, (x: number) => string> = {
+  'packet-spacing': (x) => `${sig(x * 100)} %`,
+  'delay-jitter': (x) => `${sig(x)} ms`,
+  'idle-rtt': (x) => `${sig(x)} ms`,
+  'bottleneck-rate': (x) => `${sig(x / 1e6)} Mbit/s`,
+  'lab-cpu': (x) => `${sig(x)} %`,
+};
+
+/**
+ * Why runs were not valid, one clause per kind of check: `packet spacing in 9 runs (measured
+ * 81.7 % to 87 %; expected …)`. Empty for older runs.json files and presets whose runs were all valid.
+ */
+export function flaggedText(r: RunsInfo): string {
+  return (r.flagged ?? [])
+    .map((c) => {
+      const runs = c.warn + c.fail;
+      const how = c.fail ? ` (${c.fail} failed, ${c.warn} warned)` : '';
+      const as = MEASURED_AS[c.check] ?? sig;
+      const range =
+        c.min === null || c.max === null
+          ? ''
+          : c.min === c.max
+            ? `measured ${as(c.min)}; `
+            : `measured ${as(c.min)} to ${as(c.max)}; `;
+      return `${c.check.replace(/-/g, ' ')} in ${runs} ${runs === 1 ? 'run' : 'runs'}${how} (${range}expected ${c.expected})`;
+    })
+    .join('; ');
+}
+
 /** Tallies over every finding: holds / fails / inconclusive. */
 export function verdictCounts(all: PublishedPreset[]): Record<'holds' | 'fails' | 'inconclusive', number> {
   const c = { holds: 0, fails: 0, inconclusive: 0 };
@@ -64,6 +96,7 @@ export function renderResultsSummaryHtml(all: PublishedPreset[]): string {
       return [
         `<h3><a href="${esc(c.preset)}/comparison.html">${esc(c.preset)}</a></h3>`,
         `<p class="unit">${esc(lengthText(r))} · ${esc(runsText(r))} · lab clock: ${esc(clockText(r) || 'unknown')} · wall time ${esc(formatWallS(r.wallS))}${r.measuredAt ? ` · measured ${esc(r.measuredAt.slice(0, 10))}` : ''}</p>`,
+        flaggedText(r) ? `<p class="unit">Not valid because of: ${esc(flaggedText(r))}</p>` : '',
         rows.length
           ? table(
               `${c.preset}: findings`,
@@ -102,6 +135,7 @@ export function renderResultsSummaryMarkdown(all: PublishedPreset[]): string {
         '',
         `${lengthText(r)} · ${runsText(r)} · lab clock: ${clockText(r) || 'unknown'} · wall time ${formatWallS(r.wallS)}`,
         '',
+        ...(flaggedText(r) ? [`Not valid because of: ${flaggedText(r)}`, ''] : []),
         '| verdict | the paper found | ours vs the paper | test, n |',
         '| --- | --- | --- | --- |',
         ...c.findings.map(
