@@ -53,7 +53,16 @@ export type FindingsSource =
       /** Seconds each run was shortened to, or null for full length. */
       shortenedToS: number | null;
     }
-  | { kind: 'committed'; file: string; runs: number };
+  | {
+      kind: 'committed';
+      file: string;
+      runs: number;
+      /**
+       * What the published runs were, in words (runs.json beside the comparison): length, verdicts,
+       * why runs were not valid, lab clock, wall time; null without a runs.json.
+       */
+      record: string | null;
+    };
 
 export interface PresetFindingsView {
   preset: string;

@@ -60,6 +60,12 @@ export function flaggedText(r: RunsInfo): string {
     .join('; ');
 }
 
+/** A published preset's runs in one paragraph: for its summary line and its card in the web app. */
+export function publishedRunsText(r: RunsInfo): string {
+  const why = flaggedText(r);
+  return `${lengthText(r)} · ${runsText(r)} · lab clock: ${clockText(r) || 'unknown'} · wall time ${formatWallS(r.wallS)}${why ? `. Not valid because of: ${why}` : ''}`;
+}
+
 /** Tallies over every finding: holds / fails / inconclusive. */
 export function verdictCounts(all: PublishedPreset[]): Record<'holds' | 'fails' | 'inconclusive', number> {
   const c = { holds: 0, fails: 0, inconclusive: 0 };

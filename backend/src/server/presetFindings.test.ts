@@ -39,6 +39,28 @@ function writeFixture(dir: string) {
   cell.measured = { value: 0.3, sd: 0.05, rows: 3, n: 3 };
   mkdirSync(join(dir, COMMITTED), { recursive: true });
   writeFileSync(join(dir, COMMITTED, 'comparison.json'), JSON.stringify(c));
+  // What the runs were, as `lfnlab preset publish` writes it: two suspect, and why.
+  const runs = {
+    preset: COMMITTED,
+    length: { kind: 'reproduction', seconds: 120, repeat: 3 },
+    runs: { planned: 21, completed: 21, valid: 19, suspect: 2, invalid: 0 },
+    invalidTries: 0,
+    clock: { dilated: 21 },
+    wallS: 9000,
+    labS: 2520,
+    measuredAt: '2026-11-27T03:00:00.000Z',
+    flagged: [
+      {
+        check: 'packet-spacing',
+        expected: '>= 90 % of busy gaps on time',
+        warn: 2,
+        fail: 0,
+        min: 0.85,
+        max: 0.88,
+      },
+    ],
+  };
+  writeFileSync(join(dir, COMMITTED, 'runs.json'), JSON.stringify(runs));
   // The targeted experiment written beside the results, as for a finding that failed there.
   writeFileSync(
     join(dir, COMMITTED, 'explanations.yaml'),
@@ -82,6 +104,8 @@ describe('GET /api/presets/:id/findings', () => {
       kind: 'committed',
       file: `presets/results/${COMMITTED}/comparison.json`,
       runs: 0,
+      record:
+        'reproduction length: 120 s runs × 3 repetitions · 21 of 21 runs (19 valid, 2 suspect, 0 invalid) · lab clock: dilated 21 · wall time 2.5 h. Not valid because of: packet spacing in 2 runs (measured 85 % to 88 %; expected >= 90 % of busy gaps on time)',
     });
     const f = v.findings.find((x) => x.id === fixture.finding);
     expect(f?.verdict).toBe('holds');

@@ -256,7 +256,13 @@ export const PresetFindingsReply = z.object({
         newestAt: z.string(),
         shortenedToS: z.number().nullable(),
       }),
-      z.object({ kind: z.literal('committed'), file: z.string(), runs: z.number().int() }),
+      z.object({
+        kind: z.literal('committed'),
+        file: z.string(),
+        runs: z.number().int(),
+        /** What the published runs were, in words (length, verdicts, why not valid, clock, wall time). */
+        record: z.string().nullable(),
+      }),
     ])
     .nullable(),
   message: z.string().nullable(),

@@ -14,7 +14,8 @@ import {
   shortenedName,
   shortenForCi,
 } from '../presets/index.js';
-import { type Explanation, readExplanations } from '../presets/publish.js';
+import { type Explanation, type RunsInfo, readExplanations } from '../presets/publish.js';
+import { publishedRunsText } from '../report/presetSummary.js';
 import type { RunSummary } from '../run/summary.js';
 import type { PublicUser, Run } from './types.js';
 
@@ -68,6 +69,7 @@ export class PresetFindings {
           kind: 'committed',
           file: `presets/results/${preset.name}/comparison.json`,
           runs: committed.rows?.used ?? 0,
+          record: readRunsRecord(join(published, 'runs.json')),
         },
         tested,
       );
@@ -161,6 +163,17 @@ function readSummary(dir: string): RunSummary | null {
 }
 
 /** A committed comparison.json, or null when there is none or it is not one. */
+/** runs.json in words, or null when it is absent or unreadable (the findings still show). */
+function readRunsRecord(file: string): string | null {
+  if (!existsSync(file)) return null;
+  try {
+    const r = JSON.parse(readFileSync(file, 'utf8')) as RunsInfo;
+    return r.runs && r.length ? publishedRunsText(r) : null;
+  } catch {
+    return null;
+  }
+}
+
 function readCommitted(file: string): PresetComparison | null {
   if (!existsSync(file)) return null;
   try {

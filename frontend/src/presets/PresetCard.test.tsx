@@ -18,7 +18,12 @@ const preset: Preset = {
 const findings: PresetFindingsView = {
   preset: preset.id,
   notExpressed: ['The forward transfer restarts at the half instead of running on.'],
-  source: { kind: 'committed', file: 'presets/results/seed000-table4/comparison.json', runs: 42 },
+  source: {
+    kind: 'committed',
+    file: 'presets/results/seed000-table4/comparison.json',
+    runs: 42,
+    record: '21 of 21 runs (19 valid, 2 suspect, 0 invalid). Not valid because of: packet spacing in 2 runs',
+  },
   message: null,
   summary: '…',
   findings: [
@@ -117,6 +122,10 @@ describe('PresetCard', () => {
     expect(within(f).getByText('fails')).toBeTruthy();
     expect(within(f).getByText(/Kendall τ-b, one-sided; n = 3–4/)).toBeTruthy();
     expect(screen.getByText(/Decided on the published results \(42 runs/)).toBeTruthy();
+    // What the published runs were, and why some were not valid.
+    expect(
+      screen.getByText(/Runs: 21 of 21 runs \(19 valid, 2 suspect.*packet spacing in 2 runs/),
+    ).toBeTruthy();
     const cell = screen.getByTestId('cell-t4.with.fast');
     expect(cell.textContent).toContain('22.5 ± 1.25 Mbit/s (n = 3)');
     expect(cell.textContent).toContain('64 × 0.16 = 10.2 Mbit/s');

@@ -11,7 +11,7 @@ import { FindingVerdict } from './FindingVerdict';
 
 export function sourceText(s: FindingsSource): string {
   if (s.kind === 'committed')
-    return `Decided on the published results (${s.runs} run${s.runs === 1 ? '' : 's'}, ${s.file}).`;
+    return `Decided on the published results (${s.runs} run${s.runs === 1 ? '' : 's'}, ${s.file}).${s.record ? ` Runs: ${s.record}.` : ''}`;
   const length = s.shortenedToS === null ? 'full length' : `shortened to ${s.shortenedToS} s`;
   return `Decided on your ${s.runs} completed run${s.runs === 1 ? '' : 's'} (${length}; newest ${fmtDate(s.newestAt)}).`;
 }
