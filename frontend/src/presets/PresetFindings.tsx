@@ -11,7 +11,7 @@ import { FindingVerdict } from './FindingVerdict';
 
 export function sourceText(s: FindingsSource): string {
   if (s.kind === 'committed')
-    return `Decided on the published results (${s.runs} run${s.runs === 1 ? '' : 's'}, ${s.file}).${s.record ? ` Runs: ${s.record}.` : ''}`;
+    return `Decided on the published results (${s.runs} run${s.runs === 1 ? '' : 's'}, ${s.file}).`;
   const length = s.shortenedToS === null ? 'full length' : `shortened to ${s.shortenedToS} s`;
   return `Decided on your ${s.runs} completed run${s.runs === 1 ? '' : 's'} (${length}; newest ${fmtDate(s.newestAt)}).`;
 }
@@ -137,6 +137,11 @@ export function PresetFindings({ presetId }: { presetId: string }) {
             <Text size="xs" c="dimmed">
               {sourceText(v.source)}
             </Text>
+            {v.source.kind === 'committed' && v.source.record ? (
+              <Text size="xs" c="dimmed" data-testid="published-runs">
+                Runs: {v.source.record}.
+              </Text>
+            ) : null}
             {v.findings.map((f) => (
               <Finding key={f.id} f={f} />
             ))}
