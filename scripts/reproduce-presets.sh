@@ -33,27 +33,38 @@ lfnlab=(node backend/bin/lfnlab.js)
 commit_progress() {
   local d="presets/results/$1/progress"
   [ -d "$d" ] || return 0
-  git add "$d" && git commit -q -m "Progress: $1, $(find "$d" -path '*/runs/*/summary.json' | wc -l) runs kept" -- "$d" || true
+  git add "$d" || return 0
+  git diff --cached --quiet -- "$d" && return 0
+  git commit -q -m "Progress: $1, $(find "$d" -path '*/runs/*/summary.json' | wc -l) runs kept" -- "$d" || true
 }
 committer=""
 stop_committer() {
-  if [ -n "$committer" ]; then kill "$committer" 2>/dev/null || true; fi
+  if [ -n "$committer" ]; then
+    pkill -P "$committer" 2>/dev/null || true
+    kill "$committer" 2>/dev/null || true
+  fi
   committer=""
 }
 trap stop_committer EXIT
 
+# One lab experiment at a time: the lock is held for the whole script. The preset runs as the
+# script's own child (not under flock), so on Ctrl-C the script waits for it to clean up its run.
+exec 9>/tmp/lfnlab-lab.lock
+flock 9
+
 for name in "${names[@]}"; do
   echo "== $name ($(date -u +%H:%M) UTC)"
   if [ "$commit" -eq 1 ]; then
-    (while sleep 600; do commit_progress "$name"; done) &
+    (while sleep 600; do commit_progress "$name"; done) 9>&- &
     committer=$!
   fi
   status=0
-  flock /tmp/lfnlab-lab.lock "${lfnlab[@]}" preset run "$name" --reproduce --retry-invalid 1 --lab "$lab" \
+  "${lfnlab[@]}" preset run "$name" --reproduce --retry-invalid 1 --lab "$lab" \
     --progress "presets/results/$name/progress" || status=$?
   stop_committer
   if [ "$status" -eq 130 ]; then
     if [ "$commit" -eq 1 ]; then commit_progress "$name"; fi
+    "${lfnlab[@]}" lab down --name "$lab" || true
     echo "interrupted: run the script again to resume"
     exit 130
   fi
