@@ -60,10 +60,14 @@ export function flaggedText(r: RunsInfo): string {
     .join('; ');
 }
 
-/** A published preset's runs in one paragraph: for its summary line and its card in the web app. */
+/** Length, runs and verdicts, lab clock, wall time: the line under each preset in the summary. */
+const runsLine = (r: RunsInfo) =>
+  `${lengthText(r)} · ${runsText(r)} · lab clock: ${clockText(r) || 'unknown'} · wall time ${formatWallS(r.wallS)}`;
+
+/** A published preset's runs in one paragraph, why runs were not valid included: for its card. */
 export function publishedRunsText(r: RunsInfo): string {
   const why = flaggedText(r);
-  return `${lengthText(r)} · ${runsText(r)} · lab clock: ${clockText(r) || 'unknown'} · wall time ${formatWallS(r.wallS)}${why ? `. Not valid because of: ${why}` : ''}`;
+  return `${runsLine(r)}${why ? `. Not valid because of: ${why}` : ''}`;
 }
 
 /** Tallies over every finding: holds / fails / inconclusive. */
@@ -83,6 +87,7 @@ export function renderResultsSummaryHtml(all: PublishedPreset[]): string {
   const counts = verdictCounts(all);
   const sections = [...byPaper(all)].map(([paper, presets]) => {
     const blocks = presets.map(({ comparison: c, runs: r, explanations }) => {
+      const why = flaggedText(r);
       const rows = c.findings.map((f) => {
         const v = verdictOf(f);
         const tested = explanations
@@ -101,8 +106,8 @@ export function renderResultsSummaryHtml(all: PublishedPreset[]): string {
       });
       return [
         `<h3><a href="${esc(c.preset)}/comparison.html">${esc(c.preset)}</a></h3>`,
-        `<p class="unit">${esc(lengthText(r))} · ${esc(runsText(r))} · lab clock: ${esc(clockText(r) || 'unknown')} · wall time ${esc(formatWallS(r.wallS))}${r.measuredAt ? ` · measured ${esc(r.measuredAt.slice(0, 10))}` : ''}</p>`,
-        flaggedText(r) ? `<p class="unit">Not valid because of: ${esc(flaggedText(r))}</p>` : '',
+        `<p class="unit">${esc(runsLine(r))}${r.measuredAt ? ` · measured ${esc(r.measuredAt.slice(0, 10))}` : ''}</p>`,
+        why ? `<p class="unit">Not valid because of: ${esc(why)}</p>` : '',
         rows.length
           ? table(
               `${c.preset}: findings`,
@@ -136,12 +141,13 @@ export function renderResultsSummaryMarkdown(all: PublishedPreset[]): string {
   for (const [paper, presets] of byPaper(all)) {
     out.push(`## ${paper}`, '');
     for (const { comparison: c, runs: r, explanations } of presets) {
+      const why = flaggedText(r);
       out.push(
         `### [${c.preset}](${c.preset}/comparison.html)`,
         '',
-        `${lengthText(r)} · ${runsText(r)} · lab clock: ${clockText(r) || 'unknown'} · wall time ${formatWallS(r.wallS)}`,
+        runsLine(r),
         '',
-        ...(flaggedText(r) ? [`Not valid because of: ${flaggedText(r)}`, ''] : []),
+        ...(why ? [`Not valid because of: ${why}`, ''] : []),
         '| verdict | the paper found | ours vs the paper | test, n |',
         '| --- | --- | --- | --- |',
         ...c.findings.map(
