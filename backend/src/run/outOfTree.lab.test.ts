@@ -103,6 +103,11 @@ describe('out-of-tree stacks', () => {
     const ch = await connectLab(TEST_LAB, { timeoutMs: 10_000 });
     try {
       const mods = ['tcp_fast', 'tcp_hstcplp', 'tcp_grid'];
+      // A socket of an earlier run can outlive its namespace for a while (an orphan finishing its
+      // FIN exchange keeps the dying namespace, and its stack's module, referenced), so wait for
+      // the references to drain instead of racing them; say what held them if they do not.
+      const refs = await waitForModulesIdle(ch, mods, 120_000);
+      expect(refs.idle, `modules still referenced after 120 s: ${refs.detail}`).toBe(true);
       const steps = [{ argv: ['dmesg', '-c'] }];
       for (let i = 0; i < 5; i++)
         steps.push({ argv: ['rmmod', ...mods] }, ...mods.map((m) => ({ argv: ['modprobe', m] })));
@@ -121,3 +126,26 @@ describe('out-of-tree stacks', () => {
     }
   });
 });
+
+type LabChannel = Awaited<ReturnType<typeof connectLab>>;
+
+/** Polls each module's reference count until all are 0 or the deadline passes. */
+async function waitForModulesIdle(ch: LabChannel, mods: string[], deadlineMs: number) {
+  const until = Date.now() + deadlineMs;
+  const steps = [
+    ...mods.map((m) => ({ argv: ['cat', `/sys/module/${m}/refcnt`] })),
+    { argv: ['cat', '/proc/net/sockstat'] },
+  ];
+  for (;;) {
+    const res = await ch.call<{ results: { stdout: string }[] }>('exec', { steps });
+    const counts = mods.map((m, i) => `${m} ${res.results[i]?.stdout.trim()}`);
+    if (mods.every((_, i) => res.results[i]?.stdout.trim() === '0'))
+      return { idle: true, detail: counts.join(', ') };
+    if (Date.now() > until)
+      return {
+        idle: false,
+        detail: `${counts.join(', ')}; ${res.results[mods.length]?.stdout.replace(/\n/g, ' ')}`,
+      };
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
