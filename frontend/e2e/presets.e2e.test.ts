@@ -62,7 +62,10 @@ describe('a preset for a student, in Chromium against the fake lab', () => {
     expect(await over.textContent()).toContain('concurrentRuns');
     expect(await card.getByTestId('run-cost').textContent()).toMatch(/^30 runs · 5 min 00 s of traffic/);
     // The findings come in their own request, after the card: wait for them, then read the card.
-    await card.getByText(/No results yet/).first().waitFor();
+    await card
+      .getByText(/No results yet/)
+      .first()
+      .waitFor();
     expect(await card.textContent()).toContain('No results yet');
     expect(await pageWidth(page)).toBeLessThanOrEqual(390);
     await card.scrollIntoViewIfNeeded();

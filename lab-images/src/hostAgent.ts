@@ -12,7 +12,6 @@ import { buildAgent } from './agent.js';
 import { Channel, type ChannelOptions } from './channel.js';
 import { buildSamplers } from './samplers.js';
 
-
 export interface HostAgent {
   channel: Channel;
   pid: number;

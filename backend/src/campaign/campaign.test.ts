@@ -5,7 +5,7 @@ import { MAX_YAML_ALIASES, validateSpec } from '@lfnlab/emulator';
 import { describe, expect, it, vi } from 'vitest';
 import type { RunSummary } from '../run/summary.js';
 import { CampaignError, expandCampaign, parseCampaignText, setPath } from './expand.js';
-import { type CampaignRow, type RunOne, runCampaign, toCsv } from './runCampaign.js';
+import { type CampaignRow, etaText, type RunOne, runCampaign, toCsv } from './runCampaign.js';
 
 const text = `
 name: sst
@@ -267,6 +267,16 @@ describe('running a campaign', () => {
     expect(toCsv([{ ...(second.rows[0] as CampaignRow), label: undefined }]).split('\n')[1]).toMatch(
       /^([^,]+),\1,/,
     );
+  });
+});
+
+describe('the campaign ETA', () => {
+  it('comes from the runs that ran to their end, per lab, and is not guessed after a stop', () => {
+    expect(etaText([600_000, 660_000], 3, 1, false)).toBe(', ETA 32 min');
+    expect(etaText([600_000, 660_000], 3, 2, false)).toBe(', ETA 16 min');
+    expect(etaText([], 3, 1, false)).toBe(', ETA unknown');
+    expect(etaText([600_000], 0, 1, false)).toBe('');
+    expect(etaText([600_000], 3, 1, true)).toBe(', stopped');
   });
 });
 

@@ -227,12 +227,12 @@ async function runVariants(
         );
         s = await runOne(v.resolved, dir, o.signal);
         ran++;
-        times.push(Date.now() - t);
+        // A run cut short says nothing about how long the others take.
+        if (s.status !== 'aborted') times.push(Date.now() - t);
         const retrying = s.status === 'completed' && s.verdict === 'invalid' && again < o.retry;
         const left = pending();
-        const eta = ((times.reduce((a, b) => a + b, 0) / times.length) * left) / o.labs.length;
         log(
-          `[${i + 1}/${variants.length}] ${v.label} (${v.id}): ${s.status}${s.status === 'failed' && s.error ? ` (${s.error})` : ''}, verdict ${s.verdict ?? '-'} in ${((Date.now() - t) / 1000).toFixed(0)} s; ${left} left, ETA ${Math.ceil(eta / 60_000)} min`,
+          `[${i + 1}/${variants.length}] ${v.label} (${v.id}): ${s.status}${s.status === 'failed' && s.error ? ` (${s.error})` : ''}, verdict ${s.verdict ?? '-'} in ${((Date.now() - t) / 1000).toFixed(0)} s; ${left} left${etaText(times, left, o.labs.length, s.status === 'aborted')}`,
         );
         if (!retrying || stopped || o.signal?.aborted) {
           o.afterRun?.(v.id);
@@ -265,4 +265,13 @@ async function runVariants(
 function readSummary(dir: string): RunSummary | null {
   const f = join(dir, 'summary.json');
   return existsSync(f) ? (JSON.parse(readFileSync(f, 'utf8')) as RunSummary) : null;
+}
+
+/** The campaign's remaining wall time from the runs that ran to their end, or why there is none. */
+export function etaText(times: readonly number[], left: number, labs: number, aborted: boolean): string {
+  if (aborted) return ', stopped';
+  if (!left) return '';
+  if (!times.length) return ', ETA unknown';
+  const eta = ((times.reduce((a, b) => a + b, 0) / times.length) * left) / labs;
+  return `, ETA ${Math.ceil(eta / 60_000)} min`;
 }

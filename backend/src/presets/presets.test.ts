@@ -1,13 +1,11 @@
 // Every preset in presets/ loads, every campaign inside it expands (expansion validates each spec),
 // every published number has a reference, and the CI variant keeps every spec valid and short.
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { validateSpec } from '@lfnlab/emulator';
 import { describe, expect, it } from 'vitest';
 import { expandCampaign } from '../campaign/expand.js';
 import { presetForCi, presetForReproduction } from './ci.js';
 import { comparePreset } from './compare.js';
-import { loadPresetsWithOrphans, PRESETS_DIR, selections } from './load.js';
+import { loadPresetsWithOrphans, selections } from './load.js';
 import { formatRef } from './schema.js';
 import { rowMatches } from './where.js';
 

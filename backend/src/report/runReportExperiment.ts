@@ -73,7 +73,7 @@ export function experimentSection(run: RunData, flows: FlowInfo[]): string {
   );
   const specFlows = new Map((spec?.flows ?? []).map((f) => [f.name, f]));
   const summaryFlows = new Map((run.summary.flows ?? []).map((f) => [f.name, f]));
-  const flowRows = flows.map((f, i) => {
+  const flowRows = flows.map((f) => {
     const sf = specFlows.get(f.name);
     const sum = summaryFlows.get(f.name);
     const observed = sum?.observedStacks ?? [];

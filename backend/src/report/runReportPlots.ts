@@ -118,7 +118,7 @@ export function plotsSection(run: RunData, flows: FlowInfo[], o: RunReportOption
     ...queueStyle(i),
     points: queuePoints(run, q, 'backlogPackets'),
   }));
-  for (const [i, q] of queues.entries()) {
+  for (const q of queues) {
     const limit = pathSummaries.get(q.path)?.configured.bufferPackets[q.direction];
     if (isNum(limit) && lengthS > 0)
       qSeries.push({

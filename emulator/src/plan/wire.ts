@@ -115,7 +115,8 @@ export function buildWire(
 
   const lab: Cmd[] = [
     {
-      comment: "qemu's wire ports are virtio-net (a lab PC's NIC drivers load at boot); the bridge joins them",
+      comment:
+        "qemu's wire ports are virtio-net (a lab PC's NIC drivers load at boot); the bridge joins them",
       argv: ['modprobe', '-a', 'virtio_net', 'bridge'],
     },
     ...[a, b].map((port) => ({
