@@ -70,8 +70,10 @@ for name in "${names[@]}"; do
   fi
   "${lfnlab[@]}" preset publish "$name" --reproduce
   if [ "$commit" -eq 1 ]; then
-    git add "presets/results/$name" presets/results/index.html presets/results/README.md
-    git commit -q -m "Results: $name at its reproduction length" || true
+    published=("presets/results/$name" presets/results/index.html presets/results/README.md)
+    git add "${published[@]}"
+    # Only these paths: whatever else is staged in the working copy stays out of this commit.
+    git commit -q -m "Results: $name at its reproduction length" -- "${published[@]}" || true
   fi
 done
 "${lfnlab[@]}" lab down --name "$lab" || true
