@@ -29,13 +29,16 @@ if [ ${#names[@]} -eq 0 ]; then
 fi
 lfnlab=(node backend/bin/lfnlab.js)
 
-# Commits one preset's kept runs (only those files, whatever else is staged).
+# Commits one preset's kept runs and the summary that counts them (only those files, whatever
+# else is staged).
 commit_progress() {
   local d="presets/results/$1/progress"
   [ -d "$d" ] || return 0
-  git add "$d" || return 0
-  git diff --cached --quiet -- "$d" && return 0
-  git commit -q -m "Progress: $1, $(find "$d" -path '*/runs/*/summary.json' | wc -l) runs kept" -- "$d" || true
+  "${lfnlab[@]}" preset summary > /dev/null || true
+  local paths=("$d" presets/results/index.html presets/results/README.md)
+  git add "${paths[@]}" || return 0
+  git diff --cached --quiet -- "${paths[@]}" && return 0
+  git commit -q -m "Progress: $1, $(find "$d" -path '*/runs/*/summary.json' | wc -l) runs kept" -- "${paths[@]}" || true
 }
 committer=""
 stop_committer() {

@@ -13,11 +13,13 @@ import {
   loadPresets,
   type Preset,
   type PresetRow,
+  paperLabel,
   presetForCi,
   presetForReproduction,
   readPresetRows,
   shortenForCi,
 } from '../presets/index.js';
+import { pendingPresets } from '../presets/pending.js';
 import { publishPreset, type RunsInfo, readPublished, runsInfo } from '../presets/publish.js';
 import { renderPresetComparison } from '../report/presetReport.js';
 import { renderResultsSummaryHtml, renderResultsSummaryMarkdown } from '../report/presetSummary.js';
@@ -94,8 +96,10 @@ const RESULTS_DIR = 'presets/results';
 /** Rewrite the summary of everything published (index.html and README.md). */
 function writeSummary(resultsDir: string): string {
   const all = readPublished(resultsDir);
-  writeFileSync(join(resultsDir, 'index.html'), renderResultsSummaryHtml(all));
-  writeFileSync(join(resultsDir, 'README.md'), renderResultsSummaryMarkdown(all));
+  const pending = pendingPresets(loadPresets(), new Set(all.map((p) => p.comparison.preset)), resultsDir);
+  mkdirSync(resultsDir, { recursive: true });
+  writeFileSync(join(resultsDir, 'index.html'), renderResultsSummaryHtml(all, pending));
+  writeFileSync(join(resultsDir, 'README.md'), renderResultsSummaryMarkdown(all, pending));
   return join(resultsDir, 'index.html');
 }
 
@@ -123,6 +127,7 @@ export const presetCommand: Command = {
                          [--retry-invalid N] [--progress DIR]
        lfnlab preset compare NAME [--ci | --reproduce | --seconds N] [--out DIR]
        lfnlab preset publish NAME [--ci | --reproduce | --seconds N] [--out DIR] [--results DIR]
+       lfnlab preset summary [--results DIR]
 
 list     every preset: paper, parts, runs, full length, reproduction length
          (runs and expected wall time) and the CI length
@@ -144,6 +149,9 @@ publish  compares, then copies the comparison and what the runs were (length,
          runs and verdicts, lab clock, wall time) to RESULTS/NAME/ (default
          presets/results/) and rewrites the summary RESULTS/index.html and
          RESULTS/README.md over every published preset
+summary  rewrites only that summary: the published presets, then those not
+         reproduced yet with the runs kept in RESULTS/NAME/progress and the
+         wall time left
 
   --ci          shorten every run as the preset's 'ci' block says (seconds, values)
   --reproduce   the preset's reproduction length ('reproduce' block): every value,
@@ -198,6 +206,13 @@ ${RETRY_INVALID_HELP}`,
       );
       return 0;
     }
+    if (action === 'summary') {
+      if (name)
+        throw new UsageError(`'preset summary' takes no preset name (got '${name}')\n\n${this.usage}`);
+      const results = resolve(typeof values.results === 'string' ? values.results : RESULTS_DIR);
+      console.log(`summary: ${writeSummary(results)}`);
+      return 0;
+    }
     if (!['run', 'compare', 'publish', 'show'].includes(action ?? '')) throw new UsageError(this.usage);
     const preset = findPreset(name, this.usage);
     if (action === 'show') {
@@ -233,7 +248,7 @@ ${RETRY_INVALID_HELP}`,
       return 0;
     }
 
-    console.log(`${preset.name}: ${preset.meta.paper.short} (seed ${preset.meta.paper.id}) → ${dir}`);
+    console.log(`${preset.name}: ${paperLabel(preset)} → ${dir}`);
     console.log(`scaling: ${preset.meta.scaling.rule}`);
     const campaigns = campaignsOf(preset, values);
     const labCount = parseLabCount(typeof values.labs === 'string' ? values.labs : undefined, (l) =>

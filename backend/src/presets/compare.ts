@@ -82,6 +82,9 @@ function checkClaim(c: Claim, ctx: EstimateContext): Judged {
   }
 }
 
+/** How results name a preset's paper, and group by it: `Short (seed NNN)`. */
+export const paperLabel = (preset: Preset) => `${preset.meta.paper.short} (seed ${preset.meta.paper.id})`;
+
 /** The preset's published numbers beside ours, and its claims checked on `rows`. */
 export function comparePreset(preset: Preset, rows: PresetRow[]): PresetComparison {
   const only = preset.parts.length === 1 ? preset.parts[0]?.name : undefined;
@@ -126,7 +129,7 @@ export function comparePreset(preset: Preset, rows: PresetRow[]): PresetComparis
   const measuredCells = cells.filter((c) => c.measured?.value !== null && c.measured !== null).length;
   return {
     preset: preset.name,
-    paper: `${preset.meta.paper.short} (seed ${preset.meta.paper.id})`,
+    paper: paperLabel(preset),
     experiment: preset.meta.experiment,
     finding: preset.meta.finding,
     scaling: preset.meta.scaling.rule,

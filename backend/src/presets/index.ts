@@ -13,6 +13,7 @@ export {
   type Finding,
   formatComparison,
   type PresetComparison,
+  paperLabel,
 } from './compare.js';
 export {
   type LoadedPresets,

@@ -2,6 +2,7 @@
 // finding's verdict in words, the sentence that puts ours beside the paper's, n, the lab clock the
 // runs used, their length and wall time. One HTML page and the same as Markdown for the repository.
 import { formatWallS } from '../presets/cost.js';
+import type { PendingPreset } from '../presets/pending.js';
 import type { PublishedPreset, RunsInfo } from '../presets/publish.js';
 import { nText, verdictOf } from '../presets/verdict.js';
 import { esc } from './format.js';
@@ -77,14 +78,45 @@ export function verdictCounts(all: PublishedPreset[]): Record<'holds' | 'fails' 
   return c;
 }
 
+/** The presets not reproduced yet, one row each: preset, paper, claims, plan, kept, left. */
+const PENDING_HEAD = ['preset', 'paper', 'findings', 'reproduction length', 'runs kept', 'wall time left'];
+
+function pendingRow(p: PendingPreset): string[] {
+  const left = `~${formatWallS(p.wallLeftS)} ${p.paceMeasured ? "at its kept runs' pace" : 'at the usual dilated pace'}`;
+  return [
+    p.preset,
+    p.paper,
+    String(p.claims),
+    `${p.runs} runs (${p.seconds} s × ${p.repeat} repetitions per cell)`,
+    `${p.done} of ${p.runs}`,
+    p.done === p.runs ? 'none: compare and publish' : left,
+  ];
+}
+
+const pendingTotalS = (pending: readonly PendingPreset[]) => pending.reduce((a, p) => a + p.wallLeftS, 0);
+
+/** The header's count: "5 presets published; … . 10 not reproduced yet (about 110 h of lab wall time)." */
+function countsText(all: PublishedPreset[], pending: readonly PendingPreset[]): string {
+  const counts = verdictCounts(all);
+  const head = `${all.length} presets published; findings: ${counts.holds} hold, ${counts.fails} fail, ${counts.inconclusive} inconclusive.`;
+  return pending.length
+    ? `${head} ${pending.length} not reproduced yet (about ${formatWallS(pendingTotalS(pending))} of lab wall time left).`
+    : head;
+}
+
+const PENDING_NOTE =
+  'Their findings are unchecked until they are published. A reproduction that spans sittings keeps each finished run in presets/results/PRESET/progress; `scripts/reproduce-presets.sh PRESET` resumes it.';
+
 const byPaper = (all: PublishedPreset[]) => {
   const m = new Map<string, PublishedPreset[]>();
   for (const p of all) m.set(p.comparison.paper, [...(m.get(p.comparison.paper) ?? []), p]);
   return m;
 };
 
-export function renderResultsSummaryHtml(all: PublishedPreset[]): string {
-  const counts = verdictCounts(all);
+export function renderResultsSummaryHtml(
+  all: PublishedPreset[],
+  pending: readonly PendingPreset[] = [],
+): string {
   const sections = [...byPaper(all)].map(([paper, presets]) => {
     const blocks = presets.map(({ comparison: c, runs: r, explanations }) => {
       const why = flaggedText(r);
@@ -121,21 +153,34 @@ export function renderResultsSummaryHtml(all: PublishedPreset[]): string {
   });
   const body = [
     '<h1>The papers reproduced: findings checked in the lab</h1>',
-    `<p>${all.length} presets published; findings: ${counts.holds} hold, ${counts.fails} fail, ${counts.inconclusive} inconclusive. A finding holds or fails only when its test decides at 95 % confidence with at least 3 runs per cell; each preset's page has the numbers.</p>`,
+    `<p>${esc(countsText(all, pending))} A finding holds or fails only when its test decides at 95 % confidence with at least 3 runs per cell; each preset's page has the numbers.</p>`,
     ...sections,
+    ...(pending.length
+      ? [
+          '<h2>Not reproduced yet</h2>',
+          `<p class="unit">${esc(PENDING_NOTE).replace(/`([^`]+)`/g, '<code>$1</code>')}</p>`,
+          table(
+            'presets not reproduced yet',
+            PENDING_HEAD,
+            pending.map((p) => pendingRow(p).map(esc)),
+          ),
+        ]
+      : []),
   ].join('\n');
   return page({ title: 'lfnlab: the papers reproduced', body });
 }
 
 const mdCell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
-export function renderResultsSummaryMarkdown(all: PublishedPreset[]): string {
-  const counts = verdictCounts(all);
+export function renderResultsSummaryMarkdown(
+  all: PublishedPreset[],
+  pending: readonly PendingPreset[] = [],
+): string {
   const out = [
     '# The papers reproduced',
     '',
-    `${all.length} presets published; findings: ${counts.holds} hold, ${counts.fails} fail, ${counts.inconclusive} inconclusive.`,
-    'Written by `lfnlab preset publish`; do not edit by hand. [The same as a page](index.html).',
+    countsText(all, pending),
+    'Written by `lfnlab preset publish` and `lfnlab preset summary`; do not edit by hand. [The same as a page](index.html).',
     '',
   ];
   for (const [paper, presets] of byPaper(all)) {
@@ -165,5 +210,16 @@ export function renderResultsSummaryMarkdown(all: PublishedPreset[]): string {
       );
     }
   }
+  if (pending.length)
+    out.push(
+      '## Not reproduced yet',
+      '',
+      PENDING_NOTE,
+      '',
+      `| ${PENDING_HEAD.join(' | ')} |`,
+      `|${PENDING_HEAD.map(() => ' --- |').join('')}`,
+      ...pending.map((p) => `| ${pendingRow(p).map(mdCell).join(' | ')} |`),
+      '',
+    );
   return `${out.join('\n')}\n`;
 }

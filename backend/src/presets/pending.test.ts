@@ -1,0 +1,78 @@
+// The presets not reproduced yet: every preset with a reproduction length that is not published,
+// the runs kept in its progress directory counted, the wall time left at their pace, and the
+// summary's section and header that list them.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { expandCampaign } from '../campaign/expand.js';
+import { renderResultsSummaryHtml, renderResultsSummaryMarkdown } from '../report/presetSummary.js';
+import { presetForReproduction } from './ci.js';
+import { loadPresets } from './load.js';
+import { pendingPresets, progressDirOf } from './pending.js';
+
+const presets = loadPresets();
+const preset = presets.find((p) => p.name === 'seed002-selfsimilar');
+if (!preset) throw new Error('preset missing');
+
+/** Two runs of the preset kept as a reproduction keeps them, 60 s of traffic in 600 s of wall each. */
+function keepTwoRuns(resultsDir: string): void {
+  const [{ part, campaign }] = presetForReproduction(preset as NonNullable<typeof preset>) as [
+    { part: string; campaign: Parameters<typeof expandCampaign>[0] },
+  ];
+  for (const [i, v] of expandCampaign(campaign).slice(0, 2).entries()) {
+    const d = join(progressDirOf(resultsDir, 'seed002-selfsimilar'), part, 'runs', v.id);
+    mkdirSync(d, { recursive: true });
+    const start = Date.UTC(2026, 10, 27, 6, 0, 0) + i * 610_000;
+    writeFileSync(join(d, 'spec.json'), JSON.stringify(v.spec));
+    writeFileSync(
+      join(d, 'summary.json'),
+      JSON.stringify({
+        status: 'completed',
+        verdict: 'valid',
+        startedAt: new Date(start).toISOString(),
+        finishedAt: new Date(start + 600_000).toISOString(),
+        clock: { mode: 'dilated', guestS: 60, wallS: 590, dilation: 0.1 },
+      }),
+    );
+  }
+}
+
+describe('presets not reproduced yet', () => {
+  it('lists each unpublished preset with its runs kept and the wall time left at their pace', () => {
+    const results = mkdtempSync(join(tmpdir(), 'lfnlab-pending-'));
+    keepTwoRuns(results);
+    const pending = pendingPresets(presets, new Set(['seed003-ber']), results);
+    expect(pending.map((p) => p.preset)).not.toContain('seed003-ber');
+    expect(pending).toHaveLength(presets.filter((p) => p.meta.reproduce).length - 1);
+    const kept = pending.find((p) => p.preset === 'seed002-selfsimilar');
+    expect(kept).toMatchObject({ runs: 36, seconds: 60, repeat: 3, done: 2, paceMeasured: true });
+    // 34 runs of 60 s at the kept runs' pace (60 lab s in 590 wall s: 0.1), each with its set-up.
+    expect(kept?.wallLeftS).toBeGreaterThan(34 * 590);
+    expect(kept?.wallLeftS).toBeLessThan(34 * 700);
+    const untouched = pending.find((p) => p.preset === 'seed000-table4');
+    expect(untouched).toMatchObject({ done: 0, paceMeasured: false, runs: 21, seconds: 120 });
+  });
+
+  it('says how many are left in the summary header and lists them in a table of their own', () => {
+    const results = mkdtempSync(join(tmpdir(), 'lfnlab-pending-'));
+    keepTwoRuns(results);
+    const pending = pendingPresets(presets, new Set(), results);
+    const md = renderResultsSummaryMarkdown([], pending);
+    expect(md).toMatch(
+      new RegExp(
+        `0 presets published; .* ${pending.length} not reproduced yet \\(about [\\d.]+ h of lab wall time left\\)`,
+      ),
+    );
+    expect(md).toContain('## Not reproduced yet');
+    expect(md).toMatch(
+      /\| seed002-selfsimilar \| Li \(UCL\) 2003 \(seed 002\) \| 1 \| 36 runs \(60 s × 3 repetitions per cell\) \| 2 of 36 \| ~[\d.]+ h at its kept runs' pace \|/,
+    );
+    expect(md).toMatch(/\| seed000-table4 \| .* \| 0 of 21 \| ~[\d.]+ (h|min) at the usual dilated pace \|/);
+    const html = renderResultsSummaryHtml([], pending);
+    expect(html).toContain('<h2>Not reproduced yet</h2>');
+    expect(html).toContain('<code>scripts/reproduce-presets.sh PRESET</code>');
+    // Nothing pending: neither the section nor the clause.
+    expect(renderResultsSummaryMarkdown([], [])).not.toMatch(/not reproduced yet/i);
+  });
+});

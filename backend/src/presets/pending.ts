@@ -1,0 +1,53 @@
+// The presets not yet published at their reproduction length, and what is left of each: its runs,
+// those already kept beside the results (a reproduction that spans sittings keeps each finished run
+// in presets/results/NAME/progress) and the wall time the rest takes, at the pace of the runs kept
+// there when there are any. The summary lists them, so it says what has not been checked yet.
+import { join } from 'node:path';
+import { presetForReproduction } from './ci.js';
+import { paperLabel } from './compare.js';
+import { campaignsCost } from './cost.js';
+import type { Preset } from './load.js';
+
+export interface PendingPreset {
+  preset: string;
+  /** As the published comparisons name it: `Short (seed NNN)`. */
+  paper: string;
+  claims: number;
+  runs: number;
+  /** Length of each run at the reproduction length, s. */
+  seconds: number;
+  repeat: number;
+  /** Runs already kept in its progress directory. */
+  done: number;
+  /** Wall time of the runs left, s. */
+  wallLeftS: number;
+  /** Whether that is at the pace of the runs kept (else the default dilated pace). */
+  paceMeasured: boolean;
+}
+
+/** Where a reproduction that spans sittings keeps its finished runs (`preset run --progress`). */
+export const progressDirOf = (resultsDir: string, preset: string) => join(resultsDir, preset, 'progress');
+
+/** Every preset with a reproduction length that is not among `published`, in the presets' order. */
+export function pendingPresets(
+  presets: readonly Preset[],
+  published: ReadonlySet<string>,
+  resultsDir: string,
+): PendingPreset[] {
+  return presets
+    .filter((p) => p.meta.reproduce && !published.has(p.name))
+    .map((p) => {
+      const cost = campaignsCost(presetForReproduction(p), undefined, progressDirOf(resultsDir, p.name));
+      return {
+        preset: p.name,
+        paper: paperLabel(p),
+        claims: p.meta.claims.length,
+        runs: cost.runs,
+        seconds: p.meta.reproduce?.seconds ?? 0,
+        repeat: p.meta.reproduce?.repeat ?? 3,
+        done: cost.done,
+        wallLeftS: cost.wallS,
+        paceMeasured: cost.fromHistory,
+      };
+    });
+}
