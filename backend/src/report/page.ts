@@ -19,6 +19,7 @@ th { background: #f0f2f5; text-align: left; font-weight: 600; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 .nowrap { white-space: nowrap; }
 .unit { font-weight: normal; color: #444; white-space: nowrap; }
+.aside { font-weight: normal; color: #444; }
 abbr[title] { text-decoration: underline dotted; cursor: help; }
 dl.meta { display: grid; grid-template-columns: max-content 1fr; gap: .15rem 1rem; margin: .6rem 0; }
 dl.meta dt { font-weight: 600; }

@@ -126,20 +126,20 @@ export function renderResultsSummaryHtml(
           .filter((e) => e.finding === f.id)
           .map(
             (e) =>
-              `<br><strong>Tested:</strong> ${esc(e.hypothesis)} <span class="unit">(${esc(e.experiment)})</span> <strong>Answer:</strong> ${esc(e.answer)}`,
+              `<br><strong>Tested:</strong> ${esc(e.hypothesis)} <span class="aside">(${esc(e.experiment)})</span> <strong>Answer:</strong> ${esc(e.answer)}`,
           )
           .join('');
         return [
           badge(badgeClass[v], v),
-          `${esc(f.text)}<br><span class="unit">${esc(f.ref)}</span>`,
+          `${esc(f.text)}<br><span class="aside">${esc(f.ref)}</span>`,
           `${esc(f.sentence)}${tested}`,
           esc(f.test ? `${f.test.name}; ${nText(f.test)}` : '—'),
         ];
       });
       return [
         `<h3><a href="${esc(c.preset)}/comparison.html">${esc(c.preset)}</a></h3>`,
-        `<p class="unit">${esc(runsLine(r))}${r.measuredAt ? ` · measured ${esc(r.measuredAt.slice(0, 10))}` : ''}</p>`,
-        why ? `<p class="unit">Not valid because of: ${esc(why)}</p>` : '',
+        `<p class="aside">${esc(runsLine(r))}${r.measuredAt ? ` · measured ${esc(r.measuredAt.slice(0, 10))}` : ''}</p>`,
+        why ? `<p class="aside">Not valid because of: ${esc(why)}</p>` : '',
         rows.length
           ? table(
               `${c.preset}: findings`,
@@ -158,7 +158,7 @@ export function renderResultsSummaryHtml(
     ...(pending.length
       ? [
           '<h2>Not reproduced yet</h2>',
-          `<p class="unit">${esc(PENDING_NOTE).replace(/`([^`]+)`/g, '<code>$1</code>')}</p>`,
+          `<p class="aside">${esc(PENDING_NOTE).replace(/`([^`]+)`/g, '<code>$1</code>')}</p>`,
           table(
             'presets not reproduced yet',
             PENDING_HEAD,

@@ -13,13 +13,15 @@ import {
   testServer,
   userClient,
 } from '../../test/support/testkit.js';
+import { expandCampaign } from '../campaign/expand.js';
 import type { PresetFindingsView } from '../presets/findingsView.js';
-import { comparePreset, loadPresets } from '../presets/index.js';
+import { comparePreset, loadPresets, presetForReproduction } from '../presets/index.js';
 import type { PresetPlanView } from '../service/presetPlan.js';
 import type { Run } from '../service/types.js';
 
 const COMMITTED = 'seed000-table4';
 const OWN = 'seed001-sst';
+const UNDER_WAY = 'seed002-selfsimilar';
 
 let s: TestServer;
 let admin: Client;
@@ -76,9 +78,23 @@ function writeFixture(dir: string) {
 
 let fixture: ReturnType<typeof writeFixture>;
 
+/** One finished run of a reproduction kept as `preset run --progress` keeps it. */
+function keepOneRun(dir: string) {
+  const preset = loadPresets().find((p) => p.name === UNDER_WAY);
+  if (!preset) throw new Error(`no preset ${UNDER_WAY}`);
+  const [first] = presetForReproduction(preset);
+  const v = first ? expandCampaign(first.campaign)[0] : undefined;
+  if (!first || !v) throw new Error(`${UNDER_WAY} has no reproduction runs`);
+  const d = join(dir, UNDER_WAY, 'progress', first.part, 'runs', v.id);
+  mkdirSync(d, { recursive: true });
+  writeFileSync(join(d, 'spec.json'), JSON.stringify(v.spec));
+  writeFileSync(join(d, 'summary.json'), JSON.stringify({ status: 'completed', verdict: 'valid' }));
+}
+
 beforeAll(async () => {
   const results = mkdtempSync(join(tmpdir(), 'lfnlab-results-'));
   fixture = writeFixture(results);
+  keepOneRun(results);
   s = await testServer({ presetResultsDir: results });
   admin = await adminClient(s);
 });
@@ -94,8 +110,17 @@ describe('GET /api/presets/:id/findings', () => {
     expect(v.source).toBeNull();
     expect(v.findings).toEqual([]);
     expect(v.message).toMatch(/^No results yet/);
+    expect(v.message).not.toMatch(/under way/);
     const meta = loadPresets().find((p) => p.name === 'seed003-ber')?.meta;
     expect(v.notExpressed).toEqual(meta?.notExpressed);
+  });
+
+  it('says how far a reproduction under way is when nothing is published yet', async () => {
+    const v = (await admin.req('GET', `/api/presets/${UNDER_WAY}/findings`)).json<PresetFindingsView>();
+    expect(v.source).toBeNull();
+    expect(v.message).toMatch(
+      /^No results yet: .* Its reproduction is under way: 1 of 36 runs done, about [\d.]+ (h|min) of lab wall time left\.$/,
+    );
   });
 
   it('serves the committed comparison: verdict, test, n, ours beside the scaled published value', async () => {

@@ -14,6 +14,7 @@ import {
   shortenedName,
   shortenForCi,
 } from '../presets/index.js';
+import { pendingPresets, progressDirOf } from '../presets/pending.js';
 import { type Explanation, type RunsInfo, readExplanations } from '../presets/publish.js';
 import { publishedRunsText } from '../report/presetSummary.js';
 import type { RunSummary } from '../run/summary.js';
@@ -73,7 +74,11 @@ export class PresetFindings {
         },
         tested,
       );
-    return findingsView(preset, null, null);
+    // Nothing to compare yet; a reproduction under way says how far it is (only where it keeps runs).
+    const underWay = existsSync(progressDirOf(this.resultsDir, preset.name))
+      ? pendingPresets([preset], new Set(), this.resultsDir)[0]
+      : undefined;
+    return findingsView(preset, null, null, [], underWay);
   }
 
   private variants(part: string, campaign: Campaign, shortenedToS: number | null) {
