@@ -13,13 +13,12 @@ import { pendingPresets, progressDirOf } from './pending.js';
 
 const presets = loadPresets();
 const preset = presets.find((p) => p.name === 'seed002-selfsimilar');
-if (!preset) throw new Error('preset missing');
+const first = preset ? presetForReproduction(preset)[0] : undefined;
+if (!first) throw new Error('seed002-selfsimilar or its reproduction campaign is missing');
+const { part, campaign } = first;
 
 /** Two runs of the preset kept as a reproduction keeps them, 60 s of traffic in 600 s of wall each. */
 function keepTwoRuns(resultsDir: string): void {
-  const [{ part, campaign }] = presetForReproduction(preset as NonNullable<typeof preset>) as [
-    { part: string; campaign: Parameters<typeof expandCampaign>[0] },
-  ];
   for (const [i, v] of expandCampaign(campaign).slice(0, 2).entries()) {
     const d = join(progressDirOf(resultsDir, 'seed002-selfsimilar'), part, 'runs', v.id);
     mkdirSync(d, { recursive: true });
