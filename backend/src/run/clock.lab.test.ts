@@ -70,11 +70,12 @@ describe('dilated clock', () => {
     const r = await runSpec(input);
     const tcp = r.samples.filter((s): s is TcpFlowSample => s.kind === 'tcp' && s.flow === 'reno');
     const peak = Math.max(...tcp.map((s) => s.cwndPackets));
-    // Congestion avoidance: every stretch from 2 s after slow start's losses, or after a cut, to
-    // 0.5 s before the next cut. A cut is ssthresh set again or any fall of the window by a tenth
-    // (an undone cut shows only as that). Burst losses put the first cut anywhere (at 9.5 s and a
-    // window of 140 in a CI run), so every stretch counts, not only the first.
-    const caStart = (tcp.find((s) => s.ssthreshPackets !== null)?.t ?? 0) + 2;
+    // Congestion avoidance is where Linux puts it: cwnd at or above ssthresh (below it, slow start
+    // or an RTO's restart). A cut is ssthresh set again or any fall of the window by a tenth (an
+    // undone cut shows only as that); the half second on either side of one is left out, where
+    // the sampler may catch the window mid-fall. Burst losses put cuts anywhere (a CI run cut at
+    // 9.5 s and a window of 140), so every stretch between them counts.
+    const caStart = tcp.find((s) => s.ssthreshPackets !== null)?.t ?? 0;
     const cuts: { t: number; cwnd: number }[] = [];
     let top = 0;
     for (let i = 1; i < tcp.length; i++) {
@@ -87,9 +88,15 @@ describe('dilated clock', () => {
         top = 0;
       }
     }
-    const bounds = [caStart, ...cuts.map((c) => c.t + 2)];
+    const bounds = [caStart, ...cuts.map((c) => c.t + 0.5)];
     const stretches = bounds.map((from, i) =>
-      tcp.filter((s) => s.t > from && s.t < (cuts[i]?.t ?? Number.POSITIVE_INFINITY) - 0.5),
+      tcp.filter(
+        (s) =>
+          s.t > from &&
+          s.t < (cuts[i]?.t ?? Number.POSITIVE_INFINITY) - 0.5 &&
+          s.ssthreshPackets !== null &&
+          s.cwndPackets >= s.ssthreshPackets,
+      ),
     );
     const ca = stretches.flat();
     const srttS = ca.reduce((a, s) => a + s.srttMs, 0) / ca.length / 1000;

@@ -85,20 +85,28 @@ export function dilationBetween(a: LabClockReading | undefined, b: LabClockReadi
 
 const fmtT = (t: number) => `t=${t.toFixed(1).padStart(6)} s`;
 
+/**
+ * When to run `ss -ti` in each client namespace (lab ms): the stack each socket really uses. At each
+ * flow's midpoint, and again at three quarters, because a flow whose SYNs were dropped (many flows
+ * starting together into one small buffer) may connect only seconds after its start. A sized
+ * transfer may be over long before its midpoint: one more probe a second in, while it surely runs.
+ */
+export function socketProbeTimes(plan: Plan): { ns: string; at: number }[] {
+  const times = new Map<string, { ns: string; at: number }>();
+  for (const f of plan.topology.flows) {
+    const ats = [0.5, 0.75].map((share) => f.startMs + Math.round(f.durationMs * share));
+    if (f.bytes !== null) ats.push(f.startMs + 1000);
+    for (const at of ats) times.set(`${f.clientNs}@${at}`, { ns: f.clientNs, at });
+  }
+  return [...times.values()].sort((a, b) => a.at - b.at || a.ns.localeCompare(b.ns));
+}
+
 function buildTimetable(o: TrafficOptions): TimetableItem[] {
   const { plan } = o;
   const items: TimetableItem[] = [...(o.extraItems ?? [])];
   for (const c of [...plan.cross, ...plan.clients])
     items.push({ tag: `start:${c.name}`, atMs: c.at, spawn: { name: c.name, argv: c.argv } });
-  // One `ss -ti` per client namespace at each flow's midpoint: the stack each socket really uses.
-  // A sized transfer may be over long before the midpoint of the time it was given: one more probe
-  // a second in, while its connections are surely up.
-  const probeTimes = new Map<string, { ns: string; at: number }>();
-  for (const f of plan.topology.flows) {
-    const ats = [f.startMs + f.durationMs / 2, ...(f.bytes !== null ? [f.startMs + 1000] : [])];
-    for (const at of ats) probeTimes.set(`${f.clientNs}@${at}`, { ns: f.clientNs, at });
-  }
-  for (const { ns, at } of probeTimes.values()) {
+  for (const { ns, at } of socketProbeTimes(plan)) {
     const cmd = plan.socketProbes[ns] as Cmd;
     items.push({ tag: `probe:${ns}`, atMs: at, exec: [{ ...cmd, allowFail: true }] });
   }
