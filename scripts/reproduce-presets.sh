@@ -1,22 +1,26 @@
 #!/usr/bin/env bash
-# Every preset at its reproduction length ('reproduce' in its meta file), cheapest first, one lab
+# Every preset at its reproduction length ('reproduce' in its meta file), cheapest first, one preset
 # at a time. Resumable: run it again after any interruption and finished runs are kept. Each preset
 # is compared and published to presets/results/ as soon as its runs are done; with --commit the
 # result is committed at once, so a long measurement loses nothing when a session ends. A run the
 # lab could not carry (verdict invalid) runs once more; the invalid try is kept and counted.
 # Each finished run's record is kept in presets/results/PRESET/progress as it ends (and with
 # --commit committed every 10 minutes), so a preset longer than a sitting resumes on a fresh clone.
-#   usage: scripts/reproduce-presets.sh [--commit] [--lab NAME] [PRESET ...]
+# --labs N runs N dilated labs at once (NAME, NAME-2 …): a dilated lab's clock counts its own
+# instructions, so a busy host slows its wall time, never its numbers.
+#   usage: scripts/reproduce-presets.sh [--commit] [--lab NAME] [--labs N] [PRESET ...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 commit=0
 lab=repro
+labs=1
 names=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --commit) commit=1 ;;
     --lab) lab="$2"; shift ;;
-    -h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --labs) labs="$2"; shift ;;
+    -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) names+=("$1") ;;
   esac
   shift
@@ -28,6 +32,11 @@ if [ ${#names[@]} -eq 0 ]; then
     seed000-table1 seed000-table3 seed002-equivalence)
 fi
 lfnlab=(node backend/bin/lfnlab.js)
+lab_names=("$lab")
+for ((i = 2; i <= labs; i++)); do lab_names+=("$lab-$i"); done
+labs_down() {
+  for l in "${lab_names[@]}"; do "${lfnlab[@]}" lab down --name "$l" || true; done
+}
 
 # Commits one preset's kept runs and the summary that counts them (only those files, whatever
 # else is staged).
@@ -62,12 +71,12 @@ for name in "${names[@]}"; do
     committer=$!
   fi
   status=0
-  "${lfnlab[@]}" preset run "$name" --reproduce --retry-invalid 1 --lab "$lab" \
+  "${lfnlab[@]}" preset run "$name" --reproduce --retry-invalid 1 --lab "$lab" --labs "$labs" \
     --progress "presets/results/$name/progress" || status=$?
   stop_committer
   if [ "$status" -eq 130 ]; then
     if [ "$commit" -eq 1 ]; then commit_progress "$name"; fi
-    "${lfnlab[@]}" lab down --name "$lab" || true
+    labs_down
     echo "interrupted: run the script again to resume"
     exit 130
   fi
@@ -79,4 +88,4 @@ for name in "${names[@]}"; do
     git commit -q -m "Results: $name at its reproduction length" -- "${published[@]}" || true
   fi
 done
-"${lfnlab[@]}" lab down --name "$lab" || true
+labs_down

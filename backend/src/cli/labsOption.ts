@@ -1,7 +1,8 @@
 // --lab and --labs N for the commands that keep labs: checked, defaulted from the host, warned
 // about when they ask for more labs than the host fits.
 import { availableParallelism } from 'node:os';
-import { defaultLabCount } from '../campaign/labPool.js';
+import { expectedClock } from '@lfnlab/lab-images';
+import { defaultLabCount, labsThatFit } from '../campaign/labPool.js';
 import { LAB_NAME } from '../service/labDriver.js';
 
 export { poolLabNames } from '../service/labDriver.js';
@@ -14,10 +15,13 @@ export function parseLabCount(text: string | undefined, warn: (line: string) => 
   const n = Number(text);
   if (!Number.isInteger(n) || n < 1 || n > 8)
     throw new UsageError(`--labs must be a whole number from 1 to 8 (got ${text})`);
-  const fit = defaultLabCount();
+  const clock = expectedClock(undefined);
+  const fit = labsThatFit(clock);
   if (n > fit)
     warn(
-      `--labs ${n}: this host fits ${fit} (${availableParallelism()} cores, one lab per two); the labs will compete for CPU, and each run's verdict says when that held a flow back`,
+      clock === 'dilated'
+        ? `--labs ${n}: this host fits ${fit} dilated labs (${availableParallelism()} cores, one lab per core); the labs will share cores and each run takes longer in wall time (its numbers do not change)`
+        : `--labs ${n}: this host fits ${fit} (${availableParallelism()} cores, one lab per two); the labs will compete for CPU, and each run's verdict says when that held a flow back`,
     );
   return n;
 }

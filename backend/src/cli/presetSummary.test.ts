@@ -18,7 +18,10 @@ beforeEach(() => {
 afterEach(() => vi.restoreAllMocks());
 
 describe('lfnlab preset summary', () => {
-  it('writes the page and the Markdown into a new results directory, every preset listed as not reproduced', async () => {
+  // Every preset's campaigns are expanded and costed: 1.7 s on an idle host, 7 s beside two busy labs.
+  it('writes the page and the Markdown into a new results directory, every preset listed as not reproduced', {
+    timeout: 30_000,
+  }, async () => {
     const results = join(mkdtempSync(join(tmpdir(), 'lfnlab-summary-')), 'results');
     expect(await main(['preset', 'summary', '--results', results])).toBe(0);
     expect(out.join('\n')).toContain(`summary: ${join(results, 'index.html')}`);

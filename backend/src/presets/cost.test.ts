@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expandCampaign, parseCampaignText } from '../campaign/expand.js';
-import { campaignsCost, formatCost, formatWallS } from './cost.js';
+import { campaignsCost, formatCost, formatWallS, labsAtOnce } from './cost.js';
 
 const campaign = parseCampaignText(`
 name: cost
@@ -81,6 +81,17 @@ describe('campaignsCost of a preset under way', () => {
     );
   });
 
+  it('takes the set-up of runs on two labs at once from the gap each lab left, not from the overlap', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lfnlab-cost-'));
+    // Lab A: 0-125, 130-255; lab B: 60-185, 190-315; each run 120 s of traffic at 0.25.
+    finish(dir, ids[0] as string, 0, 125, 0.25);
+    finish(dir, ids[1] as string, 60, 185, 0.25);
+    finish(dir, ids[2] as string, 130, 255, 0.25);
+    finish(dir, ids[3] as string, 190, 315, 0.25);
+    // 255 - 125 - 120 = 10 and 315 - 185 - 120 = 10 (a run that overlaps the one before counts none).
+    expect(campaignsCost([{ part: 'main', campaign }], 0.75, dir).overheadS).toBe(10);
+  });
+
   it('counts a run that ended early (its transfer done) as the faster run it was', () => {
     const dir = mkdtempSync(join(tmpdir(), 'lfnlab-cost-'));
     // Planned for 30 s, the traffic took 10 s of lab time at 0.25: 40 s of wall, so 30 planned
@@ -119,5 +130,16 @@ describe('campaignsCost of a preset under way', () => {
     expect(formatCost(campaignsCost([{ part: 'main', campaign }], 0.5, dir))).toBe(
       '6 runs, 3 min of lab time; all 6 done',
     );
+  });
+});
+
+describe('labsAtOnce', () => {
+  const run = (startS: number, endS: number) => ({ start: startS * 1000, end: endS * 1000 });
+  it('counts the runs in flight at once in the last sitting: 1 on one lab whatever the set-up, 2 on two', () => {
+    expect(labsAtOnce([])).toBe(1);
+    expect(labsAtOnce([run(0, 100), run(110, 200), run(215, 300)])).toBe(1);
+    expect(labsAtOnce([run(0, 100), run(50, 150), run(105, 200), run(155, 250)])).toBe(2);
+    // Two labs earlier, one lab in the sitting after a break: the last sitting decides.
+    expect(labsAtOnce([run(0, 100), run(50, 150), run(1000, 1100), run(1105, 1200)])).toBe(1);
   });
 });

@@ -20,6 +20,8 @@ export interface PresetCost extends WallEstimate {
   done: number;
   /** Whether the set-up per run comes from runs done in one sitting there (else the default). */
   overheadFromHistory: boolean;
+  /** Labs the runs done there ran on at once in their last sitting (1 without any). */
+  labs: number;
 }
 
 /** Consecutive runs further apart than this were not one sitting (an interruption, a resume). */
@@ -36,7 +38,7 @@ const SAME_SITTING_S = 120;
 export function presetHistory(
   dir: string,
   campaigns: readonly { part: string; campaign: Campaign }[],
-): { done: Set<string>; pace: number | null; overheadS: number | null } {
+): { done: Set<string>; pace: number | null; overheadS: number | null; labs: number } {
   const done = new Set<string>();
   const runs: { start: number; end: number; trafficWallS: number; plannedS: number }[] = [];
   for (const { part, campaign } of campaigns)
@@ -53,17 +55,43 @@ export function presetHistory(
   runs.sort((a, b) => a.start - b.start);
   const trafficWallS = runs.reduce((a, r) => a + r.trafficWallS, 0);
   const plannedS = runs.reduce((a, r) => a + r.plannedS, 0);
-  const overheads = runs.slice(1).flatMap((r, i) => {
-    const prev = runs[i] as (typeof runs)[number];
-    return (r.start - prev.end) / 1000 <= SAME_SITTING_S
-      ? [Math.max(0, (r.end - prev.end) / 1000 - r.trafficWallS)]
+  // The run before is the last one to end before this one started: on one lab the lab's previous
+  // run, on several (runs overlapping) whichever lab freed up last, so the gap is still set-up.
+  const overheads = runs.flatMap((r) => {
+    const prevEnd = Math.max(...runs.filter((p) => p.end <= r.start).map((p) => p.end));
+    return Number.isFinite(prevEnd) && (r.start - prevEnd) / 1000 <= SAME_SITTING_S
+      ? [Math.max(0, (r.end - prevEnd) / 1000 - r.trafficWallS)]
       : [];
   });
   return {
     done,
+    labs: labsAtOnce(runs),
     pace: trafficWallS > 0 ? Number((plannedS / trafficWallS).toFixed(2)) : null,
     overheadS: overheads.length ? Math.round(median(overheads)) : null,
   };
+}
+
+/**
+ * How many runs were in flight at once in the last sitting (runs sorted by start; a sitting ends
+ * where no run was in flight for SAME_SITTING_S): their summed wall time over the time any of them
+ * ran, rounded. One lab gives 1 whatever the set-up between runs; N labs side by side give N.
+ */
+export function labsAtOnce(runs: readonly { start: number; end: number }[]): number {
+  let sitting: { start: number; end: number }[] = [];
+  let reach = Number.NEGATIVE_INFINITY;
+  for (const r of runs) {
+    if ((r.start - reach) / 1000 > SAME_SITTING_S) sitting = [];
+    sitting.push(r);
+    reach = Math.max(reach, r.end);
+  }
+  let busy = 0;
+  let covered = Number.NEGATIVE_INFINITY;
+  for (const r of sitting) {
+    busy += Math.max(0, r.end - Math.max(r.start, covered));
+    covered = Math.max(covered, r.end);
+  }
+  const summed = sitting.reduce((a, r) => a + (r.end - r.start), 0);
+  return busy > 0 ? Math.max(1, Math.round(summed / busy)) : 1;
 }
 
 /**
@@ -94,6 +122,7 @@ export function campaignsCost(
     overheadS,
     fromHistory: history?.pace != null,
     overheadFromHistory: history?.overheadS != null,
+    labs: history?.labs ?? 1,
     done: runs.length - left.length,
   };
 }

@@ -17,12 +17,18 @@ const first = preset ? presetForReproduction(preset)[0] : undefined;
 if (!first) throw new Error('seed002-selfsimilar or its reproduction campaign is missing');
 const { part, campaign } = first;
 
-/** Two runs of the preset kept as a reproduction keeps them, 60 s of traffic in 600 s of wall each. */
-function keepTwoRuns(resultsDir: string): void {
-  for (const [i, v] of expandCampaign(campaign).slice(0, 2).entries()) {
+/**
+ * Runs of the preset kept as a reproduction keeps them, 60 s of traffic in 600 s of wall each: one
+ * after another on one lab, or with `labs: 2` two at a time.
+ */
+function keepRuns(resultsDir: string, o: { runs?: number; labs?: 1 | 2 } = {}): void {
+  const labs = o.labs ?? 1;
+  for (const [i, v] of expandCampaign(campaign)
+    .slice(0, o.runs ?? 2)
+    .entries()) {
     const d = join(progressDirOf(resultsDir, 'seed002-selfsimilar'), part, 'runs', v.id);
     mkdirSync(d, { recursive: true });
-    const start = Date.UTC(2026, 10, 27, 6, 0, 0) + i * 610_000;
+    const start = Date.UTC(2026, 10, 27, 6, 0, 0) + Math.floor(i / labs) * 610_000 + (i % labs) * 300_000;
     writeFileSync(join(d, 'spec.json'), JSON.stringify(v.spec));
     writeFileSync(
       join(d, 'summary.json'),
@@ -40,7 +46,7 @@ function keepTwoRuns(resultsDir: string): void {
 describe('presets not reproduced yet', () => {
   it('lists each unpublished preset with its runs kept and the wall time left at their pace', () => {
     const results = mkdtempSync(join(tmpdir(), 'lfnlab-pending-'));
-    keepTwoRuns(results);
+    keepRuns(results);
     const pending = pendingPresets(presets, new Set(['seed003-ber']), results);
     expect(pending.map((p) => p.preset)).not.toContain('seed003-ber');
     expect(pending).toHaveLength(presets.filter((p) => p.meta.reproduce).length - 1);
@@ -53,9 +59,21 @@ describe('presets not reproduced yet', () => {
     expect(untouched).toMatchObject({ done: 0, paceMeasured: false, runs: 21, seconds: 120 });
   });
 
+  it('expects the rest on as many labs at once as the kept runs lately ran on, and says so', () => {
+    const results = mkdtempSync(join(tmpdir(), 'lfnlab-pending-'));
+    keepRuns(results, { runs: 6, labs: 2 });
+    const kept = pendingPresets(presets, new Set(), results).find((p) => p.preset === 'seed002-selfsimilar');
+    expect(kept).toMatchObject({ done: 6, labs: 2 });
+    // 30 runs at 0.1 lab s per wall s, two at a time.
+    expect(kept?.wallLeftS).toBeGreaterThan((30 * 590) / 2);
+    expect(kept?.wallLeftS).toBeLessThan((30 * 700) / 2);
+    const md = renderResultsSummaryMarkdown([], kept ? [kept] : []);
+    expect(md).toContain("at its kept runs' pace on 2 labs at once");
+  });
+
   it('says how many are left in the summary header and lists them in a table of their own', () => {
     const results = mkdtempSync(join(tmpdir(), 'lfnlab-pending-'));
-    keepTwoRuns(results);
+    keepRuns(results);
     const pending = pendingPresets(presets, new Set(), results);
     const md = renderResultsSummaryMarkdown([], pending);
     expect(md).toMatch(

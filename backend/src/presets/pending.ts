@@ -1,7 +1,7 @@
 // The presets not yet published at their reproduction length, and what is left of each: its runs,
 // those already kept beside the results (a reproduction that spans sittings keeps each finished run
 // in presets/results/NAME/progress) and the wall time the rest takes, at the pace of the runs kept
-// there when there are any. The summary lists them, so it says what has not been checked yet.
+// there when there are any (and on as many labs at once as they lately ran on). The summary lists them, so it says what has not been checked yet.
 import { join } from 'node:path';
 import { presetForReproduction } from './ci.js';
 import { paperLabel } from './compare.js';
@@ -23,6 +23,8 @@ export interface PendingPreset {
   wallLeftS: number;
   /** Whether that is at the pace of the runs kept (else the default dilated pace). */
   paceMeasured: boolean;
+  /** Labs the kept runs ran on at once, lately; the wall time left assumes as many. */
+  labs: number;
 }
 
 /** Where a reproduction that spans sittings keeps its finished runs (`preset run --progress`). */
@@ -46,8 +48,9 @@ export function pendingPresets(
         seconds: p.meta.reproduce?.seconds ?? 0,
         repeat: p.meta.reproduce?.repeat ?? 3,
         done: cost.done,
-        wallLeftS: cost.wallS,
+        wallLeftS: cost.wallS / cost.labs,
         paceMeasured: cost.fromHistory,
+        labs: cost.labs,
       };
     });
 }

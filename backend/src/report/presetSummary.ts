@@ -82,7 +82,8 @@ export function verdictCounts(all: PublishedPreset[]): Record<'holds' | 'fails' 
 const PENDING_HEAD = ['preset', 'paper', 'findings', 'reproduction length', 'runs kept', 'wall time left'];
 
 function pendingRow(p: PendingPreset): string[] {
-  const left = `~${formatWallS(p.wallLeftS)} ${p.paceMeasured ? "at its kept runs' pace" : 'at the usual dilated pace'}`;
+  const pace = p.paceMeasured ? "at its kept runs' pace" : 'at the usual dilated pace';
+  const left = `~${formatWallS(p.wallLeftS)} ${pace}${p.labs > 1 ? ` on ${p.labs} labs at once` : ''}`;
   return [
     p.preset,
     p.paper,
