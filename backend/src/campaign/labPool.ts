@@ -7,6 +7,8 @@ const LAB_MEM_GIB = 2;
 /** Left for the host, the service and InfluxDB. */
 const HOST_MEM_GIB = 2;
 
+const labsByMemory = (memGiB: number) => Math.floor((memGiB - HOST_MEM_GIB) / LAB_MEM_GIB);
+
 /**
  * How many labs run side by side without slowing one another. A dilated lab's clock counts its
  * own instructions: it needs one core, and a busy host slows its wall time, never its numbers (two
@@ -19,11 +21,10 @@ export function labsThatFit(
   memGiB = totalmem() / 2 ** 30,
 ): number {
   if (clock === 'realtime') return defaultLabCount(cores, memGiB);
-  return Math.max(1, Math.min(cores, Math.floor((memGiB - HOST_MEM_GIB) / LAB_MEM_GIB)));
+  return Math.max(1, Math.min(cores, labsByMemory(memGiB)));
 }
 
 export function defaultLabCount(cores = availableParallelism(), memGiB = totalmem() / 2 ** 30): number {
   const byCores = Math.floor(cores / 2);
-  const byMemory = Math.floor((memGiB - HOST_MEM_GIB) / LAB_MEM_GIB);
-  return Math.max(1, Math.min(byCores, byMemory));
+  return Math.max(1, Math.min(byCores, labsByMemory(memGiB)));
 }
