@@ -139,6 +139,23 @@ describe('SampleDemux', () => {
     expect(d.counters.get(name)).toMatchObject({ records: 4, samples: 2, end: { records: 4, ticks: 2 } });
   });
 
+  it("dates a flow from its data stream's first sighting, not from when it had moved enough to tell", () => {
+    const d = new SampleDemux(plan, T0, () => undefined);
+    const name = 'tcp:lfn-p0-snd';
+    const tx = (tick: number, cookie: string, lport: number, acked: number) =>
+      tcpLine({ tick, ms: tick * 100, lport, rport: 5201, cwnd: 10, acked, received: 0, cookie });
+    // The control connection is up from tick 1; the data stream (cookie 5) from tick 31, after a
+    // lost SYN, and it crosses the data threshold only at tick 34.
+    const ticks = [1, 2, 31, 32, 33, 34, 35].map(
+      (k) => tx(k, '4', 40000, 900) + (k >= 31 ? tx(k, '5', 40002, k < 34 ? 20_000 : 90_000) : ''),
+    );
+    d.feed(name, ticks.slice(0, 5).join(''));
+    expect(d.dataStarts.size).toBe(0); // nothing has crossed the threshold up to tick 33
+    d.feed(name, ticks.slice(5).join(''));
+    d.end(name);
+    expect(d.dataStarts).toEqual(new Map([['htcp-1', 3.1]]));
+  });
+
   it("turns the receiver's byte counter into goodput", () => {
     const out: Sample[] = [];
     const d = new SampleDemux(plan, T0, (s) => out.push(s));

@@ -69,6 +69,10 @@ const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 class TcpDemux {
   private tick: TcpSample[] = [];
   private dataSockets = new Set<string>();
+  /** When each socket was first seen established (its clock, ms): a data stream is dated from it. */
+  private firstSeenMs = new Map<string, number>();
+  /** Per flow, when its first data stream came up (s from t0), seen from the sender's side. */
+  readonly dataStarts = new Map<string, number>();
   private lastReceived = new Map<string, { bytes: number; monoMs: number }>();
 
   constructor(
@@ -81,6 +85,7 @@ class TcpDemux {
   record(r: TcpSample): number {
     let n = 0;
     if (this.tick.length && this.tick[0]?.tick !== r.tick) n = this.flushTick();
+    if (!this.firstSeenMs.has(r.cookie)) this.firstSeenMs.set(r.cookie, r.timeMs);
     this.tick.push(r);
     return n;
   }
@@ -96,6 +101,10 @@ class TcpDemux {
       if (f.clientNs === this.ns) {
         const socks = recs.filter((r) => r.remotePort === f.port && this.isData(r, r.bytesAcked));
         if (socks.length) {
+          if (!this.dataStarts.has(f.name)) {
+            const up = Math.min(...socks.map((s) => this.firstSeenMs.get(s.cookie) ?? first.timeMs));
+            this.dataStarts.set(f.name, this.t(up));
+          }
           const ssth = socks.map((s) => s.ssthreshPackets).filter((x): x is number => x !== null);
           const minRtts = socks.map((s) => s.minRttUs).filter((x): x is number => x !== null);
           const pacing = socks.map((s) => s.pacingRateBytesPerS).filter((x): x is number => x !== null);
@@ -240,6 +249,18 @@ export class SampleDemux {
   readonly counters = new Map<string, SamplerCounters>();
   /** The packet-timing capture's windows, judged after the run (timingChecks.ts). */
   readonly timing: PktTimingWindow[] = [];
+
+  /**
+   * When each TCP flow's data began, s from t0: the first sighting of its first data stream, so
+   * within one sampler tick of the handshake. iperf3 times its intervals from that moment, which
+   * can be seconds after the process started when a SYN was lost.
+   */
+  get dataStarts(): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const d of this.tcp.values())
+      for (const [flow, t] of d.dataStarts) out.set(flow, Math.min(t, out.get(flow) ?? t));
+    return out;
+  }
   private readonly labT: (realMs: number) => number;
   private readonly hostsT: (realMs: number) => number;
 

@@ -3,6 +3,7 @@
 import type { FlowTopology, PathTopology, Spec } from '@lfnlab/emulator';
 import { checkBurstDrops } from './burstDrops.js';
 import type { SamplerCounters } from './demux.js';
+import { checkFlowStarts } from './flowStart.js';
 import type { PingSummary } from './probes.js';
 import type { CpuSample, QueueSample, TcpFlowSample } from './samples.js';
 import { checkDelayJitter, checkPacketSpacing, type DirectionTiming } from './timingChecks.js';
@@ -332,6 +333,8 @@ export interface FidelityInput {
   tcp?: TcpFlowSample[];
   /** The packet-timing capture's findings per path and direction (absent: not judged). */
   timing?: DirectionTiming[];
+  /** When each TCP flow's data began, s from traffic start (absent: starts not judged). */
+  dataStarts?: ReadonlyMap<string, number>;
 }
 
 export function fidelity(i: FidelityInput): FidelityReport {
@@ -378,6 +381,7 @@ export function fidelity(i: FidelityInput): FidelityReport {
       );
     }
   }
+  if (i.flows && i.dataStarts) checks.push(checkFlowStarts(i.flows, i.dataStarts, i.spec.sampleHz));
   checks.push(checkHiddenDrops(i.linksBefore, i.linksAfter));
   checks.push(checkLabCpu(i.cpu, i.trafficS[0], i.trafficS[1]));
   checks.push(...checkSamplers(i.samplers));

@@ -25,6 +25,11 @@ export class LiveSampling {
     return this.demux?.timing ?? [];
   }
 
+  /** When each TCP flow's data began (s from t0), as the tcp sampler saw it. */
+  get dataStarts(): Map<string, number> {
+    return this.demux?.dataStarts ?? new Map();
+  }
+
   /** Output that arrived before t0 was known; fed to the demux once it is. */
   private early: { name: string; data: string; end?: boolean }[] = [];
 

@@ -28,7 +28,7 @@ import type { PingSummary } from './probes.js';
 import { RunRecorder } from './record.js';
 import { decideReuse, type ReuseRecord } from './reuse.js';
 import { collectFlowResults, judgeRun } from './runResults.js';
-import type { Sample } from './samples.js';
+import type { Sample, TcpFlowSample } from './samples.js';
 import { Aborted, type RunClock, runTraffic, type SocketProbe, type TrafficProgress } from './schedule.js';
 import { LabSession } from './session.js';
 import { emptyFlowResult, type FlowResult, type RunSummary } from './summary.js';
@@ -274,7 +274,17 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
     await hostAgent?.stop().catch(() => undefined);
   }
 
-  collectFlowResults({ results, probes, crossExits, counters, rec, log, onSample: o.onSample });
+  collectFlowResults({
+    results,
+    probes,
+    dataStarts: sampling.dataStarts,
+    tcp: sampling.samples.filter((s): s is TcpFlowSample => s.kind === 'tcp'),
+    crossExits,
+    counters,
+    rec,
+    log,
+    onSample: o.onSample,
+  });
   const summary = judgeRun({
     spec,
     plan,

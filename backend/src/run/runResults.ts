@@ -21,6 +21,9 @@ import { finishTransfer } from './transferRecord.js';
 export function collectFlowResults(o: {
   results: Map<string, FlowResult>;
   probes: SocketProbe[];
+  /** When each TCP flow's data began (s from t0) and its sender's samples, from the tcp sampler. */
+  dataStarts: ReadonlyMap<string, number>;
+  tcp: readonly TcpFlowSample[];
   crossExits: Map<string, ExitEvent>;
   counters: SamplerCounters[];
   rec: RunRecorder;
@@ -29,19 +32,30 @@ export function collectFlowResults(o: {
 }): void {
   const { results, probes, crossExits, counters, rec, log } = o;
   for (const r of results.values()) {
+    r.dataStartS = o.dataStarts.get(r.flow.name) ?? null;
     if (r.flow.transport !== 'tcp') log(`  ${finishTransfer(r, rec)}`);
-    else r.intervals = flowIntervals(r.flow.name, r.startedAtS ?? r.flow.startMs / 1000, r.client, r.server);
+    // iperf3 times its intervals from its data connection, which a lost SYN can delay by seconds.
+    else
+      r.intervals = flowIntervals(
+        r.flow.name,
+        r.dataStartS ?? r.startedAtS ?? r.flow.startMs / 1000,
+        r.client,
+        r.server,
+      );
     // The data sockets are the ones iperf3 reports as connected (its control socket uses the
     // default stack); every connection of a psockets flow carries data.
     const dataPorts = new Set((r.client?.start?.connected ?? []).map((c) => c.local_port));
     const isData = (localPort: number) => r.flow.transport === 'psockets' || dataPorts.has(localPort);
+    // What `ss` said at the probe times, and what the tcp sampler saw on the data sockets all along
+    // (a flow whose handshake lost SYNs can come up after the last probe).
     r.observedStacks = [
-      ...new Set(
-        probes
+      ...new Set([
+        ...probes
           .filter((p) => p.ns === r.flow.clientNs)
           .flatMap((p) => p.sockets.filter((s) => s.peerPort === r.flow.port && isData(s.localPort)))
           .map((s) => s.stack ?? '?'),
-      ),
+        ...o.tcp.filter((s) => s.flow === r.flow.name).flatMap((s) => s.cc.split(',')),
+      ]),
     ];
     for (const s of r.intervals) {
       rec.sample(s);
@@ -103,6 +117,7 @@ export function judgeRun(o: {
           flows: plan.topology.flows,
           tcp: sampling.samples.filter((s): s is TcpFlowSample => s.kind === 'tcp'),
           timing,
+          dataStarts: sampling.dataStarts,
         })
       : null;
   const summary = summarise(

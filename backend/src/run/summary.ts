@@ -23,6 +23,8 @@ export interface FlowResult {
   /** Stack names the kernel reported for this flow's data sockets (`ss -ti`). */
   observedStacks: string[];
   startedAtS: number | null;
+  /** When its data began (s from traffic start), from the tcp sampler; null when not sampled. */
+  dataStartS?: number | null;
   error: string | null;
   /** udt, rbudp, psockets: each side's raw output, as the schedule collected it. */
   transportOut?: { sender: string | null; receiver: string | null };
@@ -52,6 +54,8 @@ export interface FlowSummary {
   direction: 'forward' | 'reverse';
   streams: number;
   startS: number;
+  /** When its data actually began, s from traffic start (tcp sampler); null when not sampled. */
+  dataStartS?: number | null;
   durationS: number;
   status: 'ok' | 'failed';
   error: string | null;
@@ -144,6 +148,7 @@ export function summariseFlow(r: FlowResult, cpuMHz: number | null = null): Flow
     direction: flow.direction,
     streams: flow.streams,
     startS: flow.startMs / 1000,
+    dataStartS: r.dataStartS ?? null,
     durationS: flow.durationMs / 1000,
     // A transfer whose bytes are not provably the sender's fails, whatever the exit codes said.
     status:
@@ -195,8 +200,9 @@ export function utilisation(flows: FlowResult[], rateBps: number): number | null
   });
   if (active.length === 0) return null;
   const bytes = active.reduce((a, x) => a + x.d.bytes, 0);
-  const start = Math.min(...active.map((x) => x.f.flow.startMs / 1000));
-  const end = Math.max(...active.map((x) => x.f.flow.startMs / 1000 + x.d.seconds));
+  const began = (f: FlowResult) => f.dataStartS ?? f.flow.startMs / 1000;
+  const start = Math.min(...active.map((x) => began(x.f)));
+  const end = Math.max(...active.map((x) => began(x.f) + x.d.seconds));
   return end > start ? (bytes * 8) / (rateBps * (end - start)) : null;
 }
 
