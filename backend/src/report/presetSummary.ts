@@ -38,6 +38,7 @@ const MEASURED_AS: Record<string, (x: number) => string> = {
   'idle-rtt': (x) => `${sig(x)} ms`,
   'bottleneck-rate': (x) => `${sig(x / 1e6)} Mbit/s`,
   'lab-cpu': (x) => `${sig(x)} %`,
+  'flow-start': (x) => `${sig(x)} s late`,
 };
 
 /**

@@ -42,6 +42,7 @@ export function measuredText(id: string, m: number | null): string {
   if (id.startsWith('delay-loss:'))
     return Number.isInteger(m) ? `${int(m)} drops` : `${num(m * 100, 3)} % lost`;
   if (id === 'hidden-drops') return `${int(m)} drops`;
+  if (id === 'flow-start') return `${fixed(m, 2)} s late`;
   return num(m, 4);
 }
 
