@@ -5,10 +5,17 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { pauseIfUnheld } from './awake.js';
+import { pauseIfUnheld, resume } from './awake.js';
 
-/** A QMP server that logs the commands it ran and answers them, or leaves one unanswered. */
-function fakeQmp(socket: string, onCommand: (cmd: string) => 'reply' | 'silent'): Promise<Server> {
+/**
+ * A QMP server that logs the commands it ran and answers them (`query-status` with whether `cont`
+ * or `stop` came last), refuses one with an error, or leaves it unanswered.
+ */
+function fakeQmp(
+  socket: string,
+  onCommand: (cmd: string, vm: { running: boolean }) => 'reply' | 'refuse' | 'silent',
+): Promise<Server> {
+  const vm = { running: false };
   const server = createServer((conn) => {
     conn.setEncoding('utf8');
     conn.write('{"QMP":{"version":{}}}\n');
@@ -18,8 +25,17 @@ function fakeQmp(socket: string, onCommand: (cmd: string) => 'reply' | 'silent')
       for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
         const { execute } = JSON.parse(buf.slice(0, nl)) as { execute: string };
         buf = buf.slice(nl + 1);
-        if (execute === 'qmp_capabilities') conn.write('{"return":{}}\n');
-        else if (onCommand(execute) === 'reply') conn.write('{"return":{}}\n');
+        if (execute === 'qmp_capabilities') {
+          conn.write('{"return":{}}\n');
+          continue;
+        }
+        const how = onCommand(execute, vm);
+        if (how === 'refuse') conn.write('{"error":{"desc":"busy"}}\n');
+        if (how !== 'reply') continue;
+        if (execute === 'cont' || execute === 'stop') vm.running = execute === 'cont';
+        conn.write(
+          `${JSON.stringify({ return: execute === 'query-status' ? { running: vm.running } : {} })}\n`,
+        );
       }
     });
     conn.on('error', () => undefined);
@@ -67,6 +83,29 @@ describe('pauseIfUnheld', () => {
       return 'silent';
     });
     await expect(pauseIfUnheld(dir, join(dir, 'qmp.sock'), 200)).rejects.toThrow(/timed out/);
-    expect(ran).toEqual(['stop', 'cont']);
+    expect(ran).toEqual(['stop', 'cont', 'query-status']);
+  });
+});
+
+describe('resume', () => {
+  it('sends cont again until qemu says the VM runs', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lfnlab-awake-'));
+    const ran: string[] = [];
+    server = await fakeQmp(join(dir, 'qmp.sock'), (c, vm) => {
+      ran.push(c);
+      const conts = ran.filter((x) => x === 'cont').length;
+      // The first cont is refused; a releaser's stop lands between the second and its check.
+      if (c === 'cont' && conts === 1) return 'refuse';
+      if (c === 'query-status' && conts === 2) vm.running = false;
+      return 'reply';
+    });
+    await resume(join(dir, 'qmp.sock'), 5_000);
+    expect(ran).toEqual(['cont', 'cont', 'query-status', 'cont', 'query-status']);
+  });
+
+  it('gives up at its deadline when the VM never runs', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lfnlab-awake-'));
+    server = await fakeQmp(join(dir, 'qmp.sock'), (c) => (c === 'cont' ? 'refuse' : 'reply'));
+    await expect(resume(join(dir, 'qmp.sock'), 300)).rejects.toThrow(/busy/);
   });
 });

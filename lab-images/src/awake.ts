@@ -45,7 +45,7 @@ export async function holdAwake(
   // again and finds it (see release).
   // qemu answers QMP from its main loop, which a racing guest can hold up for seconds on a loaded
   // host: wait long, and if it never answers let the channel's own hello decide.
-  await qmpCommand(qmpSocket, 'cont', 60_000).catch(() => undefined);
+  await resume(qmpSocket, 60_000).catch(() => undefined);
   let released = false;
   return async () => {
     if (released) return;
@@ -72,6 +72,30 @@ export async function pauseIfUnheld(
   try {
     await qmpCommand(qmpSocket, 'stop', stopTimeoutMs);
   } finally {
-    if (liveHolders(dir).length > 0) await qmpCommand(qmpSocket, 'cont', 60_000);
+    if (liveHolders(dir).length > 0) await resume(qmpSocket, 60_000);
   }
+}
+
+/**
+ * `cont` until qemu says the VM runs. One `cont` is not proof: qemu serves one QMP client at a
+ * time, a connection that finds it busy can be refused at once, and a releaser's `stop` can land
+ * after it (once, a lab stayed paused and the next run's hello waited its 60 s out).
+ */
+export async function resume(qmpSocket: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown = null;
+  for (let wait = 50; Date.now() < deadline; wait = Math.min(wait * 2, 2_000)) {
+    try {
+      await qmpCommand(qmpSocket, 'cont', Math.max(1, deadline - Date.now()));
+      const st = (await qmpCommand(qmpSocket, 'query-status', Math.max(1, deadline - Date.now()))) as {
+        running?: boolean;
+      };
+      if (st?.running) return;
+      last = new Error(`the VM is still ${JSON.stringify(st)}`);
+    } catch (e) {
+      last = e;
+    }
+    await new Promise((r) => setTimeout(r, Math.min(wait, Math.max(0, deadline - Date.now()))));
+  }
+  throw last instanceof Error ? last : new Error('QMP cont: the VM did not resume');
 }
