@@ -115,5 +115,13 @@ describe('stacks', () => {
     // into one BDP of buffer can drop a SYN (seen once in CI). Either name is the dctcp module.
     const allowed = (stack: string) => (stack === 'dctcp' ? [['dctcp'], ['dctcp-reno']] : [[stack]]);
     for (const stack of MAINLINE_STACKS) expect(allowed(stack), stack).toContainEqual(seen[stack]);
+    // 17 handshakes into one BDP can lose SYNs: each flow is dated by its data, and the verdict
+    // says how late the latest one began.
+    const starts = r.summary.flows.map((f) => f.dataStartS);
+    console.log(`data starts ${JSON.stringify(starts)}`);
+    for (const f of r.summary.flows) expect(f.dataStartS, f.name).toBeGreaterThan(f.startS);
+    const flowStart = r.summary.fidelity?.checks.find((c) => c.id === 'flow-start');
+    console.log(`flow-start ${flowStart?.status}: ${flowStart?.message}`);
+    expect(flowStart?.status).toMatch(/pass|warn|fail/);
   });
 });
