@@ -92,6 +92,19 @@ describe('run report', () => {
     expect(html).not.toContain('kept from an earlier run');
   });
 
+  it("says when a flow's data began a second or more after its planned start", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lfnlab-report-late-'));
+    makeFakeRun(dir, {
+      flows: [
+        { name: 'cdg-1', stack: 'cdg', dataStartS: 7.41 },
+        { name: 'reno-2', stack: 'reno', dataStartS: 0.21 },
+      ],
+    });
+    const page = renderRunReport(loadRun(dir));
+    expect(page).toContain('0 s <span class="warn-text">(data from 7.41 s)</span>');
+    expect(page.match(/data from/g)).toHaveLength(1);
+  });
+
   it('says when the calibration was kept from an earlier run of the campaign', () => {
     const kept = tmp('kept-run');
     makeFakeRun(kept);

@@ -18,6 +18,11 @@ function fmtBer(b: number | undefined | null) {
   return isNum(b) ? (b === 0 ? '0' : b.toExponential(1)) : '—';
 }
 
+/** A flow whose data began a second or more after its planned start (a lost SYN costs at least 1 s). */
+function lateText(plannedS: number, dataStartS: number | null | undefined): string {
+  if (dataStartS == null || dataStartS - plannedS < 1) return '';
+  return ` <span class="warn-text">(data from ${esc(num(dataStartS, 3))} s)</span>`;
+}
 export function experimentSection(run: RunData, flows: FlowInfo[]): string {
   const spec = run.spec;
   const out: string[] = [];
@@ -94,7 +99,7 @@ export function experimentSection(run: RunData, flows: FlowInfo[]): string {
       esc(f.path),
       esc(f.direction),
       `<td class="num">${esc(f.streams)}</td>`,
-      `<td class="num">${esc(num(f.startS, 4))} s</td>`,
+      `<td class="num">${esc(num(f.startS, 4))} s${lateText(f.startS, sum?.dataStartS)}</td>`,
       `<td class="num">${esc(num(f.durationS, 4))} s</td>`,
       esc(extra || '—'),
     ];
@@ -105,7 +110,7 @@ export function experimentSection(run: RunData, flows: FlowInfo[]): string {
       [
         'Flow',
         'Stack',
-        '<abbr title="Congestion control the kernel reported for the data sockets (ss -ti)">Observed stack</abbr>',
+        '<abbr title="Congestion control the kernel reported for the data sockets (ss -ti and the tcp sampler)">Observed stack</abbr>',
         'Path',
         'Direction',
         'Streams',

@@ -14,6 +14,8 @@ export interface FakeFlow {
   direction?: 'forward' | 'reverse';
   /** Mean goodput, Mbit/s. */
   mbps?: number;
+  /** When its data began, s (a late start after a lost SYN); absent in older summaries. */
+  dataStartS?: number;
 }
 
 export interface FakeRunOptions {
@@ -260,6 +262,7 @@ export function makeFakeRun(dir: string, o: FakeRunOptions = {}): Record<string,
       direction: f.direction,
       streams: 1,
       startS: 0,
+      ...(f.dataStartS === undefined ? {} : { dataStartS: f.dataStartS }),
       durationS,
       status: 'ok',
       error: null,
