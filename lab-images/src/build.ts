@@ -6,7 +6,6 @@ import { createHash } from 'node:crypto';
 import {
   existsSync,
   mkdirSync,
-  readdirSync,
   readFileSync,
   renameSync,
   rmSync,
@@ -112,13 +111,26 @@ async function debianPackage(path: string): Promise<{ package: string | null; ve
   return { package: null, version: null };
 }
 
+/**
+ * The recipe's files: this one and every module it imports, transitively. Host-side modules (the
+ * control channel, QMP, keeping a lab awake) are not part of what the image holds, so editing them
+ * must not change its id.
+ */
+export function recipeFiles(dir = RECIPE_DIR, from = 'build.ts'): string[] {
+  const seen = new Set<string>();
+  const visit = (f: string) => {
+    if (seen.has(f)) return;
+    seen.add(f);
+    for (const m of readFileSync(join(dir, f), 'utf8').matchAll(/from '\.\/([\w.-]+)\.js'/g))
+      visit(`${m[1]}.ts`);
+  };
+  visit(from);
+  return [...seen].sort();
+}
+
 function recipeHash(): string {
   const h = createHash('sha256');
-  for (const f of readdirSync(RECIPE_DIR)
-    .filter((f) => f.endsWith('.ts') && !f.includes('.test.'))
-    .sort()) {
-    h.update(f).update(readFileSync(join(RECIPE_DIR, f)));
-  }
+  for (const f of recipeFiles()) h.update(f).update(readFileSync(join(RECIPE_DIR, f)));
   return h.digest('hex');
 }
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { moduleSourceHash } from '@lfnlab/kernels';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type ImageInputs, imageId } from './build.js';
+import { type ImageInputs, imageId, recipeFiles } from './build.js';
 import { bootModules } from './modules.js';
 import { addedStackCacheDir, STACKS_SRC, stacksSourceHash } from './stacks.js';
 
@@ -24,6 +24,14 @@ const base: ImageInputs = {
 };
 
 describe('the image id', () => {
+  it("hashes the build's own modules as its recipe, not the host-side ones", () => {
+    const files = recipeFiles();
+    expect(files).toEqual(
+      expect.arrayContaining(['build.ts', 'agent.ts', 'samplers.ts', 'stacks.ts', 'stage.ts']),
+    );
+    for (const host of ['awake.ts', 'channel.ts', 'qmp.ts', 'lab.ts']) expect(files).not.toContain(host);
+  });
+
   it('is the same for the same inputs, whatever order the added stacks and files come in', () => {
     const two = [
       { name: 'b', sourceHash: 'h2' },
