@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MetricInputError } from './guard.js';
-import { kendallTau, normalUpperTail } from './kendall.js';
+import { kendallTau, normalUpperTail, stratifiedKendall } from './kendall.js';
 
 /** Exact one-sided p-values by listing every arrangement of y (small n only), for checking. */
 function bruteForce(x: number[], y: number[]): { pGreater: number; pLess: number } {
@@ -96,5 +96,79 @@ describe('normalUpperTail', () => {
     expect(normalUpperTail(1.959964)).toBeCloseTo(0.025, 6);
     expect(normalUpperTail(-1.644854)).toBeCloseTo(0.95, 6);
     expect(normalUpperTail(3)).toBeCloseTo(0.0013499, 6);
+  });
+});
+
+/** Every arrangement of a list (for small brute-force checks). */
+function permutations<T>(xs: readonly T[]): T[][] {
+  if (xs.length <= 1) return [[...xs]];
+  return xs.flatMap((x, i) => permutations([...xs.slice(0, i), ...xs.slice(i + 1)]).map((p) => [x, ...p]));
+}
+
+describe('stratifiedKendall', () => {
+  const ranks = [2, 2, 1, 1, 0, 0];
+
+  it('is Kendall’s test itself for one stratum', () => {
+    const y = [9, 7, 8, 5, 6, 1];
+    const one = stratifiedKendall([{ x: ranks, y }]);
+    const plain = kendallTau(ranks, y);
+    expect(one.s).toBe(plain.s);
+    expect(one.tau).toBeCloseTo(plain.tau, 12);
+    expect(one.pGreater).toBeCloseTo(plain.pGreater, 12);
+    expect(one.pLess).toBeCloseTo(plain.pLess, 12);
+    expect(one.strata).toBe(1);
+  });
+
+  it('gives the exact tail of ΣS: every arrangement within each stratum counted', () => {
+    const a = { x: ranks, y: [9, 7, 8, 5, 6, 1] };
+    const b = { x: [1, 1, 0, 0], y: [3, 0.5, 2, 1] };
+    const r = stratifiedKendall([a, b]);
+    const sOf = (x: readonly number[], y: readonly number[]) =>
+      x.reduce((acc, _, i) => {
+        let t = acc;
+        for (let j = i + 1; j < x.length; j++)
+          t +=
+            Math.sign((x[i] as number) - (x[j] as number)) * Math.sign((y[i] as number) - (y[j] as number));
+        return t;
+      }, 0);
+    let atLeast = 0;
+    let all = 0;
+    for (const pa of permutations(a.y))
+      for (const pb of permutations(b.y)) {
+        all++;
+        if (sOf(a.x, pa) + sOf(b.x, pb) >= r.s) atLeast++;
+      }
+    expect(r.method).toBe('exact');
+    expect(r.pGreater).toBeCloseTo(atLeast / all, 12);
+  });
+
+  it('finds an order that a load moving every item together hides from the pooled test', () => {
+    // Three items × two runs at four background levels: within each level the order is perfect, but
+    // each level lowers every item by more than the items differ.
+    const strata = [80, 60, 40, 20].map((base) => ({
+      x: ranks,
+      y: [5, 4.5, 3, 2.5, 1, 0.5].map((d) => base + d),
+    }));
+    const pooled = kendallTau(
+      strata.flatMap((s) => s.x),
+      strata.flatMap((s) => s.y),
+    );
+    const within = stratifiedKendall(strata);
+    expect(pooled.pGreater).toBeGreaterThan(0.05);
+    // As high as τ-b goes with the items' runs tied in x: the same as in any one level.
+    expect(within.tau).toBeCloseTo(kendallTau(ranks, strata[0]?.y ?? []).tau, 12);
+    expect(within.pGreater).toBeLessThan(1e-4);
+    expect(within.strata).toBe(4);
+  });
+
+  it('leaves out strata that cannot speak (one item, or all values equal) and falls back to the normal law with ties on both sides', () => {
+    const r = stratifiedKendall([
+      { x: [1, 1, 1], y: [3, 2, 1] },
+      { x: [1, 0], y: [2, 2] },
+      { x: ranks, y: [9, 9, 8, 5, 6, 1] },
+    ]);
+    expect(r.strata).toBe(1);
+    expect(r.method).toBe('normal');
+    expect(stratifiedKendall([{ x: [1], y: [1] }])).toMatchObject({ strata: 0, pGreater: 1, pLess: 1 });
   });
 });

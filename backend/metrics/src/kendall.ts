@@ -105,6 +105,23 @@ function inversionCounts(groups: readonly number[]): number[] {
   return poly;
 }
 
+/** The variance of S under no association, corrected for ties in either list. */
+function nullVariance(n: number, tx: number[], ty: number[]): number {
+  const v = (g: number[], f: (t: number) => number) => g.reduce((a, t) => a + f(t), 0);
+  const v0 = n * (n - 1) * (2 * n + 5);
+  const vt = v(tx, (t) => t * (t - 1) * (2 * t + 5));
+  const vu = v(ty, (t) => t * (t - 1) * (2 * t + 5));
+  const t2 = v(tx, (t) => t * (t - 1) * (t - 2));
+  const u2 = v(ty, (t) => t * (t - 1) * (t - 2));
+  const t1 = v(tx, (t) => t * (t - 1));
+  const u1 = v(ty, (t) => t * (t - 1));
+  return (
+    (v0 - vt - vu) / 18 +
+    (n > 2 ? (t2 * u2) / (9 * n * (n - 1) * (n - 2)) : 0) +
+    (t1 * u1) / (2 * n * (n - 1))
+  );
+}
+
 /**
  * τ-b of x against y with one-sided p-values. Both lists must have the same length ≥ 2 and no
  * NaN (±∞ rank like any other value).
@@ -156,18 +173,7 @@ export function kendallTau(x: readonly number[], y: readonly number[]): KendallR
     };
   }
 
-  const v = (g: number[], f: (t: number) => number) => g.reduce((a, t) => a + f(t), 0);
-  const v0 = n * (n - 1) * (2 * n + 5);
-  const vt = v(tx, (t) => t * (t - 1) * (2 * t + 5));
-  const vu = v(ty, (t) => t * (t - 1) * (2 * t + 5));
-  const t2 = v(tx, (t) => t * (t - 1) * (t - 2));
-  const u2 = v(ty, (t) => t * (t - 1) * (t - 2));
-  const t1 = v(tx, (t) => t * (t - 1));
-  const u1 = v(ty, (t) => t * (t - 1));
-  const variance =
-    (v0 - vt - vu) / 18 +
-    (n > 2 ? (t2 * u2) / (9 * n * (n - 1) * (n - 2)) : 0) +
-    (t1 * u1) / (2 * n * (n - 1));
+  const variance = nullVariance(n, tx, ty);
   const sd = Math.sqrt(variance);
   return {
     tau,
@@ -176,5 +182,97 @@ export function kendallTau(x: readonly number[], y: readonly number[]): KendallR
     pGreater: normalUpperTail((s - 1) / sd),
     pLess: normalUpperTail((-s - 1) / sd),
     method: 'normal',
+  };
+}
+
+/** One stratum's share of a stratified test: its S, its τ-b denominator, and S's null law. */
+interface StratumS {
+  s: number;
+  n: number;
+  denominator: number;
+  variance: number;
+  /** S → probability under no association, when exact (at most one list tied); null otherwise. */
+  law: Map<number, number> | null;
+}
+
+function stratumS(x: readonly number[], y: readonly number[]): StratumS | null {
+  const n = x.length;
+  if (n < 2) return null;
+  let s = 0;
+  for (let i = 0; i < n; i++)
+    for (let j = i + 1; j < n; j++)
+      s += sign((x[i] as number) - (x[j] as number)) * sign((y[i] as number) - (y[j] as number));
+  const tx = tieGroups(x);
+  const ty = tieGroups(y);
+  const pairs = (n * (n - 1)) / 2;
+  const sumPairs = (g: number[]) => g.reduce((a, t) => a + (t * (t - 1)) / 2, 0);
+  const untiedX = pairs - sumPairs(tx);
+  const untiedY = pairs - sumPairs(ty);
+  // A stratum where either list is constant says nothing about the order.
+  if (!(untiedX > 0 && untiedY > 0)) return null;
+  const xTied = tx.some((t) => t > 1);
+  const yTied = ty.some((t) => t > 1);
+  let law: Map<number, number> | null = null;
+  if (!(xTied && yTied) && n <= EXACT_MAX_N) {
+    const counts = inversionCounts(xTied ? tx : ty);
+    const across = xTied ? untiedX : untiedY;
+    const all = counts.reduce((a, c) => a + c, 0);
+    law = new Map(counts.map((c, k) => [across - 2 * k, c / all]));
+  }
+  return { s, n, denominator: Math.sqrt(untiedX * untiedY), variance: nullVariance(n, tx, ty), law };
+}
+
+/**
+ * Kendall's test within strata: S summed over strata, each compared only within itself, so a
+ * factor that moves every item's values together (a background load, a path) does not drown the
+ * order it is tested for. τ is ΣS over the sum of the strata's τ-b denominators. Exact when every
+ * stratum's null law is (the sum's law is their convolution), the normal approximation to ΣS
+ * with the summed variances otherwise.
+ */
+export function stratifiedKendall(
+  strata: readonly { x: readonly number[]; y: readonly number[] }[],
+): KendallResult & { strata: number } {
+  for (const [k, st] of strata.entries())
+    if (st.x.length !== st.y.length)
+      fail(`stratum ${k}: x and y must have the same length (got ${st.x.length} and ${st.y.length})`);
+  const used = strata.map((st) => stratumS(st.x, st.y)).filter((st): st is StratumS => st !== null);
+  const n = used.reduce((a, st) => a + st.n, 0);
+  if (!used.length) return { tau: Number.NaN, s: 0, n, pGreater: 1, pLess: 1, method: 'exact', strata: 0 };
+  const s = used.reduce((a, st) => a + st.s, 0);
+  const tau = s / used.reduce((a, st) => a + st.denominator, 0);
+  if (used.every((st) => st.law)) {
+    let law = new Map([[0, 1]]);
+    for (const st of used) {
+      const next = new Map<number, number>();
+      for (const [a, pa] of law)
+        for (const [b, pb] of st.law as Map<number, number>)
+          next.set(a + b, (next.get(a + b) ?? 0) + pa * pb);
+      law = next;
+    }
+    let pGreater = 0;
+    let pLess = 0;
+    for (const [v, p] of law) {
+      if (v >= s) pGreater += p;
+      if (v <= s) pLess += p;
+    }
+    return {
+      tau,
+      s,
+      n,
+      pGreater: Math.min(1, pGreater),
+      pLess: Math.min(1, pLess),
+      method: 'exact',
+      strata: used.length,
+    };
+  }
+  const sd = Math.sqrt(used.reduce((a, st) => a + st.variance, 0));
+  return {
+    tau,
+    s,
+    n,
+    pGreater: normalUpperTail((s - 1) / sd),
+    pLess: normalUpperTail((-s - 1) / sd),
+    method: 'normal',
+    strata: used.length,
   };
 }

@@ -29,6 +29,12 @@ export interface Estimate {
   value: number | null;
   /** Per-run values when the item is a mean over runs (orderings rank these); null otherwise. */
   runs: number[] | null;
+  /**
+   * Per run (as `runs`), the block it belongs to: its part, the parameters the item's `where`
+   * leaves free (the background level, the path) and its repetition, whose seed every variant
+   * shares (the same cross traffic, the same bit errors). Orderings compare items within blocks.
+   */
+  blocks: string[] | null;
   /** Runs in the smallest and largest stratum (0 when not measured). */
   n: number;
   nMax: number;
@@ -79,28 +85,32 @@ function sizes(groups: unknown[][]): { n: number; nMax: number } {
 function byVariant<T>(
   rows: PresetRow[],
   value: (r: PresetRow) => T | null,
-): { key: string; row: PresetRow; values: T[] }[] {
-  const out = new Map<string, { key: string; row: PresetRow; values: T[] }>();
+): { key: string; row: PresetRow; values: T[]; rows: PresetRow[] }[] {
+  const out = new Map<string, { key: string; row: PresetRow; values: T[]; rows: PresetRow[] }>();
   for (const r of rows) {
     const v = value(r);
     if (v === null) continue;
     const key = JSON.stringify([r.part ?? '', r.params]);
-    const g = out.get(key) ?? { key, row: r, values: [] };
+    const g = out.get(key) ?? { key, row: r, values: [], rows: [] };
     g.values.push(v);
+    g.rows.push(r);
     out.set(key, g);
   }
   return [...out.values()];
 }
 
-type Body = Pick<Estimate, 'groups' | 'stat' | 'value' | 'runs' | 'n' | 'nMax' | 'rows' | 'deterministic'>;
+type Body = Pick<
+  Estimate,
+  'groups' | 'stat' | 'value' | 'runs' | 'blocks' | 'n' | 'nMax' | 'rows' | 'deterministic'
+>;
 
 function body(
   groups: unknown[][],
   stat: (g: Groups) => number,
-  rest: Pick<Body, 'runs' | 'rows' | 'deterministic'>,
+  rest: Pick<Body, 'runs' | 'rows' | 'deterministic'> & { blocks?: string[] | null },
 ): Body {
   const v = groups.length ? stat(groups) : Number.NaN;
-  return { groups, stat, value: Number.isNaN(v) ? null : v, ...sizes(groups), ...rest };
+  return { groups, stat, value: Number.isNaN(v) ? null : v, ...sizes(groups), blocks: null, ...rest };
 }
 
 function measured(where: Where, m: Measure, rows: PresetRow[], missingIsInfinite: boolean): Body {
@@ -149,8 +159,14 @@ function measured(where: Where, m: Measure, rows: PresetRow[], missingIsInfinite
   });
   const groups = variants.map((g) => g.values);
   const runs = groups.flat();
+  const chosen = new Set(Object.keys(where));
+  const free = (r: PresetRow) =>
+    Object.entries(r.params)
+      .filter(([k]) => !chosen.has(k))
+      .sort(([a], [b]) => (a < b ? -1 : 1));
   return body(groups, meanOfAll, {
     runs: runs.length ? runs : null,
+    blocks: variants.flatMap((g) => g.rows.map((r) => JSON.stringify([r.part ?? '', free(r), r.repetition]))),
     rows: matched.length,
     deterministic: deterministic(m),
   });
@@ -169,6 +185,7 @@ function fromResolved(
           stat: meanOfAll,
           value: null,
           runs: null,
+          blocks: null,
           n: 0,
           nMax: 0,
           rows: 0,

@@ -6,7 +6,7 @@
 // τ-b is significantly negative or the interval lies below minAgreement; otherwise inconclusive.
 // A `pairs` claim is decided by the share interval alone.
 
-import { kendallTau } from '@lfnlab/metrics';
+import { kendallTau, stratifiedKendall } from '@lfnlab/metrics';
 import { type Estimate, type EstimateContext, estimates, jointCi, underRun } from './estimate.js';
 import { fmt, pct, pText } from './fmt.js';
 import {
@@ -75,6 +75,35 @@ function agreementOf(pairs: { i: number; j: number; p: number }[], tie: Tie) {
 
 const creditText = (credit: number) => (Number.isInteger(credit) ? String(credit) : credit.toFixed(1));
 
+/**
+ * The runs as blocks, one per setting and repetition (a background level and its seed), when every
+ * item ran in the same blocks and in more than one setting: the order is then tested within each
+ * block, so what moves all items together (the load, one seed's bursts) does not count as scatter
+ * against it. Null otherwise: within a single setting the runs are pooled.
+ */
+function sharedBlocks(items: readonly Estimate[], ranks: readonly number[]) {
+  const first = items[0]?.blocks;
+  if (!first) return null;
+  const keys = [...new Set(first)].sort();
+  // Within one setting the repetitions are the only scatter, and pooling them keeps every pair.
+  const settings = new Set(keys.map((k) => JSON.stringify((JSON.parse(k) as unknown[]).slice(0, -1))));
+  if (settings.size < 2) return null;
+  const setOf = (b: string[] | null) => (b ? JSON.stringify([...new Set(b)].sort()) : null);
+  if (!items.every((e) => setOf(e.blocks) === JSON.stringify(keys))) return null;
+  return keys.map((key) => {
+    const x: number[] = [];
+    const y: number[] = [];
+    items.forEach((e, i) => {
+      (e.runs as number[]).forEach((v, k) => {
+        if ((e.blocks as string[])[k] !== key) return;
+        x.push(ranks[i] as number);
+        y.push(v);
+      });
+    });
+    return { x, y };
+  });
+}
+
 export function ordering(c: ClaimOf<'ordering'>, ctx: EstimateContext): Judged {
   const items = estimates(c.items, ctx);
   const tierOf = (name: string) => c.paperOrder?.findIndex((t) => t.includes(name)) ?? -1;
@@ -114,13 +143,19 @@ export function ordering(c: ClaimOf<'ordering'>, ctx: EstimateContext): Judged {
   );
   // Over runs when every item is a mean of runs; over the items' values otherwise (cell-level items).
   const byRun = measured.every((e) => e.runs !== null);
+  const blocks = byRun ? sharedBlocks(measured, ranks) : null;
   const x = byRun ? measured.flatMap((e, i) => (e.runs as number[]).map(() => ranks[i] as number)) : ranks;
   const y = byRun ? measured.flatMap((e) => e.runs as number[]) : means;
-  const k = kendallTau(x, y);
+  const k = blocks ? stratifiedKendall(blocks) : kendallTau(x, y);
   const tau = Number.isNaN(k.tau) ? null : k.tau;
+  const over = blocks
+    ? `${y.length} runs, compared within ${blocks.length} blocks of one setting and seed`
+    : byRun
+      ? `${y.length} runs`
+      : `${y.length} items`;
   const head =
     `${c.subject}: paper ${paperText}; here ${ours} — ${creditText(credit)} of ${pairs.length} ordered pairs agree ` +
-    `(${pct(agreement)}, the claim needs ${pct(c.minAgreement)}); Kendall τ-b ${fmt(tau)} over ${byRun ? `${y.length} runs` : `${y.length} items`}, ` +
+    `(${pct(agreement)}, the claim needs ${pct(c.minAgreement)}); Kendall τ-b ${fmt(tau)} over ${over}, ` +
     `p = ${pText(k.pGreater)}${missing ? `; ${missing} item${missing > 1 ? 's' : ''} not measured` : ''}`;
   const tested = { ...test, tau, p: k.pGreater, pMethod: k.method };
   const few = underRun(measured);
