@@ -106,6 +106,6 @@ describe('resume', () => {
   it('gives up at its deadline when the VM never runs', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'lfnlab-awake-'));
     server = await fakeQmp(join(dir, 'qmp.sock'), (c) => (c === 'cont' ? 'refuse' : 'reply'));
-    await expect(resume(join(dir, 'qmp.sock'), 300)).rejects.toThrow(/busy/);
+    await expect(resume(join(dir, 'qmp.sock'), 1_000)).rejects.toThrow(/busy/);
   });
 });

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pidAlive as alive } from './pids.js';
-import { qmpCommand } from './qmp.js';
+import { QmpError, qmpCommand } from './qmp.js';
 
 function liveHolders(dir: string): string[] {
   let names: string[] = [];
@@ -93,7 +93,8 @@ export async function resume(qmpSocket: string, timeoutMs: number): Promise<void
       if (st?.running) return;
       last = new Error(`the VM is still ${JSON.stringify(st)}`);
     } catch (e) {
-      last = e;
+      // An attempt cut short by the deadline says less than the refusal before it.
+      if (!(last && e instanceof QmpError && /timed out/.test(e.message))) last = e;
     }
     await new Promise((r) => setTimeout(r, Math.min(wait, Math.max(0, deadline - Date.now()))));
   }
