@@ -105,6 +105,20 @@ function inversionCounts(groups: readonly number[]): number[] {
   return poly;
 }
 
+/** S (concordant minus discordant pairs), each list's tie groups, and the pairs untied in each. */
+function concordance(x: readonly number[], y: readonly number[]) {
+  const n = x.length;
+  let s = 0;
+  for (let i = 0; i < n; i++)
+    for (let j = i + 1; j < n; j++)
+      s += sign((x[i] as number) - (x[j] as number)) * sign((y[i] as number) - (y[j] as number));
+  const tx = tieGroups(x);
+  const ty = tieGroups(y);
+  const pairs = (n * (n - 1)) / 2;
+  const sumPairs = (g: number[]) => g.reduce((a, t) => a + (t * (t - 1)) / 2, 0);
+  return { s, tx, ty, untiedX: pairs - sumPairs(tx), untiedY: pairs - sumPairs(ty) };
+}
+
 /** The variance of S under no association, corrected for ties in either list. */
 function nullVariance(n: number, tx: number[], ty: number[]): number {
   const v = (g: number[], f: (t: number) => number) => g.reduce((a, t) => a + f(t), 0);
@@ -135,16 +149,7 @@ export function kendallTau(x: readonly number[], y: readonly number[]): KendallR
       if (Number.isNaN(v)) fail(`${li ? 'y' : 'x'}[${i}] must be a number (got NaN)`);
     });
   });
-  let s = 0;
-  for (let i = 0; i < n; i++)
-    for (let j = i + 1; j < n; j++)
-      s += sign((x[i] as number) - (x[j] as number)) * sign((y[i] as number) - (y[j] as number));
-  const tx = tieGroups(x);
-  const ty = tieGroups(y);
-  const pairs = (n * (n - 1)) / 2;
-  const sumPairs = (g: number[]) => g.reduce((a, t) => a + (t * (t - 1)) / 2, 0);
-  const untiedX = pairs - sumPairs(tx);
-  const untiedY = pairs - sumPairs(ty);
+  const { s, tx, ty, untiedX, untiedY } = concordance(x, y);
   const tau = untiedX > 0 && untiedY > 0 ? s / Math.sqrt(untiedX * untiedY) : Number.NaN;
   if (!(untiedX > 0 && untiedY > 0)) return { tau, s, n, pGreater: 1, pLess: 1, method: 'exact' };
 
@@ -198,16 +203,7 @@ interface StratumS {
 function stratumS(x: readonly number[], y: readonly number[]): StratumS | null {
   const n = x.length;
   if (n < 2) return null;
-  let s = 0;
-  for (let i = 0; i < n; i++)
-    for (let j = i + 1; j < n; j++)
-      s += sign((x[i] as number) - (x[j] as number)) * sign((y[i] as number) - (y[j] as number));
-  const tx = tieGroups(x);
-  const ty = tieGroups(y);
-  const pairs = (n * (n - 1)) / 2;
-  const sumPairs = (g: number[]) => g.reduce((a, t) => a + (t * (t - 1)) / 2, 0);
-  const untiedX = pairs - sumPairs(tx);
-  const untiedY = pairs - sumPairs(ty);
+  const { s, tx, ty, untiedX, untiedY } = concordance(x, y);
   // A stratum where either list is constant says nothing about the order.
   if (!(untiedX > 0 && untiedY > 0)) return null;
   const xTied = tx.some((t) => t > 1);
