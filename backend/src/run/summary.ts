@@ -20,7 +20,7 @@ export interface FlowResult {
   client: IperfJson | null;
   server: IperfJson | null;
   intervals: IntervalSample[];
-  /** Stack names the kernel reported for this flow's data sockets (`ss -ti`). */
+  /** Stack names the kernel reported for this flow's data sockets (`ss -ti` probes and the tcp sampler). */
   observedStacks: string[];
   startedAtS: number | null;
   /** When its data began (s from traffic start), from the tcp sampler; null when not sampled. */
