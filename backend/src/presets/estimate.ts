@@ -34,7 +34,7 @@ export interface Estimate {
    * leaves free (the background level, the path) and its repetition, whose seed every variant
    * shares (the same cross traffic, the same bit errors). Orderings compare items within blocks.
    */
-  blocks: string[] | null;
+  blocks: { setting: string; repetition: number }[] | null;
   /** Runs in the smallest and largest stratum (0 when not measured). */
   n: number;
   nMax: number;
@@ -107,7 +107,7 @@ type Body = Pick<
 function body(
   groups: unknown[][],
   stat: (g: Groups) => number,
-  rest: Pick<Body, 'runs' | 'rows' | 'deterministic'> & { blocks?: string[] | null },
+  rest: Pick<Body, 'runs' | 'rows' | 'deterministic'> & Partial<Pick<Body, 'blocks'>>,
 ): Body {
   const v = groups.length ? stat(groups) : Number.NaN;
   return { groups, stat, value: Number.isNaN(v) ? null : v, ...sizes(groups), blocks: null, ...rest };
@@ -166,7 +166,10 @@ function measured(where: Where, m: Measure, rows: PresetRow[], missingIsInfinite
       .sort(([a], [b]) => (a < b ? -1 : 1));
   return body(groups, meanOfAll, {
     runs: runs.length ? runs : null,
-    blocks: variants.flatMap((g) => g.rows.map((r) => JSON.stringify([r.part ?? '', free(r), r.repetition]))),
+    blocks: variants.flatMap((g) => {
+      const setting = JSON.stringify([g.row.part ?? '', free(g.row)]);
+      return g.rows.map((r) => ({ setting, repetition: r.repetition }));
+    }),
     rows: matched.length,
     deterministic: deterministic(m),
   });

@@ -82,20 +82,21 @@ const creditText = (credit: number) => (Number.isInteger(credit) ? String(credit
  * against it. Null otherwise: within a single setting the runs are pooled.
  */
 function sharedBlocks(items: readonly Estimate[], ranks: readonly number[]) {
+  const keyOf = (b: { setting: string; repetition: number }) => `${b.setting}#${b.repetition}`;
   const first = items[0]?.blocks;
   if (!first) return null;
-  const keys = [...new Set(first)].sort();
   // Within one setting the repetitions are the only scatter, and pooling them keeps every pair.
-  const settings = new Set(keys.map((k) => JSON.stringify((JSON.parse(k) as unknown[]).slice(0, -1))));
-  if (settings.size < 2) return null;
-  const setOf = (b: string[] | null) => (b ? JSON.stringify([...new Set(b)].sort()) : null);
+  if (new Set(first.map((b) => b.setting)).size < 2) return null;
+  const keys = [...new Set(first.map(keyOf))].sort();
+  const setOf = (bs: Estimate['blocks']) => (bs ? JSON.stringify([...new Set(bs.map(keyOf))].sort()) : null);
   if (!items.every((e) => setOf(e.blocks) === JSON.stringify(keys))) return null;
   return keys.map((key) => {
     const x: number[] = [];
     const y: number[] = [];
     items.forEach((e, i) => {
       (e.runs as number[]).forEach((v, k) => {
-        if ((e.blocks as string[])[k] !== key) return;
+        const b = (e.blocks as NonNullable<Estimate['blocks']>)[k];
+        if (!b || keyOf(b) !== key) return;
         x.push(ranks[i] as number);
         y.push(v);
       });
