@@ -8,6 +8,8 @@
 # --commit committed every 10 minutes), so a preset longer than a sitting resumes on a fresh clone.
 # --labs N runs N dilated labs at once (NAME, NAME-2 …): a dilated lab's clock counts its own
 # instructions, so a busy host slows its wall time, never its numbers.
+# To end a sitting without losing the runs in flight: kill -USR2 <this script's pid>; the runs in
+# progress finish and are kept, no new one starts, and the script exits 130 (Ctrl-C stops them now).
 #   usage: scripts/reproduce-presets.sh [--commit] [--lab NAME] [--labs N] [PRESET ...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,7 +22,7 @@ while [ $# -gt 0 ]; do
     --commit) commit=1 ;;
     --lab) lab="$2"; shift ;;
     --labs) labs="$2"; shift ;;
-    -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) names+=("$1") ;;
   esac
   shift
@@ -64,7 +66,26 @@ trap stop_committer EXIT
 exec 9>/tmp/lfnlab-lab.lock
 flock 9
 
+# The preset runs in the background and the script waits for it, so a signal to the script reaches
+# it at once (a trap waits for a foreground child to end).
+child=""
+draining=0
+trap 'draining=1; [ -z "$child" ] || kill -USR2 "$child" 2>/dev/null || true' USR2
+trap '[ -z "$child" ] || kill -INT "$child" 2>/dev/null || true' INT TERM
+wait_child() {
+  local s
+  while :; do
+    s=0
+    wait "$child" || s=$?
+    # wait returns early when a trapped signal arrives; the preset is still running then.
+    kill -0 "$child" 2>/dev/null || break
+  done
+  child=""
+  return "$s"
+}
+
 for name in "${names[@]}"; do
+  [ "$draining" -eq 0 ] || break
   echo "== $name ($(date -u +%H:%M) UTC)"
   if [ "$commit" -eq 1 ]; then
     (while sleep 600; do commit_progress "$name"; done) 9>&- &
@@ -72,7 +93,9 @@ for name in "${names[@]}"; do
   fi
   status=0
   "${lfnlab[@]}" preset run "$name" --reproduce --retry-invalid 1 --lab "$lab" --labs "$labs" \
-    --progress "presets/results/$name/progress" || status=$?
+    --progress "presets/results/$name/progress" &
+  child=$!
+  wait_child || status=$?
   stop_committer
   if [ "$status" -eq 130 ]; then
     if [ "$commit" -eq 1 ]; then commit_progress "$name"; fi

@@ -203,6 +203,46 @@ describe('running a campaign', () => {
     expect(good.close).toHaveBeenCalledTimes(1);
   });
 
+  it('drains on request: the runs in flight on every lab finish and are kept, no new one starts, a resume takes the rest', async () => {
+    const c = parseCampaignText(text);
+    const dir = mkdtempSync(join(tmpdir(), 'lfnlab-campaign-drain-'));
+    const { writeFileSync, mkdirSync } = await import('node:fs');
+    const drain = new AbortController();
+    const signal = new AbortController().signal;
+    const seen: { dir: string; signal: AbortSignal | undefined; aborted: boolean }[] = [];
+    let started = 0;
+    const lab = (): RunOne => {
+      const run: RunOne = async (spec, runDir, s) => {
+        started++;
+        // The third run to start asks for the drain while the other lab's run is still going.
+        if (started === 3) drain.abort();
+        await new Promise((r) => setImmediate(r));
+        const summary = fakeSummary((spec as { flows: { stack: string }[] }).flows[0]?.stack ?? '?');
+        mkdirSync(runDir, { recursive: true });
+        writeFileSync(join(runDir, 'summary.json'), JSON.stringify(summary));
+        seen.push({ dir: runDir, signal: s, aborted: s?.aborted ?? false });
+        return summary;
+      };
+      return run;
+    };
+    const out = await runCampaign({
+      campaign: c,
+      dir,
+      log: () => undefined,
+      signal,
+      drain: drain.signal,
+      runOne: [lab(), lab()],
+    });
+    // Both runs in flight when the drain came ran to their end, completed; none started after.
+    expect(out.ran).toBe(3);
+    expect(started).toBe(3);
+    expect(seen.every((x) => x.signal === signal && !x.aborted)).toBe(true);
+    expect(out.rows.filter((r) => r.status === 'completed')).toHaveLength(3);
+    const again = await runCampaign({ campaign: c, dir, log: () => undefined, runOne: lab() });
+    expect(again.skipped).toBe(3);
+    expect(again.ran).toBe(9);
+  });
+
   it('resumes without redoing finished runs, retries failed ones, and collects one table', async () => {
     const c = parseCampaignText(text);
     const dir = mkdtempSync(join(tmpdir(), 'lfnlab-campaign-'));

@@ -150,6 +150,8 @@ export async function runCampaign(o: {
   runOne: RunOne | readonly RunOne[];
   log?: (line: string) => void;
   signal?: AbortSignal;
+  /** Once aborted no new run starts (nor a retry); the runs in progress finish and are kept. */
+  drain?: AbortSignal;
   /** How many more times a variant runs after the lab could not carry it (default 0). */
   retryInvalid?: number;
   /** Called with a variant's id each time one of its runs has ended and its directory settled. */
@@ -196,6 +198,7 @@ async function runVariants(
     dir: string;
     labs: readonly RunOne[];
     signal?: AbortSignal;
+    drain?: AbortSignal;
     retry: number;
     afterRun?: (id: string) => void;
   },
@@ -207,10 +210,11 @@ async function runVariants(
   let next = 0;
   let stopped = false;
   const pending = () => variants.filter((x) => !settled(o.dir, x.id, o.retry)).length;
+  const halted = () => stopped || o.signal?.aborted || o.drain?.aborted;
   // Each lab takes the next unfinished variant in the campaign's order as soon as it is free.
   const work = async (runOne: RunOne) => {
     for (;;) {
-      if (stopped || o.signal?.aborted) return;
+      if (halted()) return;
       const i = next++;
       const v = variants[i];
       if (!v) return;
@@ -234,7 +238,7 @@ async function runVariants(
         log(
           `[${i + 1}/${variants.length}] ${v.label} (${v.id}): ${s.status}${s.status === 'failed' && s.error ? ` (${s.error})` : ''}, verdict ${s.verdict ?? '-'} in ${((Date.now() - t) / 1000).toFixed(0)} s; ${left} left${etaText(times, left, o.labs.length, s.status === 'aborted')}`,
         );
-        if (!retrying || stopped || o.signal?.aborted) {
+        if (!retrying || halted()) {
           o.afterRun?.(v.id);
           break;
         }

@@ -4,7 +4,7 @@ import { CampaignError, expandCampaign, parseCampaignText } from '../campaign/ex
 import { runCampaign, runInLabs } from '../campaign/runCampaign.js';
 import { type Command, table, UsageError } from './args.js';
 import { parseLabCount, parseRetryInvalid, RETRY_INVALID_HELP } from './labsOption.js';
-import { stopOnSignals } from './stopSignals.js';
+import { STOP_HELP, stopOnSignals } from './stopSignals.js';
 
 export const campaignCommand: Command = {
   name: 'campaign',
@@ -22,7 +22,9 @@ Run it again on the same DIR to resume: finished runs are never redone.
   --labs N   keep N labs (NAME, NAME-2 … NAME-N) and give each the next variant
              as it becomes free (default: half the host's cores, as memory
              allows, at least 1)
-${RETRY_INVALID_HELP}`,
+${RETRY_INVALID_HELP}
+
+${STOP_HELP}`,
   options: {
     out: { type: 'string' },
     lab: { type: 'string' },
@@ -67,6 +69,7 @@ ${RETRY_INVALID_HELP}`,
         campaign,
         dir,
         signal: stopping.signal,
+        drain: stopping.drain,
         retryInvalid,
         runOne: runInLabs(typeof values.lab === 'string' ? values.lab : undefined, labCount),
       });
@@ -84,7 +87,7 @@ ${RETRY_INVALID_HELP}`,
         `\n${table(['variant', 'status', 'verdict', 'Jain fwd', 'util fwd', 'goodput Mbit/s per flow'], rows)}\n`,
       );
       console.log(`${out.ran} run now, ${out.skipped} already done; table in ${join(dir, 'results.csv')}`);
-      return stopping.signal.aborted ? 130 : out.rows.every((r) => r.status === 'completed') ? 0 : 1;
+      return stopping.stopped() ? 130 : out.rows.every((r) => r.status === 'completed') ? 0 : 1;
     } finally {
       stopping.release();
     }

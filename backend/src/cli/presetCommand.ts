@@ -26,7 +26,7 @@ import { renderResultsSummaryHtml, renderResultsSummaryMarkdown } from '../repor
 import { type Command, table, UsageError } from './args.js';
 import { parseLabCount, parseRetryInvalid, RETRY_INVALID_HELP } from './labsOption.js';
 import { formatPresetShow } from './presetShow.js';
-import { stopOnSignals } from './stopSignals.js';
+import { STOP_HELP, stopOnSignals } from './stopSignals.js';
 
 const seconds = (ms: number) => formatWallS(ms / 1000);
 const durationMs = (spec: unknown) => {
@@ -163,7 +163,9 @@ summary  rewrites only that summary: the published presets, then those not
                 DIR/PART as it ends, and first restore the runs DIR holds that
                 the campaign directory lacks: commit DIR and a reproduction
                 longer than a sitting resumes on another machine or a fresh clone
-${RETRY_INVALID_HELP}`,
+${RETRY_INVALID_HELP}
+
+${STOP_HELP}`,
   options: {
     ci: { type: 'boolean' },
     reproduce: { type: 'boolean' },
@@ -267,13 +269,13 @@ ${RETRY_INVALID_HELP}`,
     }
     const cost = campaignsCost(campaigns, undefined, dir);
     console.log(
-      `cost: ${formatCost(cost)}${labCount > 1 ? `; on ${labCount} labs at best ${formatWallS(cost.wallS / labCount)}` : ''}; resumable (Ctrl-C, then run it again)`,
+      `cost: ${formatCost(cost)}${labCount > 1 ? `; on ${labCount} labs at best ${formatWallS(cost.wallS / labCount)}` : ''}; resumable (Ctrl-C or SIGUSR2, then run it again)`,
     );
     const stopping = stopOnSignals();
     let allDone = true;
     try {
       for (const { part, campaign } of campaigns) {
-        if (stopping.signal.aborted) break;
+        if (stopping.stopped()) break;
         const partDir = join(dir, part);
         mkdirSync(partDir, { recursive: true });
         console.log(`\n== ${part}: ${expandCampaign(campaign).length} runs`);
@@ -281,6 +283,7 @@ ${RETRY_INVALID_HELP}`,
           campaign,
           dir: partDir,
           signal: stopping.signal,
+          drain: stopping.drain,
           retryInvalid,
           runOne: runInLabs(typeof values.lab === 'string' ? values.lab : undefined, labCount),
           afterRun: progress ? (id) => saveProgress(partDir, join(progress, part), id) : undefined,
@@ -292,6 +295,6 @@ ${RETRY_INVALID_HELP}`,
     }
     const out = compareDir(preset, dir);
     console.log(`\n${out.text}\n${out.html}`);
-    return stopping.signal.aborted ? 130 : allDone ? 0 : 1;
+    return stopping.stopped() ? 130 : allDone ? 0 : 1;
   },
 };

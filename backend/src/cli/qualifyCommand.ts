@@ -9,7 +9,7 @@ import { caseLine, runSuite, SuiteDirectoryError } from '../qualify/runSuite.js'
 import { MAX_REPETITIONS, MAX_SECONDS, parseSuiteText, type Suite, SuiteError } from '../qualify/suite.js';
 import { FakeLabDriver } from '../service/fakeLabDriver.js';
 import type { Command } from './args.js';
-import { stopOnSignals } from './stopSignals.js';
+import { STOP_HELP, stopOnSignals } from './stopSignals.js';
 
 const USAGE = `usage: lfnlab qualify SUITE.yaml [--out DIR] [--lab NAME|fake] [--seconds S]
                        [--repetitions N] [--junit FILE] [--html FILE] [--fake-speed X]
@@ -33,6 +33,7 @@ qualify/SUITE-NAME/). Run the same command again to resume: finished runs are ke
 Exit status: 0 every case passed, 1 a failure or an error, 2 a problem with the
 suite file or an argument's value, 64 an unknown option (as for every command),
 130 interrupted (run again to resume).
+${STOP_HELP}
 Suite format: presets/suites/lfn-qualification.yaml and README.md (Qualification).`;
 
 function wholeOption(v: unknown, name: string, low: number, high: number): number | undefined | string {
@@ -132,6 +133,7 @@ export const qualifyCommand: Command = {
         ...(typeof values.junit === 'string' ? { junitFile: resolve(values.junit) } : {}),
         ...(typeof values.html === 'string' ? { htmlFile: resolve(values.html) } : {}),
         signal: stopping.signal,
+        drain: stopping.drain,
       });
       console.log('');
       for (const c of out.result.cases) console.log(caseLine(c));

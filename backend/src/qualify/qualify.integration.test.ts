@@ -2,8 +2,17 @@
 // the fake lab, with one bound that must fail and one metric that cannot be measured. Its JUnit XML
 // is read by a real JUnit consumer, junitparser from PyPI in a venv made here (cached between runs
 // like any tool download), and a second run resumes, keeping every finished run.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -242,6 +251,38 @@ describe.skipIf(skipReason !== null)('lfnlab qualify --lab fake, read by junitpa
     expect(other.out).toMatch(/holds runs of condition plain made with other specs, length or repetitions/);
     expect(summaries()).toEqual(before);
     writeFileSync(join(dir, 'suite.yaml'), SUITE);
+  });
+
+  it('drains on SIGUSR2: the run in progress finishes and is kept, no new one starts, exit 130', async () => {
+    const out = join(dir, 'drained');
+    const child = spawn(
+      process.execPath,
+      [LFNLAB_BIN, 'qualify', join(dir, 'suite.yaml'), '--lab', 'fake', '--fake-speed', '3', '--out', out],
+      { cwd: dir },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (b: Buffer) => {
+      stderr += b.toString();
+    });
+    const code = await new Promise<number | null>((done) => {
+      child.stdout.on('data', (b: Buffer) => {
+        const before = stdout;
+        stdout += b.toString();
+        // The first run has started (its line is printed as it starts): ask for the drain.
+        if (!/\[1\/4\] /.test(before) && /\[1\/4\] /.test(stdout)) child.kill('SIGUSR2');
+      });
+      child.on('exit', (c) => done(c));
+    });
+    expect(code, `${stdout}\n${stderr}`).toBe(130);
+    expect(stderr).toContain('finishing the runs in progress, then stopping');
+    const runs = join(out, 'conditions/plain/runs');
+    const kept = readdirSync(runs).filter((r) => existsSync(join(runs, r, 'summary.json')));
+    expect(kept).toHaveLength(1);
+    const summary = JSON.parse(readFileSync(join(runs, kept[0] as string, 'summary.json'), 'utf8'));
+    expect(summary.status).toBe('completed');
+    expect(stdout).not.toMatch(/\[2\/4\] /);
+    expect(stdout).not.toMatch(/condition 2\/3/);
   });
 
   it('refuses a broken suite with exit 2 and names the field', () => {

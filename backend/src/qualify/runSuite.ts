@@ -26,6 +26,8 @@ export interface SuiteRunOptions {
   htmlFile?: string;
   log?: (line: string) => void;
   signal?: AbortSignal;
+  /** Start no new run once aborted (SIGUSR2); the run in progress finishes. */
+  drain?: AbortSignal;
 }
 
 /**
@@ -130,7 +132,7 @@ export async function runSuite(
   let timed = 0;
   let spentMs = 0;
   for (const [k, p] of o.plans.entries()) {
-    if (o.signal?.aborted) break;
+    if (o.signal?.aborted || o.drain?.aborted) break;
     log(`condition ${k + 1}/${o.plans.length} ${p.condition}: ${p.variants.length} runs`);
     let started = Date.now();
     await runCampaign({
@@ -138,6 +140,7 @@ export async function runSuite(
       dir: conditionDir(o.dir, p.condition),
       runOne: o.runner(),
       ...(o.signal ? { signal: o.signal } : {}),
+      ...(o.drain ? { drain: o.drain } : {}),
       log: (line) => {
         log(`  ${line}`);
         // A run's end line: time it and give the whole suite's ETA from the runs timed so far.
@@ -153,5 +156,9 @@ export async function runSuite(
     });
   }
   const result = suiteResult({ ...o, seconds: o.seconds, repetitions: o.repetitions });
-  return { result, files: writeOutputs(o.dir, result, o), aborted: o.signal?.aborted ?? false };
+  return {
+    result,
+    files: writeOutputs(o.dir, result, o),
+    aborted: (o.signal?.aborted || o.drain?.aborted) ?? false,
+  };
 }
