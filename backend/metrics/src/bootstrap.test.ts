@@ -57,6 +57,51 @@ describe('bootstrapCi', () => {
     expect(ci?.high).toBeLessThan(5.6);
   });
 
+  it('draws whole blocks when every group holds the same blocks: a shared seed effect cancels', () => {
+    const diff = (g: readonly (readonly number[])[]) =>
+      fastMean(g[0] as number[]) - fastMean(g[1] as number[]);
+    // Each repetition's seed moves both cells by tens; one cell is always 1 above the other.
+    const groups = [
+      [10, 40, 25],
+      [24, 9, 39],
+    ];
+    const blocks = [
+      [1, 2, 3],
+      [3, 1, 2],
+    ];
+    const paired = bootstrapCi(groups, diff, { blocks });
+    expect(paired).toMatchObject({ estimate: 1, low: 1, high: 1, paired: true });
+    const apart = bootstrapCi(groups, diff);
+    expect(apart?.paired).toBe(false);
+    expect((apart?.high ?? 0) - (apart?.low ?? 0)).toBeGreaterThan(20);
+    // A block missing from one group (an invalid run left out): each group on its own again.
+    expect(
+      bootstrapCi(
+        [
+          [10, 40, 25],
+          [31, 9],
+        ],
+        diff,
+        {
+          blocks: [
+            [1, 2, 3],
+            [3, 1],
+          ],
+        },
+      )?.paired,
+    ).toBe(false);
+    // A block twice in a group, or a single group: nothing to pair.
+    expect(
+      bootstrapCi(groups, diff, {
+        blocks: [
+          [1, 1, 3],
+          [3, 1, 2],
+        ],
+      })?.paired,
+    ).toBe(false);
+    expect(bootstrapCi([[1, 2, 3]], meanOf, { blocks: [[1, 2, 3]] })?.paired).toBe(false);
+  });
+
   it('covers the true mean about 95 % of the time (fixed seeds)', () => {
     // Samples of 30 from uniform [0, 1): true mean ½. The percentile interval runs a little narrow
     // at this size, so accept 88–99 % over 200 trials.

@@ -5,6 +5,11 @@
 // resamples every group on its own, with replacement and at its own size, and evaluates the
 // statistic on the resampled groups; groups never mix, so a difference of two cells keeps one
 // cell's runs apart from the other's.
+//
+// When every group holds one sample per block (the runs of one repetition share its seed: the same
+// cross traffic, the same bit errors, for every cell), a replicate draws blocks instead and takes
+// each group's sample of every drawn block. Whatever the seed does to all cells alike then moves
+// them together, and a difference or an order of cells is not blurred by it.
 
 import { fail, requireInRange, requireNonEmpty } from './guard.js';
 import { quantileSorted } from './stats.js';
@@ -37,6 +42,11 @@ export interface BootstrapOptions {
   /** Confidence level in (0, 1). */
   level?: number;
   seed?: number;
+  /**
+   * Per group, the block of each sample (parallel to the group). Used when every group holds each
+   * of the same blocks exactly once; otherwise the groups are resampled on their own.
+   */
+  blocks?: readonly (readonly (number | string)[])[];
 }
 
 export interface BootstrapInterval {
@@ -49,6 +59,34 @@ export interface BootstrapInterval {
   seed: number;
   /** Replicates where the statistic existed (not NaN); the interval is read from these. */
   valid: number;
+  /** Whether replicates drew whole blocks (more than one group, aligned by block). */
+  paired: boolean;
+}
+
+/**
+ * For each group, the index of each block's sample, in one block order shared by every group;
+ * null unless every group holds the same blocks once each.
+ */
+export function alignedBlocks(
+  groups: readonly (readonly unknown[])[],
+  blocks: readonly (readonly (number | string)[])[] | undefined,
+): number[][] | null {
+  if (!blocks || blocks.length !== groups.length || groups.length < 2) return null;
+  const order = [...new Set(blocks[0] ?? [])].sort();
+  const out: number[][] = [];
+  for (const [i, b] of blocks.entries()) {
+    if (b.length !== groups[i]?.length || b.length !== order.length) return null;
+    const at = new Map(b.map((k, j) => [k, j]));
+    if (at.size !== b.length) return null;
+    const row: number[] = [];
+    for (const k of order) {
+      const j = at.get(k);
+      if (j === undefined) return null;
+      row.push(j);
+    }
+    out.push(row);
+  }
+  return out;
 }
 
 export const BOOTSTRAP_DEFAULTS = { resamples: 10_000, level: 0.95, seed: 1 } as const;
@@ -77,12 +115,22 @@ export function bootstrapCi<T>(
   if (Number.isNaN(estimate)) return null;
   const random = seededUniform(seed);
   const drawn: T[][] = groups.map((g) => new Array<T>(g.length));
+  const aligned = alignedBlocks(groups, options.blocks);
+  const picks = new Array<number>(aligned?.[0]?.length ?? 0);
   const values: number[] = [];
   for (let r = 0; r < resamples; r++) {
-    groups.forEach((g, i) => {
-      const out = drawn[i] as T[];
-      for (let k = 0; k < g.length; k++) out[k] = g[Math.floor(random() * g.length)] as T;
-    });
+    if (aligned) {
+      for (let k = 0; k < picks.length; k++) picks[k] = Math.floor(random() * picks.length);
+      groups.forEach((g, i) => {
+        const out = drawn[i] as T[];
+        const at = aligned[i] as number[];
+        for (let k = 0; k < picks.length; k++) out[k] = g[at[picks[k] as number] as number] as T;
+      });
+    } else
+      groups.forEach((g, i) => {
+        const out = drawn[i] as T[];
+        for (let k = 0; k < g.length; k++) out[k] = g[Math.floor(random() * g.length)] as T;
+      });
     const v = statistic(drawn);
     if (!Number.isNaN(v)) values.push(v);
   }
@@ -97,6 +145,7 @@ export function bootstrapCi<T>(
     resamples,
     seed,
     valid: values.length,
+    paired: aligned !== null,
   };
 }
 

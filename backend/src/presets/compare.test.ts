@@ -195,6 +195,26 @@ describe('comparePreset', () => {
     expect(long?.sentence).toMatch(/does not hold/);
   });
 
+  it('resamples whole repetitions when every cell has the same ones: a seed that moves all cells does not blur them', () => {
+    // Each repetition's seed adds the same amount to every stack; the order within it never changes.
+    const effect = [0, 25, -8, 40, 15];
+    const rows = repeat(agreeing, 5, 0).map((r) => {
+      const e = effect[r.repetition - 1] as number;
+      const test = (r.goodputMbps.test ?? 0) + e;
+      return { ...r, goodputMbps: { test, other: r.goodputMbps.other ?? 0 } };
+    });
+    const short = comparePreset(toy(), rows).findings.find((f) => f.id === 'order.short');
+    expect(short?.test.ci).toMatchObject({ low: 1, high: 1, paired: true });
+    expect(short?.sentence).toMatch(/agreement 95 % CI 1 to 1, paired by seed/);
+    // One cell short of a repetition (an invalid run left out): each cell is resampled on its own,
+    // and the seed's spread now reaches the interval.
+    const gappy = rows.filter((r) => r.id !== 'cubic-50ms#5');
+    const apart = comparePreset(toy(), gappy).findings.find((f) => f.id === 'order.short');
+    expect(apart?.test.ci?.paired).toBeUndefined();
+    expect(apart?.test.ci?.low).toBeLessThan(1);
+    expect(apart?.sentence).not.toMatch(/paired by seed/);
+  });
+
   it('checks tiers, thresholds, closeness, shares, signs and similarity', () => {
     const c = comparePreset(toy(), repeat(agreeing));
     const by = Object.fromEntries(c.findings.map((f) => [f.id, f]));

@@ -2,7 +2,9 @@
 // strata (one per variant, i.e. part and parameter values), and the function from those runs to
 // its value. A replicate resamples each variant's repetitions on their own, so an item spanning
 // several variants, a ratio of two cells or the equivalence crossing over stream counts keeps
-// its structure, and n is the fewest repetitions of any one variant.
+// its structure, and n is the fewest repetitions of any one variant. When every variant has the
+// same repetitions, a replicate draws repetitions instead, each with all its variants' runs: a
+// repetition's seed (cross traffic, bit errors) then moves every cell together, as it did.
 
 import { type BootstrapInterval, bootstrapCi, fastMean, seedFromText } from '@lfnlab/metrics';
 import { type InlineItem, resolveItems } from './load.js';
@@ -23,6 +25,8 @@ export interface Estimate {
   unit: string | null;
   /** Samples per stratum (runs). */
   groups: unknown[][];
+  /** Per stratum, each sample's repetition (parallel to `groups`): the bootstrap's blocks. */
+  repetitions: number[][];
   /** The item's value from (resampled) groups; NaN where it does not exist. */
   stat: (groups: Groups) => number;
   /** The value on the runs as measured; null when not measured. */
@@ -101,16 +105,27 @@ function byVariant<T>(
 
 type Body = Pick<
   Estimate,
-  'groups' | 'stat' | 'value' | 'runs' | 'blocks' | 'n' | 'nMax' | 'rows' | 'deterministic'
+  'groups' | 'repetitions' | 'stat' | 'value' | 'runs' | 'blocks' | 'n' | 'nMax' | 'rows' | 'deterministic'
 >;
 
+type Stratum = { values: unknown[]; rows: PresetRow[] };
+
 function body(
-  groups: unknown[][],
+  strata: Stratum[],
   stat: (g: Groups) => number,
   rest: Pick<Body, 'runs' | 'rows' | 'deterministic'> & Partial<Pick<Body, 'blocks'>>,
 ): Body {
+  const groups = strata.map((g) => g.values);
   const v = groups.length ? stat(groups) : Number.NaN;
-  return { groups, stat, value: Number.isNaN(v) ? null : v, ...sizes(groups), blocks: null, ...rest };
+  return {
+    groups,
+    repetitions: strata.map((g) => g.rows.map((r) => r.repetition)),
+    stat,
+    value: Number.isNaN(v) ? null : v,
+    ...sizes(groups),
+    blocks: null,
+    ...rest,
+  };
 }
 
 function measured(where: Where, m: Measure, rows: PresetRow[], missingIsInfinite: boolean): Body {
@@ -123,15 +138,15 @@ function measured(where: Where, m: Measure, rows: PresetRow[], missingIsInfinite
           const v = rowMeasure(s.measure, r);
           return finite(v) ? v : null;
         },
-      ).map((g) => g.values);
+      );
     const a = side(m.of);
     const b = side(m.to);
     const stat = (g: Groups) => {
       const d = pooledMean(g, a.length);
       return d === 0 ? Number.NaN : pooledMean(g, 0, a.length) / d;
     };
-    const groups = a.length && b.length ? [...a, ...b] : [];
-    return body(groups, stat, { runs: null, rows: matched.length, deterministic: false });
+    const strata = a.length && b.length ? [...a, ...b] : [];
+    return body(strata, stat, { runs: null, rows: matched.length, deterministic: false });
   }
   if (m.kind === 'equivalence') {
     const variants = byVariant(matched, (r) => {
@@ -149,22 +164,20 @@ function measured(where: Where, m: Measure, rows: PresetRow[], missingIsInfinite
       const e = equivalentCount(pts);
       return e === null ? (missingIsInfinite ? Number.POSITIVE_INFINITY : Number.NaN) : e;
     };
-    const groups = variants.map((g) => g.values as unknown[]);
-    return body(groups, stat, { runs: null, rows: matched.length, deterministic: false });
+    return body(variants, stat, { runs: null, rows: matched.length, deterministic: false });
   }
   // A row without the measure is a run where the event never happened, when the claim says so.
   const variants = byVariant(matched, (r) => {
     const v = rowMeasure(m, r);
     return finite(v) ? v : missingIsInfinite ? Number.POSITIVE_INFINITY : null;
   });
-  const groups = variants.map((g) => g.values);
-  const runs = groups.flat();
+  const runs = variants.flatMap((g) => g.values);
   const chosen = new Set(Object.keys(where));
   const free = (r: PresetRow) =>
     Object.entries(r.params)
       .filter(([k]) => !chosen.has(k))
       .sort(([a], [b]) => (a < b ? -1 : 1));
-  return body(groups, meanOfAll, {
+  return body(variants, meanOfAll, {
     runs: runs.length ? runs : null,
     blocks: variants.flatMap((g) => {
       const setting = JSON.stringify([g.row.part ?? '', free(g.row)]);
@@ -185,6 +198,7 @@ function fromResolved(
       ? measured(it.where, it.measure, ctx.rows, missingIsInfinite)
       : {
           groups: [],
+          repetitions: [],
           stat: meanOfAll,
           value: null,
           runs: null,
@@ -235,7 +249,8 @@ export function underRun(items: readonly Estimate[]): Estimate[] {
 
 /**
  * The bootstrap interval of `f` over several items at once: every item's strata are resampled
- * in the same replicate, then each item's value is recomputed and handed to `f` in item order.
+ * in the same replicate (paired by repetition where they all have the same repetitions), then
+ * each item's value is recomputed and handed to `f` in item order.
  * Seeded by the finding's id, so a finding's interval never changes for the same runs.
  */
 export function jointCi(
@@ -244,6 +259,7 @@ export function jointCi(
   seedText: string,
 ): BootstrapInterval | null {
   const groups = items.flatMap((e) => e.groups);
+  const blocks = items.flatMap((e) => e.repetitions);
   const offsets: number[] = [];
   let at = 0;
   for (const e of items) {
@@ -252,5 +268,5 @@ export function jointCi(
   }
   const statistic = (g: Groups) =>
     f(items.map((e, i) => e.stat(g.slice(offsets[i] as number, (offsets[i] as number) + e.groups.length))));
-  return bootstrapCi(groups, statistic, { seed: seedFromText(seedText) });
+  return bootstrapCi(groups, statistic, { seed: seedFromText(seedText), blocks });
 }

@@ -92,10 +92,11 @@ export const ciRecord = (ci: BootstrapInterval): NonNullable<VerdictTest['ci']> 
   level: ci.level,
   resamples: ci.resamples,
   seed: ci.seed,
+  ...(ci.paired ? { paired: true } : {}),
 });
 
-export const ciText = (ci: Pick<BootstrapInterval, 'low' | 'high' | 'level'>) =>
-  `${pct(ci.level)} CI ${fmt(ci.low)} to ${fmt(ci.high)}`;
+export const ciText = (ci: Pick<BootstrapInterval, 'low' | 'high' | 'level'> & { paired?: boolean }) =>
+  `${pct(ci.level)} CI ${fmt(ci.low)} to ${fmt(ci.high)}${ci.paired ? ', paired by seed' : ''}`;
 
 export const BOOTSTRAP_NAME = 'bootstrap 95 % CI';
 

@@ -8,8 +8,11 @@ export type Verdict = 'holds' | 'fails' | 'inconclusive';
 export interface VerdictTest {
   /** e.g. "bootstrap 95 % CI of the mean" or "Kendall τ-b, one-sided". */
   name: string;
-  /** Percentile bootstrap interval of the judged statistic, when one was computed. */
-  ci?: { low: number; high: number; level: number; resamples: number; seed: number } | null;
+  /**
+   * Percentile bootstrap interval of the judged statistic, when one was computed; `paired` when
+   * its replicates drew whole repetitions (every cell's run of the same seed together).
+   */
+  ci?: { low: number; high: number; level: number; resamples: number; seed: number; paired?: boolean } | null;
   /** Kendall's τ-b and its one-sided p-value (towards the paper's order), for orderings. */
   tau?: number | null;
   p?: number | null;

@@ -35,7 +35,14 @@ describe('FindingVerdict', () => {
             tau: 0.2,
             p: 0.31,
             alpha: 0.05,
-            ci: { low: 0.4, high: null as unknown as number, level: 0.95, resamples: 10000, seed: 1 },
+            ci: {
+              low: 0.4,
+              high: null as unknown as number,
+              level: 0.95,
+              resamples: 10000,
+              seed: 1,
+              paired: true,
+            },
             n: 3,
             nMax: 3,
             items: 7,
@@ -45,7 +52,9 @@ describe('FindingVerdict', () => {
       />,
     );
     expect(
-      screen.getByText(/Kendall τ-b, one-sided: 95 % CI 0.4 to ∞, τ = 0.2, p = 0.31 \(α = 0.05\); n = 3/),
+      screen.getByText(
+        /Kendall τ-b, one-sided: 95 % CI 0.4 to ∞ \(paired by seed\), τ = 0.2, p = 0.31 \(α = 0.05\); n = 3/,
+      ),
     ).toBeTruthy();
   });
 

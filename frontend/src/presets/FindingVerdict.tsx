@@ -10,10 +10,13 @@ import { fmt, fmtProb } from '../lib/format';
 const end = (x: number | null | undefined, side: 'low' | 'high') =>
   x === null || x === undefined ? (side === 'low' ? '−∞' : '∞') : fmt(x);
 
-/** What the test found: "95 % CI 0.31 to 0.42", "τ = 0.62, p = 0.003 (α = 0.05)". */
+/** What the test found: "95 % CI 0.31 to 0.42, paired by seed", "τ = 0.62, p = 0.003 (α = 0.05)". */
 export function testNumbers(t: VerdictTest): string {
   const parts: string[] = [];
-  if (t.ci) parts.push(`${fmt(t.ci.level * 100)} % CI ${end(t.ci.low, 'low')} to ${end(t.ci.high, 'high')}`);
+  if (t.ci)
+    parts.push(
+      `${fmt(t.ci.level * 100)} % CI ${end(t.ci.low, 'low')} to ${end(t.ci.high, 'high')}${t.ci.paired ? ' (paired by seed)' : ''}`,
+    );
   if (t.tau !== null && t.tau !== undefined) parts.push(`τ = ${fmt(t.tau)}`);
   if (t.p !== null && t.p !== undefined)
     parts.push(`p = ${fmtProb(t.p)}${t.alpha !== undefined ? ` (α = ${fmt(t.alpha)})` : ''}`);
