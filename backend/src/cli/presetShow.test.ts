@@ -25,12 +25,12 @@ describe('lfnlab preset show', () => {
     const { code, text } = await show('seed000-table4');
     expect(code).toBe(0);
     expect(text).toContain('seed000-table4: Bullot, Cottrell & Hughes-Jones 2003 (seed 000)');
-    expect(text).toContain('scaling: rate × 0.1606, RTT × 1, run length × 0.25');
-    expect(text).toContain('BDP over all runs: 433 packets here, 2699 in the paper');
+    expect(text).toContain('scaling: rate × 0.0535, RTT × 1, run length × 0.25');
+    expect(text).toContain('BDP over all runs: 144 packets here, 2701 in the paper');
     expect(text).toMatch(/^group\s+paper\s+ours\s+preserved$/m);
-    expect(row(text, 'BDP (packets)')).toEqual(['BDP (packets)', '2699', '433', 'no']);
-    expect(row(text, 'fast alpha / BDP')).toEqual(['fast alpha / BDP', '0.0371', '0.0369', 'yes']);
-    expect(row(text, 'scalable ai_cnt / BDP')).toEqual(['scalable ai_cnt / BDP', '0.0371', '0.231', 'no']);
+    expect(row(text, 'BDP (packets)')).toEqual(['BDP (packets)', '2701', '144', 'no']);
+    expect(row(text, 'fast alpha / BDP')).toEqual(['fast alpha / BDP', '0.0370', '0.0346', 'yes']);
+    expect(row(text, 'scalable ai_cnt / BDP')).toEqual(['scalable ai_cnt / BDP', '0.0370', '0.692', 'no']);
     // Each group not kept comes with the findings it bears on and what it likely does.
     expect(text).toContain('scalable.ai_cnt → claims order.with');
   });

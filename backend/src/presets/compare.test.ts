@@ -325,8 +325,8 @@ describe('presets against made-up results', () => {
         status: 'completed',
         verdict: 'valid',
         goodputMbps: {
-          'fwd-1': (flip ? without : withRev) * 0.1606,
-          'fwd-2': (flip ? withRev : without) * 0.1606,
+          'fwd-1': (flip ? without : withRev) * 0.0535,
+          'fwd-2': (flip ? withRev : without) * 0.0535,
           rev: 50,
         },
         jainForward: null,
