@@ -67,6 +67,29 @@ describe('campaign expansion', () => {
     expect(validateSpec(v?.spec)).toEqual({ ok: true, spec: v?.resolved });
     expect(v?.resolved.paths.main?.rtt).toBe(100);
   });
+  it('leaves out the combinations exclude names, keeping every other id where it was', () => {
+    const all = expandCampaign(parseCampaignText(text)).map((v) => v.id);
+    const c = parseCampaignText(
+      `${text}exclude:\n  - { 'flows[0].stack': htcp, 'flows[0].count': 4 }\n  - { 'flows[0].stack': { $any: [scalable] }, 'flows[0].count': { $not: 4 } }\n`,
+    );
+    const ids = expandCampaign({ ...c, order: 'sequential' }).map((v) => v.id);
+    expect(ids).toHaveLength(8);
+    expect(ids.filter((id) => id.startsWith('004-htcp-4') || id.startsWith('005-scalable-2'))).toEqual([]);
+    for (const id of ids) expect(all).toContain(id);
+    // A key that is not varied, or a value no vary list has, is refused with its path.
+    for (const [entry, message] of [
+      [
+        "{ 'flows[1].stack': reno }",
+        /exclude\.0\.flows\[1\]\.stack: is not a vary key; exclude names keys of vary/,
+      ],
+      [
+        "{ 'flows[0].stack': vegas }",
+        /exclude\.0\.flows\[0\]\.stack: fits none of the values vary lists for flows\[0\]\.stack/,
+      ],
+      ['{}', /exclude\.0: names no vary key/],
+    ] as const)
+      expect(() => parseCampaignText(`${text}exclude: [${entry}]\n`)).toThrowError(message);
+  });
   it('refuses a campaign text with too many aliases before expanding anything', () => {
     const many = Array.from({ length: MAX_YAML_ALIASES + 1 }, () => '    - *v').join('\n');
     const bomb = `${text}description: &v [1, 2]\nextra:\n${many}\n`;

@@ -15,6 +15,7 @@ import {
 } from '@lfnlab/emulator';
 import { seededUniform } from '@lfnlab/metrics';
 import { z } from 'zod';
+import { matchPattern, PatternSchema } from './pattern.js';
 import { uniqueLabels } from './variantLabel.js';
 
 const PARAM = /^(?:[A-Za-z_][\w-]*|\[\d+\])(?:\.[A-Za-z_][\w-]*|\[\d+\])*$/;
@@ -40,6 +41,12 @@ export const CampaignSchema = z
           z.array(z.unknown()).min(1, { error: 'needs at least one value' }),
         )
         .default({}),
+      /**
+       * Combinations not to run: each entry names vary keys with a pattern for each (a value as the
+       * vary list writes it, an object as a subset, $any, $not); a combination that fits every key of
+       * an entry is left out. Ids keep their place in the full cross product.
+       */
+      exclude: z.array(z.record(z.string(), PatternSchema)).optional(),
       /** Runs of every combination. */
       repeat: z
         .number()
@@ -54,7 +61,7 @@ export const CampaignSchema = z
     {
       error: (iss) =>
         iss.code === 'unrecognized_keys'
-          ? `unknown field(s) ${iss.keys.join(', ')}; allowed: name, description, base, vary, repeat, order, seed`
+          ? `unknown field(s) ${iss.keys.join(', ')}; allowed: name, description, base, vary, exclude, repeat, order, seed`
           : 'must be a campaign object',
     },
   )
@@ -67,6 +74,31 @@ export const CampaignSchema = z
           path: ['vary', key],
           message: `${why}: vary names spec fields, e.g. paths.main.rate`,
         });
+    }
+    for (const [i, entry] of (c.exclude ?? []).entries()) {
+      const keys = Object.keys(entry);
+      if (keys.length === 0)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['exclude', i],
+          message: 'names no vary key: it would exclude everything',
+        });
+      const unknown = keys.filter((k) => !(k in c.vary));
+      for (const k of unknown)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['exclude', i, k],
+          message: `is not a vary key; exclude names keys of vary (${Object.keys(c.vary).join(', ') || 'none'})`,
+        });
+      // A pattern that fits none of its key's values is a typo or a value that left the list.
+      if (!unknown.length)
+        for (const k of keys)
+          if (!(c.vary[k] ?? []).some((v) => matchPattern(entry[k], v)))
+            ctx.addIssue({
+              code: 'custom',
+              path: ['exclude', i, k],
+              message: `fits none of the values vary lists for ${k}`,
+            });
     }
     // The count is known from the file alone: refuse a huge campaign before building any of it.
     const n = Object.values(c.vary).reduce((a, vs) => a * vs.length, 1) * c.repeat;
@@ -176,6 +208,13 @@ function repetitionSpec(
   return { spec: reseeded, resolved: v.spec };
 }
 
+/** Whether the campaign's `exclude` leaves this combination out. */
+export function excluded(c: Pick<Campaign, 'exclude'>, params: Record<string, unknown>): boolean {
+  return (c.exclude ?? []).some((entry) =>
+    Object.entries(entry).every(([k, pattern]) => k in params && matchPattern(pattern, params[k])),
+  );
+}
+
 /** Expansion as steps: one yield per combination, the variants when done. */
 function* expansion(c: Campaign): Generator<void, Variant[]> {
   const names = Object.keys(c.vary);
@@ -186,6 +225,7 @@ function* expansion(c: Campaign): Generator<void, Variant[]> {
   const problems: SpecProblem[] = [];
   for (const [ci, params] of combos.entries()) {
     yield;
+    if (excluded(c, params)) continue;
     let spec = structuredClone(c.base) as SpecInput;
     try {
       for (const [path, value] of Object.entries(params)) spec = setPath(spec, path, value);

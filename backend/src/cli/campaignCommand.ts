@@ -12,10 +12,11 @@ export const campaignCommand: Command = {
   usage: `usage: lfnlab campaign run FILE.yaml [--out DIR] [--lab NAME] [--labs N] [--retry-invalid N]
        lfnlab campaign plan FILE.yaml
 
-A campaign file holds a base spec, the spec fields to vary (cross product),
-repetitions, and the order (random with a seed by default). 'run' writes one run
-directory per variant under DIR/runs/ (default: campaigns/NAME/), prints progress
-and an ETA, and collects every summary into DIR/results.csv and results.json.
+A campaign file holds a base spec, the spec fields to vary (cross product, less
+the combinations 'exclude' names), repetitions, and the order (random with a
+seed by default). 'run' writes one run directory per variant under DIR/runs/
+(default: campaigns/NAME/), prints progress and an ETA, and collects every
+summary into DIR/results.csv and results.json.
 Run it again on the same DIR to resume: finished runs are never redone.
 'plan' lists the variants in the order they will run.
 

@@ -202,7 +202,11 @@ function check(meta: PresetMeta, parts: PresetPart[], problems: string[]): void 
     ids.add(p.id);
   }
   const varied = new Set(parts.flatMap((p) => Object.keys(p.campaign.vary)));
-  const variedParts = parts.map((p) => ({ name: p.name, vary: p.campaign.vary }));
+  const variedParts = parts.map((p) => ({
+    name: p.name,
+    vary: p.campaign.vary,
+    ...(p.campaign.exclude ? { exclude: p.campaign.exclude } : {}),
+  }));
   for (const sel of selections(meta)) {
     problems.push(...checkWhere(sel.where, variedParts, sel.what));
     if (sel.measure?.kind === 'equivalence' && !varied.has(sel.measure.countParam))

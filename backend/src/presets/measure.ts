@@ -3,11 +3,12 @@
 // field is not in the row; cell-level ones (equivalence, cellRatio) need several rows at once.
 
 import { jainIndex } from '@lfnlab/metrics';
+import { matchPattern } from '../campaign/pattern.js';
 import type { CampaignRow } from '../campaign/runCampaign.js';
 import type { RunSummary } from '../run/summary.js';
 import { globRe } from './load.js';
 import type { Measure, Where } from './schema.js';
-import { matchPattern, rowMatches } from './where.js';
+import { rowMatches } from './where.js';
 
 /** A campaign row, tagged with its part (for multi-part presets) and, when read, its run summary. */
 export type PresetRow = CampaignRow & { part?: string; summary?: RunSummary | null };

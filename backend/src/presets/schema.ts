@@ -3,7 +3,8 @@
 // corresponds to), the scaling rule, the claims to check, and how to shorten it for CI. The campaign
 // files themselves stay plain campaign files (CampaignSchema is strict), one per part.
 import { z } from 'zod';
-import { PatternSchema, type Where, WhereSchema } from './where.js';
+import { PatternSchema } from '../campaign/pattern.js';
+import { type Where, WhereSchema } from './where.js';
 
 /** Where a number or a claim comes from in the paper. The seed texts carry no page breaks, so `page` is optional. */
 export const RefSchema = z
@@ -22,7 +23,8 @@ export const RefSchema = z
 export type Ref = z.output<typeof RefSchema>;
 
 // The selector (`where` and its patterns) is defined with its matching and checking in where.ts.
-export { PatternSchema, type Where, WhereSchema } from './where.js';
+export { PatternSchema } from '../campaign/pattern.js';
+export { type Where, WhereSchema } from './where.js';
 
 /** A flow name, a name pattern with `*`, or a list of either. */
 const FlowsSchema = z.union([z.string(), z.array(z.string()).min(1)]);

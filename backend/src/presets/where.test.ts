@@ -2,9 +2,10 @@
 // `vary` lists (match, no match, more than one, unknown field, values not together), the schema's
 // refusal of `$nth`, and the errors parsePreset gives with the meta file, the number's id and the field.
 import { describe, expect, it } from 'vitest';
+import { matchPattern } from '../campaign/pattern.js';
 import { PresetError, parsePreset } from './load.js';
 import { PatternSchema } from './schema.js';
-import { checkWhere, matchPattern, namedValues, rowMatches, type VariedPart } from './where.js';
+import { checkWhere, namedValues, rowMatches, type VariedPart } from './where.js';
 
 const parts: VariedPart[] = [
   {
