@@ -111,6 +111,22 @@ describe('checkWhere', () => {
     ]);
   });
 
+  it('refuses a combination the campaign excludes: no run has it', () => {
+    const pairs: VariedPart[] = [
+      {
+        name: 'main',
+        vary: { 'flows[0].stack': ['reno', 'fast'], 'flows[1].stack': ['reno', 'fast'] },
+        exclude: [{ 'flows[0].stack': 'fast', 'flows[1].stack': 'fast' }],
+      },
+    ];
+    expect(checkWhere({ 'flows[0].stack': 'fast', 'flows[1].stack': 'reno' }, pairs, 'published a')).toEqual(
+      [],
+    );
+    expect(checkWhere({ 'flows[0].stack': 'fast', 'flows[1].stack': 'fast' }, pairs, 'published a')).toEqual([
+      `published a: no run has all of flows[0].stack "fast", flows[1].stack "fast" (the campaign's exclude leaves that combination out)`,
+    ]);
+  });
+
   it('refuses a value a part lists twice (two variants, one name)', () => {
     const twice: VariedPart[] = [{ name: 'main', vary: { 'paths.main.rtt': ['10ms', '20ms', '10ms'] } }];
     expect(checkWhere({ 'paths.main.rtt': '10ms' }, twice, 'published a')).toEqual([

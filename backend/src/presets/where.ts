@@ -112,15 +112,19 @@ export function checkWhere(where: Where, parts: readonly VariedPart[], what: str
   }
   if (problems.length) return problems;
   const params = Object.entries(where).filter(([k]) => k !== 'part');
-  const some = inReach.some((p) => {
+  // 'run': a combination the campaign runs; 'excluded': one its cross product has but `exclude` drops.
+  const fits = (p: VariedPart, kind: 'run' | 'excluded') => {
     for (const combo of combinations(p.vary))
-      if (!excluded(p, combo) && rowMatches({ part: p.name, params: combo }, Object.fromEntries(params)))
+      if (
+        excluded(p, combo) === (kind === 'excluded') &&
+        rowMatches({ part: p.name, params: combo }, Object.fromEntries(params))
+      )
         return true;
     return false;
-  });
-  if (!some && params.length)
+  };
+  if (params.length && !inReach.some((p) => fits(p, 'run')))
     problems.push(
-      `${what}: no run has all of ${params.map(([k, v]) => `${k} ${show(v)}`).join(', ')} (each value exists, but not together in one part)`,
+      `${what}: no run has all of ${params.map(([k, v]) => `${k} ${show(v)}`).join(', ')} (${inReach.some((p) => fits(p, 'excluded')) ? "the campaign's exclude leaves that combination out" : 'each value exists, but not together in one part'})`,
     );
   return problems;
 }
