@@ -89,6 +89,8 @@ describe('campaign expansion', () => {
       ['{}', /exclude\.0: names no vary key/],
     ] as const)
       expect(() => parseCampaignText(`${text}exclude: [${entry}]\n`)).toThrowError(message);
+    const none = parseCampaignText(`${text}exclude: [{ 'flows[0].count': { $any: [2, 4] } }]\n`);
+    expect(() => expandCampaign(none)).toThrowError(/exclude: leaves none of the 6 combinations to run/);
   });
   it('refuses a campaign text with too many aliases before expanding anything', () => {
     const many = Array.from({ length: MAX_YAML_ALIASES + 1 }, () => '    - *v').join('\n');

@@ -253,6 +253,8 @@ function* expansion(c: Campaign): Generator<void, Variant[]> {
       });
     }
   }
+  if (!problems.length && combos.length && !variants.length)
+    problems.push({ path: 'exclude', message: `leaves none of the ${combos.length} combinations to run` });
   if (problems.length) throw new CampaignError(problems);
   // Labelled in file order, before shuffling, so a duplicate's number is its place in the file.
   uniqueLabels(variants, c).forEach((l, i) => {
