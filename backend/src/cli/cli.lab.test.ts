@@ -169,4 +169,30 @@ describe('campaigns', () => {
     expect(csv).toHaveLength(4);
     expect(csv.slice(1).every((l) => l.includes(',completed,'))).toBe(true);
   });
+
+  it('SIGUSR2 mid-run: the run in progress completes and is kept, no new one starts, exit 130, the lab left clean', async () => {
+    const file = join(tmp, 'drain.yaml');
+    writeFileSync(
+      file,
+      'name: drain\nbase:\n  name: drain\n  duration: 3s\n  paths: { main: { rtt: 20ms, rate: 20Mbit } }\n  flows: [{ stack: reno }]\nvary:\n  flows[0].stack: [reno, htcp]\norder: sequential\n',
+    );
+    const out = join(tmp, 'drained');
+    const child = spawn('node', [CLI, 'campaign', 'run', file, '--out', out, '--lab', TEST_LAB], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr?.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    // The first run's traffic has started (its progress line): ask for the drain while it runs.
+    await waitForLine(child, /started reno/);
+    child.kill('SIGUSR2');
+    expect(await exited, stderr).toBe(130);
+    expect(stderr).toMatch(/finishing the runs in progress, then stopping/);
+    const summary = JSON.parse(readFileSync(join(out, 'runs/001-reno-r1/summary.json'), 'utf8'));
+    expect(summary.status).toBe('completed');
+    expect(existsSync(join(out, 'runs/002-htcp-r1'))).toBe(false);
+    expect(await labContents()).toMatchObject({ namespaces: [], processes: [] });
+  });
 });
