@@ -228,6 +228,24 @@ describe('running a campaign', () => {
     expect(good.close).toHaveBeenCalledTimes(1);
   });
 
+  it('hands each run the spec as the campaign writes it (units kept), which parses back to the resolved spec', async () => {
+    const { parseDocument } = await import('@lfnlab/emulator');
+    const c = parseCampaignText(text);
+    const dir = mkdtempSync(join(tmpdir(), 'lfnlab-campaign-text-'));
+    const seen: { spec: unknown; text: string | undefined }[] = [];
+    const runOne: RunOne = async (spec, _d, _s, specText) => {
+      seen.push({ spec, text: specText });
+      return fakeSummary('reno');
+    };
+    await runCampaign({ campaign: c, dir, log: () => undefined, runOne });
+    expect(seen).toHaveLength(12);
+    for (const { spec, text: t } of seen) {
+      expect(t).toMatch(/rtt: 100ms/);
+      const doc = parseDocument(t as string);
+      expect(doc.ok && validateSpec(doc.value)).toEqual({ ok: true, spec });
+    }
+  });
+
   it('drains on request: the runs in flight on every lab finish and are kept, no new one starts, a resume takes the rest', async () => {
     const c = parseCampaignText(text);
     const dir = mkdtempSync(join(tmpdir(), 'lfnlab-campaign-drain-'));

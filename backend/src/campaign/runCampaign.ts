@@ -5,12 +5,22 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Spec } from '@lfnlab/emulator';
+import { stringify } from 'yaml';
 import { KeptLab } from '../run/keptLab.js';
 import { runOrRecord } from '../run/runOrRecord.js';
 import type { RunSummary } from '../run/summary.js';
 import { type Campaign, expandCampaign, type Variant, writtenVariant } from './expand.js';
 
-export type RunOne = ((spec: Spec, dir: string, signal?: AbortSignal) => Promise<RunSummary>) & {
+/**
+ * One run of a variant: its resolved spec, its directory, and the spec as the campaign writes it
+ * (units kept), which the run records as spec.yaml so `lfnlab run DIR/spec.yaml` runs it again.
+ */
+export type RunOne = ((
+  spec: Spec,
+  dir: string,
+  signal?: AbortSignal,
+  specText?: string,
+) => Promise<RunSummary>) & {
   /** Called once when the campaign stops, however it stops: releases what the runs shared. */
   close?: () => Promise<void>;
 };
@@ -22,8 +32,9 @@ export type RunOne = ((spec: Spec, dir: string, signal?: AbortSignal) => Promise
  */
 export function runInLab(labName: string | undefined, log: (line: string) => void = () => undefined): RunOne {
   const keep = new KeptLab();
-  const run: RunOne = async (spec, outDir, signal) =>
-    (await runOrRecord({ spec, outDir, labName, signal, log, keep })).summary;
+  const run: RunOne = async (spec, outDir, signal, specText) =>
+    (await runOrRecord({ spec, outDir, labName, signal, log, keep, ...(specText ? { specText } : {}) }))
+      .summary;
   run.close = () => keep.close();
   return run;
 }
@@ -229,7 +240,7 @@ async function runVariants(
         log(
           `[${i + 1}/${variants.length}] ${v.label} (${v.id})${again ? `, try ${again + 1} of ${o.retry + 1}` : ''}`,
         );
-        s = await runOne(v.resolved, dir, o.signal);
+        s = await runOne(v.resolved, dir, o.signal, stringify(v.spec));
         ran++;
         // A run cut short says nothing about how long the others take.
         if (s.status !== 'aborted') times.push(Date.now() - t);
