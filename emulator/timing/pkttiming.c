@@ -5,9 +5,11 @@
  * One AF_PACKET socket sees every IPv4 frame on every device of the router namespace. Per
  * direction of a path it knows two devices: the bottleneck IFB (a frame leaving it is the
  * bottleneck's dequeue, time D) and the egress veth after the delay stage (time E). Any frame
- * coming in on a non-IFB device is an arrival at the router. Frames are matched across the taps by
- * a hash of their IPv4 header fields (addresses, id, length, protocol) and the first four bytes of
- * the transport header (ports).
+ * coming in on a non-IFB device is an arrival at the router, except the IFB handing a frame back
+ * to the stack just after it left the shaper. Frames are matched across the taps by a hash of
+ * their IPv4 header fields (addresses, id, length, protocol) and the first 16 bytes past the IPv4
+ * header (ports; TCP's sequence and acknowledgement numbers; UDP's length, checksum and the first
+ * 8 payload bytes).
  *
  * Times: frames leaving a device are stamped by the kernel at the tap (SO_TIMESTAMPNS,
  * CLOCK_REALTIME). Arriving frames are not timed: TCP's departure-time stamp (CLOCK_MONOTONIC)
@@ -55,6 +57,11 @@
 #define SNAPLEN 96
 #define TABLE_BITS 17
 #define TABLE_SIZE (1u << TABLE_BITS)
+/*
+ * The IFB hands a frame back within a batch of reads of its departure; a frame whose key comes
+ * round again (a 16-bit IP id) is at least 65536 of its flow's frames later.
+ */
+#define REINJECT_READS 1024
 /* ns per byte from 0.01 (800 Gbit/s) up, 1 % per bin, to ~1e7 (800 bit/s). */
 #define BIN_MIN 0.01
 #define BIN_STEP 1.01
@@ -77,6 +84,7 @@ struct slot {
 	uint64_t key;
 	uint64_t arrival;   /* the arrival's place in the order of reads; 0 = not seen */
 	uint64_t departure; /* D, ns; 0 = not departed (or already timed through the delay stage) */
+	uint64_t departure_seq; /* the departure's place in the order of reads */
 };
 
 static struct dir dirs[MAX_DIRS];
@@ -97,9 +105,12 @@ static uint64_t mix(uint64_t h)
 
 /*
  * The frame's identity across taps, or 0 when it is not an IPv4 frame we can key. Addresses, IP id,
- * length, protocol and the first 8 bytes past the IP header: ports, and TCP's sequence number (UDP's
- * length and checksum). Without the sequence number, a bulk TCP flow's 16-bit IP id comes round
- * every 65536 segments (8.7 s at 100 Mbit/s) and a frame left in the table matched a new one.
+ * length, protocol and the first 16 bytes past the IP header: ports, TCP's sequence and
+ * acknowledgement numbers, UDP's length, checksum and first payload bytes. A 16-bit IP id comes
+ * round every 65536 frames of a flow (8.7 s at 90 Mbit/s); without the bytes that differ between
+ * those frames, a frame left in the table (lost after the shaper) matched a new one. Checksum
+ * offload leaves a UDP checksum that is the same for every datagram of a flow and length, so
+ * UDP needs its payload: lfn-udpgen and iperf3 number their datagrams there.
  */
 static uint64_t frame_key(const unsigned char *p, size_t caplen)
 {
@@ -109,10 +120,11 @@ static uint64_t frame_key(const unsigned char *p, size_t caplen)
 	uint64_t h = 0;
 	memcpy(&h, ip + 12, 8);		  /* saddr, daddr */
 	uint64_t id_len = ((uint64_t)ip[4] << 24) | ((uint64_t)ip[5] << 16) | ((uint64_t)ip[2] << 8) | ip[3];
-	uint64_t l4 = 0;
+	uint64_t l4 = 0, l4b = 0;
 	if (caplen >= 14 + ihl + 8) memcpy(&l4, ip + ihl, 8);
 	else if (caplen >= 14 + ihl + 4) memcpy(&l4, ip + ihl, 4);
-	return mix(h ^ mix(id_len ^ ((uint64_t)ip[9] << 40) ^ mix(l4)));
+	if (caplen >= 14 + ihl + 16) memcpy(&l4b, ip + ihl + 8, 8);
+	return mix(h ^ mix(id_len ^ ((uint64_t)ip[9] << 40) ^ mix(l4 ^ mix(l4b))));
 }
 
 static struct slot *lookup(uint64_t key) { return &table[key & (TABLE_SIZE - 1)]; }
@@ -173,8 +185,13 @@ static void handle(const unsigned char *buf, size_t caplen, size_t len, const st
 	seq++;
 	struct slot *s = lookup(key);
 	if (ll->sll_pkttype != PACKET_OUTGOING) {
-		/* An arrival, unless this frame was seen already (a re-injection after the IFB). */
-		if (is_ifb(ll->sll_ifindex) || (s->key == key && s->arrival)) return;
+		/*
+		 * An arrival, unless it is the IFB handing back the frame that just left the shaper. Any
+		 * other sighting of a key the table holds is a new frame whose key came round: the old one
+		 * was dropped at the shaper or lost after it, and must not lend this one its times.
+		 */
+		if (is_ifb(ll->sll_ifindex)) return;
+		if (s->key == key && s->departure && seq - s->departure_seq <= REINJECT_READS) return;
 		s->key = key;
 		s->arrival = seq;
 		s->departure = 0;
@@ -199,6 +216,7 @@ static void handle(const unsigned char *buf, size_t caplen, size_t len, const st
 			s->arrival = 0;
 			s->departure = ts;
 		}
+		s->departure_seq = seq;
 		d->last_departure = ts;
 		d->last_departure_seq = seq;
 		return;
