@@ -145,17 +145,23 @@ describe('--help', () => {
   });
 });
 
+/** A campaign of 3 s runs over `stacks`, in file order, started in the background. */
+function startCampaign(name: string, stacks: string[], out: string): { file: string; child: ChildProcess } {
+  const file = join(tmp, `${name}.yaml`);
+  writeFileSync(
+    file,
+    `name: ${name}\nbase:\n  name: ${name}\n  duration: 3s\n  paths: { main: { rtt: 20ms, rate: 20Mbit } }\n  flows: [{ stack: reno }]\nvary:\n  flows[0].stack: [${stacks.join(', ')}]\norder: sequential\n`,
+  );
+  const child = spawn('node', [CLI, 'campaign', 'run', file, '--out', out, '--lab', TEST_LAB], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return { file, child };
+}
+
 describe('campaigns', () => {
   it('a campaign killed after its first run resumes without redoing it, and collects one table', async () => {
-    const file = join(tmp, 'camp.yaml');
-    writeFileSync(
-      file,
-      'name: camp\nbase:\n  name: camp\n  duration: 3s\n  paths: { main: { rtt: 20ms, rate: 20Mbit } }\n  flows: [{ stack: reno }]\nvary:\n  flows[0].stack: [reno, htcp, bic]\norder: sequential\n',
-    );
     const out = join(tmp, 'campaign');
-    const child = spawn('node', [CLI, 'campaign', 'run', file, '--out', out, '--lab', TEST_LAB], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const { file, child } = startCampaign('camp', ['reno', 'htcp', 'bic'], out);
     await waitForLine(child, /^\[1\/3\] reno \(001-reno-r1\): completed/);
     await new Promise<void>((resolve) => {
       child.on('exit', () => resolve());
@@ -171,15 +177,8 @@ describe('campaigns', () => {
   });
 
   it('SIGUSR2 mid-run: the run in progress completes and is kept, no new one starts, exit 130, the lab left clean', async () => {
-    const file = join(tmp, 'drain.yaml');
-    writeFileSync(
-      file,
-      'name: drain\nbase:\n  name: drain\n  duration: 3s\n  paths: { main: { rtt: 20ms, rate: 20Mbit } }\n  flows: [{ stack: reno }]\nvary:\n  flows[0].stack: [reno, htcp]\norder: sequential\n',
-    );
     const out = join(tmp, 'drained');
-    const child = spawn('node', [CLI, 'campaign', 'run', file, '--out', out, '--lab', TEST_LAB], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const { child } = startCampaign('drain', ['reno', 'htcp'], out);
     let stderr = '';
     child.stderr?.on('data', (d: Buffer) => {
       stderr += d.toString();
