@@ -184,8 +184,8 @@ describe('campaigns', () => {
       stderr += d.toString();
     });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    // The first run's traffic has started (its progress line): ask for the drain while it runs.
-    await waitForLine(child, /started reno/);
+    // The first run has started (the campaign prints its line as it starts): ask for the drain.
+    await waitForLine(child, /^\[1\/2\] reno \(001-reno-r1\)$/);
     child.kill('SIGUSR2');
     expect(await exited, stderr).toBe(130);
     expect(stderr).toMatch(/finishing the runs in progress, then stopping/);
