@@ -37,7 +37,13 @@ function writeFixture(dir: string) {
   if (!finding || !cell) throw new Error(`fixture: ${COMMITTED} has no order.with over t4.with.fast`);
   finding.verdict = 'holds';
   finding.holds = true;
-  finding.test = { ...finding.test, n: 3, nMax: 5, measured: 1 };
+  finding.test = {
+    ...finding.test,
+    n: 3,
+    nMax: 5,
+    measured: 1,
+    ci: { low: 0.5, high: 1, level: 0.95, resamples: 10_000, seed: 7, paired: true },
+  };
   cell.measured = { value: 0.3, sd: 0.05, rows: 3, n: 3 };
   mkdirSync(join(dir, COMMITTED), { recursive: true });
   writeFileSync(join(dir, COMMITTED, 'comparison.json'), JSON.stringify(c));
@@ -135,6 +141,8 @@ describe('GET /api/presets/:id/findings', () => {
     const f = v.findings.find((x) => x.id === fixture.finding);
     expect(f?.verdict).toBe('holds');
     expect(f?.test).toMatchObject({ n: 3, nMax: 5 });
+    // The interval says how it was drawn: the web app prints "paired by seed" from it.
+    expect(f?.test?.ci).toEqual({ low: 0.5, high: 1, level: 0.95, resamples: 10_000, seed: 7, paired: true });
     expect(f?.cells).toHaveLength(fixture.cells);
     const cell = f?.cells.find((c) => c.id === fixture.cell);
     expect(cell?.ours).toEqual({ mean: 0.3, sd: 0.05, n: 3 });

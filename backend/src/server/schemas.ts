@@ -216,6 +216,8 @@ const VerdictTestSchema = z.object({
       level: z.number(),
       resamples: z.number(),
       seed: z.number(),
+      // Replicates drew whole repetitions (every cell's run of one seed together).
+      paired: z.boolean().optional(),
     })
     .nullable()
     .optional(),
