@@ -2,16 +2,8 @@
 // iproute2, ethtool, iperf3, ping and kmod with their libraries, busybox, and the kernel modules
 // the lab uses. Keyed by a hash of every input, so a rebuild with nothing changed is a lookup.
 
-import { createHash } from 'node:crypto';
-import {
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MAINLINE_STACKS, STACKS } from '@lfnlab/emulator';
@@ -175,7 +167,21 @@ export interface BuildOptions {
   force?: boolean;
 }
 
-export async function ensureImage(opts: BuildOptions = {}): Promise<LabImage> {
+// One build at a time in a process: two labs brought up together (a campaign on --labs 2) built
+// into the same stage directory, and one archived the other's half-deleted tree.
+let building: Promise<unknown> = Promise.resolve();
+
+/** The lab image for this host's inputs, from the cache or built (one build at a time). */
+export function ensureImage(opts: BuildOptions = {}): Promise<LabImage> {
+  const next = building.then(
+    () => findOrBuildImage(opts),
+    () => findOrBuildImage(opts),
+  );
+  building = next.catch(() => undefined);
+  return next;
+}
+
+async function findOrBuildImage(opts: BuildOptions): Promise<LabImage> {
   const log = opts.log ?? ((s: string) => console.error(s));
   const t0 = Date.now();
   const step = (n: number, what: string) =>
@@ -231,7 +237,7 @@ export async function ensureImage(opts: BuildOptions = {}): Promise<LabImage> {
   }
 
   step(4, `staging ${closure.length} kernel modules and ${tools.length} tools`);
-  const stage = cacheDir('images', `.stage-${id}-${process.pid}`);
+  const stage = cacheDir('images', `.stage-${id}-${process.pid}-${randomBytes(4).toString('hex')}`);
   rmSync(stage, { recursive: true, force: true });
   mkdirSync(stage, { recursive: true });
   makeSkeleton(stage);
@@ -276,10 +282,15 @@ export async function ensureImage(opts: BuildOptions = {}): Promise<LabImage> {
   const paths = listTree(stage);
   normaliseTimes(stage, paths, Number(process.env.SOURCE_DATE_EPOCH ?? 0));
   mkdirSync(dir, { recursive: true });
-  const tmpInitrd = join(dir, `.initrd-${process.pid}`);
+  // Written aside and renamed: a lab booting now (a forced rebuild) reads the old file or the
+  // new one, never a half-written one.
+  const aside = (name: string) => join(dir, `.${name}-${process.pid}-${randomBytes(4).toString('hex')}`);
+  const tmpInitrd = aside('initrd');
   await writeCpio(stage, paths, tmpInitrd);
   renameSync(tmpInitrd, join(dir, 'initrd.cpio'));
-  await runOk(['cp', '--reflink=auto', tree.vmlinuz, join(dir, 'vmlinuz')]);
+  const tmpKernel = aside('vmlinuz');
+  await runOk(['cp', '--reflink=auto', tree.vmlinuz, tmpKernel]);
+  renameSync(tmpKernel, join(dir, 'vmlinuz'));
   rmSync(stage, { recursive: true, force: true });
 
   const manifest: ImageManifest = {
@@ -299,7 +310,10 @@ export async function ensureImage(opts: BuildOptions = {}): Promise<LabImage> {
     vmlinuzBytes: statSync(join(dir, 'vmlinuz')).size,
     buildMs: Date.now() - t0,
   };
-  writeFileSync(join(dir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  // The manifest marks the image complete, so it appears whole or not at all.
+  const tmpManifest = aside('manifest');
+  writeFileSync(tmpManifest, `${JSON.stringify(manifest, null, 2)}\n`);
+  renameSync(tmpManifest, join(dir, 'manifest.json'));
   log(
     `[image] built ${id}: initramfs ${(manifest.initrdBytes / 1e6).toFixed(1)} MB, kernel ${(manifest.vmlinuzBytes / 1e6).toFixed(1)} MB, ${closure.length} modules, in ${(manifest.buildMs / 1000).toFixed(1)} s`,
   );

@@ -110,23 +110,28 @@ export function normaliseTimes(stage: string, paths: string[], epochS: number): 
 }
 
 /** A newc cpio archive of these stage paths, owned by root, as the kernel unpacks an initramfs. */
-export function writeCpio(stage: string, paths: string[], out: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const file = createWriteStream(out);
-    const cpio = spawn('cpio', ['--quiet', '-o', '-H', 'newc', '--reproducible', '-R', '0:0'], {
-      cwd: stage,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let err = '';
-    cpio.stderr.on('data', (b) => {
-      err += b;
-    });
-    cpio.stdout.pipe(file);
-    cpio.on('error', reject);
-    file.on('finish', () => (cpio.exitCode === 0 ? resolve() : undefined));
-    cpio.on('close', (code) =>
-      code === 0 ? file.on('close', resolve) : reject(new Error(`cpio exited ${code}: ${err}`)),
-    );
-    cpio.stdin.end(`${paths.join('\n')}\n`);
+export async function writeCpio(stage: string, paths: string[], out: string): Promise<void> {
+  const file = createWriteStream(out);
+  const cpio = spawn('cpio', ['--quiet', '-o', '-H', 'newc', '--reproducible', '-R', '0:0'], {
+    cwd: stage,
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
+  let err = '';
+  cpio.stderr.on('data', (b) => {
+    err += b;
+  });
+  // Done only when cpio has exited and the archive is on disk: waiting for one event and then
+  // listening for the other lost it when it had already fired, and the promise never settled
+  // (node then exits 0 with no image).
+  const written = new Promise<void>((resolve, reject) => {
+    file.on('close', resolve);
+    file.on('error', reject);
+  });
+  const exited = new Promise<void>((resolve, reject) => {
+    cpio.on('error', reject);
+    cpio.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`cpio exited ${code}: ${err}`))));
+  });
+  cpio.stdout.pipe(file);
+  cpio.stdin.end(`${paths.join('\n')}\n`);
+  await Promise.all([exited, written]);
 }
