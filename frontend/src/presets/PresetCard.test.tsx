@@ -132,7 +132,9 @@ describe('PresetCard', () => {
     const tested = screen.getByRole('region', { name: 'Targeted experiment' });
     expect(tested.textContent).toContain('The reverse flow starts late.');
     expect(tested.textContent).toContain('Experiment: lfnlab campaign run experiments/reverse.yaml');
-    expect(tested.textContent).toContain('(on the published results): No: FAST still came last.');
+    expect(tested.textContent).toContain(
+      'What a targeted experiment found (on the published results): No: FAST still came last.',
+    );
     const notExpressed = screen.getByRole('region', { name: 'What the lab cannot express' });
     expect(notExpressed.textContent).toContain('restarts at the half');
   });

@@ -58,12 +58,15 @@ function FindingCells({ cells }: { cells: FindingCell[] }) {
   );
 }
 
-/** The targeted experiment run when the finding failed on the published results, and its answer. */
+/**
+ * The targeted experiment run where the finding did not hold on the published results, and its
+ * answer; headed alike for a failed and an inconclusive finding (the verdict is shown above it).
+ */
 function Tested({ tested }: { tested: NonNullable<FindingView['tested']> }) {
   return (
     <section aria-label="Targeted experiment" data-testid="tested">
       <Text size="xs">
-        <b>Why it failed, tested</b> (on the published results): {tested.answer}
+        <b>What a targeted experiment found</b> (on the published results): {tested.answer}
       </Text>
       <details>
         <summary style={{ fontSize: 'var(--mantine-font-size-xs)', cursor: 'pointer' }}>
