@@ -79,7 +79,7 @@ describe('a campaign kept in a progress directory', () => {
     // Another machine: an empty campaign directory, the progress directory from the repository.
     rmSync(first, { recursive: true });
     const second = tmp('second');
-    expect(restoreProgress(progress, second)).toBe(2);
+    expect(restoreProgress(progress, second)).toEqual({ runs: 2, invalidTries: 0 });
     const two = lab({});
     const out = await runCampaign({ campaign, dir: second, runOne: two.runOne, log: () => {} });
     expect(two.ran).toEqual(['bbr']);
@@ -108,7 +108,7 @@ describe('a campaign kept in a progress directory', () => {
     });
     expect(one.ran).toEqual(['reno', 'cubic', 'cubic', 'bbr']);
     const fresh = tmp('fresh');
-    expect(restoreProgress(progress, fresh)).toBe(4);
+    expect(restoreProgress(progress, fresh)).toEqual({ runs: 3, invalidTries: 1 });
     const verdict = (d: string) =>
       (JSON.parse(readFileSync(join(fresh, d, 'summary.json'), 'utf8')) as RunSummary).verdict;
     expect(verdict('runs/002-cubic-r1')).toBe('valid');
@@ -130,7 +130,7 @@ describe('a campaign kept in a progress directory', () => {
     expect(existsSync(join(progress, 'runs', 'a'))).toBe(false);
     write(progress, 'b', 'completed', 'suspect');
     write(dir, 'b', 'completed', 'valid');
-    expect(restoreProgress(progress, dir)).toBe(0);
+    expect(restoreProgress(progress, dir)).toEqual({ runs: 0, invalidTries: 0 });
     expect(JSON.parse(readFileSync(join(dir, 'runs', 'b', 'summary.json'), 'utf8')).verdict).toBe('valid');
   });
 });

@@ -41,22 +41,31 @@ export function saveProgress(campaignDir: string, progressDir: string, id: strin
 
 /**
  * Restores into `campaignDir` the plan and every run `progressDir` holds that the campaign
- * directory has no record of; returns how many runs (invalid tries included) it restored. A run
+ * directory has no record of; returns how many finished runs and invalid tries it restored. A run
  * the campaign directory already has is left as it is: it is the same run or a newer one.
  */
-export function restoreProgress(progressDir: string, campaignDir: string): number {
-  if (!existsSync(progressDir)) return 0;
+export function restoreProgress(progressDir: string, campaignDir: string): Restored {
+  const restored: Restored = { runs: 0, invalidTries: 0 };
+  if (!existsSync(progressDir)) return restored;
   mkdirSync(campaignDir, { recursive: true });
   if (existsSync(join(progressDir, PLAN)) && !existsSync(join(campaignDir, PLAN)))
     copyFileSync(join(progressDir, PLAN), join(campaignDir, PLAN));
-  let restored = 0;
-  for (const sub of ['runs', INVALID_DIR]) {
+  for (const [sub, key] of [
+    ['runs', 'runs'],
+    [INVALID_DIR, 'invalidTries'],
+  ] as const) {
     const from = join(progressDir, sub);
     if (!existsSync(from)) continue;
     for (const d of readdirSync(from)) {
       if (existsSync(join(campaignDir, sub, d, 'summary.json'))) continue;
-      if (copyRecord(join(from, d), join(campaignDir, sub, d))) restored++;
+      if (copyRecord(join(from, d), join(campaignDir, sub, d))) restored[key]++;
     }
   }
   return restored;
+}
+
+export interface Restored {
+  runs: number;
+  /** Tries the lab could not carry: counted when published, never run again. */
+  invalidTries: number;
 }

@@ -261,11 +261,14 @@ ${STOP_HELP}`,
     );
     const progress = typeof values.progress === 'string' ? resolve(values.progress) : null;
     if (progress) {
-      const restored = campaigns.reduce(
-        (n, { part }) => n + restoreProgress(join(progress, part), join(dir, part)),
-        0,
-      );
-      if (restored) console.log(`progress: ${restored} finished runs restored from ${progress}`);
+      let runs = 0;
+      let tries = 0;
+      for (const { part } of campaigns) {
+        const r = restoreProgress(join(progress, part), join(dir, part));
+        runs += r.runs;
+        tries += r.invalidTries;
+      }
+      if (runs || tries) console.log(`progress: ${restoredText(runs, tries)} restored from ${progress}`);
     }
     const cost = campaignsCost(campaigns, undefined, dir);
     console.log(
@@ -298,3 +301,9 @@ ${STOP_HELP}`,
     return stopping.stopped() ? 130 : allDone ? 0 : 1;
   },
 };
+
+/** "36 finished runs and 1 invalid try": an invalid try is counted, never a finished run. */
+export function restoredText(runs: number, tries: number): string {
+  const r = `${runs} finished run${runs === 1 ? '' : 's'}`;
+  return tries ? `${r} and ${tries} invalid ${tries === 1 ? 'try' : 'tries'}` : r;
+}
