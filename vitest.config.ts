@@ -53,6 +53,7 @@ export default defineConfig({
         test: {
           name: 'lab',
           include: ['*/src/**/*.lab.test.ts', 'frontend/e2e/**/*.lab.test.ts'],
+          globalSetup: ['backend/test/support/labSuite.ts'],
           fileParallelism: false,
           testTimeout: 600_000,
           hookTimeout: 900_000,
