@@ -54,6 +54,39 @@ describe('shortenForCi', () => {
     expect(variants).toHaveLength(2 * 2 * 2 * 5);
   });
 
+  it('shortens what an exclude names with the values, and drops an entry CI left nothing to fit', () => {
+    const withExclude = parseCampaignText(`
+name: ex
+base: { name: ex, duration: 600s, paths: { main: { rtt: 100ms, rate: 100Mbit } }, flows: [{ stack: reno }] }
+vary:
+  flows[0].start: [0s, 60s, 120s]
+  flows[0].stack: [reno, cubic, bic]
+exclude:
+  - { 'flows[0].start': 60s, 'flows[0].stack': cubic }
+  - { 'flows[0].start': { $any: [120s] }, 'flows[0].stack': bic }
+  - { 'flows[0].stack': cubic, 'flows[0].start': { $not: 0s } }
+`);
+    const ci = shortenForCi(withExclude, 10);
+    expect(ci.vary['flows[0].start']).toEqual(['0s', '1s', '2s']);
+    expect(ci.exclude).toEqual([
+      { 'flows[0].start': '1s', 'flows[0].stack': 'cubic' },
+      { 'flows[0].start': { $any: ['2s'] }, 'flows[0].stack': 'bic' },
+      { 'flows[0].stack': 'cubic', 'flows[0].start': { $not: '0s' } },
+    ]);
+    const names = expandCampaign(ci).map(
+      (v) => `${v.params['flows[0].stack']}@${v.params['flows[0].start']}`,
+    );
+    expect(names).toHaveLength(9 - 3);
+    expect(names).not.toContain('cubic@1s');
+    expect(names).not.toContain('cubic@2s');
+    expect(names).not.toContain('bic@2s');
+    // CI keeps the first and last start only: the 60 s entry fits nothing there and is dropped.
+    const thinned = shortenForCi(withExclude, 10, { values: 2 });
+    expect(thinned.vary['flows[0].stack']).toEqual(['reno', 'bic']);
+    expect(thinned.exclude).toEqual([{ 'flows[0].start': { $any: ['2s'] }, 'flows[0].stack': 'bic' }]);
+    expect(expandCampaign(thinned)).toHaveLength(4 - 1);
+  });
+
   it('keeps at most n values of each parameter when asked (first, last, evenly between)', () => {
     const ci = shortenForCi(c, 12, { values: 3 });
     expect(ci.vary['flows[0].stack']).toEqual(['reno', 'bic', 'highspeed']);

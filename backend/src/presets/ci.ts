@@ -4,6 +4,7 @@
 // are rounded to whole seconds (at least 1 s where they were above 0).
 import { formatMs, parseDuration, parseSize } from '@lfnlab/emulator';
 import { type Campaign, CampaignError, expandCampaign } from '../campaign/expand.js';
+import { matchPattern } from '../campaign/pattern.js';
 import type { Preset } from './load.js';
 
 const isObject = (x: unknown): x is Record<string, unknown> =>
@@ -104,6 +105,14 @@ function scaleValue(param: string, value: unknown, c: Ctx): unknown {
   return value;
 }
 
+/** A pattern over a parameter's value scaled like the value (through `$any` and `$not`). */
+function scalePattern(param: string, pattern: unknown, c: Ctx): unknown {
+  if (isObject(pattern) && Array.isArray(pattern.$any))
+    return { $any: pattern.$any.map((p) => scalePattern(param, p, c)) };
+  if (isObject(pattern) && '$not' in pattern) return { $not: scalePattern(param, pattern.$not, c) };
+  return scaleValue(param, pattern, c);
+}
+
 /** Keep at most n values: the first, the last and evenly spaced ones between. */
 function thin<T>(values: T[], n: number | undefined): T[] {
   if (n === undefined || values.length <= n) return values;
@@ -138,8 +147,18 @@ export function shortenForCi(
     }),
   );
   const suffix = opts.suffix ?? 'ci';
+  // An exclude names values as the vary list writes them; shortened, it must name them shortened.
+  // An entry that fits none of the values CI kept leaves nothing out, so it goes (the campaign
+  // parser refuses a pattern that fits no value, rightly for a file as written).
+  const exclude = campaign.exclude
+    ?.map((entry) => Object.fromEntries(Object.entries(entry).map(([k, p]) => [k, scalePattern(k, p, c)])))
+    .filter((entry) =>
+      Object.entries(entry).every(([k, p]) => (vary[k] ?? []).some((v) => matchPattern(p, v))),
+    );
+  const { exclude: _asWritten, ...rest } = campaign;
   return {
-    ...campaign,
+    ...rest,
+    ...(exclude?.length ? { exclude } : {}),
     name: shortenedName(campaign.name, suffix),
     description: `${campaign.description ?? campaign.name} (${opts.why ?? 'CI'}: ${formatMs(seconds * 1000)} runs)`,
     base: scaleSpec(campaign.base, c),
