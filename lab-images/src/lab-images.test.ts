@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { signFrame, verifyFrame } from './channel.js';
+import { restartReason } from './lab.js';
 import { parseLdd } from './ldd.js';
 import { bootModules, moduleClosure, moduleName, parseModulesDep } from './modules.js';
-import { qemuArgv } from './qemu.js';
+import { qemuArgv, TCG_CPU } from './qemu.js';
 import { canonical } from './stage.js';
 
 const key = Buffer.from('k'.repeat(64));
@@ -96,5 +97,35 @@ describe('qemu command line', () => {
   it('passes the key by fw_cfg from a file, never on the command line', () => {
     expect(argv[argv.indexOf('-fw_cfg') + 1]).toBe('name=opt/lfnlab/key,file=/run/lfnlab/labs/default/key');
     expect(argv[argv.indexOf('-accel') + 1]).toBe('tcg');
+  });
+  it("emulates every TCG feature unless another model is asked for; KVM passes the host's", () => {
+    const cpu = (a: string[]) => a[a.indexOf('-cpu') + 1];
+    expect(cpu(argv)).toBe('max');
+    expect(TCG_CPU).toBe('max');
+    expect(cpu(qemuArgv({ ...opts, cpuModel: 'qemu64' }))).toBe('qemu64');
+    expect(cpu(qemuArgv({ ...opts, accel: 'kvm', cpuModel: 'max' }))).toBe('host');
+  });
+});
+
+describe('whether a running lab serves a request as it is', () => {
+  const running = {
+    imageId: 'abc',
+    clock: 'dilated' as const,
+    argv: ['qemu-system-x86_64', '-cpu', 'max', '-smp', '1'],
+  };
+  const want = { imageId: 'abc', clock: 'dilated' as const, wire: false, cpu: 'max' };
+  it('keeps a lab booted as asked', () => {
+    expect(restartReason(running, want)).toBeNull();
+  });
+  it('restarts one on another image, clock or CPU model, or without the wire ports asked for', () => {
+    expect(restartReason(running, { ...want, imageId: 'def' })).toBe(
+      'runs image abc; the current image is def',
+    );
+    expect(restartReason(running, { ...want, clock: 'realtime' })).toBe(
+      'runs on a dilated clock; realtime was asked for',
+    );
+    expect(restartReason(running, { ...want, cpu: 'qemu64' })).toBe('emulates CPU max; qemu64 is asked for');
+    expect(restartReason(running, { ...want, wire: true })).toMatch(/^has no wire ports/);
+    expect(restartReason({ ...running, wireTaps: { a: 'x', b: 'y' } }, { ...want, wire: true })).toBeNull();
   });
 });

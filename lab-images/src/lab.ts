@@ -11,7 +11,7 @@ import { holdAwake, pauseIfUnheld } from './awake.js';
 import type { LabImage } from './build.js';
 import { Channel, LabBusyError } from './channel.js';
 import { pidAlive as alive } from './pids.js';
-import { type Accel, type LabClock, qemuArgv } from './qemu.js';
+import { type Accel, cpuArg, type LabClock, qemuArgv } from './qemu.js';
 import { qmpCommand } from './qmp.js';
 import { connectLabPc, type LabPcRecord, readLabPc } from './remote.js';
 
@@ -150,6 +150,8 @@ export interface UpOptions {
   /** Default: dilated wherever the lab runs under TCG, realtime under KVM. */
   clock?: LabClock | 'auto';
   cpus?: number;
+  /** The guest CPU model under TCG (default TCG_CPU); a running lab with another is restarted. */
+  cpuModel?: string;
   memMb?: number;
   log?: (s: string) => void;
   /** Two wire ports on host taps for a bump in the wire; a running lab without them is restarted. */
@@ -157,7 +159,8 @@ export interface UpOptions {
 }
 
 async function boot(
-  o: Required<Omit<UpOptions, 'accel' | 'clock' | 'wire'>> & {
+  o: Required<Omit<UpOptions, 'accel' | 'clock' | 'wire' | 'cpuModel'>> & {
+    cpuModel?: string;
     accel: Accel;
     clock: LabClock;
     timeoutMs: number;
@@ -227,6 +230,26 @@ async function boot(
   return rec;
 }
 
+/**
+ * Why a running lab cannot serve a request as it is (another image, clock, CPU model, or no wire
+ * ports where they are asked for); null when it can.
+ */
+export function restartReason(
+  running: Pick<LabRecord, 'imageId' | 'clock' | 'wireTaps' | 'argv'>,
+  want: { imageId: string; clock: LabClock; wire: boolean; cpu: string },
+): string | null {
+  const clock = running.clock ?? 'realtime';
+  const at = running.argv.indexOf('-cpu');
+  const cpu = at >= 0 ? running.argv[at + 1] : undefined;
+  if (running.imageId !== want.imageId)
+    return `runs image ${running.imageId}; the current image is ${want.imageId}`;
+  if (clock !== want.clock) return `runs on a ${clock} clock; ${want.clock} was asked for`;
+  if (cpu !== want.cpu) return `emulates CPU ${cpu ?? 'unknown'}; ${want.cpu} is asked for`;
+  if (want.wire && running.wireTaps === undefined)
+    return 'has no wire ports; two are asked for (a bump in the wire)';
+  return null;
+}
+
 /** The clock a lab gets: what was asked for, else dilated under TCG (its timers cannot be trusted otherwise). */
 export function chooseClock(asked: LabClock | 'auto' | undefined, accel: Accel): LabClock {
   const want = asked ?? ((process.env.LFNLAB_CLOCK as LabClock | 'auto' | undefined) || 'auto');
@@ -261,22 +284,20 @@ export async function labUp(o: UpOptions): Promise<LabRecord> {
     return running;
   }
   if (running && running.accel !== 'remote') {
-    const clock = chooseClock(o.clock, running.accel);
-    const runningClock = running.clock ?? 'realtime';
-    const wired = !o.wire || running.wireTaps !== undefined;
-    if (running.imageId === o.image.id && runningClock === clock && wired) return running;
-    log(
-      running.imageId !== o.image.id
-        ? `lab '${name}' runs image ${running.imageId}; the current image is ${o.image.id}: restarting it`
-        : runningClock !== clock
-          ? `lab '${name}' runs on a ${runningClock} clock; ${clock} was asked for: restarting it`
-          : `lab '${name}' has no wire ports; restarting it with two (a bump in the wire)`,
-    );
+    const why = restartReason(running, {
+      imageId: o.image.id,
+      clock: chooseClock(o.clock, running.accel),
+      wire: o.wire === true,
+      cpu: cpuArg(running.accel, o.cpuModel),
+    });
+    if (why === null) return running;
+    log(`lab '${name}' ${why}: restarting it`);
     await labDown(name);
   }
   const base = {
     name,
     image: o.image,
+    ...(o.cpuModel ? { cpuModel: o.cpuModel } : {}),
     memMb: o.memMb ?? 2048,
     log,
     ...(o.wire ? { wireTaps: wireTapNames(name) } : {}),

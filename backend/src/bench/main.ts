@@ -8,6 +8,8 @@
 //   campaign overhead  a campaign of short runs sharing one topology: wall time over the sum of
 //                      run durations, and the mean seconds each run costs outside its traffic
 //   lab pool           the same campaign on N = 1 and N = 2 labs: wall time and the verdicts
+//   cpu model          (only with --only cpumodel) the guest CPU model under TCG, A/B in pairs:
+//                      pace ratio with a 95 % t interval, guest CPU, packet spacing
 // Results print as tables and are saved under bench/results/ with the machine's details.
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, hostname, release, tmpdir, totalmem } from 'node:os';
@@ -24,11 +26,17 @@ import { runExperiment } from '../run/runExperiment.js';
 import { type CampaignOverhead, campaignOverhead } from './campaignOverhead.js';
 import { clockSections } from './clockSections.js';
 import { type ClockMode, runFacts } from './clocks.js';
+import { CPU_MODEL_SPEC, cpuModelAb, cpuModelRows } from './cpuModel.js';
 import { CAPTURE, packetSpacing, withBottleneckCapture } from './spacing.js';
 
 const RESULTS = fileURLToPath(new URL('../../../bench/results/', import.meta.url));
 const { values: opts } = parseArgs({
-  options: { quick: { type: 'boolean' }, only: { type: 'string' }, lab: { type: 'string' } },
+  options: {
+    quick: { type: 'boolean' },
+    only: { type: 'string' },
+    lab: { type: 'string' },
+    pairs: { type: 'string' },
+  },
 });
 const labName = opts.lab ?? 'default';
 const quick = opts.quick === true;
@@ -376,8 +384,28 @@ async function main() {
       ),
     );
   }
+  if (opts.only?.split(',').includes('cpumodel')) {
+    // Boots its lab again for each run: only when asked for by name.
+    const r = await cpuModelAb({
+      labName,
+      image,
+      pairs: Number(opts.pairs ?? (quick ? 2 : 3)),
+      run: async () => (await run(CPU_MODEL_SPEC, undefined, 'dilated')).summary,
+      log: (l) => process.stderr.write(`  ${l}\n`),
+    });
+    results.cpuModel = r;
+    const ratio = r.ratio
+      ? `pace ${CPU_MODELS_LABEL}: ${r.ratio.mean.toFixed(3)} (95 % t interval ${r.ratio.low.toFixed(3)} to ${r.ratio.high.toFixed(3)}, ${r.paceRatios.length} pairs)`
+      : `pace ${CPU_MODELS_LABEL}: ${r.paceRatios.map((x) => x.toFixed(3)).join(', ')}`;
+    section(
+      'Guest CPU model under TCG (dilated, 16 Reno streams at 100 Mbit/s, 10 ms, 20 s; pairs AB, BA, …)',
+      `${table(['cpu', 'runs', 'lab s per wall s', 'guest CPU', 'dequeue gaps on time', 'verdicts'], cpuModelRows(r))}\n${ratio}`,
+    );
+  }
   save();
 }
+
+const CPU_MODELS_LABEL = 'second over first';
 
 main().catch((err) => {
   console.error(err);
