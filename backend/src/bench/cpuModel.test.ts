@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cpuModelRows, ratioInterval } from './cpuModel.js';
+import { cpuModelRows, cpuModelText, ratioInterval } from './cpuModel.js';
 
 describe('the CPU model A/B', () => {
   it('puts a 95 % t interval around the mean pace ratio of the pairs', () => {
@@ -26,5 +26,8 @@ describe('the CPU model A/B', () => {
     });
     expect(rows[0]).toEqual(['max', 2, '0.110', '56.0 %', '95.0 %', 'suspect suspect']);
     expect(rows[1]?.[1]).toBe(1);
+    expect(
+      cpuModelText({ runs: [], paceRatios: [1.1, 1.2, 1.15], ratio: ratioInterval([1.1, 1.2, 1.15]) }),
+    ).toMatch(/pace, second model over first: 1\.150 \(95 % t interval 1\.026 to 1\.274, 3 pairs\)$/);
   });
 });

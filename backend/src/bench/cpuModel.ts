@@ -5,6 +5,7 @@
 import type { SpecInput } from '@lfnlab/emulator';
 import { type LabImage, labDown, labUp, TCG_CPU } from '@lfnlab/lab-images';
 import { mean, meanAndSd } from '@lfnlab/metrics';
+import { table } from '../cli/args.js';
 import type { RunSummary } from '../run/summary.js';
 
 /** The lab's model, then the same without the byte-wise string copies (ERMS, FSRM). */
@@ -95,16 +96,38 @@ export async function cpuModelAb(o: {
 
 /** One row per model: n, mean pace, guest CPU and spacing. */
 export function cpuModelRows(r: CpuModelResult): (string | number)[][] {
-  const num = (xs: (number | null)[]) => xs.filter((x): x is number => x !== null && Number.isFinite(x));
+  // A value no run of that model measured (a run that never reached traffic) shows as '-'.
+  const avg = (xs: (number | null)[], show: (m: number) => string) => {
+    const ok = xs.filter((x): x is number => x !== null && Number.isFinite(x));
+    return ok.length ? show(mean(ok)) : '-';
+  };
   return CPU_MODELS.map((m) => {
     const mine = r.runs.filter((x) => x.model === m);
     return [
       m,
       mine.length,
-      mean(num(mine.map((x) => x.pace))).toFixed(3),
-      `${mean(num(mine.map((x) => x.guestCpuPct))).toFixed(1)} %`,
-      `${(100 * mean(num(mine.map((x) => x.spacing)))).toFixed(1)} %`,
+      avg(
+        mine.map((x) => x.pace),
+        (v) => v.toFixed(3),
+      ),
+      avg(
+        mine.map((x) => x.guestCpuPct),
+        (v) => `${v.toFixed(1)} %`,
+      ),
+      avg(
+        mine.map((x) => x.spacing),
+        (v) => `${(100 * v).toFixed(1)} %`,
+      ),
       mine.map((x) => x.verdict).join(' '),
     ];
   });
+}
+
+/** The section's text: the table per model, then the pace ratio of the pairs. */
+export function cpuModelText(r: CpuModelResult): string {
+  const head = ['cpu', 'runs', 'lab s per wall s', 'guest CPU', 'dequeue gaps on time', 'verdicts'];
+  const ratio = r.ratio
+    ? `${r.ratio.mean.toFixed(3)} (95 % t interval ${r.ratio.low.toFixed(3)} to ${r.ratio.high.toFixed(3)}, ${r.paceRatios.length} pairs)`
+    : r.paceRatios.map((x) => x.toFixed(3)).join(', ');
+  return `${table(head, cpuModelRows(r))}\npace, second model over first: ${ratio}`;
 }

@@ -26,7 +26,7 @@ import { runExperiment } from '../run/runExperiment.js';
 import { type CampaignOverhead, campaignOverhead } from './campaignOverhead.js';
 import { clockSections } from './clockSections.js';
 import { type ClockMode, runFacts } from './clocks.js';
-import { CPU_MODEL_SPEC, cpuModelAb, cpuModelRows } from './cpuModel.js';
+import { CPU_MODEL_SPEC, cpuModelAb, cpuModelText } from './cpuModel.js';
 import { CAPTURE, packetSpacing, withBottleneckCapture } from './spacing.js';
 
 const RESULTS = fileURLToPath(new URL('../../../bench/results/', import.meta.url));
@@ -394,18 +394,13 @@ async function main() {
       log: (l) => process.stderr.write(`  ${l}\n`),
     });
     results.cpuModel = r;
-    const ratio = r.ratio
-      ? `pace ${CPU_MODELS_LABEL}: ${r.ratio.mean.toFixed(3)} (95 % t interval ${r.ratio.low.toFixed(3)} to ${r.ratio.high.toFixed(3)}, ${r.paceRatios.length} pairs)`
-      : `pace ${CPU_MODELS_LABEL}: ${r.paceRatios.map((x) => x.toFixed(3)).join(', ')}`;
     section(
       'Guest CPU model under TCG (dilated, 16 Reno streams at 100 Mbit/s, 10 ms, 20 s; pairs AB, BA, …)',
-      `${table(['cpu', 'runs', 'lab s per wall s', 'guest CPU', 'dequeue gaps on time', 'verdicts'], cpuModelRows(r))}\n${ratio}`,
+      cpuModelText(r),
     );
   }
   save();
 }
-
-const CPU_MODELS_LABEL = 'second over first';
 
 main().catch((err) => {
   console.error(err);
