@@ -45,6 +45,27 @@ describe('the preset folder', () => {
       expect(JSON.stringify(vary), name).not.toContain('changes');
     }
   });
+  it('run each pair of seed000-table3 stacks once per path, each stack first in half its pairs', () => {
+    const p = presets.find((x) => x.name === 'seed000-table3');
+    const label = (f: unknown) => {
+      const x = f as { stack: string; streams: number };
+      return x.streams > 1 ? `${x.stack}x${x.streams}` : x.stack;
+    };
+    expect(p?.parts.length).toBe(3);
+    for (const part of p?.parts ?? []) {
+      const runs = expandCampaign(part.campaign).map((v) => [
+        label(v.params['flows[0]']),
+        label(v.params['flows[1]']),
+      ]);
+      const pairs = new Set(runs.map((r) => [...r].sort().join(' / ')));
+      expect(runs.length, part.name).toBe(21); // 7 stacks: 7·6/2 pairs
+      expect(pairs.size, part.name).toBe(21);
+      expect(runs.every(([a, b]) => a !== b)).toBe(true);
+      const first = new Map<string, number>();
+      for (const [a] of runs) first.set(a as string, (first.get(a as string) ?? 0) + 1);
+      expect([...first.values()], part.name).toEqual([3, 3, 3, 3, 3, 3, 3]);
+    }
+  });
 });
 
 describe.each(presets.map((p) => [p.name, p] as const))('preset %s', (_name, preset) => {
