@@ -54,6 +54,12 @@ describe('shortenForCi', () => {
     expect(variants).toHaveLength(2 * 2 * 2 * 5);
   });
 
+  it("keeps the campaign's iperf3 interval while the shortened run holds 8 of them", () => {
+    expect(shortenForCi(c, 40).base.sampleInterval).toBe('5s');
+    expect(shortenForCi(c, 39).base.sampleInterval).toBe('1s');
+    expect(shortenForCi(c, 120).base.sampleInterval).toBe('5s');
+  });
+
   it('shortens what an exclude names with the values, and drops an entry CI left nothing to fit', () => {
     const withExclude = parseCampaignText(`
 name: ex

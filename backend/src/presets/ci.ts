@@ -65,10 +65,17 @@ function scalePath(path: Record<string, unknown>, c: Ctx): Record<string, unknow
   return 'changes' in path ? { ...path, changes: scaleChanges(path.changes, c) } : path;
 }
 
+/**
+ * A shortened run keeps its campaign's iperf3 interval while it still holds this many of them: a
+ * stability index (σ/μ of the interval goodputs) is defined by its interval, and the papers' 5 s
+ * taken as 1 s would count the sawtooth inside each 5 s as instability. Shorter than that, 1 s.
+ */
+export const MIN_INTERVALS_KEPT = 8;
+
 function scaleSpec(spec: Record<string, unknown>, c: Ctx): Record<string, unknown> {
   const out: Record<string, unknown> = { ...spec, duration: `${c.seconds}s` };
   const si = ms(out.sampleInterval);
-  if (si !== null && si > 1000) out.sampleInterval = '1s';
+  if (si !== null && si > 1000 && c.seconds * 1000 < MIN_INTERVALS_KEPT * si) out.sampleInterval = '1s';
   if (isObject(out.paths))
     out.paths = Object.fromEntries(
       Object.entries(out.paths).map(([k, p]) => [k, isObject(p) ? scalePath(p, c) : p]),
