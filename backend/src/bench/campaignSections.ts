@@ -8,11 +8,18 @@ import type { ClockMode } from './clocks.js';
 
 export type CampaignBenchContext = Omit<BenchContext, 'run'> & { labName: string };
 
+/** A log line writer that stamps each line with the seconds since the section began. */
+function sectionLog() {
+  const t0 = Date.now();
+  return (prefix = '') =>
+    (l: string) =>
+      process.stderr.write(`${((Date.now() - t0) / 1000).toFixed(1).padStart(6)} s ${prefix}${l}\n`);
+}
+
 async function overheadSection(c: CampaignBenchContext) {
   const seconds = 3;
   const repeat = c.quick ? 2 : 3;
-  const t0 = Date.now();
-  const stamp = () => `${((Date.now() - t0) / 1000).toFixed(1).padStart(6)} s`;
+  const log = sectionLog();
   const rows: (CampaignOverhead & { clock: ClockMode })[] = [];
   // Dilated first (the default under TCG); the realtime clock pings and waits in wall time.
   for (const clock of ['dilated', 'realtime'] as const) {
@@ -20,8 +27,8 @@ async function overheadSection(c: CampaignBenchContext) {
       seconds,
       repeat,
       clock,
-      runOne: runInLab(c.labName, (l) => process.stderr.write(`${stamp()} ${l}\n`)),
-      log: (l) => process.stderr.write(`${stamp()} ${l}\n`),
+      runOne: runInLab(c.labName, log()),
+      log: log(),
     });
     rows.push({ ...r, clock });
   }
@@ -62,16 +69,15 @@ async function labPoolSection(c: CampaignBenchContext) {
   // verdicts say the labs held flows back (two 1-vCPU labs beside the host side on 2 cores).
   const seconds = 5;
   const repeat = c.quick ? 2 : 3;
-  const t0 = Date.now();
-  const stamp = () => `${((Date.now() - t0) / 1000).toFixed(1).padStart(6)} s`;
+  const log = sectionLog();
   const rows: (CampaignOverhead & { labs: number })[] = [];
   for (const n of [1, 2]) {
     const r = await campaignOverhead({
       seconds,
       repeat,
       clock: 'dilated',
-      runOne: runInLabs(c.labName, n, (l) => process.stderr.write(`${stamp()} ${l}\n`)),
-      log: (l) => process.stderr.write(`${stamp()} [N=${n}] ${l}\n`),
+      runOne: runInLabs(c.labName, n, log()),
+      log: log(`[N=${n}] `),
     });
     rows.push({ ...r, labs: n });
   }
