@@ -342,6 +342,11 @@ describe('running a campaign', () => {
     expect(planned.variants[0]).not.toHaveProperty('resolved');
     expect(planned.variants[0]).toHaveProperty('spec');
     expect(toCsv([])).toBe('id,label,repetition,status,verdict,jain_forward,utilisation_forward\n');
+    const cross = {
+      ...(second.rows[0] as CampaignRow),
+      params: { 'paths.main.cross': [{ pattern: 'cbr', rate: '10%' }] },
+    };
+    expect(toCsv([cross]).split('\n')[1]).toContain(',"[{""pattern"":""cbr"",""rate"":""10%""}]",');
     expect(csv.slice(1).some((l) => l.startsWith('004-htcp-4-r2,htcp · 4 flows · rep 2,2,htcp,4,'))).toBe(
       true,
     );

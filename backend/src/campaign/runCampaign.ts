@@ -89,7 +89,9 @@ export function toCsv(rows: CampaignRow[]): string {
   const params = [...new Set(rows.flatMap((r) => Object.keys(r.params)))];
   const flows = [...new Set(rows.flatMap((r) => Object.keys(r.goodputMbps)))];
   const cell = (v: unknown) => {
-    const s = v === null || v === undefined ? '' : String(v);
+    // A varied value may be an object or a list (a flow, a cross-traffic list): its JSON, not
+    // "[object Object]".
+    const s = v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
     return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
   };
   const head = [
