@@ -58,19 +58,47 @@ func randomHex(n int) string {
 	return hex.EncodeToString(b)
 }
 
+// eofGraceS is how long, in host seconds, reads must keep returning EOF before the session ends.
+// virtio-serial tells the guest of the host's connects and disconnects on a control queue apart
+// from the data: a new host's hello can be read before the guest hears that host connected, and
+// the read after it still returns the old EOF. Ending the session on that EOF dropped the hello's
+// answer (about 1 connection in 75 back to back, measured), and the host waited out its minute.
+// A host that connects within the grace replaces the old session with its hello (see hello).
+const eofGraceS = 2
+
+// hostClock is the host's time in whole seconds (wallSeconds); tests replace it.
+var hostClock = wallSeconds
+
 func (a *agent) serve(port io.Reader) {
 	r := bufio.NewReaderSize(port, 1<<20)
 	go a.watch()
+	// A line cut by a passing EOF is kept and joined to the rest when it comes; a lasting EOF
+	// (a host really gone) drops it, as nobody will finish it.
+	var cut []byte
+	eofSince := int64(-1)
 	for {
 		line, err := r.ReadBytes('\n')
 		if err != nil {
 			// On virtio-serial a read returns EOF while no host end is connected.
-			a.endSession("host disconnected")
 			if a.onHost {
+				a.endSession("host disconnected")
 				os.Exit(0)
+			}
+			cut = append(cut, line...)
+			now := hostClock()
+			if eofSince < 0 {
+				eofSince = now
+			}
+			if now-eofSince >= eofGraceS {
+				cut = nil
+				a.endSession("host disconnected")
 			}
 			time.Sleep(50 * time.Millisecond)
 			continue
+		}
+		eofSince = -1
+		if len(cut) > 0 {
+			line, cut = append(cut, line...), nil
 		}
 		a.handleLine(line)
 	}
@@ -119,6 +147,9 @@ func (a *agent) hello(f *frame) {
 		})
 		return
 	}
+	// One host at a time: a hello means whoever held the session is gone, heard yet or not (serve),
+	// so what it left is torn down before the new session starts.
+	a.endSession("host gone: a new host session began")
 	// The session id mixes both nonces, so a recorded session cannot be replayed into a new one.
 	sid := h.Nonce + "." + randomHex(16)
 	a.mu.Lock()
