@@ -10,6 +10,7 @@ import {
   wilson95,
 } from './fidelity.js';
 import type { QueueSample } from './samples.js';
+import type { DirectionTiming } from './timingChecks.js';
 
 const ping = (minMs: number) => ({
   sent: 10,
@@ -43,27 +44,46 @@ describe('bottleneck rate check', () => {
     packets: 0,
     bytes,
   });
-  it('judges the rate only over saturated steps', () => {
-    // 10 Mbit/s = 1.25 MB/s; idle second, then 3 saturated seconds at 9.9 Mbit/s
-    const samples = [
-      q(0, 0, 0),
-      q(1, 0, 100),
-      q(2, 5, 100_000),
-      q(3, 8, 1_337_500),
-      q(4, 9, 2_575_000),
-      q(5, 3, 3_812_500),
-    ];
-    const c = checkBottleneckRate('p', 'forward', 10e6, 8, samples);
+  /** Samples every `stepS` s for `seconds`, a constant backlog, sending at `bps`. */
+  const steady = (stepS: number, seconds: number, backlog: number, bps: number) =>
+    Array.from({ length: Math.round(seconds / stepS) + 1 }, (_, k) =>
+      q(k * stepS, backlog, (k * stepS * bps) / 8),
+    );
+  const timing = (servedBps: number, configuredBps: number, busy = 5000) =>
+    ({ gaps: { busy, servedBps, configuredBps } }) as DirectionTiming;
+
+  it('judges the rate over steps the backlog could not drain in', () => {
+    // 50 Hz at 10 Mbit/s: 40 queued frames hold 48 ms of sending, more than a 20 ms step.
+    const c = checkBottleneckRate('p', 'forward', 10e6, steady(0.02, 3, 40, 9.9e6));
     expect(c.status).toBe('pass');
     expect(c.measured).toBeCloseTo(9.9e6, -3);
+    expect(checkBottleneckRate('p', 'forward', 10e6, steady(0.02, 3, 40, 8e6)).status).toBe('fail');
+    expect(checkBottleneckRate('p', 'forward', 10e6, steady(0.02, 3, 40, 9.5e6)).status).toBe('warn');
   });
-  it('fails a bottleneck that delivers far less than configured, skips one never saturated', () => {
-    const slow = [q(0, 5, 0), q(1, 5, 1_000_000), q(2, 5, 2_000_000), q(3, 5, 3_000_000)];
-    expect(checkBottleneckRate('p', 'forward', 10e6, 8, slow).status).toBe('fail'); // 8 of 10 Mbit/s
-    expect(checkBottleneckRate('p', 'forward', 10e6, 8, [q(0, 0, 0), q(5, 0, 1e6)]).status).toBe('skip');
-    // A queue that only ever holds a packet or two is not saturated enough to judge.
-    const thin = [q(0, 1, 0), q(1, 1, 1_000_000), q(2, 1, 2_000_000), q(3, 1, 3_000_000)];
-    expect(checkBottleneckRate('p', 'forward', 10e6, 8, thin).status).toBe('skip');
+
+  it('does not count a step whose queue could have emptied in between as a slow link', () => {
+    // 10 Hz at 25 Mbit/s: 60 frames (29 ms of sending) at both ends of every 100 ms step, but bursts
+    // leave the link idle part of each step: it sent 15 Mbit/s on average. The old rule (half the
+    // buffer at both ends) called that a link at 60 % of its rate.
+    const bursty = steady(0.1, 10, 60, 15e6);
+    const alone = checkBottleneckRate('p', 'forward', 25e6, bursty);
+    expect(alone.status).toBe('skip');
+    expect(alone.message).toMatch(/never held a step's worth/);
+    // The packet timing's busy gaps then judge it: the link served its rate while it had a queue ...
+    const served = checkBottleneckRate('p', 'forward', 25e6, bursty, timing(24.9e6, 25e6));
+    expect(served.status).toBe('pass');
+    expect(served.message).toMatch(/while it had a queue/);
+    // ... or did not.
+    expect(checkBottleneckRate('p', 'forward', 25e6, bursty, timing(21e6, 25e6)).status).toBe('fail');
+  });
+
+  it('skips a direction never saturated, and does not judge a lightly used one by its timing', () => {
+    expect(checkBottleneckRate('p', 'forward', 10e6, [q(0, 0, 0), q(5, 0, 1e6)]).status).toBe('skip');
+    // A queue that only ever holds a frame is not saturated enough to judge.
+    expect(checkBottleneckRate('p', 'forward', 10e6, steady(0.02, 3, 1, 9.9e6)).status).toBe('skip');
+    // ACKs at 2 % of the rate: their queued gaps say when the lab did its packet work, not the rate.
+    const acks = steady(0.1, 10, 3, 0.2e6);
+    expect(checkBottleneckRate('p', 'forward', 10e6, acks, timing(5e6, 10e6)).status).toBe('skip');
   });
 });
 
@@ -183,10 +203,14 @@ describe('bottleneck rate with a schedule', () => {
       packets: 0,
       bytes,
     });
-    // 10 Mbit/s for 2 s, then 5 Mbit/s for 2 s, delivered exactly.
-    const samples = [q(0, 0), q(1, 1_250_000), q(2, 2_500_000), q(3, 3_125_000), q(4, 3_750_000)];
+    // 10 Mbit/s for 2 s, then 5 Mbit/s for 2 s, delivered exactly, sampled at 20 Hz (50 frames
+    // hold 61 ms of sending at 10 Mbit/s).
+    const samples = Array.from({ length: 81 }, (_, k) => {
+      const t = k * 0.05;
+      return q(t, t <= 2 ? (t * 10e6) / 8 : (2 * 10e6 + (t - 2) * 5e6) / 8);
+    });
     const rate = (t: number) => (t < 2 ? 10e6 : 5e6);
-    expect(checkBottleneckRate('p', 'forward', rate, 100, samples).status).toBe('pass');
-    expect(checkBottleneckRate('p', 'forward', 10e6, 100, samples).status).toBe('fail');
+    expect(checkBottleneckRate('p', 'forward', rate, samples).status).toBe('pass');
+    expect(checkBottleneckRate('p', 'forward', 10e6, samples).status).toBe('fail');
   });
 });

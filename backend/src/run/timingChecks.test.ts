@@ -49,6 +49,9 @@ describe('packet timing', () => {
     expect(fwd?.gaps.busy).toBe(2400);
     expect(fwd?.gaps.within10).toBe(1);
     expect(fwd?.gaps.p50).toBeCloseTo(1, 1);
+    // 1500 gaps at 400 ns/byte and 900 at 200: both the served and the configured rate are 24.6 Mbit/s.
+    expect((fwd?.gaps.configuredBps ?? 0) / 1e6).toBeCloseTo(24.62, 1);
+    expect((fwd?.gaps.servedBps ?? 0) / (fwd?.gaps.configuredBps ?? 1)).toBeCloseTo(1, 2);
     expect(checkPacketSpacing(fwd as never).status).toBe('pass');
   });
 
@@ -62,6 +65,9 @@ describe('packet timing', () => {
     );
     const [b] = timingStats(spec, bunched, T0, 10, 1);
     expect(b?.gaps.within10).toBeCloseTo(1 / 3, 2);
+    // Half the gaps near zero: by its median gap the link served 80 times its rate while busy,
+    // which the rate check fails as it should.
+    expect((b?.gaps.servedBps ?? 0) / (b?.gaps.configuredBps ?? 1)).toBeGreaterThan(50);
     const c = checkPacketSpacing(b as never);
     expect(c.status).toBe('fail');
     expect(c.message).toMatch(/bunches/);

@@ -19,6 +19,14 @@ export interface DirectionTiming {
     p10: number | null;
     p50: number | null;
     p90: number | null;
+    /**
+     * The rate the bottleneck served at while it had a queue, bit/s: the rate in force over the
+     * same gaps (configuredBps) over the median gap/ideal. The median, not the mean: a few hundred
+     * gaps in a hundred thousand are 20–30 frame times long (a small frame timed after a full one
+     * in the mixed data and ACKs of two-way traffic), and a mean would call that a 5 % slower link.
+     */
+    servedBps: number | null;
+    configuredBps: number | null;
   };
   delay: {
     n: number;
@@ -66,6 +74,7 @@ export function timingStats(
       const ratios: [number, number][] = [];
       let busy = 0;
       let within = 0;
+      let idealNsPerByte = 0;
       for (const w of kept) {
         const mid = (w.timeMs - t0RealMs) / 1000 - windowS / 2;
         const ideal = 8e9 / rateAt(spec, path, direction, mid); // ns per byte
@@ -74,6 +83,7 @@ export function timingStats(
           busy += c;
           if (lo >= 0.9 * ideal && hi <= 1.1 * ideal) within += c;
           ratios.push([Math.sqrt(lo * hi) / ideal, c]);
+          idealNsPerByte += c * ideal;
         }
       }
       ratios.sort((a, b) => a[0] - b[0]);
@@ -88,6 +98,8 @@ export function timingStats(
       const delayed = kept.filter((w) => w.delay.n > 0);
       const medians = delayed.map((w) => w.delay.p50Ms).sort((a, b) => a - b);
       const spreads = delayed.map((w) => w.delay.p99Ms - w.delay.p1Ms).sort((a, b) => a - b);
+      const p50 = busy ? ratioAt(0.5) : null;
+      const configuredBps = busy ? (8e9 * busy) / idealNsPerByte : null;
       out.push({
         path,
         direction,
@@ -97,8 +109,10 @@ export function timingStats(
           busy,
           within10: busy ? within / busy : null,
           p10: busy ? ratioAt(0.1) : null,
-          p50: busy ? ratioAt(0.5) : null,
+          p50,
           p90: busy ? ratioAt(0.9) : null,
+          servedBps: configuredBps !== null && p50 ? configuredBps / p50 : null,
+          configuredBps,
         },
         delay: {
           n: delayed.reduce((a, w) => a + w.delay.n, 0),
