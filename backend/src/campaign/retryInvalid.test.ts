@@ -1,12 +1,14 @@
 // A run the lab could not carry (verdict invalid) runs again when asked: the invalid try is kept
 // under invalid/, the variant's directory holds the try that counts, and a resume honours both.
+// A run cut short is kept under unfinished/ when the campaign resumes, never appended to.
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { RunRecorder } from '../run/record.js';
 import type { RunSummary } from '../run/summary.js';
 import { parseCampaignText } from './expand.js';
-import { INVALID_DIR, invalidTries, type RunOne, runCampaign } from './runCampaign.js';
+import { INVALID_DIR, invalidTries, type RunOne, runCampaign, UNFINISHED_DIR } from './runCampaign.js';
 
 const campaign = parseCampaignText(`
 name: retry
@@ -85,5 +87,44 @@ describe('a campaign with --retry-invalid', () => {
     expect(tries).toEqual({ reno: 1, cubic: 1 });
     expect(out.rows[0]?.verdict).toBe('invalid');
     expect(existsSync(join(dir, INVALID_DIR))).toBe(false);
+  });
+});
+
+describe('a campaign resumed after a run was cut short', () => {
+  it('keeps the cut-short record under unfinished/ and gives the new attempt a directory of its own', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lfnlab-unfinished-'));
+    let attempt = 0;
+    // Each attempt records as a real run does: an event and a sample appended to its directory.
+    const runOne: RunOne = async (spec, runDir) => {
+      attempt++;
+      const rec = new RunRecorder(runDir);
+      rec.event('created', { attempt });
+      rec.sample({ kind: 'cpu', t: attempt });
+      const cut = attempt === 1;
+      const s = {
+        name: spec.name,
+        status: cut ? 'aborted' : 'completed',
+        error: cut ? 'aborted' : null,
+        verdict: cut ? null : 'valid',
+        fidelity: null,
+        paths: [],
+        flows: [],
+      } as unknown as RunSummary;
+      rec.json('summary.json', s);
+      return s;
+    };
+    const first = await runCampaign({ campaign, dir, runOne, log: () => undefined });
+    // The cut-short run stops the campaign: cubic never started.
+    expect(first.rows.map((r) => r.status)).toEqual(['aborted', 'missing']);
+    const again = await runCampaign({ campaign, dir, runOne, log: () => undefined });
+    expect(again.ran).toBe(2);
+    expect(again.rows.map((r) => r.status)).toEqual(['completed', 'completed']);
+    const lines = (f: string) => readFileSync(f, 'utf8').trim().split('\n');
+    const runDir = join(dir, 'runs', '001-reno-r1');
+    expect(lines(join(runDir, 'events.jsonl'))).toHaveLength(1);
+    expect(lines(join(runDir, 'samples', 'cpu.jsonl'))).toEqual(['{"kind":"cpu","t":2}']);
+    const aside = join(dir, UNFINISHED_DIR, '001-reno-r1~1');
+    expect(lines(join(aside, 'samples', 'cpu.jsonl'))).toEqual(['{"kind":"cpu","t":1}']);
+    expect(verdictIn(aside)).toBeNull();
   });
 });

@@ -156,6 +156,23 @@ function setAside(campaignDir: string, id: string): string {
   return to;
 }
 
+/** Where a resumed campaign keeps the record of a run that was cut short or failed: `unfinished/<variant>~<n>`. */
+export const UNFINISHED_DIR = 'unfinished';
+
+/**
+ * A run directory left by a run that did not complete (aborted, failed, killed) goes aside before
+ * its variant runs again: a record is one attempt's, never two appended (their samples, timed from
+ * two traffic starts, would read as one run).
+ */
+function setAsideUnfinished(campaignDir: string, id: string): void {
+  const from = join(campaignDir, 'runs', id);
+  if (!existsSync(from) || completedSummary(from)) return;
+  const d = join(campaignDir, UNFINISHED_DIR);
+  mkdirSync(d, { recursive: true });
+  const n = readdirSync(d).filter((f) => f.startsWith(`${id}~`)).length + 1;
+  renameSync(from, join(d, `${id}~${n}`));
+}
+
 export async function runCampaign(o: {
   campaign: Campaign;
   dir: string;
@@ -235,6 +252,7 @@ async function runVariants(
       if (settled(o.dir, v.id, o.retry)) continue;
       // Resumed with an invalid run and a try left: it goes aside and the variant runs again.
       if (completedSummary(dir)) setAside(o.dir, v.id);
+      else setAsideUnfinished(o.dir, v.id);
       let s: RunSummary | undefined;
       for (;;) {
         const t = Date.now();
