@@ -6,6 +6,7 @@ import { imageCommand, metricsCommand, schemaCommand, validateCommand } from './
 import { presetCommand } from './presetCommand.js';
 import { qualifyCommand } from './qualifyCommand.js';
 import { reindexCommand } from './reindexCommand.js';
+import { rejudgeCommand } from './rejudgeCommand.js';
 import { reportCommand } from './reportCommand.js';
 import { runCommand } from './runCommand.js';
 import { selftestCommand } from './selftestCommand.js';
@@ -21,6 +22,7 @@ const COMMANDS: Command[] = [
   qualifyCommand,
   reportCommand,
   reindexCommand,
+  rejudgeCommand,
   serveCommand,
   workerCommand,
   labCommand,

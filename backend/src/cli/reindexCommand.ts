@@ -1,22 +1,12 @@
 // `lfnlab reindex`: InfluxDB is a view of the run directories; this rebuilds it from them.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { findRunDirs } from '../report/load.js';
 import { InfluxClient } from '../storage/influx.js';
 import { reindexRun } from '../storage/reindex.js';
 import { SampleWriter } from '../storage/writer.js';
 import { type Command, UsageError } from './args.js';
-
-/** Run directories under each argument: a run itself (it has events.jsonl), or any folder holding runs. */
-function runDirs(root: string, depth = 0): string[] {
-  if (existsSync(join(root, 'events.jsonl'))) return [root];
-  if (depth > 3 || !statSync(root).isDirectory()) return [];
-  return readdirSync(root)
-    .sort()
-    .map((f) => join(root, f))
-    .filter((p) => statSync(p).isDirectory())
-    .flatMap((p) => runDirs(p, depth + 1));
-}
 
 export const reindexCommand: Command = {
   name: 'reindex',
@@ -34,7 +24,7 @@ Writes every sample, flow event, verdict and summary of each run directory under
     if (positionals.length === 0) throw new UsageError(`a run directory is required\n\n${this.usage}`);
     const missing = positionals.filter((p) => !existsSync(p));
     if (missing.length) throw new UsageError(`no such directory: ${missing.join(', ')}`);
-    const dirs = positionals.flatMap((p) => runDirs(p));
+    const dirs = positionals.flatMap((p) => findRunDirs(p));
     if (dirs.length === 0) {
       console.error('lfnlab reindex: no run directories (with events.jsonl) found');
       return 2;

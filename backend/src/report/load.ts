@@ -19,7 +19,21 @@ import { type IntervalSample, SAMPLE_KINDS, type SampleKind } from '../run/sampl
 import type { RunSummary } from '../run/summary.js';
 
 /** summary.json as runExperiment writes it: the summary plus when it ran. */
-export type RunSummaryFile = RunSummary & { startedAt?: string; finishedAt?: string; samples?: number };
+export type RunSummaryFile = RunSummary & {
+  startedAt?: string;
+  finishedAt?: string;
+  samples?: number;
+  /** Each time `lfnlab rejudge --write` judged the run again: when, the verdict it replaced, what changed. */
+  rejudged?: RejudgeNote[];
+};
+
+export interface RejudgeNote {
+  at: string;
+  /** The lfnlab version that judged it again. */
+  by: string;
+  previousVerdict: RunSummary['verdict'];
+  changed: { id: string; before: string | null; after: string | null }[];
+}
 
 export interface SamplesByKind {
   tcp: TcpFlowSample[];
@@ -132,6 +146,17 @@ export function emptySamples(): SamplesByKind {
 
 export function isRunDir(dir: string): boolean {
   return existsSync(join(dir, 'summary.json'));
+}
+
+/** Run directories under a path: a run itself (it has events.jsonl), or any folder holding runs, sorted. */
+export function findRunDirs(root: string, depth = 0): string[] {
+  if (existsSync(join(root, 'events.jsonl'))) return [root];
+  if (depth > 3 || !statSync(root).isDirectory()) return [];
+  return readdirSync(root)
+    .sort()
+    .map((f) => join(root, f))
+    .filter((p) => statSync(p).isDirectory())
+    .flatMap((p) => findRunDirs(p, depth + 1));
 }
 
 export function isCampaignDir(dir: string): boolean {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { measuredText } from './runReportFidelity.js';
+import type { RunData } from './load.js';
+import { fidelitySection, measuredText } from './runReportFidelity.js';
 
 describe('measuredText', () => {
   it("gives each check's measurement in its own unit", () => {
@@ -7,5 +8,40 @@ describe('measuredText', () => {
     expect(measuredText('idle-rtt:main', 120.0012)).toBe('120.00 ms');
     expect(measuredText('lab-cpu', 96.44)).toBe('96.4 %');
     expect(measuredText('flow-start', null)).toBe('—');
+  });
+});
+
+describe('fidelitySection', () => {
+  it('says when a run was judged again, what it was and which checks moved', () => {
+    const fidelity = {
+      verdict: 'valid' as const,
+      reasons: [],
+      checks: [
+        {
+          id: 'bottleneck-rate:main:forward',
+          status: 'pass' as const,
+          measured: 25e6,
+          expected: '',
+          message: 'ok',
+        },
+      ],
+    };
+    const run = {
+      summary: {
+        fidelity,
+        rejudged: [
+          {
+            at: '2026-11-28T08:00:00.000Z',
+            by: 'lfnlab 0.1.0 (abc)',
+            previousVerdict: 'invalid' as const,
+            changed: [{ id: 'bottleneck-rate:main:forward', before: 'fail', after: 'pass' }],
+          },
+        ],
+      },
+    } as unknown as RunData;
+    const html = fidelitySection(run);
+    expect(html).toContain('Judged again 2026-11-28 by lfnlab 0.1.0 (abc): it was invalid');
+    expect(html).toContain('bottleneck-rate:main:forward fail → pass');
+    expect(fidelitySection({ summary: { fidelity } } as unknown as RunData)).not.toContain('Judged again');
   });
 });

@@ -59,6 +59,12 @@ export function fidelitySection(run: RunData): string {
   const counts = ['fail', 'warn', 'pass', 'skip']
     .map((st) => `${f.checks.filter((c) => c.status === st).length} ${st}`)
     .join(', ');
-  return `<p>${esc(f.checks.length)} checks: ${esc(counts)}. Any failed check makes a run invalid, any warning suspect.</p>
+  const rejudged = (run.summary.rejudged ?? [])
+    .map(
+      (n) =>
+        `<p class="aside">Judged again ${esc(n.at.slice(0, 10))} by ${esc(n.by)}: it was ${esc(n.previousVerdict ?? 'not judged')}; ${esc(n.changed.map((c) => `${c.id} ${c.before ?? 'absent'} → ${c.after ?? 'absent'}`).join('; ') || 'no check changed')}.</p>`,
+    )
+    .join('\n');
+  return `<p>${esc(f.checks.length)} checks: ${esc(counts)}. Any failed check makes a run invalid, any warning suspect.</p>${rejudged}
 ${table('Fidelity checks: what was measured against what the spec asked for', ['Check', 'Status', 'Finding', 'Measured', 'Expected'], rows)}`;
 }

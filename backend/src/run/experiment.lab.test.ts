@@ -3,9 +3,12 @@
 // short as their claim allows (10–20 s, 20 Mbit/s where the rate is not the claim): a dilated TCG
 // lab carries ~0.3 lab s per wall s at 50 Mbit/s, ~0.5 at 20.
 
+import { execFileSync } from 'node:child_process';
 import { MAINLINE_STACKS } from '@lfnlab/emulator';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { LFNLAB_BIN } from '../../test/support/cliProcess.js';
 import { bootTestLab, type QdiscStat, rootQdisc, runSpec } from '../../test/support/lab.js';
+import { rejudgeRun } from './rejudge.js';
 
 beforeAll(async () => {
   await bootTestLab();
@@ -97,6 +100,17 @@ describe('emulated link', () => {
     // on top of one full frame per reverse segment.
     const revSegments = revBytes / 1448;
     expect(reverseBottleneck.packets).toBeGreaterThanOrEqual(revSegments + fwdSegments / 3);
+
+    // The record holds all the verdict needs: judged again from the directory alone, with the same
+    // checks, every check (two-way traffic exercises nearly all of them) comes out as the run gave it.
+    const again = rejudgeRun(r.dir);
+    expect(again.why).toBeNull();
+    expect(again.after?.checks.length).toBe(r.summary.fidelity?.checks.length);
+    expect(again.changed).toEqual([]);
+    expect(again.after?.verdict).toBe(r.summary.verdict);
+    const cli = execFileSync(process.execPath, [LFNLAB_BIN, 'rejudge', r.dir], { encoding: 'utf8' });
+    expect(cli).toContain('1 run judged again');
+    expect(cli).toContain('0 changed verdict, 0 changed checks only, 1 unchanged');
   });
 });
 

@@ -10,12 +10,12 @@ import type { LiveSampling } from './liveSampling.js';
 import type { PingSummary } from './probes.js';
 import type { RunRecorder } from './record.js';
 import type { ReuseRecord } from './reuse.js';
-import type { CpuSample, QueueSample, Sample, TcpFlowSample } from './samples.js';
-import { plannedEndS, type RunClock, type SocketProbe } from './schedule.js';
+import type { Sample, TcpFlowSample } from './samples.js';
+import type { RunClock, SocketProbe } from './schedule.js';
 import { type FlowResult, type RunSummary, summarise } from './summary.js';
 import { summaryInput } from './summaryInput.js';
-import { timingStats } from './timingChecks.js';
 import { finishTransfer } from './transferRecord.js';
+import { runTiming, timingWindowS, verdictInput } from './verdictInput.js';
 
 /** Each flow's intervals, observed stacks and raw reports into the record, with the run's own raw files. */
 export function collectFlowResults(o: {
@@ -95,30 +95,27 @@ export function judgeRun(o: {
   const cpuMHz = o.cpuMHz;
   const clockReport = o.clockReport;
   const startedAt = o.startedAt;
-  const end = plannedEndS(plan);
-  const timingSampler = plan.samplers.find((s) => s.kind === 'timing');
-  const windowS = Number(timingSampler?.argv[timingSampler.argv.indexOf('--window-ms') + 1] ?? 1000) / 1000;
-  const timing = t0RealMs === null ? [] : timingStats(spec, sampling.timing, t0RealMs, end, windowS);
-  if (timingSampler) rec.json('timing.json', { windowS, directions: timing });
+  const timing = runTiming(spec, plan, sampling.timing, t0RealMs);
+  const windowS = timingWindowS(plan);
+  if (windowS !== null) rec.json('timing.json', { windowS, directions: timing });
   const report =
     before && after
-      ? fidelity({
-          spec,
-          paths: plan.topology.paths,
-          idleRtt,
-          qdiscBefore: before.qdiscs,
-          qdiscAfter: after.qdiscs,
-          linksBefore: before.links,
-          linksAfter: after.links,
-          queue: sampling.samples.filter((s): s is QueueSample => s.kind === 'queue'),
-          cpu: sampling.samples.filter((s): s is CpuSample => s.kind === 'cpu'),
-          samplers: counters,
-          trafficS: [0, end],
-          flows: plan.topology.flows,
-          tcp: sampling.samples.filter((s): s is TcpFlowSample => s.kind === 'tcp'),
-          timing,
-          dataStarts: sampling.dataStarts,
-        })
+      ? fidelity(
+          verdictInput(
+            {
+              spec,
+              plan,
+              samples: sampling.samples,
+              t0RealMs,
+              before,
+              after,
+              idleRtt,
+              counters,
+              dataStarts: sampling.dataStarts,
+            },
+            timing,
+          ),
+        )
       : null;
   const summary = summarise(
     summaryInput({

@@ -1,0 +1,123 @@
+// A run judged again from its own directory with today's checks: the record keeps every input the
+// verdict needs (spec, plan, snapshots, idle RTT, samples, the packet-timing capture, sampler
+// counters), so a check corrected later can be applied to runs already made, and a record judged
+// again without a change in the checks must give the verdict it has.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type PktTimingWindow, type Plan, parsePktTimingLine, type Spec } from '@lfnlab/emulator';
+import { jsonLines, loadRun, type RunSummaryFile, readJson } from '../report/load.js';
+import type { SamplerCounters } from './demux.js';
+import { type Check, type FidelityReport, fidelity, type LinkStat, type QdiscStat } from './fidelity.js';
+import { withLabLimits } from './labLimitCheck.js';
+import type { FlowLimit } from './limitedBy.js';
+import type { PingSummary } from './probes.js';
+import type { Sample } from './samples.js';
+import { runTiming, verdictInput } from './verdictInput.js';
+
+export interface Rejudged {
+  dir: string;
+  summary: RunSummaryFile;
+  /** The verdict recorded at the time; null when the run ended before its checks ran. */
+  before: FidelityReport | null;
+  /** The verdict today's checks give; null (with `why`) when the record lacks what they need. */
+  after: FidelityReport | null;
+  why: string | null;
+  /** Checks whose status or message differ, or that exist on one side only. */
+  changed: { id: string; before: Check | null; after: Check | null }[];
+}
+
+const parseQdiscs = (text: string): QdiscStat[] => {
+  try {
+    return text.trim() ? (JSON.parse(text) as QdiscStat[]) : [];
+  } catch {
+    return [];
+  }
+};
+
+/** The capture's windows from its raw output (header, end and stderr lines are not windows). */
+export function timingWindowsOf(file: string): PktTimingWindow[] {
+  const out: PktTimingWindow[] = [];
+  for (const line of jsonLines(file)) {
+    if (!line.startsWith('w\t')) continue;
+    const r = parsePktTimingLine(line);
+    if (r?.type === 'window') out.push(r);
+  }
+  return out;
+}
+
+export function diffChecks(before: readonly Check[], after: readonly Check[]): Rejudged['changed'] {
+  const ids = [...new Set([...before.map((c) => c.id), ...after.map((c) => c.id)])];
+  return ids.flatMap((id) => {
+    const b = before.find((c) => c.id === id) ?? null;
+    const a = after.find((c) => c.id === id) ?? null;
+    return b && a && b.status === a.status && b.message === a.message ? [] : [{ id, before: b, after: a }];
+  });
+}
+
+export function rejudgeRun(dir: string): Rejudged {
+  const run = loadRun(dir);
+  const before = run.summary.fidelity ?? null;
+  const missing = (why: string): Rejudged => ({
+    dir,
+    summary: run.summary,
+    before,
+    after: null,
+    why,
+    changed: [],
+  });
+  if (!before) return missing('the run ended before its checks ran');
+  const spec = readJson<Spec>(join(dir, 'spec.json'));
+  const plan = readJson<Plan>(join(dir, 'plan.json'));
+  const need = ['qdisc-before.json', 'qdisc-after.json', 'links-before.json', 'links-after.json'];
+  const absent = need.filter((f) => !existsSync(join(dir, f)));
+  if (!spec || !plan) return missing('spec.json or plan.json is missing');
+  if (absent.length) return missing(`${absent.join(', ')} missing`);
+  // Campaigns before the fix in runCampaign.ts ran an aborted variant again into the same directory,
+  // appending to the first attempt's samples: such a record cannot be judged again.
+  const attempts = run.events.filter((e) => e.type === 'created').length;
+  if (attempts > 1) return missing(`the record mixes ${attempts} attempts' samples (resumed in place)`);
+  const traffic = run.events.find((e) => e.type === 'traffic');
+  const t0RealMs = typeof traffic?.labRealtimeMs === 'number' ? traffic.labRealtimeMs : null;
+  const samples = Object.values(run.samples).flat() as Sample[];
+  const timing = runTiming(spec, plan, timingWindowsOf(join(dir, 'raw', 'timing_router.txt')), t0RealMs);
+  const dataStarts = new Map(
+    run.summary.flows.flatMap((f) =>
+      typeof f.dataStartS === 'number' ? [[f.name, f.dataStartS] as const] : [],
+    ),
+  );
+  const report = fidelity(
+    verdictInput(
+      {
+        spec,
+        plan,
+        samples,
+        t0RealMs,
+        before: {
+          qdiscs: parseQdiscs(readFileSync(join(dir, 'qdisc-before.json'), 'utf8')),
+          links: readJson<Record<string, LinkStat[]>>(join(dir, 'links-before.json')) ?? {},
+        },
+        after: {
+          qdiscs: parseQdiscs(readFileSync(join(dir, 'qdisc-after.json'), 'utf8')),
+          links: readJson<Record<string, LinkStat[]>>(join(dir, 'links-after.json')) ?? {},
+        },
+        idleRtt: readJson<Record<string, PingSummary | null>>(join(dir, 'idle-rtt.json')) ?? {},
+        counters: readJson<SamplerCounters[]>(join(dir, 'sampling.json')) ?? [],
+        dataStarts,
+      },
+      timing,
+    ),
+  );
+  // What limited each flow was decided when the run was summarised; it stays as recorded.
+  const limits: Record<string, FlowLimit | null> = Object.fromEntries(
+    run.summary.flows.map((f) => [f.name, (f.limitedBy as FlowLimit | null | undefined) ?? null]),
+  );
+  const after = withLabLimits(report, limits);
+  return {
+    dir,
+    summary: run.summary,
+    before,
+    after,
+    why: null,
+    changed: diffChecks(before.checks, after.checks),
+  };
+}
