@@ -4,8 +4,9 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type CampaignRow, toCsv } from '../campaign/runCampaign.js';
-import { findRunDirs, type RejudgeNote, readJson } from '../report/load.js';
+import { findRunDirs, readJson } from '../report/load.js';
 import { type Rejudged, rejudgeRun } from '../run/rejudge.js';
+import type { RejudgeNote } from '../run/summary.js';
 import { type Command, table, UsageError } from './args.js';
 
 /** This checkout's version: the package's, with the git commit when there is one. */

@@ -23,17 +23,7 @@ export type RunSummaryFile = RunSummary & {
   startedAt?: string;
   finishedAt?: string;
   samples?: number;
-  /** Each time `lfnlab rejudge --write` judged the run again: when, the verdict it replaced, what changed. */
-  rejudged?: RejudgeNote[];
 };
-
-export interface RejudgeNote {
-  at: string;
-  /** The lfnlab version that judged it again. */
-  by: string;
-  previousVerdict: RunSummary['verdict'];
-  changed: { id: string; before: string | null; after: string | null }[];
-}
 
 export interface SamplesByKind {
   tcp: TcpFlowSample[];

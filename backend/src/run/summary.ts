@@ -118,6 +118,16 @@ export interface RunSummary {
    * and which run's calibration it verified and used (its idle RTT is this run's own).
    */
   reuse?: ReuseRecord;
+  /** Each time `lfnlab rejudge --write` judged the run again: when, the verdict it replaced, what changed. */
+  rejudged?: RejudgeNote[];
+}
+
+export interface RejudgeNote {
+  at: string;
+  /** The lfnlab version that judged it again. */
+  by: string;
+  previousVerdict: FidelityReport['verdict'] | null;
+  changed: { id: string; before: string | null; after: string | null }[];
 }
 
 const mbps = (bps: number | null | undefined) => (bps === null || bps === undefined ? null : bps / 1e6);

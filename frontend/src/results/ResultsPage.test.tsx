@@ -122,6 +122,31 @@ describe('ResultsPage', () => {
     expect(clock.textContent).toContain('0.59 lab s per wall s');
   });
 
+  it('says when a run was judged again with corrected checks, and what it was before', async () => {
+    mockApi({
+      'GET /api/runs/r42': { body: run },
+      'GET /api/runs/r42/summary': {
+        body: {
+          ...summary,
+          rejudged: [
+            {
+              at: '2026-11-28T08:00:00.000Z',
+              by: 'lfnlab 0.1.0 (2e48dc73e0be)',
+              previousVerdict: 'invalid',
+              changed: [{ id: 'rate', before: 'fail', after: 'warn' }],
+            },
+          ],
+        },
+      },
+    });
+    renderInApp(<ResultsPage runId="r42" />);
+    const note = await screen.findByTestId('rejudged');
+    expect(note.textContent).toContain(
+      'Judged again on 2026-11-28 by lfnlab 0.1.0 (2e48dc73e0be): it was invalid',
+    );
+    expect(note.textContent).toContain('rate fail → warn');
+  });
+
   it('shows each flow as mean ± σ with units, and the verdict with its reasons', async () => {
     mockApi({
       'GET /api/runs/r42': { body: run },

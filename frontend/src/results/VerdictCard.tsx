@@ -32,6 +32,15 @@ export function VerdictCard({ summary }: { summary: RunSummary }) {
           ) : null}
         </Alert>
       )}
+      {(summary.rejudged ?? []).map((n) => (
+        <Text size="sm" mb="xs" key={n.at} data-testid="rejudged">
+          Judged again on {n.at.slice(0, 10)} by {n.by}: it was {n.previousVerdict ?? 'not judged'}
+          {n.changed.length
+            ? `; ${n.changed.map((c) => `${c.id} ${c.before ?? 'absent'} → ${c.after ?? 'absent'}`).join('; ')}`
+            : ''}
+          .
+        </Text>
+      ))}
       {summary.clock && (
         <Text size="sm" mb="xs" data-testid="lab-clock">
           Lab clock: {summary.clock.mode}
