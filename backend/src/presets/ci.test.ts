@@ -54,6 +54,34 @@ describe('shortenForCi', () => {
     expect(variants).toHaveLength(2 * 2 * 2 * 5);
   });
 
+  it("keeps a flow's omit (slow start does not shrink with the run), up to half the shortened run", () => {
+    const slow = parseCampaignText(`
+name: omit
+base:
+  name: omit
+  duration: 300s
+  sampleInterval: 5s
+  paths: { main: { rtt: 170ms, rate: 100Mbit } }
+  flows: [{ name: test, stack: reno, omit: 5s }]
+vary:
+  flows[0]: [{ name: test, stack: reno, omit: 5s }, { name: test, stack: bic, omit: 5s }]
+`);
+    const repro = shortenForCi(slow, 40);
+    expect(repro.base.flows).toEqual([{ name: 'test', stack: 'reno', omit: '5s' }]);
+    expect(repro.vary['flows[0]']).toEqual([
+      { name: 'test', stack: 'reno', omit: '5s' },
+      { name: 'test', stack: 'bic', omit: '5s' },
+    ]);
+    // CI: 5 s runs with 1 s intervals keep 2 s of slow start out and 3 s in.
+    const ci = shortenForCi(slow, 5);
+    expect(ci.vary['flows[0]']).toEqual([
+      { name: 'test', stack: 'reno', omit: '2s' },
+      { name: 'test', stack: 'bic', omit: '2s' },
+    ]);
+    expect(expandCampaign(ci)).toHaveLength(2);
+    expect(expandCampaign(repro)).toHaveLength(2);
+  });
+
   it("keeps the campaign's iperf3 interval while the shortened run holds 8 of them", () => {
     expect(shortenForCi(c, 40).base.sampleInterval).toBe('5s');
     expect(shortenForCi(c, 39).base.sampleInterval).toBe('1s');

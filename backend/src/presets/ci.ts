@@ -1,7 +1,8 @@
 // A preset's CI variant: the same campaign with every run a few seconds long, so CI can run it end to
 // end. Times in the base spec and in every varied value (starts, staggers, flow durations, scheduled
 // changes, transfer sizes) shrink by the same factor; iperf3 counts in whole seconds, so flow times
-// are rounded to whole seconds (at least 1 s where they were above 0).
+// are rounded to whole seconds (at least 1 s where they were above 0). A flow's `omit` (its slow
+// start, left out of its interval statistics) does not shrink.
 import { formatMs, parseDuration, parseSize } from '@lfnlab/emulator';
 import { type Campaign, CampaignError, expandCampaign } from '../campaign/expand.js';
 import { matchPattern } from '../campaign/pattern.js';
@@ -35,6 +36,10 @@ function scaleFlow(flow: Record<string, unknown>, c: Ctx): Record<string, unknow
     const v = ms(out[k]);
     if (v !== null) out[k] = wholeSeconds(v * c.factor, v > 0 && k !== 'start');
   }
+  // Slow start takes as long in a short run as in a long one, so `omit` keeps its length, up to
+  // half the shortened run (a CI run still has intervals to measure).
+  const omit = ms(out.omit);
+  if (omit !== null) out.omit = `${Math.floor(Math.min(omit, (c.seconds * 1000) / 2) / 1000)}s`;
   if (typeof out.bytes === 'string') {
     const r = parseSize(out.bytes);
     if (r.ok) out.bytes = `${Math.max(1000, Math.round(r.value * c.factor))}B`;

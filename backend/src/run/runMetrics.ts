@@ -114,7 +114,8 @@ function flowMetrics(f: FlowTopology, samples: Sample[], intervalS: number): Flo
   let recoveries = 0;
   if (goodput) {
     try {
-      const st = throughputStats(goodput, { intervalS, startS, endS });
+      // Slow start the spec asked to leave out (flow `omit`) stays out of σ and σ/μ here too.
+      const st = throughputStats(goodput, { intervalS, startS: startS + (f.omitMs ?? 0) / 1000, endS });
       out.push(metricValue('throughput.mean', st.meanBitPerS));
       // One 5 s interval has no spread: a σ of 0 would read as perfectly steady, so none is given.
       if (st.intervals >= 2) {

@@ -59,8 +59,12 @@ export interface FlowSummary {
   durationS: number;
   status: 'ok' | 'failed';
   error: string | null;
+  /** mean and sd: over the sample intervals after `omitS`; wholeRun: every byte. */
   goodputMbps: { mean: number | null; sd: number | null; wholeRun: number | null };
+  /** σ/μ of the interval goodputs after `omitS`. */
   stability: number | null;
+  /** The flow's first seconds left out of mean, sd and stability (spec `omit`; absent: none). */
+  omitS?: number;
   retransmits: number | null;
   rttMs: { mean: number | null; min: number | null; max: number | null };
   maxCwndBytes: number | null;
@@ -132,10 +136,26 @@ export interface RejudgeNote {
 
 const mbps = (bps: number | null | undefined) => (bps === null || bps === undefined ? null : bps / 1e6);
 
+/**
+ * The intervals that begin at least `omitS` after the first one began (iperf3 times them from the
+ * flow's data connection), so a flow's slow start can be left out of its interval statistics.
+ */
+export function afterOmit<T extends { t: number; seconds: number }>(
+  intervals: readonly T[],
+  omitS: number,
+): T[] {
+  const first = intervals[0];
+  if (!first || omitS <= 0) return [...intervals];
+  const from = first.t - first.seconds + omitS - 1e-3;
+  return intervals.filter((s) => s.t - s.seconds >= from);
+}
+
 /** `cpuMHz`: the lab CPU's clock, for seed 000's MHz per Mbit/s. */
 export function summariseFlow(r: FlowResult, cpuMHz: number | null = null): FlowSummary {
   const { flow } = r;
-  const goodput = r.intervals.map((s) => s.goodputBps).filter((x): x is number => x !== null);
+  const goodput = afterOmit(r.intervals, (flow.omitMs ?? 0) / 1000)
+    .map((s) => s.goodputBps)
+    .filter((x): x is number => x !== null);
   const stats = goodput.length ? meanAndSd(goodput) : null;
   const sender = r.client?.end?.streams?.map((s) => s.sender).filter((s) => s !== undefined) ?? [];
   const rtts = sender.map((s) => s?.mean_rtt).filter((x): x is number => x !== undefined);
@@ -173,6 +193,7 @@ export function summariseFlow(r: FlowResult, cpuMHz: number | null = null): Flow
         : null),
     goodputMbps: { mean: mbps(stats?.mean), sd: mbps(stats?.sd), wholeRun: mbps(wholeRun) },
     stability,
+    ...(flow.omitMs ? { omitS: flow.omitMs / 1000 } : {}),
     retransmits: retransmitted,
     rttMs: {
       mean: rtts.length ? rtts.reduce((a, b) => a + b, 0) / rtts.length / 1000 : null,

@@ -31,6 +31,7 @@ export function flowTopology(spec: Spec, paths: PathTopology[]): FlowTopology[] 
       serverAddr: forward ? hosts.receiverAddr : hosts.senderAddr,
       startMs: f.start,
       durationMs: f.duration,
+      omitMs: f.omit,
       bytes: f.bytes ?? null,
       // A window in BDPs is the BDP of this flow's own RTT.
       windowBytes: f.window

@@ -146,6 +146,8 @@ export interface FlowTopology {
   startMs: number;
   /** How long it sends; for a sized transfer, the time it has to finish. */
   durationMs: number;
+  /** The start of the flow left out of its per-interval statistics (spec `omit`); absent in older plans. */
+  omitMs?: number;
   /** A sized transfer's bytes, or null for a timed flow. */
   bytes: number | null;
   windowBytes: number | null;

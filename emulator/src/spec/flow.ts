@@ -54,6 +54,13 @@ const FlowObject = strict({
   /** How long the flow sends, ms; until the run ends unless given. tcp only (the others are sized). */
   duration: duration(1000, LIMITS.runMs.max).optional(),
   /**
+   * The first part of the flow left out of its per-interval statistics (mean ± σ of the interval
+   * goodputs, the stability index σ/μ), as iperf3 --omit leaves out slow start. A paper that ran
+   * 20 min had one slow-start interval in hundreds; a run shortened to 40 s has one in eight. The
+   * whole-run goodput still counts every byte. tcp only.
+   */
+  omit: duration(0, LIMITS.runMs.max).prefault('0s'),
+  /**
    * This flow's own round-trip propagation delay: its hosts get their own delay stages but share
    * the path's bottleneck, so flows with different RTTs compete for one queue (seed 000 §7).
    */
@@ -103,6 +110,8 @@ function checkTransport(f: FlowOut, ctx: z.core.$RefinementCtx<FlowOut>): void {
     );
   if (t !== 'tcp' && f.bytes === undefined)
     issue('bytes', `is required for transport ${t}: it sends a payload of that size and checks its SHA-256`);
+  if (t !== 'tcp' && f.omit > 0)
+    issue('omit', `only applies to transport tcp (per-interval goodput); a ${t} flow is one sized transfer`);
   if (t !== 'tcp' && f.duration !== undefined)
     issue('duration', `only applies to transport tcp; a ${t} flow ends when its bytes are through`);
   if (!udp && f.rate !== undefined)

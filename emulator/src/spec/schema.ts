@@ -235,6 +235,13 @@ function checkSpec(spec: SpecOut, ctx: z.core.$RefinementCtx<SpecOut>): void {
         message: `start + duration must be at most the run's duration ${formatMs(spec.duration)} (at most ${formatMs(spec.duration - lastStart)} here)`,
       });
     } else if (flow.bytes === undefined) {
+      const shortest = flow.duration ?? spec.duration - lastStart;
+      if (flow.omit > 0 && flow.omit + spec.sampleInterval > shortest)
+        ctx.addIssue({
+          code: 'custom',
+          path: at('omit'),
+          message: `must leave at least one sample interval (${formatMs(spec.sampleInterval)}) of the flow's ${formatMs(shortest)} of sending (at most ${formatMs(Math.max(0, shortest - spec.sampleInterval))} here)`,
+        });
       for (let k = 0; k < flow.count; k++) {
         const runs = flow.duration ?? spec.duration - (flow.start + k * flow.every);
         if (runs % 1000 !== 0) {

@@ -122,3 +122,24 @@ describe('cross traffic direction and txqueuelen', () => {
     });
   });
 });
+
+describe('omit', () => {
+  it("defaults to none, and leaves out a tcp flow's start from its interval statistics", () => {
+    expect(spec([{ stack: 'reno' }]).flows[0]?.omit).toBe(0);
+    expect(spec([{ stack: 'reno', omit: '5s' }]).flows[0]?.omit).toBe(5000);
+  });
+
+  it('names the field and the range: tcp only, and at least one sample interval left', () => {
+    expect(problems([{ transport: 'udt', bytes: '1MB', omit: '2s' }])).toEqual([
+      { path: 'flows.0.omit', message: expect.stringMatching(/^only applies to transport tcp/) },
+    ]);
+    // 30 s run, flow from 10 s: 20 s of sending, 1 s intervals → at most 19 s may be left out.
+    expect(problems([{ stack: 'reno', start: '10s', omit: '20s' }])).toEqual([
+      {
+        path: 'flows.0.omit',
+        message: "must leave at least one sample interval (1s) of the flow's 20s of sending (at most 19s here)",
+      },
+    ]);
+    expect(problems([{ stack: 'reno', omit: '-1s' }])[0]?.path).toBe('flows.0.omit');
+  });
+});
