@@ -69,4 +69,39 @@ describe('fidelity verdict', () => {
     expect(r.summary.verdict).toBe('invalid');
     expect(r.summary.fidelity?.checks.find((c) => c.id === 'delay-loss:main:forward')?.status).toBe('fail');
   });
+  it("a bottleneck serving 80 % of the spec's rate fails bottleneck-rate, judged by queue steps and by busy gaps", async () => {
+    // netem on the forward bottleneck at 16 Mbit/s where the spec says 20.
+    const slow = (plan: Plan): Plan => {
+      for (const s of plan.setup)
+        for (const c of s.cmds) {
+          const i = c.argv.indexOf('rate');
+          if (c.argv.includes('netem') && c.argv.includes('p0-fwd') && i > 0) c.argv[i + 1] = '16mbit';
+        }
+      return plan;
+    };
+    // 50 Hz: 20 ms steps, which a filled 1 BDP buffer (40 ms) outlasts, so queue steps judge it;
+    // 10 Hz: 100 ms steps it cannot outlast, so the packet timing's busy gaps do.
+    for (const [sampleHz, how] of [
+      [50, /never ran out of queue/],
+      [10, /while it had a queue/],
+    ] as const) {
+      const r = await runSpec(
+        {
+          name: `slow-link-${sampleHz}hz`,
+          duration: '8s',
+          sampleHz,
+          paths: { main: { rtt: '40ms', rate: '20Mbit', buffer: '1bdp' } },
+          flows: [{ stack: 'cubic' }],
+        },
+        { alterPlan: slow },
+      );
+      const rate = r.summary.fidelity?.checks.find((c) => c.id === 'bottleneck-rate:main:forward');
+      console.log(`${sampleHz} Hz: ${rate?.status} ${rate?.message}`);
+      expect(rate?.status).toBe('fail');
+      expect(rate?.message).toMatch(how);
+      expect((rate?.measured ?? 0) / 1e6).toBeGreaterThan(15.2);
+      expect((rate?.measured ?? 0) / 1e6).toBeLessThan(16.8);
+      expect(r.summary.verdict).toBe('invalid');
+    }
+  });
 });
