@@ -99,7 +99,8 @@ describe('a campaign resumed after a run was cut short', () => {
       attempt++;
       const rec = new RunRecorder(runDir);
       rec.event('created', { attempt });
-      rec.sample({ kind: 'cpu', t: attempt });
+      const sample = { kind: 'cpu', t: attempt };
+      rec.sample(sample);
       const cut = attempt === 1;
       const s = {
         name: spec.name,

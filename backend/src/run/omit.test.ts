@@ -36,6 +36,7 @@ const intervals: IntervalSample[] = [60, 100, 100, 100, 100, 100, 100, 100].map(
   retransmits: null,
   cwndBytes: null,
   rttMs: null,
+  streams: [],
 }));
 
 describe('omit', () => {
