@@ -94,6 +94,12 @@ Exit status: 0 when every run could be judged again, 1 when a record lacked what
     const rows: string[][] = [];
     const moved = { verdict: 0, checks: 0, same: 0, unjudged: 0 };
     for (const [i, dir] of dirs.entries()) {
+      const name = relative(process.cwd(), dir) || dir;
+      if (!existsSync(join(dir, 'summary.json'))) {
+        moved.unjudged++;
+        rows.push([name, '-', '-', 'not judged again: the run has not finished (no summary.json)']);
+        continue;
+      }
       let r: Rejudged;
       try {
         r = rejudgeRun(dir);
@@ -102,7 +108,6 @@ Exit status: 0 when every run could be judged again, 1 when a record lacked what
         console.error(`[${i + 1}/${dirs.length}] ${dir}: ${(err as Error).message}`);
         continue;
       }
-      const name = relative(process.cwd(), dir) || dir;
       if (!r.after) {
         moved.unjudged++;
         rows.push([name, r.before?.verdict ?? '-', '-', `not judged again: ${r.why}`]);
