@@ -141,7 +141,8 @@ export function checkBottleneckRate(
   }
   // A lightly used direction (a forward flow's ACKs) is left alone, as in the packet-spacing check:
   // its few queued frames wait for the lab's next round of packet work, which is not the link's rate.
-  const used = (bottleneckUtilisation(path, direction, rateAt, queue) ?? 0) >= 0.05;
+  const utilisation = bottleneckUtilisation(path, direction, rateAt, queue) ?? 0;
+  const used = utilisation >= 0.05;
   const g = timing?.gaps;
   if (used && g && g.busy >= 200 && g.servedBps !== null && g.configuredBps !== null) {
     const ratio = g.servedBps / g.configuredBps;
@@ -159,7 +160,7 @@ export function checkBottleneckRate(
     status: 'skip',
     measured: null,
     expected: `${(rateAt(0) / 1e6).toFixed(3)} Mbit/s${tolerance}`,
-    message: `${where}: the queue never held a step's worth of work (${(1000 * seconds).toFixed(0)} ms of ${(1000 * sampleS).toFixed(0)} ms steps; longest backlog ${(1000 * longestBacklogS).toFixed(0)} ms of sending) and too few busy gaps were timed; rate not judged`,
+    message: `${where}: the queue never held a step's worth of work (${(1000 * seconds).toFixed(0)} ms of ${(1000 * sampleS).toFixed(0)} ms steps; longest backlog ${(1000 * longestBacklogS).toFixed(0)} ms of sending) and ${used ? `only ${g?.busy ?? 0} busy gaps were timed` : `the direction carried ${(100 * utilisation).toFixed(1)} % of its rate`}; rate not judged`,
   };
 }
 
