@@ -1,31 +1,12 @@
 // `lfnlab rejudge`: judge recorded runs again with the checks as they are now, and say what moved.
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type CampaignRow, toCsv } from '../campaign/runCampaign.js';
 import { findRunDirs, readJson } from '../report/load.js';
 import { type Rejudged, rejudgeRun } from '../run/rejudge.js';
 import type { RejudgeNote } from '../run/summary.js';
 import { type Command, table, UsageError } from './args.js';
-
-/** This checkout's version: the package's, with the git commit when there is one. */
-function codeVersion(): string {
-  const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-  let version = 'unknown';
-  try {
-    version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version ?? version;
-  } catch {}
-  try {
-    const rev = execFileSync('git', ['-C', root, 'rev-parse', '--short=12', 'HEAD'], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-    }).trim();
-    return `lfnlab ${version} (${rev})`;
-  } catch {
-    return `lfnlab ${version}`;
-  }
-}
+import { codeVersion } from './version.js';
 
 const statusText = (c: Rejudged['changed'][number]['before']) => (c ? c.status : 'absent');
 

@@ -21,18 +21,10 @@ import { runOnWorker } from '../worker/runOnWorker.js';
 import { ServiceClient } from '../worker/serviceClient.js';
 import { type Command, UsageError } from './args.js';
 import { parseLabCount, parseLabOption, poolLabNames } from './labsOption.js';
+import { packageVersion } from './version.js';
 
 /** How often a worker tells the service it is there. */
 const HEARTBEAT_MS = 5000;
-
-function packageVersion(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
-    return typeof pkg.version === 'string' ? pkg.version : 'unknown';
-  } catch {
-    return 'unknown';
-  }
-}
 
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
 

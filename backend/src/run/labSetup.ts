@@ -63,7 +63,8 @@ export interface Snapshot {
   links: Record<string, LinkStat[]>;
 }
 
-const json = <T>(text: string | undefined, fallback: T): T => {
+/** A snapshot section's JSON, or `fallback` when the command printed nothing or not JSON. */
+export const json = <T>(text: string | undefined, fallback: T): T => {
   try {
     return text?.trim() ? (JSON.parse(text) as T) : fallback;
   } catch {

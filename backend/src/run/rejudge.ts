@@ -9,6 +9,7 @@ import { jsonLines, loadRun, type RunSummaryFile, readJson } from '../report/loa
 import type { SamplerCounters } from './demux.js';
 import { type Check, type FidelityReport, fidelity, type LinkStat, type QdiscStat } from './fidelity.js';
 import { withLabLimits } from './labLimitCheck.js';
+import { json } from './labSetup.js';
 import type { FlowLimit } from './limitedBy.js';
 import type { PingSummary } from './probes.js';
 import type { Sample } from './samples.js';
@@ -25,14 +26,6 @@ export interface Rejudged {
   /** Checks whose status or message differ, or that exist on one side only. */
   changed: { id: string; before: Check | null; after: Check | null }[];
 }
-
-const parseQdiscs = (text: string): QdiscStat[] => {
-  try {
-    return text.trim() ? (JSON.parse(text) as QdiscStat[]) : [];
-  } catch {
-    return [];
-  }
-};
 
 /** The capture's windows from its raw output (header, end and stderr lines are not windows). */
 export function timingWindowsOf(file: string): PktTimingWindow[] {
@@ -93,11 +86,11 @@ export function rejudgeRun(dir: string): Rejudged {
         samples,
         t0RealMs,
         before: {
-          qdiscs: parseQdiscs(readFileSync(join(dir, 'qdisc-before.json'), 'utf8')),
+          qdiscs: json<QdiscStat[]>(readFileSync(join(dir, 'qdisc-before.json'), 'utf8'), []),
           links: readJson<Record<string, LinkStat[]>>(join(dir, 'links-before.json')) ?? {},
         },
         after: {
-          qdiscs: parseQdiscs(readFileSync(join(dir, 'qdisc-after.json'), 'utf8')),
+          qdiscs: json<QdiscStat[]>(readFileSync(join(dir, 'qdisc-after.json'), 'utf8'), []),
           links: readJson<Record<string, LinkStat[]>>(join(dir, 'links-after.json')) ?? {},
         },
         idleRtt: readJson<Record<string, PingSummary | null>>(join(dir, 'idle-rtt.json')) ?? {},
