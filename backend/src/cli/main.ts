@@ -1,3 +1,4 @@
+import { codeVersion } from '../run/codeVersion.js';
 import { type Command, parseFor, UsageError } from './args.js';
 import { campaignCommand } from './campaignCommand.js';
 import { kernelCommand } from './kernelCommand.js';
@@ -37,6 +38,7 @@ const COMMANDS: Command[] = [
 const HELP = `lfnlab — a lab for comparing TCP stacks over long fat networks
 
 usage: lfnlab COMMAND [options]    (lfnlab COMMAND --help for each)
+       lfnlab --version               this lfnlab's version and git commit
 
 ${COMMANDS.map((c) => `  ${c.name.padEnd(10)} ${c.summary}`).join('\n')}
 
@@ -47,6 +49,10 @@ export async function main(argv: string[]): Promise<number> {
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     console.log(HELP);
     return name ? 0 : 1;
+  }
+  if (name === '--version' || name === '-V' || name === 'version') {
+    console.log(codeVersion());
+    return 0;
   }
   const cmd = COMMANDS.find((c) => c.name === name);
   if (!cmd) {

@@ -3,10 +3,10 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { type CampaignRow, toCsv } from '../campaign/runCampaign.js';
 import { findRunDirs, readJson } from '../report/load.js';
+import { codeVersion } from '../run/codeVersion.js';
 import { type Rejudged, rejudgeRun } from '../run/rejudge.js';
 import type { RejudgeNote } from '../run/summary.js';
 import { type Command, table, UsageError } from './args.js';
-import { codeVersion } from './version.js';
 
 const statusText = (c: Rejudged['changed'][number]['before']) => (c ? c.status : 'absent');
 

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir, hostname } from 'node:os';
 import { join, resolve } from 'node:path';
+import { packageVersion } from '../run/codeVersion.js';
 import { FakeLabDriver } from '../service/fakeLabDriver.js';
 import type { LabDriver } from '../service/labDriver.js';
 import { RealLabDriver } from '../service/realLabDriver.js';
@@ -21,7 +22,6 @@ import { runOnWorker } from '../worker/runOnWorker.js';
 import { ServiceClient } from '../worker/serviceClient.js';
 import { type Command, UsageError } from './args.js';
 import { parseLabCount, parseLabOption, poolLabNames } from './labsOption.js';
-import { packageVersion } from './version.js';
 
 /** How often a worker tells the service it is there. */
 const HEARTBEAT_MS = 5000;

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { Spec } from '@lfnlab/emulator';
 import type { CampaignRow } from '../campaign/runCampaign.js';
 import { uniqueLabels } from '../campaign/variantLabel.js';
+import type { CodeIdentity } from '../run/codeVersion.js';
 import type {
   CpuSample,
   GoodputSample,
@@ -57,6 +58,8 @@ export interface EnvironmentFile {
   image?: { id?: string; kernel?: { abi?: string; version?: string; package?: string; hz?: number } };
   host?: { node?: string; platform?: string; qemu?: string };
   toolVersions?: Record<string, string>;
+  /** The code that ran and judged the run (runs before 2026-11-28 lack it). */
+  lfnlab?: Partial<CodeIdentity>;
   [key: string]: unknown;
 }
 

@@ -62,6 +62,7 @@ describe('run report', () => {
       'KVM',
       'abc123def4567890',
       '<dt>Seed</dt><dd>42</dd>',
+      '<dt>lfnlab</dt><dd>0.1.0 <code>0123456789ab</code> <span class="note">(with uncommitted changes)</span></dd>',
     ])
       expect(head).toContain(s);
     expect(html).toMatch(/<title>lfnlab run report: fake-run \(valid\)<\/title>/);

@@ -1,5 +1,6 @@
 // The top of a run report: what ran, where and when, with the fidelity verdict right under the title.
 // fmtDate lives here because the header is where dates first appear; the footer reuses it.
+import type { CodeIdentity } from '../run/codeVersion.js';
 import { esc, int, num } from './format.js';
 import { type RunData, runStarted, trafficStart } from './load.js';
 import { badge } from './page.js';
@@ -12,6 +13,16 @@ export const fmtDate = (d: Date | null) =>
         .replace('T', ' ')
         .replace(/\.\d+Z$/, '')} UTC`
     : '—';
+
+/** The code that ran and judged the run; older records did not note it. */
+function lfnlabCell(id: Partial<CodeIdentity> | undefined): string {
+  if (!id?.version)
+    return '<span class="note">not recorded (a run from before lfnlab noted its own version)</span>';
+  const commit = id.commit
+    ? ` <code>${esc(id.commit)}</code>${id.modified ? ' <span class="note">(with uncommitted changes)</span>' : ''}`
+    : '';
+  return `${esc(id.version)}${commit}`;
+}
 
 export function header(run: RunData, label?: string): string {
   const s = run.summary;
@@ -44,6 +55,7 @@ export function header(run: RunData, label?: string): string {
         : '—',
     ],
     ['Image id', `<code>${esc(env?.image?.id ?? env?.lab?.imageId ?? '—')}</code>`],
+    ['lfnlab', lfnlabCell(env?.lfnlab)],
     [
       'Lab CPU',
       esc(env?.cpu?.model ? `${env.cpu.model}${env.cpu.mhz ? ` @ ${num(env.cpu.mhz, 4)} MHz` : ''}` : '—'),

@@ -15,6 +15,7 @@ import {
   usesKernelTcp,
 } from '@lfnlab/emulator';
 import type { LabImage, LabRecord } from '@lfnlab/lab-images';
+import { codeIdentity } from './codeVersion.js';
 import { KEY_SYSCTLS, parseOffloads, parseSysctl, TOOL_VERSION_CMDS, toolVersions } from './environment.js';
 import { checkIdleRtt, type LinkStat, type QdiscStat } from './fidelity.js';
 import { type PingSummary, parsePing } from './probes.js';
@@ -216,7 +217,7 @@ export async function readLabFacts(session: LabSession): Promise<LabFacts> {
 
 /**
  * Refuses a spec whose stacks the lab kernel lacks (saying why, from the boot report), and writes
- * environment.json: CPU, seed, lab, image, agent, tool versions. Returns the lab CPU's MHz.
+ * environment.json: CPU, seed, lab, image, agent, tool versions, lfnlab's own. Returns the lab CPU's MHz.
  */
 export async function checkStacksAndRecordEnvironment(
   session: LabSession,
@@ -259,6 +260,7 @@ export async function checkStacksAndRecordEnvironment(
     agent: info,
     toolVersions: facts.toolVersions,
     host: { name: hostname(), node: process.version, platform: process.platform, qemu: lab.qemuVersion },
+    lfnlab: codeIdentity(),
     knownStacks: knownStackNames(),
   });
   return cpuMHz;

@@ -7,6 +7,7 @@ import { connectLab } from '@lfnlab/lab-images';
 import { MATHIS_C } from '@lfnlab/metrics';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bootTestLab, runSpec, TEST_LAB } from '../../test/support/lab.js';
+import { codeIdentity } from './codeVersion.js';
 import type { QueueSample, TcpFlowSample } from './samples.js';
 
 beforeAll(async () => {
@@ -29,6 +30,9 @@ describe('out-of-tree stacks', () => {
       flows: [{ stack: 'fast' }, { stack: 'hstcplp' }, { stack: 'grid' }],
     });
     const env = r.read('environment.json');
+    // The record names the code that ran and judged it, beside the image it ran on.
+    expect(env.lfnlab).toEqual(codeIdentity());
+    expect(env.lfnlab.commit).toMatch(/^[0-9a-f]{12}$/);
     for (const m of ['tcp_fast', 'tcp_hstcplp', 'tcp_grid']) {
       expect(env.agent.boot.modules.find((x: { name: string }) => x.name === m)).toMatchObject({ ok: true });
       expect(env.agent.modules.find((x: { name: string }) => x.name === m)?.sha256).toMatch(/^[0-9a-f]{64}$/);

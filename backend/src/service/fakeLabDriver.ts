@@ -3,6 +3,7 @@
 // exports read like a real one. For API tests and frontend work (`lfnlab serve --lab fake`).
 import { buildPlan, type FlowTopology, knownStackNames, type Spec } from '@lfnlab/emulator';
 import { seededUniform } from '@lfnlab/metrics';
+import { codeIdentity } from '../run/codeVersion.js';
 import type { IntervalSample, IperfJson } from '../run/iperf.js';
 import { RunRecorder } from '../run/record.js';
 import type { Sample } from '../run/samples.js';
@@ -122,6 +123,7 @@ export class FakeLabDriver implements LabDriver {
       seed: spec.seed,
       lab: { name: o.labName, accel: 'tcg', cpus: 2, imageId: 'fake', bootMs: this.bootMs },
       agent: { kernel: '6.1.0-fake-amd64', stacksAvailable: knownStackNames() },
+      lfnlab: codeIdentity(),
       knownStacks: knownStackNames(),
     });
     rec.event('setup', { commands: 0, ms: 0 });

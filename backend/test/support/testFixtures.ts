@@ -192,6 +192,7 @@ export function makeFakeRun(dir: string, o: FakeRunOptions = {}): Record<string,
         },
       },
       host: { node: 'v20', platform: 'linux' },
+      lfnlab: { version: '0.1.0', commit: '0123456789ab', modified: true },
     }),
   );
   writeFileSync(
