@@ -24,8 +24,12 @@ function writeRejudged(r: Rejudged, by: string): void {
       after: c.after?.status ?? null,
     })),
   };
+  const limits = r.limits;
   const summary = {
     ...r.summary,
+    flows: limits
+      ? r.summary.flows.map((f) => ({ ...f, limitedBy: limits[f.name] ?? null }))
+      : r.summary.flows,
     verdict: r.after.verdict,
     fidelity: r.after,
     rejudged: [...(r.summary.rejudged ?? []), note],

@@ -5,6 +5,7 @@ import { checkBurstDrops } from './burstDrops.js';
 import type { SamplerCounters } from './demux.js';
 import { checkFlowStarts } from './flowStart.js';
 import type { PingSummary } from './probes.js';
+import { keptBusy } from './queueSteps.js';
 import type { CpuSample, QueueSample, TcpFlowSample } from './samples.js';
 import { checkDelayJitter, checkPacketSpacing, type DirectionTiming } from './timingChecks.js';
 
@@ -118,7 +119,7 @@ export function checkBottleneckRate(
     const r = rateAt((a.t + b.t) / 2);
     const drainS = (a.backlogBytes * 8) / r;
     longestBacklogS = Math.max(longestBacklogS, drainS);
-    if (a.backlogPackets >= 2 && drainS >= b.t - a.t) {
+    if (keptBusy(a, b, r)) {
       bytes += b.bytes - a.bytes;
       seconds += b.t - a.t;
       expectedBits += r * (b.t - a.t);

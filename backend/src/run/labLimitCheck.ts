@@ -2,7 +2,7 @@
 // while the bottleneck idled) measured the emulator, not the stack. Suspect when that held for a
 // fifth of the flow's busy time, invalid when for most of it.
 import { type Check, type FidelityReport, verdictOf } from './fidelity.js';
-import type { FlowLimit } from './limitedBy.js';
+import type { FlowLimit, LinkProof } from './limitedBy.js';
 
 export const LAB_LIMITED_WARN = 0.2;
 export const LAB_LIMITED_FAIL = 0.5;
@@ -33,4 +33,16 @@ export function withLabLimits(
   limits: Record<string, FlowLimit | null>,
 ): FidelityReport {
   return verdictOf([...report.checks, ...labLimitChecks(limits)]);
+}
+
+/**
+ * What the run's link checks proved per bottleneck direction, for telling a queue that came and
+ * went from an emulated link that lagged (limitedBy.ts): exact packet timing, the rate kept.
+ */
+export function linkProofOf(report: FidelityReport | null) {
+  return (path: string, direction: 'forward' | 'reverse'): LinkProof => {
+    const passed = (check: string) =>
+      report?.checks.find((c) => c.id === `${check}:${path}:${direction}`)?.status === 'pass';
+    return { timing: passed('packet-spacing'), rate: passed('bottleneck-rate') };
+  };
 }

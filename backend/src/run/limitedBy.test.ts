@@ -1,7 +1,7 @@
 import { buildPlan, validateSpec } from '@lfnlab/emulator';
 import { describe, expect, it } from 'vitest';
 import { labLimitChecks } from './labLimitCheck.js';
-import { flowLimits, formatLimit } from './limitedBy.js';
+import { flowLimits, formatLimit, type LinkProof } from './limitedBy.js';
 import type { CpuSample, QueueSample, Sample, TcpFlowSample } from './samples.js';
 import { emptyFlowResult, summarise } from './summary.js';
 
@@ -24,6 +24,8 @@ function run(o: {
   rwnd?: number;
   sndbuf?: number;
   backlog: number | ((i: number) => number);
+  /** Bytes queued; by default 1500 per packet queued. */
+  backlogBytes?: number;
   linkShare: number;
   cpuPct: number;
   /** Packets in flight per packet of congestion window (1: the window is full). */
@@ -50,7 +52,7 @@ function run(o: {
       direction: 'forward',
       dev: 'p0-ifb',
       backlogPackets: typeof o.backlog === 'number' ? o.backlog : o.backlog(i),
-      backlogBytes: 0,
+      backlogBytes: o.backlogBytes ?? 1500 * (typeof o.backlog === 'number' ? o.backlog : o.backlog(i)),
       drops: 0,
       packets: 0,
       bytes: (t * 100e6 * o.linkShare) / 8,
@@ -67,8 +69,12 @@ function run(o: {
   return out;
 }
 
-const limits = (samples: Sample[]) =>
-  flowLimits(v.spec, plan.topology.paths, plan.topology.flows, samples)[flow];
+const limits = (samples: Sample[], proof: Partial<LinkProof> = {}) =>
+  flowLimits(v.spec, plan.topology.paths, plan.topology.flows, samples, () => ({
+    timing: false,
+    rate: false,
+    ...proof,
+  }))[flow];
 
 describe('what limited a flow', () => {
   it('a standing queue at the bottleneck: the network', () => {
@@ -95,10 +101,24 @@ describe('what limited a flow', () => {
       plan.topology.paths,
       plan.topology.flows,
       run({ backlog: 4, linkShare: 0.85, cpuPct: 20 }),
-      (p, d) => p === 'main' && d === 'forward',
+      (p, d) => ({ timing: p === 'main' && d === 'forward', rate: false }),
     )[flow];
     expect(exact?.limitedBy).toBe('network');
     expect(limits(run({ backlog: 4, linkShare: 0.85, cpuPct: 20 }))?.limitedBy).toBe('sender');
+  });
+  it('ACK-compressed bursts: a queue that never holds a step of sending, under a link whose rate check passed, came and went: the network', () => {
+    // 100 Mbit/s sends 1.25 MB in a 100 ms step; 60 packets (90 KB) drain in 7 ms of it.
+    const bursts = run({ backlog: 60, linkShare: 0.7, cpuPct: 20 });
+    expect(limits(bursts, { rate: true })?.limitedBy).toBe('network');
+    expect(limits(bursts)?.limitedBy).toBe('sender');
+  });
+  it('a queue holding more than a step of sending while the link sends 60 % of its rate: netem lags, the lab, whatever the run-wide rate check said', () => {
+    const lagging = run({ backlog: 900, backlogBytes: 1.35e6, linkShare: 0.6, cpuPct: 20 });
+    expect(limits(lagging, { rate: true })?.limitedBy).toBe('sender');
+    // The same queue under a link sending its rate: full, the network.
+    expect(limits(run({ backlog: 900, backlogBytes: 1.35e6, linkShare: 0.95, cpuPct: 20 }))?.limitedBy).toBe(
+      'network',
+    );
   });
   it('a bunch of packets in one sample of ten does not make a standing queue (TCG releases in bunches)', () => {
     const l = limits(

@@ -5,6 +5,7 @@
 // link is not keeping up; or the link idle while the lab's CPU was busy: the sender could not keep
 // up, or its pacing timers fired late). Either way the numbers measure the emulator, not the stack.
 import type { FlowTopology, PathTopology, Spec } from '@lfnlab/emulator';
+import { keptBusy } from './queueSteps.js';
 import type { CpuSample, QueueSample, Sample, TcpFlowSample } from './samples.js';
 
 export type LimitKind = 'network' | 'receiver-window' | 'send-buffer' | 'sender';
@@ -53,12 +54,22 @@ const byWindow = <T extends { t: number }>(xs: T[]) => {
   return m;
 };
 
-type BottleneckState = 'full' | 'queued-not-full' | 'idle';
+type BottleneckState = 'full' | 'lagging' | 'queued' | 'idle';
+
+/** What the run's link checks proved about a bottleneck direction over the whole run. */
+export interface LinkProof {
+  /** The packet-spacing check passed: the bottleneck released packets on time. */
+  timing: boolean;
+  /** The bottleneck-rate check passed: whenever it had work the link sent at its rate. */
+  rate: boolean;
+}
 
 /**
- * The bottleneck over one 1 s window: full (it dropped, or delivered >= 90 % of its rate),
- * queued but not full (a standing queue while the link delivers less than its rate: netem is not
- * keeping up, the emulator is the limit), or idle.
+ * The bottleneck over one 1 s window: full (it dropped, or delivered >= 90 % of its rate);
+ * lagging (over the steps where its queue never ran dry it sent under 90 % of its rate: netem is
+ * not keeping up, the emulator is the limit); queued but not full (a standing queue, but no step
+ * proves the link had work throughout: the queue may have come and gone, as under ACK-compressed
+ * bursts or a window sawing around the BDP; or steps that do prove it show the rate kept); or idle.
  */
 function bottleneckState(
   queue: QueueSample[],
@@ -72,10 +83,19 @@ function bottleneckState(
     const dt = last.t - first.t;
     if (dt > 0 && ((last.bytes - first.bytes) * 8) / dt >= FULL_LINK * rateBps) return 'full';
   }
+  const steps = prevLast ? [prevLast, ...queue] : queue;
+  let sentBits = 0;
+  let rateBits = 0;
+  for (let i = 1; i < steps.length; i++) {
+    const a = steps[i - 1] as QueueSample;
+    const b = steps[i] as QueueSample;
+    if (b.bytes < a.bytes || !keptBusy(a, b, rateBps)) continue;
+    sentBits += (b.bytes - a.bytes) * 8;
+    rateBits += rateBps * (b.t - a.t);
+  }
+  if (rateBits > 0) return sentBits < FULL_LINK * rateBits ? 'lagging' : 'queued';
   const backlog = queue.map((q) => q.backlogPackets).sort((a, b) => a - b);
-  return (backlog[Math.floor(backlog.length / 2)] ?? 0) >= STANDING_QUEUE_PACKETS
-    ? 'queued-not-full'
-    : 'idle';
+  return (backlog[Math.floor(backlog.length / 2)] ?? 0) >= STANDING_QUEUE_PACKETS ? 'queued' : 'idle';
 }
 
 function flowLimit(
@@ -83,7 +103,7 @@ function flowLimit(
   queue: QueueSample[],
   cpu: CpuSample[],
   rateAt: (t: number) => number,
-  exactTiming: boolean,
+  proof: LinkProof,
 ): FlowLimit | null {
   const withChrono = tcp.filter((s) => s.busyUs !== undefined);
   if (withChrono.length < 2) return null;
@@ -118,15 +138,18 @@ function flowLimit(
     const prev = queueBy.get(k - 1);
     const cpus = cpuBy.get(k) ?? [];
     const cpuPct = cpus.length ? cpus.reduce((s, c) => s + c.busyPct, 0) / cpus.length : 0;
-    const state = q.length ? bottleneckState(q, prev?.[prev.length - 1], rateAt(k)) : 'full';
+    const state = q.length ? bottleneckState(q, prev?.at(-1), rateAt(k)) : 'full';
     // An idle link under a flow that keeps its window full is the congestion control's choice
     // (after a loss, a delay-based back-off); one whose sender leaves its window unfilled while the
     // lab's CPU is busy is the lab's (no cycles to send, or pacing timers firing late).
     const unfilled = w.cwnd > 0 && w.inFlight < WINDOW_FILLED * w.cwnd;
-    // With the bottleneck's packet timing proven exact, a queue under a link delivering less than
-    // its rate came and went within the second (a window sawing around the BDP), not netem lagging.
+    // A queue under a link delivering less than its rate is the lab's only when nothing shows the
+    // link kept pace: not exact packet timing, not this second's steps with work throughout, not
+    // the run's rate check. Otherwise the queue came and went within the second (ACK-compressed
+    // bursts, a window sawing around the BDP) and the link idled between: the network's doing.
     const labHeld =
-      (state === 'queued-not-full' && !exactTiming) ||
+      (state === 'lagging' && !proof.timing) ||
+      (state === 'queued' && !proof.timing && !proof.rate) ||
       (state === 'idle' && unfilled && cpuPct >= LAB_CPU_BUSY_PCT);
     us[labHeld ? 'sender' : 'network'] += cwnd;
   }
@@ -142,15 +165,19 @@ function flowLimit(
 
 /**
  * Per flow, what limited it; null for a flow without chrono samples (user-space transports, old
- * runs). `exactTiming` says where the packet-spacing check proved the bottleneck released packets
- * on time (then a queue cannot be the emulator lagging).
+ * runs). `proof` says what the run's link checks proved per bottleneck direction (exact packet
+ * timing, the rate kept whenever there was work): with either, a queue that came and went within a
+ * second is not the emulator lagging.
  */
 export function flowLimits(
   spec: Spec,
   paths: PathTopology[],
   flows: FlowTopology[],
   samples: Sample[],
-  exactTiming: (path: string, direction: 'forward' | 'reverse') => boolean = () => false,
+  proof: (path: string, direction: 'forward' | 'reverse') => LinkProof = () => ({
+    timing: false,
+    rate: false,
+  }),
 ): Record<string, FlowLimit | null> {
   const cpu = samples.filter((s): s is CpuSample => s.kind === 'cpu' && s.t >= 0);
   const out: Record<string, FlowLimit | null> = {};
@@ -176,7 +203,7 @@ export function flowLimits(
         s.direction === f.direction &&
         s.t >= 0,
     );
-    out[f.name] = flowLimit(tcp, queue, cpu, rateAt, exactTiming(f.path, f.direction));
+    out[f.name] = flowLimit(tcp, queue, cpu, rateAt, proof(f.path, f.direction));
   }
   return out;
 }

@@ -8,9 +8,9 @@ import { type PktTimingWindow, type Plan, parsePktTimingLine, type Spec } from '
 import { jsonLines, loadRun, type RunSummaryFile, readJson } from '../report/load.js';
 import type { SamplerCounters } from './demux.js';
 import { type Check, type FidelityReport, fidelity, type LinkStat, type QdiscStat } from './fidelity.js';
-import { withLabLimits } from './labLimitCheck.js';
+import { linkProofOf, withLabLimits } from './labLimitCheck.js';
 import { json } from './labSetup.js';
-import type { FlowLimit } from './limitedBy.js';
+import { type FlowLimit, flowLimits } from './limitedBy.js';
 import type { PingSummary } from './probes.js';
 import type { Sample } from './samples.js';
 import { runTiming, verdictInput } from './verdictInput.js';
@@ -22,6 +22,8 @@ export interface Rejudged {
   before: FidelityReport | null;
   /** The verdict today's checks give; null (with `why`) when the record lacks what they need. */
   after: FidelityReport | null;
+  /** What limited each flow, decided again with the new checks; absent when not judged again. */
+  limits?: Record<string, FlowLimit | null>;
   why: string | null;
   /** Checks whose status or message differ, or that exist on one side only. */
   changed: { id: string; before: Check | null; after: Check | null }[];
@@ -100,16 +102,15 @@ export function rejudgeRun(dir: string): Rejudged {
       timing,
     ),
   );
-  // What limited each flow was decided when the run was summarised; it stays as recorded.
-  const limits: Record<string, FlowLimit | null> = Object.fromEntries(
-    run.summary.flows.map((f) => [f.name, (f.limitedBy as FlowLimit | null | undefined) ?? null]),
-  );
+  // What limited each flow leans on what the link checks proved, so it is decided again with them.
+  const limits = flowLimits(spec, plan.topology.paths, plan.topology.flows, samples, linkProofOf(report));
   const after = withLabLimits(report, limits);
   return {
     dir,
     summary: run.summary,
     before,
     after,
+    limits,
     why: null,
     changed: diffChecks(before.checks, after.checks),
   };

@@ -5,7 +5,7 @@ import type { FlowTopology, PathTopology, Spec, Transport } from '@lfnlab/emulat
 import { bottleneckJain, type MetricValue, meanAndSd, metricValue } from '@lfnlab/metrics';
 import type { FidelityReport } from './fidelity.js';
 import type { IntervalSample, IperfJson } from './iperf.js';
-import { withLabLimits } from './labLimitCheck.js';
+import { linkProofOf, withLabLimits } from './labLimitCheck.js';
 import { type FlowLimit, flowLimits } from './limitedBy.js';
 import type { PingSummary } from './probes.js';
 import type { ReuseRecord } from './reuse.js';
@@ -254,8 +254,7 @@ export function summarise(args: {
     args.paths,
     args.results.map((r) => r.flow),
     args.samples,
-    (path, direction) =>
-      args.fidelity?.checks.find((c) => c.id === `packet-spacing:${path}:${direction}`)?.status === 'pass',
+    linkProofOf(args.fidelity),
   );
   const flows = args.results.map((r) => ({
     ...summariseFlow(r, args.cpuMHz ?? null),
