@@ -41,11 +41,10 @@ export function throughputStats(
   });
   const values = definedValues(iv);
   if (values.length === 0) fail(`no throughput data between ${startS} s and ${endS} s`);
-  const m = mean(values);
   return {
-    meanBitPerS: m,
+    meanBitPerS: mean(values),
     sdBitPerS: stdDev(values),
-    stabilityIndex: m === 0 ? Number.NaN : stdDev(values) / m,
+    stabilityIndex: stabilityIndex(values),
     intervals: values.length,
   };
 }

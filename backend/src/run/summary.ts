@@ -2,7 +2,7 @@
 // utilisation; Jain's index between flows sharing a bottleneck direction.
 
 import type { FlowTopology, PathTopology, Spec, Transport } from '@lfnlab/emulator';
-import { bottleneckJain, type MetricValue, meanAndSd, metricValue } from '@lfnlab/metrics';
+import { bottleneckJain, type MetricValue, meanAndSd, metricValue, stabilityIndex } from '@lfnlab/metrics';
 import type { FidelityReport } from './fidelity.js';
 import type { IntervalSample, IperfJson } from './iperf.js';
 import { linkProofOf, withLabLimits } from './labLimitCheck.js';
@@ -162,7 +162,7 @@ export function summariseFlow(r: FlowResult, cpuMHz: number | null = null): Flow
   const cwnds = r.intervals.map((s) => s.cwndBytes).filter((x): x is number => x !== null);
   const transfer = r.transfer ?? null;
   const wholeRun = transfer ? transfer.goodputBps : (r.client?.end?.sum_received?.bits_per_second ?? null);
-  const stability = stats && stats.mean > 0 ? stats.sd / stats.mean : null;
+  const stability = stats && stats.mean > 0 ? stabilityIndex(goodput) : null;
   const retransmitted = r.client?.end?.sum_sent?.retransmits ?? null;
   const metrics: MetricValue[] = [];
   const senderCpu = r.client?.end?.cpu_utilization_percent?.host_total;
