@@ -15,6 +15,7 @@ import type {
   ReplayedSamples,
   Role,
   Run,
+  RunRecordView,
   RunSummary,
   StoredSpec,
   User,
@@ -30,6 +31,7 @@ export const keys = {
   runs: (filter: Record<string, string> = {}) => ['runs', filter] as const,
   run: (id: string) => ['run', id] as const,
   summary: (id: string) => ['summary', id] as const,
+  record: (id: string) => ['record', id] as const,
   specs: ['specs'] as const,
   users: ['users'] as const,
   quotas: ['quotas'] as const,
@@ -148,6 +150,17 @@ export function useRun(id: string, refetchMs: Refetch = false) {
     queryKey: keys.run(id),
     queryFn: () => get<Run>(`/api/runs/${encodeURIComponent(id)}`),
     refetchInterval: refetchMs,
+  });
+}
+
+/** The run's record (environment and the other files it was set up from); it does not change. */
+export function useRunRecord(id: string, enabled = true) {
+  return useQuery({
+    queryKey: keys.record(id),
+    queryFn: () => get<RunRecordView>(`/api/runs/${encodeURIComponent(id)}/record`),
+    enabled,
+    retry: 1,
+    staleTime: Number.POSITIVE_INFINITY,
   });
 }
 

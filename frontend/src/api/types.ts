@@ -5,6 +5,7 @@
 // fails the build. Metric values come from the metric library's own package (@lfnlab/metrics).
 // Only what the backend answers without a named type is declared here.
 
+import type { EnvironmentFile } from '@lfnlab/backend-types/report/load.js';
 import type { PublicUser } from '@lfnlab/backend-types/service/types.js';
 import type { Verdict as FindingVerdictWord, VerdictTest } from '@lfnlab/presets/verdict';
 
@@ -14,6 +15,7 @@ export type {
   FindingView,
   PresetFindingsView,
 } from '@lfnlab/backend-types/presets/findingsView.js';
+export type { EnvironmentFile as RunEnvironment } from '@lfnlab/backend-types/report/load.js';
 export type { PathReference, ReplayedSamples } from '@lfnlab/backend-types/report/replay.js';
 export type {
   Check as FidelityCheck,
@@ -109,4 +111,10 @@ export interface Preset {
   /** What the lab cannot express of the paper's experiment. */
   notExpressed?: string[];
   published?: { values?: PublishedValue[]; tables?: PublishedTable[] } | PublishedValue[];
+}
+
+/** GET /api/runs/:id/record: the run's record files (only what the UI reads is named; null when absent). */
+export interface RunRecordView {
+  environment: EnvironmentFile | null;
+  [file: string]: unknown;
 }

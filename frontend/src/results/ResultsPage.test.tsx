@@ -122,6 +122,59 @@ describe('ResultsPage', () => {
     expect(clock.textContent).toContain('0.59 lab s per wall s');
   });
 
+  it('says where the run ran: the lfnlab commit that ran and judged it, the lab, kernel, image and tools', async () => {
+    mockApi({
+      'GET /api/runs/r42': { body: run },
+      'GET /api/runs/r42/summary': { body: summary },
+      'GET /api/runs/r42/record': {
+        body: {
+          environment: {
+            seed: 7,
+            lab: { accel: 'tcg', cpus: 1, memMb: 2048, qemuVersion: 'QEMU emulator version 7.2.22 (Debian)' },
+            image: {
+              id: 'a8edffc1e83cc924',
+              kernel: {
+                abi: '6.1.0-56-amd64',
+                package: 'linux-image-6.1.0-56-amd64',
+                version: '6.1.192-2',
+                hz: 250,
+              },
+            },
+            toolVersions: { iperf3: 'iperf 3.12 (cJSON 1.7.15)' },
+            lfnlab: { version: '0.1.0', commit: '05c13796ec3b', modified: true },
+          },
+        },
+      },
+    });
+    renderInApp(<ResultsPage runId="r42" />);
+    const card = await screen.findByTestId('provenance');
+    const row = (k: string) =>
+      must(
+        within(card)
+          .getAllByRole('row')
+          .find((r) => r.querySelector('th')?.textContent === k),
+        `row ${k}`,
+      ).querySelector('td')?.textContent;
+    expect(row('lfnlab')).toBe('0.1.0 · commit 05c13796ec3b (with uncommitted changes)');
+    expect(row('Lab')).toBe('TCG (software emulation, no KVM) · 1 vCPU · 2048 MiB · QEMU 7.2.22 (Debian)');
+    expect(row('Kernel')).toBe('6.1.0-56-amd64 (linux-image-6.1.0-56-amd64 6.1.192-2, HZ=250)');
+    expect(row('Image')).toBe('a8edffc1e83cc924');
+    expect(row('Seed')).toBe('7');
+    expect(row('Tools')).toBe('iperf3: iperf 3.12 (cJSON 1.7.15)');
+  });
+
+  it('says so when an older record did not note the lfnlab that ran it', async () => {
+    mockApi({
+      'GET /api/runs/r42': { body: run },
+      'GET /api/runs/r42/summary': { body: summary },
+      'GET /api/runs/r42/record': { body: { environment: { seed: 7, lab: { accel: 'kvm' } } } },
+    });
+    renderInApp(<ResultsPage runId="r42" />);
+    const card = await screen.findByTestId('provenance');
+    expect(card.textContent).toContain('not recorded (the run predates lfnlab noting its version)');
+    expect(card.textContent).toContain('KVM');
+  });
+
   it('says when a run was judged again with corrected checks, and what it was before', async () => {
     mockApi({
       'GET /api/runs/r42': { body: run },

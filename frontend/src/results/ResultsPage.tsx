@@ -1,6 +1,6 @@
 import { Alert, Anchor, Button, Grid, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { ApiError } from '../api/client';
-import { useRun, useSummary } from '../api/queries';
+import { useRun, useRunRecord, useSummary } from '../api/queries';
 import { NotFound } from '../app/NotFound';
 import { hrefOf } from '../app/router';
 import { fmtDate, fmtDuration } from '../lib/format';
@@ -8,6 +8,7 @@ import { LabelText } from '../runs/LabelText';
 import { RunStatusBadge } from '../runs/RunStatusBadge';
 import { runTitle } from '../runs/runTitle';
 import { MetricsTable } from './MetricsTable';
+import { ProvenanceCard } from './ProvenanceCard';
 import { RunActions } from './RunActions';
 import { RunCharts } from './RunCharts';
 import { FlowSummaryTable, PathSummaryTable } from './SummaryTables';
@@ -19,6 +20,8 @@ export function ResultsPage({ runId }: { runId: string }) {
   );
   const finished = run.data && !['running', 'queued'].includes(run.data.status);
   const summary = useSummary(runId, Boolean(finished));
+  // Written when the lab was set up; a run that failed before that has none (the card stays away).
+  const record = useRunRecord(runId, Boolean(finished));
 
   if (run.error instanceof ApiError && run.error.status === 404) return <NotFound what="run" id={runId} />;
   if (run.isPending) return <Loader aria-label="Loading run" />;
@@ -76,6 +79,11 @@ export function ResultsPage({ runId }: { runId: string }) {
           <Grid.Col span={12}>
             <MetricsTable summary={summary.data} />
           </Grid.Col>
+          {record.data?.environment && (
+            <Grid.Col span={12}>
+              <ProvenanceCard environment={record.data.environment} />
+            </Grid.Col>
+          )}
         </Grid>
       )}
     </Stack>
