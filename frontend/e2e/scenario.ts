@@ -95,6 +95,10 @@ export async function runUiScenario(o: ScenarioOptions): Promise<{ runIds: strin
       .poll(() => page.getByTestId('flow-summary').textContent())
       .toMatch(/reno[\s\S]*cubic|cubic[\s\S]*reno/);
     await expect.poll(() => page.getByTestId('verdict').textContent()).toMatch(/valid|suspect|invalid/);
+    // Where it ran: the commit of this checkout, which ran and judged the run.
+    await expect
+      .poll(() => page.getByTestId('provenance').textContent(), { timeout: 10_000 })
+      .toMatch(/lfnlab\s*\d+\.\d+\.\d+ · commit [0-9a-f]{12}/);
     await shot(page, o.prefix, '06-results');
 
     // CSV download: goodput per flow, with its header and rows for both flows.
