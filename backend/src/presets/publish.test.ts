@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  codeText,
   flaggedText,
   renderResultsSummaryHtml,
   renderResultsSummaryMarkdown,
@@ -21,12 +22,20 @@ if (!preset) throw new Error('preset missing');
 function run(
   dir: string,
   id: string,
-  s: { status: string; verdict: string | null; clock: string; checks?: unknown[] },
+  s: {
+    status: string;
+    verdict: string | null;
+    clock: string;
+    checks?: unknown[];
+    lfnlab?: { version: string; commit: string | null; modified: boolean | null };
+    rejudgedBy?: string;
+  },
   wallS: number,
 ) {
   const d = join(dir, 'runs', id);
   mkdirSync(d, { recursive: true });
   writeFileSync(join(d, 'spec.json'), '{}');
+  if (s.lfnlab) writeFileSync(join(d, 'environment.json'), JSON.stringify({ lfnlab: s.lfnlab }));
   writeFileSync(
     join(d, 'summary.json'),
     JSON.stringify({
@@ -34,6 +43,13 @@ function run(
       verdict: s.verdict,
       clock: { mode: s.clock, guestS: 60, wallS: 80, dilation: 0.75 },
       fidelity: { checks: s.checks ?? [] },
+      ...(s.rejudgedBy
+        ? {
+            rejudged: [
+              { at: '2026-11-28T00:00:00Z', by: s.rejudgedBy, previousVerdict: 'invalid', changed: [] },
+            ],
+          }
+        : {}),
     }),
   );
   const t0 = 1_800_000_000;
@@ -162,6 +178,42 @@ describe('publishing a preset', () => {
     // Every run valid, or a runs.json from before the tally: nothing to say.
     expect(flaggedText({ ...info, flagged: [] })).toBe('');
     expect(flaggedText({ ...info, flagged: undefined })).toBe('');
+  });
+
+  it('says which lfnlab made the runs and which judged the verdicts they carry', () => {
+    const root = mkdtempSync(join(tmpdir(), 'lfnlab-publish-'));
+    const part = join(root, 'main');
+    mkdirSync(part, { recursive: true });
+    writeFileSync(join(part, 'campaign.json'), JSON.stringify({ variants: [1, 2, 3] }));
+    const made = { version: '0.1.0', commit: '05c13796ec3b', modified: false };
+    run(part, 'a', { status: 'completed', verdict: 'valid', clock: 'dilated', lfnlab: made }, 60);
+    run(
+      part,
+      'b',
+      {
+        status: 'completed',
+        verdict: 'suspect',
+        clock: 'dilated',
+        lfnlab: made,
+        rejudgedBy: 'lfnlab 0.1.0 (ac6a57726fc6)',
+      },
+      60,
+    );
+    // A run from before runs noted their lfnlab.
+    run(part, 'c', { status: 'completed', verdict: 'valid', clock: 'dilated' }, 60);
+    const info = runsInfo(preset, root, { kind: 'reproduction', seconds: 60, repeat: 3 });
+    expect(info.code).toEqual({
+      ranBy: { 'lfnlab 0.1.0 (05c13796ec3b)': 2, 'lfnlab (version not recorded)': 1 },
+      judgedBy: {
+        'lfnlab 0.1.0 (05c13796ec3b)': 1,
+        'lfnlab 0.1.0 (ac6a57726fc6)': 1,
+        'lfnlab (version not recorded)': 1,
+      },
+    });
+    expect(codeText(info)).toBe(
+      'run by lfnlab 0.1.0 (05c13796ec3b) ×2, lfnlab (version not recorded) ×1; verdicts as judged by lfnlab 0.1.0 (05c13796ec3b) ×1, lfnlab 0.1.0 (ac6a57726fc6) ×1, lfnlab (version not recorded) ×1',
+    );
+    expect(codeText({ ...info, code: undefined })).toBe('');
   });
 
   it('refuses to publish what was never compared', () => {

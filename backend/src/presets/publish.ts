@@ -14,7 +14,8 @@ import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { INVALID_DIR } from '../campaign/runCampaign.js';
-import type { RunSummaryFile } from '../report/load.js';
+import { type EnvironmentFile, type RunSummaryFile, readJson } from '../report/load.js';
+import { codeVersion } from '../run/codeVersion.js';
 import type { Check } from '../run/fidelity.js';
 import type { PresetComparison } from './compare.js';
 import type { Preset } from './load.js';
@@ -40,6 +41,12 @@ export interface RunsInfo {
    * runs.json files written before it.
    */
   flagged?: FlaggedCheck[];
+  /**
+   * Which lfnlab made the runs (their environment.json) and which gave their verdicts as they stand
+   * (the last `lfnlab rejudge --write`, else the one that made them): runs per `lfnlab 0.1.0
+   * (commit)`, or per "not recorded" for runs made before lfnlab noted itself. Absent in older files.
+   */
+  code?: { ranBy: Record<string, number>; judgedBy: Record<string, number> };
 }
 
 /** One kind of fidelity check that warned or failed, over a preset's runs. */
@@ -71,6 +78,9 @@ function tallyFlagged(into: Map<string, FlaggedCheck>, checks: readonly Check[])
   for (const [kind, status] of seen) (into.get(kind) as FlaggedCheck)[status]++;
 }
 
+/** The lfnlab of a run made before runs noted it. */
+export const NOT_RECORDED = 'lfnlab (version not recorded)';
+
 interface PartRuns {
   planned: number;
   dirs: string[];
@@ -100,6 +110,10 @@ export function runsInfo(preset: Preset, dir: string, length: RunsInfo['length']
   };
   let newest = 0;
   const flagged = new Map<string, FlaggedCheck>();
+  const code: NonNullable<RunsInfo['code']> = { ranBy: {}, judgedBy: {} };
+  const count = (into: Record<string, number>, key: string) => {
+    into[key] = (into[key] ?? 0) + 1;
+  };
   for (const part of preset.parts) {
     const p = partRuns(join(dir, part.name));
     info.runs.planned += p.planned;
@@ -113,6 +127,12 @@ export function runsInfo(preset: Preset, dir: string, length: RunsInfo['length']
       info.runs.completed++;
       if (s.verdict === 'valid' || s.verdict === 'suspect' || s.verdict === 'invalid') info.runs[s.verdict]++;
       tallyFlagged(flagged, s.fidelity?.checks ?? []);
+      const ran = readJson<EnvironmentFile>(join(d, 'environment.json'))?.lfnlab;
+      const ranBy = ran?.version
+        ? codeVersion({ version: ran.version, commit: ran.commit ?? null, modified: ran.modified ?? null })
+        : NOT_RECORDED;
+      count(code.ranBy, ranBy);
+      count(code.judgedBy, s.rejudged?.at(-1)?.by ?? ranBy);
       const mode = s.clock?.mode ?? 'unknown';
       info.clock[mode] = (info.clock[mode] ?? 0) + 1;
       info.labS += s.clock?.guestS ?? 0;
@@ -127,6 +147,7 @@ export function runsInfo(preset: Preset, dir: string, length: RunsInfo['length']
   }
   info.measuredAt = newest ? new Date(newest).toISOString() : null;
   info.flagged = [...flagged.values()].sort((a, b) => b.warn + b.fail - (a.warn + a.fail));
+  info.code = code;
   return info;
 }
 

@@ -62,9 +62,28 @@ export function flaggedText(r: RunsInfo): string {
     .join('; ');
 }
 
+const tally = (m: Record<string, number>) =>
+  Object.entries(m)
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, n]) => `${k} ×${n}`)
+    .join(', ');
+
+/**
+ * Which lfnlab made the runs and which judged them: `run by lfnlab 0.1.0 (abc) ×21`, with `judged
+ * again by …` when rejudge gave some of them their verdicts. Empty for older runs.json files.
+ */
+export function codeText(r: RunsInfo): string {
+  if (!r.code) return '';
+  const ran = tally(r.code.ranBy);
+  const judged = tally(r.code.judgedBy);
+  return `run by ${ran}${judged !== ran ? `; verdicts as judged by ${judged}` : ''}`;
+}
+
 /** Length, runs and verdicts, lab clock, wall time: the line under each preset in the summary. */
-const runsLine = (r: RunsInfo) =>
-  `${lengthText(r)} · ${runsText(r)} · lab clock: ${clockText(r) || 'unknown'} · wall time ${formatWallS(r.wallS)}`;
+const runsLine = (r: RunsInfo) => {
+  const code = codeText(r);
+  return `${lengthText(r)} · ${runsText(r)} · lab clock: ${clockText(r) || 'unknown'} · wall time ${formatWallS(r.wallS)}${code ? ` · ${code}` : ''}`;
+};
 
 /** A published preset's runs in one paragraph, why runs were not valid included: for its card. */
 export function publishedRunsText(r: RunsInfo): string {
