@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Every preset at its reproduction length ('reproduce' in its meta file), cheapest first, one preset
 # at a time. Resumable: run it again after any interruption and finished runs are kept. Each preset
-# is compared and published to presets/results/ as soon as its runs are done; with --commit the
-# result is committed at once, so a long measurement loses nothing when a session ends. A run the
-# lab could not carry (verdict invalid) runs once more; the invalid try is kept and counted.
+# is judged again with the current checks, compared and published to presets/results/ as soon as
+# its runs are done; with --commit the result is committed at once, so a long measurement loses
+# nothing when a session ends. A run the lab could not carry (verdict invalid) runs once more; the
+# invalid try is kept and counted.
 # Each finished run's record is kept in presets/results/PRESET/progress as it ends (and with
 # --commit committed every 10 minutes), so a preset longer than a sitting resumes on a fresh clone.
 # --labs N runs N dilated labs at once (NAME, NAME-2 …): a dilated lab's clock counts its own
@@ -103,7 +104,9 @@ for name in "${names[@]}"; do
     echo "interrupted: run the script again to resume"
     exit 130
   fi
-  "${lfnlab[@]}" preset publish "$name" --reproduce
+  # Runs made across sittings may have been judged by different versions of the checks: judge
+  # them all again with this one before publishing (the kept records follow).
+  "${lfnlab[@]}" preset publish "$name" --reproduce --rejudge --progress "presets/results/$name/progress"
   if [ "$commit" -eq 1 ]; then
     published=("presets/results/$name" presets/results/index.html presets/results/README.md)
     git add "${published[@]}"

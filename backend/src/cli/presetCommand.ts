@@ -1,10 +1,11 @@
 // `lfnlab preset`: the seed papers' experiments. list them, run one (every part as a resumable
 // campaign, full length or shortened), and compare what ran with the paper's published numbers.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { SpecSchema } from '@lfnlab/emulator';
 import { expandCampaign } from '../campaign/expand.js';
 import { restoreProgress, saveProgress } from '../campaign/progress.js';
+import { rejudgeDirs, tallyText } from '../campaign/rejudgeRuns.js';
 import { runCampaign, runInLabs } from '../campaign/runCampaign.js';
 import { campaignsCost, formatCost, formatWallS, type PresetCost } from '../presets/cost.js';
 import {
@@ -21,8 +22,10 @@ import {
 } from '../presets/index.js';
 import { pendingPresets } from '../presets/pending.js';
 import { publishPreset, type RunsInfo, readPublished, runsInfo } from '../presets/publish.js';
+import { findRunDirs } from '../report/load.js';
 import { renderPresetComparison } from '../report/presetReport.js';
 import { renderResultsSummaryHtml, renderResultsSummaryMarkdown } from '../report/presetSummary.js';
+import { codeVersion } from '../run/codeVersion.js';
 import { type Command, table, UsageError } from './args.js';
 import { parseLabCount, parseRetryInvalid, RETRY_INVALID_HELP } from './labsOption.js';
 import { formatPresetShow } from './presetShow.js';
@@ -127,6 +130,7 @@ export const presetCommand: Command = {
                          [--retry-invalid N] [--progress DIR]
        lfnlab preset compare NAME [--ci | --reproduce | --seconds N] [--out DIR]
        lfnlab preset publish NAME [--ci | --reproduce | --seconds N] [--out DIR] [--results DIR]
+                             [--rejudge [--progress DIR]]
        lfnlab preset summary [--results DIR]
 
 list     every preset: paper, parts, runs, full length, reproduction length
@@ -148,7 +152,11 @@ compare  puts the paper's published numbers (scaled by the preset's rule) beside
 publish  compares, then copies the comparison and what the runs were (length,
          runs and verdicts, lab clock, wall time) to RESULTS/NAME/ (default
          presets/results/) and rewrites the summary RESULTS/index.html and
-         RESULTS/README.md over every published preset
+         RESULTS/README.md over every published preset; with --rejudge it
+         first judges every run again with this version's checks (as
+         'lfnlab rejudge --write'), so runs made across code changes carry
+         verdicts of one version, and refreshes the records kept in
+         --progress DIR
 summary  rewrites only that summary: the published presets, then those not
          reproduced yet with the runs kept in RESULTS/NAME/progress and the
          wall time left
@@ -176,6 +184,7 @@ ${STOP_HELP}`,
     labs: { type: 'string' },
     'retry-invalid': { type: 'string' },
     progress: { type: 'string' },
+    rejudge: { type: 'boolean' },
   },
   async run(values, positionals) {
     const [action, name] = positionals;
@@ -239,6 +248,19 @@ ${STOP_HELP}`,
           `lfnlab preset publish: ${dir} does not exist; run 'lfnlab preset run ${preset.name}' first`,
         );
         return 2;
+      }
+      if (values.rejudge) {
+        const by = codeVersion();
+        const { tally } = rejudgeDirs(findRunDirs(dir), { write: true, by });
+        console.log(`${preset.name}: runs judged again by ${by}: ${tallyText(tally)}`);
+        const progress = typeof values.progress === 'string' ? resolve(values.progress) : null;
+        if (progress)
+          for (const part of preset.parts) {
+            const partDir = join(dir, part.name);
+            const runs = join(partDir, 'runs');
+            if (existsSync(runs))
+              for (const id of readdirSync(runs)) saveProgress(partDir, join(progress, part.name), id);
+          }
       }
       compareDir(preset, dir);
       const results = resolve(typeof values.results === 'string' ? values.results : RESULTS_DIR);
