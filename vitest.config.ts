@@ -25,6 +25,9 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: 'unit',
+          // A guard against a hung test, not a speed target (benches hold those): beside two
+          // running labs on 2 cores, tests that hash 30 passwords or send 1000 bodies took over 5 s.
+          testTimeout: 30_000,
           // backend/metrics is a package nested in backend/, one level below the others.
           include: ['*/src/**/*.test.ts', 'backend/metrics/src/**/*.test.ts', 'scripts/**/*.test.ts'],
           exclude: [
