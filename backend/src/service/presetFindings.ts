@@ -167,7 +167,6 @@ function readSummary(dir: string): RunSummary | null {
   }
 }
 
-/** A committed comparison.json, or null when there is none or it is not one. */
 /** runs.json in words, or null when it is absent or unreadable (the findings still show). */
 function readRunsRecord(file: string): string | null {
   if (!existsSync(file)) return null;
@@ -179,6 +178,7 @@ function readRunsRecord(file: string): string | null {
   }
 }
 
+/** A committed comparison.json, or null when there is none or it is not one. */
 function readCommitted(file: string): PresetComparison | null {
   if (!existsSync(file)) return null;
   try {
