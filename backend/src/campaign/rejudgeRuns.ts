@@ -8,7 +8,10 @@ import { type Rejudged, rejudgeRun } from '../run/rejudge.js';
 import type { RejudgeNote } from '../run/summary.js';
 import { type CampaignRow, toCsv } from './runCampaign.js';
 
-/** summary.json with the new verdict and flow limits, the old verdict noted; the campaign's row follows. */
+/**
+ * summary.json with the new verdict and flow limits, the old verdict and what moved noted (nothing,
+ * for a run judged again unchanged); the campaign's results row follows.
+ */
 export function storeRejudged(r: Rejudged, by: string): void {
   if (!r.after) return;
   const note: RejudgeNote = {
@@ -59,7 +62,7 @@ export interface RejudgeTally {
   unjudged: number;
 }
 
-/** Judges each run directory again; with `write`, stores the runs whose checks changed. */
+/** Judges each run directory again; with `write`, stores each run judged (a note even when unchanged). */
 export function rejudgeDirs(
   dirs: readonly string[],
   o: { write: boolean; by: string },
@@ -84,7 +87,8 @@ export function rejudgeDirs(
     if (r.before?.verdict !== r.after.verdict) tally.verdict++;
     else if (r.changed.length) tally.checks++;
     else tally.same++;
-    if (o.write && r.changed.length) storeRejudged(r, o.by);
+    // An unchanged run is noted too: its verdict now stands on this version's checks.
+    if (o.write) storeRejudged(r, o.by);
     return { dir, result: r, why: null };
   });
   return { outcomes, tally };

@@ -19,7 +19,8 @@ idle RTT, samples, the packet-timing capture, sampler counters) with the checks 
 and prints the runs whose verdict or checks changed. DIR is a run, a campaign, or any folder of
 them. What limited each flow is decided again too: it leans on what the link checks proved.
 
-  --write   store the new verdict in summary.json (the old one is noted under "rejudged")
+  --write   store the new verdict in summary.json (the old one is noted under "rejudged";
+            a run whose checks did not move is noted as judged again, unchanged)
             and in the campaign's results.json and results.csv; refresh InfluxDB afterwards
             with 'lfnlab reindex DIR', and a preset's published results with
             'lfnlab preset publish NAME' (or judge and publish at once: --rejudge there)

@@ -11,7 +11,7 @@ export interface CodeIdentity {
   version: string;
   /** 12 hex digits; null outside a git checkout. */
   commit: string | null;
-  /** Tracked files differed from the commit (uncommitted edits); null outside a git checkout. */
+  /** Tracked code differed from the commit (uncommitted edits); null outside a git checkout. */
   modified: boolean | null;
 }
 
@@ -24,11 +24,29 @@ export function packageVersion(): string {
   }
 }
 
-const git = (args: string[]) =>
-  execFileSync('git', ['-C', ROOT, ...args], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'ignore'],
-  }).trim();
+/** git pathspecs of what is code: everything tracked but published results and Markdown. */
+export const CODE_PATHS = ['.', ':(exclude)presets/results', ':(exclude)*.md'];
+
+/** The commit a checkout at `root` is on and whether its tracked code differs; nulls outside git. */
+export function checkoutState(root: string): Pick<CodeIdentity, 'commit' | 'modified'> {
+  const git = (args: string[]) =>
+    execFileSync('git', ['-C', root, ...args], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+  try {
+    const commit = git(['rev-parse', '--short=12', 'HEAD']);
+    // Only code counts: not untracked files (run records, local campaigns), not the published
+    // results and prose a reproduction rewrites as it goes.
+    return {
+      commit,
+      modified: git(['status', '--porcelain', '--untracked-files=no', '--', ...CODE_PATHS]) !== '',
+    };
+  } catch {
+    // Not a checkout (an unpacked release) or no git: the package version alone.
+    return { commit: null, modified: null };
+  }
+}
 
 let identity: CodeIdentity | undefined;
 
@@ -37,17 +55,7 @@ let identity: CodeIdentity | undefined;
  * later edit or pull does to the tree while a long campaign runs.
  */
 export function codeIdentity(): CodeIdentity {
-  if (identity) return identity;
-  let commit: string | null = null;
-  let modified: boolean | null = null;
-  try {
-    commit = git(['rev-parse', '--short=12', 'HEAD']);
-    // Untracked files (run records, local campaigns) are not code: only tracked changes count.
-    modified = git(['status', '--porcelain', '--untracked-files=no']) !== '';
-  } catch {
-    // Not a checkout (an unpacked release) or no git: the package version alone.
-  }
-  identity = { version: packageVersion(), commit, modified };
+  identity ??= { version: packageVersion(), ...checkoutState(ROOT) };
   return identity;
 }
 

@@ -37,7 +37,7 @@ export function VerdictCard({ summary }: { summary: RunSummary }) {
           Judged again on {n.at.slice(0, 10)} by {n.by}: it was {n.previousVerdict ?? 'not judged'}
           {n.changed.length
             ? `; ${n.changed.map((c) => `${c.id} ${c.before ?? 'absent'} → ${c.after ?? 'absent'}`).join('; ')}`
-            : ''}
+            : '; no check changed'}
           .
         </Text>
       ))}
