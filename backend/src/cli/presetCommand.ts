@@ -22,7 +22,6 @@ import {
 } from '../presets/index.js';
 import { pendingPresets } from '../presets/pending.js';
 import { publishPreset, type RunsInfo, readPublished, runsInfo } from '../presets/publish.js';
-import { findRunDirs } from '../report/load.js';
 import { renderPresetComparison } from '../report/presetReport.js';
 import { renderResultsSummaryHtml, renderResultsSummaryMarkdown } from '../report/presetSummary.js';
 import { codeVersion } from '../run/codeVersion.js';
@@ -251,7 +250,13 @@ ${STOP_HELP}`,
       }
       if (values.rejudge) {
         const by = codeVersion();
-        const { tally } = rejudgeDirs(findRunDirs(dir), { write: true, by });
+        // Every run of every part: one restored from kept records alone (summary and spec) cannot
+        // be judged again and is counted as such, not passed over.
+        const runDirs = preset.parts.flatMap((part) => {
+          const runs = join(dir, part.name, 'runs');
+          return existsSync(runs) ? readdirSync(runs).map((id) => join(runs, id)) : [];
+        });
+        const { tally } = rejudgeDirs(runDirs, { write: true, by });
         console.log(`${preset.name}: runs judged again by ${by}: ${tallyText(tally)}`);
         const progress = typeof values.progress === 'string' ? resolve(values.progress) : null;
         if (progress)
