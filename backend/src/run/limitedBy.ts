@@ -1,9 +1,10 @@
 // What held each flow back, second by second: tcp_info's chrono counters say whether the sender
 // waited on the receiver's window, on its send buffer, or had data in flight under its congestion
 // window. In that last case the bottleneck decides between the network (it dropped or delivered
-// its rate) and the lab itself (a queue while the link delivered less than its rate: the emulated
-// link is not keeping up; or the link idle while the lab's CPU was busy: the sender could not keep
-// up, or its pacing timers fired late). Either way the numbers measure the emulator, not the stack.
+// its rate, or its queue came and went) and the lab itself (a queue that outlasted a sampling step
+// while the link sent under its rate: the emulated link is not keeping up; or the link idle while
+// the lab's CPU was busy: the sender could not keep up, or its pacing timers fired late). Either
+// way the numbers measure the emulator, not the stack.
 import type { FlowTopology, PathTopology, Spec } from '@lfnlab/emulator';
 import { keptBusy } from './queueSteps.js';
 import type { CpuSample, QueueSample, Sample, TcpFlowSample } from './samples.js';
