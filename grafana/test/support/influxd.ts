@@ -236,8 +236,24 @@ export interface StartInfluxdOptions {
   timeoutMs?: number;
 }
 
-/** Start influxd on 127.0.0.1 and wait until /ping answers 204 (or the process ends, or the time is up). */
+/**
+ * Start influxd on 127.0.0.1 and wait until /ping answers 204 (or the process ends, or the time is
+ * up). A free port found here can be taken by another process before influxd binds it (seen with
+ * the suites running in parallel): on "address already in use" with ports of our choosing, it
+ * tries again on new ones, up to three times.
+ */
 export async function startInfluxd(o: StartInfluxdOptions = {}): Promise<RunningInfluxd> {
+  const ours = o.httpPort === undefined && o.rpcPort === undefined;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startInfluxdOnce(o);
+    } catch (err) {
+      if (!ours || attempt >= 3 || !/address already in use/.test((err as Error).message)) throw err;
+    }
+  }
+}
+
+async function startInfluxdOnce(o: StartInfluxdOptions): Promise<RunningInfluxd> {
   const bin = o.bin ?? findInfluxd();
   if (!bin) throw new Error(`influxd (1.x) is not installed; ${INFLUXD_INSTALL_HINT}`);
   const ownsDir = o.dir === undefined;
