@@ -13,8 +13,3 @@ export function fmt(x: number | null | undefined): string {
 }
 
 export const pct = (x: number) => `${Math.round(x * 100)} %`;
-
-/** A p-value: two significant digits, "< 0.001" below that. */
-export function pText(p: number): string {
-  return p < 0.001 ? '< 0.001' : String(Number(p.toPrecision(2)));
-}

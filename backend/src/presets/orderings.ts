@@ -8,7 +8,7 @@
 
 import { kendallTau, stratifiedKendall } from '@lfnlab/metrics';
 import { type Estimate, type EstimateContext, estimates, jointCi, underRun } from './estimate.js';
-import { fmt, pct, pText } from './fmt.js';
+import { fmt, pct } from './fmt.js';
 import {
   BOOTSTRAP_NAME,
   ciRecord,
@@ -20,7 +20,7 @@ import {
   underRunText,
 } from './judge.js';
 import type { Claim } from './schema.js';
-import { ALPHA, type Verdict } from './verdict.js';
+import { ALPHA, pText, type Verdict } from './verdict.js';
 
 type ClaimOf<K extends Claim['kind']> = Extract<Claim, { kind: K }>;
 type Tie = { rel?: number | undefined; abs?: number | undefined } | undefined;
@@ -157,7 +157,7 @@ export function ordering(c: ClaimOf<'ordering'>, ctx: EstimateContext): Judged {
   const head =
     `${c.subject}: paper ${paperText}; here ${ours} — ${creditText(credit)} of ${pairs.length} ordered pairs agree ` +
     `(${pct(agreement)}, the claim needs ${pct(c.minAgreement)}); Kendall τ-b ${fmt(tau)} over ${over}, ` +
-    `p = ${pText(k.pGreater)}${missing ? `; ${missing} item${missing > 1 ? 's' : ''} not measured` : ''}`;
+    `${pText(k.pGreater)}${missing ? `; ${missing} item${missing > 1 ? 's' : ''} not measured` : ''}`;
   const tested = { ...test, tau, p: k.pGreater, pMethod: k.method };
   const few = underRun(measured);
   if (few.length)
@@ -183,7 +183,7 @@ export function ordering(c: ClaimOf<'ordering'>, ctx: EstimateContext): Judged {
     verdict === 'holds'
       ? 'the ordering holds'
       : verdict === 'fails'
-        ? `the ordering does not hold (${k.pLess < ALPHA ? `reversed, p = ${pText(k.pLess)}` : 'too few pairs agree'})`
+        ? `the ordering does not hold (${k.pLess < ALPHA ? `reversed, ${pText(k.pLess)}` : 'too few pairs agree'})`
         : `inconclusive (${why})`;
   return judged(
     verdict,

@@ -146,13 +146,17 @@ describe('ordering by Kendall τ-b and pair agreement', () => {
     expect(f.test).toMatchObject({ n: 5, pMethod: 'exact', alpha: 0.05 });
     expect(f.test.p).toBeLessThan(0.001);
     expect(f.tau).toBeGreaterThan(0.8);
+    // A p-value below the printed precision reads as a bound, not "p = < 0.001".
+    expect(f.sentence).toContain('p < 0.001');
+    expect(f.sentence).not.toContain('p = <');
   });
 
   it('fails when our runs reverse the paper’s order', () => {
     const f = finding(runs(reversed), 'order');
     expect(f.verdict).toBe('fails');
     expect(f.tau).toBeLessThan(-0.8);
-    expect(f.sentence).toMatch(/does not hold \(reversed, p = /);
+    expect(f.sentence).toMatch(/does not hold \(reversed, p (=|<) /);
+    expect(f.sentence).not.toContain('p = <');
   });
 
   it('is inconclusive when the runs overlap', () => {

@@ -39,6 +39,11 @@ export function nText(t: Pick<VerdictTest, 'n' | 'nMax'>): string {
   return t.n === t.nMax ? `n = ${t.n}` : `n = ${t.n}–${t.nMax}`;
 }
 
+/** A test's p-value as a phrase: "p = 0.023" (two significant digits), "p < 0.001" below that. */
+export function pText(p: number): string {
+  return p < 0.001 ? 'p < 0.001' : `p = ${Number(p.toPrecision(2))}`;
+}
+
 /** Old comparison.json files carry only `holds`: true, false or null (not measured). */
 export function verdictOf(f: { verdict?: Verdict; holds?: boolean | null }): Verdict {
   if (f.verdict) return f.verdict;

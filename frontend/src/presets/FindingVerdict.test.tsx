@@ -58,6 +58,28 @@ describe('FindingVerdict', () => {
     ).toBeTruthy();
   });
 
+  it('gives a p-value below the printed precision as a bound, as the comparison text does', () => {
+    inApp(
+      <FindingVerdict
+        finding={{
+          ...decided,
+          verdict: 'holds',
+          test: {
+            name: 'Kendall τ-b, one-sided',
+            tau: 0.68,
+            p: 0.00004,
+            alpha: 0.05,
+            n: 3,
+            nMax: 3,
+            items: 5,
+            measured: 5,
+          },
+        }}
+      />,
+    );
+    expect(screen.getByText(/τ = 0.68, p < 0.001 \(α = 0.05\)/)).toBeTruthy();
+  });
+
   it('reads an older finding that has only holds', () => {
     const { id, kind, text, ref, sentence } = decided;
     inApp(<FindingVerdict finding={{ id, kind, text, ref, sentence, holds: true }} />);

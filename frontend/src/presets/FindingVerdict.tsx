@@ -1,16 +1,16 @@
 // A finding's verdict as the comparison decided it: the word first (holds / fails / inconclusive;
 // the colour only repeats it), then the test that decided it, what it found, and the runs per cell (n).
-import { nText, type VerdictTest, verdictOf } from '@lfnlab/presets/verdict';
+import { nText, pText, type VerdictTest, verdictOf } from '@lfnlab/presets/verdict';
 import { VERDICT_COLORS } from '@lfnlab/report/palette';
 import { Badge, Group, Text } from '@mantine/core';
 import type { PresetFinding } from '../api/types';
-import { fmt, fmtProb } from '../lib/format';
+import { fmt } from '../lib/format';
 
 /** An interval end; JSON carries an unbounded one as null. */
 const end = (x: number | null | undefined, side: 'low' | 'high') =>
   x === null || x === undefined ? (side === 'low' ? '−∞' : '∞') : fmt(x);
 
-/** What the test found: "95 % CI 0.31 to 0.42, paired by seed", "τ = 0.62, p = 0.003 (α = 0.05)". */
+/** What the test found: "95 % CI 0.31 to 0.42, paired by seed", "τ = 0.62, p = 0.0031 (α = 0.05)". */
 export function testNumbers(t: VerdictTest): string {
   const parts: string[] = [];
   if (t.ci)
@@ -19,7 +19,7 @@ export function testNumbers(t: VerdictTest): string {
     );
   if (t.tau !== null && t.tau !== undefined) parts.push(`τ = ${fmt(t.tau)}`);
   if (t.p !== null && t.p !== undefined)
-    parts.push(`p = ${fmtProb(t.p)}${t.alpha !== undefined ? ` (α = ${fmt(t.alpha)})` : ''}`);
+    parts.push(`${pText(t.p)}${t.alpha !== undefined ? ` (α = ${fmt(t.alpha)})` : ''}`);
   return parts.join(', ');
 }
 
