@@ -18,7 +18,7 @@ import {
 import { type EnvironmentFile, type RunSummaryFile, readJson } from '../report/load.js';
 import { readSamples } from '../run/readSamples.js';
 import { goodputSeries, runMetrics } from '../run/runMetrics.js';
-import type { RttSample, Sample, TcpFlowSample } from '../run/samples.js';
+import { type RttSample, type Sample, tcpSamplesOf } from '../run/samples.js';
 import type { QualifyMetric } from './metrics.js';
 
 export interface RunMeasurement {
@@ -112,11 +112,7 @@ export function measureMetrics(
   );
   const recovery = fm?.metrics.find((m) => m.id === 'recovery.time')?.value;
   if (finite(recovery)) out.recovery_time = recovery;
-  const cwnd = stepSeries(
-    samples
-      .filter((s): s is TcpFlowSample => s.kind === 'tcp' && s.flow === flow.name && s.t >= 0)
-      .map((s) => ({ t: s.t, v: s.cwndPackets })),
-  );
+  const cwnd = stepSeries(tcpSamplesOf(samples, flow.name).map((s) => ({ t: s.t, v: s.cwndPackets })));
   // The first reduction is slow start's exit, not a loss response.
   if (cwnd)
     set(

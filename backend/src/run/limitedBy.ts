@@ -7,7 +7,13 @@
 // way the numbers measure the emulator, not the stack.
 import type { FlowTopology, PathTopology, Spec } from '@lfnlab/emulator';
 import { keptBusy } from './queueSteps.js';
-import type { CpuSample, QueueSample, Sample, TcpFlowSample } from './samples.js';
+import {
+  type CpuSample,
+  type QueueSample,
+  type Sample,
+  type TcpFlowSample,
+  tcpSamplesOf,
+} from './samples.js';
 
 export type LimitKind = 'network' | 'receiver-window' | 'send-buffer' | 'sender';
 export const LIMIT_KINDS: LimitKind[] = ['network', 'receiver-window', 'send-buffer', 'sender'];
@@ -195,7 +201,7 @@ export function flowLimits(
         ? path.reverse.rate
         : ([...path.changes].reverse().find((c) => c.rate !== undefined && c.at <= t * 1000)?.rate ??
           path.rate);
-    const tcp = samples.filter((s): s is TcpFlowSample => s.kind === 'tcp' && s.flow === f.name && s.t >= 0);
+    const tcp = tcpSamplesOf(samples, f.name);
     const queue = samples.filter(
       (s): s is QueueSample =>
         s.kind === 'queue' &&

@@ -26,7 +26,13 @@ import {
   throughputStats,
   windowRecoveries,
 } from '@lfnlab/metrics';
-import type { GoodputSample, IntervalSample, Sample, TcpFlowSample } from './samples.js';
+import {
+  type GoodputSample,
+  type IntervalSample,
+  type Sample,
+  type TcpFlowSample,
+  tcpSamplesOf,
+} from './samples.js';
 
 /** MSS with timestamps on a 1500-byte MTU path: 1500 − 20 − 20 − 12. */
 const mssFor = (mtu: number) => mtu - 52;
@@ -102,7 +108,7 @@ export function goodputSeries(flow: FlowTopology, samples: Sample[]): Series | n
 }
 
 function tcpSeries(flow: string, samples: Sample[], pick: (s: TcpFlowSample) => number): Series | null {
-  const xs = samples.filter((s): s is TcpFlowSample => s.kind === 'tcp' && s.flow === flow && s.t >= 0);
+  const xs = tcpSamplesOf(samples, flow);
   return cleanSeries(xs.map((s) => ({ t: s.t, v: pick(s) })));
 }
 
@@ -140,7 +146,7 @@ function flowMetrics(f: FlowTopology, samples: Sample[], intervalS: number): Flo
       if (!(err instanceof MetricInputError)) throw err;
     }
   }
-  const tcp = samples.filter((s): s is TcpFlowSample => s.kind === 'tcp' && s.flow === f.name);
+  const tcp = tcpSamplesOf(samples, f.name);
   const last = tcp[tcp.length - 1];
   if (last && last.dataSegsOut > 0)
     tryMetric(out, 'retransmit.rate', () => last.retransSegments / last.dataSegsOut);
@@ -265,7 +271,7 @@ function theory(spec: Spec, p: PathTopology, flows: FlowTopology[], samples: Sam
   // Mathis at the loss the forward flows saw: lost segments over segments sent.
   const lasts = flows
     .filter((f) => f.path === p.name && f.direction === 'forward')
-    .map((f) => samples.filter((s): s is TcpFlowSample => s.kind === 'tcp' && s.flow === f.name).pop())
+    .map((f) => tcpSamplesOf(samples, f.name).pop())
     .filter((s): s is TcpFlowSample => s !== undefined);
   const sent = lasts.reduce((a, s) => a + s.dataSegsOut, 0);
   const lost = lasts.reduce((a, s) => a + s.retransSegments, 0);

@@ -126,6 +126,11 @@ export type Sample =
   | UdpSample
   | WireFlowSample;
 export type SampleKind = Sample['kind'];
+
+/** One flow's TCP samples from traffic start on (ticks before it precede every flow). */
+export function tcpSamplesOf(samples: readonly Sample[], flow: string): TcpFlowSample[] {
+  return samples.filter((s): s is TcpFlowSample => s.kind === 'tcp' && s.flow === flow && s.t >= 0);
+}
 export const SAMPLE_KINDS: SampleKind[] = [
   'interval',
   'tcp',
