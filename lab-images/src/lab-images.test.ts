@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { signFrame, verifyFrame } from './channel.js';
-import { restartReason } from './lab.js';
+import { bootedKernelArgs, restartReason } from './lab.js';
 import { parseLdd } from './ldd.js';
 import { bootModules, moduleClosure, moduleName, parseModulesDep } from './modules.js';
-import { qemuArgv, TCG_CPU } from './qemu.js';
+import { KERNEL_CMDLINE, kernelCmdline, qemuArgv, TCG_CPU } from './qemu.js';
 import { canonical } from './stage.js';
 
 const key = Buffer.from('k'.repeat(64));
@@ -105,6 +105,19 @@ describe('qemu command line', () => {
     expect(cpu(qemuArgv({ ...opts, cpuModel: 'qemu64' }))).toBe('qemu64');
     expect(cpu(qemuArgv({ ...opts, accel: 'kvm', cpuModel: 'max' }))).toBe('host');
   });
+  it('boots the kernel with the module parameters asked for, sorted, and nothing else', () => {
+    const append = (a: string[]) => a[a.indexOf('-append') + 1];
+    expect(append(argv)).toBe(KERNEL_CMDLINE);
+    const withArgs = qemuArgv({ ...opts, kernelArgs: ['tcp_cubic.bic_scale=7', 'tcp_cdg.window=4'] });
+    expect(append(withArgs)).toBe(`${KERNEL_CMDLINE} tcp_cdg.window=4 tcp_cubic.bic_scale=7`);
+    expect(bootedKernelArgs(withArgs)).toEqual(['tcp_cdg.window=4', 'tcp_cubic.bic_scale=7']);
+    expect(bootedKernelArgs(argv)).toEqual([]);
+    // One string reaches the guest kernel: anything but module.param=integer could change its boot.
+    expect(() => kernelCmdline(['tcp_cubic.bic_scale=7 init=/bin/sh'])).toThrow(
+      /not module.parameter=integer/,
+    );
+    expect(() => kernelCmdline(['panic=0'])).toThrow(/'panic=0'/);
+  });
 });
 
 describe('whether a running lab serves a request as it is', () => {
@@ -127,5 +140,22 @@ describe('whether a running lab serves a request as it is', () => {
     expect(restartReason(running, { ...want, cpu: 'qemu64' })).toBe('emulates CPU max; qemu64 is asked for');
     expect(restartReason(running, { ...want, wire: true })).toMatch(/^has no wire ports/);
     expect(restartReason({ ...running, wireTaps: { a: 'x', b: 'y' } }, { ...want, wire: true })).toBeNull();
+  });
+  it('restarts one whose kernel booted with other module parameters, or without those asked for', () => {
+    const booted = {
+      ...running,
+      argv: [...running.argv, '-append', kernelCmdline(['tcp_cubic.bic_scale=7'])],
+    };
+    expect(restartReason(booted, { ...want, kernelArgs: ['tcp_cubic.bic_scale=7'] })).toBeNull();
+    expect(restartReason(running, { ...want, kernelArgs: ['tcp_cubic.bic_scale=7'] })).toBe(
+      'booted its kernel with no module parameters; tcp_cubic.bic_scale=7 are asked for',
+    );
+    // The parameter outlives every run on that lab: a spec without it must not inherit it.
+    expect(restartReason(booted, want)).toBe(
+      'booted its kernel with tcp_cubic.bic_scale=7; none is asked for',
+    );
+    expect(restartReason(booted, { ...want, kernelArgs: ['tcp_cubic.bic_scale=41'] })).toMatch(
+      /with tcp_cubic.bic_scale=7; tcp_cubic.bic_scale=41 are asked for/,
+    );
   });
 });

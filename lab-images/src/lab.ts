@@ -11,7 +11,7 @@ import { holdAwake, pauseIfUnheld } from './awake.js';
 import type { LabImage } from './build.js';
 import { Channel, LabBusyError } from './channel.js';
 import { pidAlive as alive } from './pids.js';
-import { type Accel, cpuArg, type LabClock, qemuArgv } from './qemu.js';
+import { type Accel, cpuArg, KERNEL_CMDLINE, type LabClock, qemuArgv } from './qemu.js';
 import { qmpCommand } from './qmp.js';
 import { connectLabPc, type LabPcRecord, readLabPc } from './remote.js';
 
@@ -156,10 +156,16 @@ export interface UpOptions {
   log?: (s: string) => void;
   /** Two wire ports on host taps for a bump in the wire; a running lab without them is restarted. */
   wire?: boolean;
+  /**
+   * Module parameters the kernel must boot with (load-time stack parameters); a running lab booted
+   * with others, or without, is restarted. Default none.
+   */
+  kernelArgs?: readonly string[];
 }
 
 async function boot(
-  o: Required<Omit<UpOptions, 'accel' | 'clock' | 'wire' | 'cpuModel'>> & {
+  o: Required<Omit<UpOptions, 'accel' | 'clock' | 'wire' | 'cpuModel' | 'kernelArgs'>> & {
+    kernelArgs?: readonly string[];
     cpuModel?: string;
     accel: Accel;
     clock: LabClock;
@@ -230,21 +236,37 @@ async function boot(
   return rec;
 }
 
+/** The argument after `flag` in a running lab's qemu argv. */
+const argAfter = (argv: readonly string[], flag: string) => {
+  const at = argv.indexOf(flag);
+  return at >= 0 ? argv[at + 1] : undefined;
+};
+
+/** The module parameters a running lab's kernel booted with (what its -append adds to the fixed line). */
+export function bootedKernelArgs(argv: readonly string[]): string[] {
+  const line = argAfter(argv, '-append') ?? KERNEL_CMDLINE;
+  const fixed = new Set(KERNEL_CMDLINE.split(' '));
+  return line.split(' ').filter((a) => a !== '' && !fixed.has(a));
+}
+
 /**
- * Why a running lab cannot serve a request as it is (another image, clock, CPU model, or no wire
- * ports where they are asked for); null when it can.
+ * Why a running lab cannot serve a request as it is (another image, clock, CPU model, kernel
+ * arguments, or no wire ports where they are asked for); null when it can.
  */
 export function restartReason(
   running: Pick<LabRecord, 'imageId' | 'clock' | 'wireTaps' | 'argv'>,
-  want: { imageId: string; clock: LabClock; wire: boolean; cpu: string },
+  want: { imageId: string; clock: LabClock; wire: boolean; cpu: string; kernelArgs?: readonly string[] },
 ): string | null {
   const clock = running.clock ?? 'realtime';
-  const at = running.argv.indexOf('-cpu');
-  const cpu = at >= 0 ? running.argv[at + 1] : undefined;
+  const cpu = argAfter(running.argv, '-cpu');
   if (running.imageId !== want.imageId)
     return `runs image ${running.imageId}; the current image is ${want.imageId}`;
   if (clock !== want.clock) return `runs on a ${clock} clock; ${want.clock} was asked for`;
   if (cpu !== want.cpu) return `emulates CPU ${cpu ?? 'unknown'}; ${want.cpu} is asked for`;
+  const booted = bootedKernelArgs(running.argv).sort().join(' ');
+  const asked = [...new Set(want.kernelArgs ?? [])].sort().join(' ');
+  if (booted !== asked)
+    return `booted its kernel with ${booted || 'no module parameters'}; ${asked || 'none'} ${asked ? 'are' : 'is'} asked for`;
   if (want.wire && running.wireTaps === undefined)
     return 'has no wire ports; two are asked for (a bump in the wire)';
   return null;
@@ -276,6 +298,10 @@ export async function labUp(o: UpOptions): Promise<LabRecord> {
   const log = o.log ?? ((s: string) => console.error(s));
   const running = readLab(name);
   if (running?.remote) {
+    if (o.kernelArgs?.length)
+      throw new Error(
+        `lab PC '${name}' boots from its own ISO with its own kernel command line; this run needs ${o.kernelArgs.join(' ')} at boot (load-time stack parameters): run it on a qemu lab`,
+      );
     // A lab PC boots from its own ISO: this host cannot restart it on another image.
     if (running.imageId !== o.image.id)
       log(
@@ -289,6 +315,7 @@ export async function labUp(o: UpOptions): Promise<LabRecord> {
       clock: chooseClock(o.clock, running.accel),
       wire: o.wire === true,
       cpu: cpuArg(running.accel, o.cpuModel),
+      kernelArgs: o.kernelArgs ?? [],
     });
     if (why === null) return running;
     log(`lab '${name}' ${why}: restarting it`);
@@ -301,6 +328,7 @@ export async function labUp(o: UpOptions): Promise<LabRecord> {
     memMb: o.memMb ?? 2048,
     log,
     ...(o.wire ? { wireTaps: wireTapNames(name) } : {}),
+    ...(o.kernelArgs?.length ? { kernelArgs: o.kernelArgs } : {}),
   };
   const vcpus = (clock: LabClock) =>
     clock === 'dilated' ? 1 : (o.cpus ?? Math.max(1, Math.min(cpus().length, 2)));

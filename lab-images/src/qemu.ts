@@ -32,10 +32,22 @@ export interface QemuOptions {
    * eth0 (a) and eth1 (b) in this order. Without it the lab has no network device at all.
    */
   wireTaps?: { a: string; b: string };
+  /** Module parameters the guest kernel boots with (`tcp_cubic.bic_scale=7`): load-time stack parameters. */
+  kernelArgs?: readonly string[];
 }
 
 /** Guest kernel command line. tsc as clocksource measured slightly faster under TCG. */
 export const KERNEL_CMDLINE = 'console=ttyS0 panic=-1 quiet loglevel=4 clocksource=tsc tsc=reliable';
+
+/** Only `module.param=integer`: the command line is one string, and nothing else may ride in it. */
+const MODULE_PARAM_ARG = /^[a-z0-9_]+\.[a-z0-9_]+=-?[0-9]+$/;
+
+/** The guest kernel's command line with a run's module parameters, sorted so one set gives one line. */
+export function kernelCmdline(args: readonly string[] = []): string {
+  const bad = args.find((a) => !MODULE_PARAM_ARG.test(a));
+  if (bad !== undefined) throw new Error(`kernel argument '${bad}' is not module.parameter=integer`);
+  return [KERNEL_CMDLINE, ...[...new Set(args)].sort()].join(' ');
+}
 
 /**
  * The guest CPU under TCG: every feature TCG emulates. Turning off ERMS and FSRM (the guest kernel
@@ -84,7 +96,7 @@ export function qemuArgv(o: QemuOptions): string[] {
     '-initrd',
     o.initrd,
     '-append',
-    KERNEL_CMDLINE,
+    kernelCmdline(o.kernelArgs),
     '-serial',
     `file:${o.consoleLog}`,
     '-device',

@@ -1,4 +1,5 @@
 import {
+  bootedKernelArgs,
   buildIso,
   connectLab,
   ensureImage,
@@ -124,7 +125,10 @@ export const labCommand: Command = {
       );
       if (info) {
         const failed = info.boot.modules.filter((m) => !m.ok);
-        console.log(`  kernel ${info.kernel}, clocksource ${info.clocksource}`);
+        const booted = rec.remote ? [] : bootedKernelArgs(rec.argv);
+        console.log(
+          `  kernel ${info.kernel}, clocksource ${info.clocksource}${booted.length ? `, booted with ${booted.join(' ')}` : ''}`,
+        );
         console.log(`  stacks: ${info.stacksAvailable.join(' ')}`);
         if (rec.wireTaps)
           console.log(`  wire ports: eth0 on host tap ${rec.wireTaps.a}, eth1 on ${rec.wireTaps.b}`);

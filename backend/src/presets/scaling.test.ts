@@ -74,6 +74,19 @@ describe('dimensionless groups', () => {
     expect((k?.ours ?? 0) / (k?.paper ?? 1)).toBeCloseTo(Math.cbrt(0.1606), 9);
   });
 
+  it("keeps CUBIC's K when its C is scaled with k too (the lab boots with bic_scale), against the paper's default C", () => {
+    const g = byId(scalingGroups({ ...at, stacks: ['cubic'], inForce: { cubic: { bic_scale: 7 } } }));
+    const unscaled = byId(scalingGroups({ ...at, stacks: ['cubic'], inForce: {} }));
+    // The paper's K does not move with our C.
+    expect(g['cubic.K/rtt']?.paper).toBeCloseTo(unscaled['cubic.K/rtt']?.paper ?? 0, 9);
+    expect((g['cubic.K/rtt']?.ours ?? 0) / (g['cubic.K/rtt']?.paper ?? 1)).toBeCloseTo(
+      Math.cbrt((0.1606 * 41) / 7),
+      9,
+    );
+    expect(g['cubic.K/rtt']?.preserved).toBe(true);
+    expect(g['cubic.bic_scale']?.preserved).toBe(true);
+  });
+
   it('compares a long timer with the run length when runs are shortened', () => {
     const g = byId(scalingGroups({ ...at, stacks: ['grid'], inForce: {} }));
     expect(g['grid.greedy_ms/run']).toMatchObject({

@@ -9,6 +9,7 @@ import {
   type Spec,
   STACK_PARAMS,
   type StackParam,
+  stackParam,
   usesKernelTcp,
 } from '@lfnlab/emulator';
 import { expandCampaign } from '../campaign/expand.js';
@@ -186,15 +187,19 @@ export function scalingGroups(o: {
       });
     }
     if (stack === 'cubic') {
-      const c = (o.inForce.cubic?.bic_scale ?? 41) * (10 / 1024);
-      const kMs = (w: number) => Math.cbrt((peak(w) * 0.3) / c) * 1000;
+      // C = bic_scale·10/1024: the paper ran the default, ours is what the spec boots the lab with.
+      const cOf = (bicScale: number) => bicScale * (10 / 1024);
+      const kMs = (w: number, c: number) => Math.cbrt((peak(w) * 0.3) / c) * 1000;
+      const bicScale = stackParam('cubic', 'bic_scale')?.default ?? 41;
+      const paper = kMs(wPaper, cOf(bicScale)) / rttPaper;
+      const ours = kMs(wOurs, cOf(o.inForce.cubic?.bic_scale ?? bicScale)) / o.rttMs;
       groups.push({
         id: 'cubic.K/rtt',
         label: 'cubic K / RTT',
         against: 'rtt',
-        paper: kMs(wPaper) / rttPaper,
-        ours: kMs(wOurs) / o.rttMs,
-        preserved: near(kMs(wOurs) / o.rttMs, kMs(wPaper) / rttPaper),
+        paper,
+        ours,
+        preserved: near(ours, paper),
         note: 'K = ∛(W·(1−β)/C): the time to regain the window after a loss, at the peak window',
       });
     }

@@ -1,7 +1,7 @@
 // One experiment from spec to record: boot the lab if needed, start clean, build the dumbbell,
 // calibrate and measure idle RTT (labSetup.ts), sample while the flows run on their schedule,
 // snapshot counters, tear down (always), then summarise with a fidelity verdict (runResults.ts).
-import { buildPlan, formatPlan, type Plan, type Spec, wireClock } from '@lfnlab/emulator';
+import { buildPlan, formatPlan, labKernelArgs, type Plan, type Spec, wireClock } from '@lfnlab/emulator';
 import {
   connectLab,
   type ExitEvent,
@@ -92,6 +92,8 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
     // The wire's hosts live in wall time: its lab must too (auto would dilate it under TCG).
     clock: wired ? wireClock(askedClock) : askedClock,
     wire: wired,
+    // Load-time stack parameters (CUBIC's bic_scale) reach the kernel only as it boots.
+    kernelArgs: labKernelArgs(o.spec),
     log: (s) => log(`  ${s}`),
   });
   if (wired && !lab.wireTaps)

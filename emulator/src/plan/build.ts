@@ -3,7 +3,7 @@ import { plannedChanges } from './changes.js';
 import { buildDumbbell } from './dumbbell.js';
 import { inNs } from './netns.js';
 import { buildCross, buildSamplers } from './sampling.js';
-import { stackParamReadback, stackParamRestore, stackParamSetup } from './stackParams.js';
+import { labKernelArgs, stackParamReadback, stackParamRestore, stackParamSetup } from './stackParams.js';
 import { ROUTER_NS } from './stages.js';
 import { buildTraffic, flowTopology, socketProbe } from './traffic.js';
 import type { Cmd, Plan, Proc, Sampler } from './types.js';
@@ -27,6 +27,7 @@ export function buildPlan(spec: Spec, opts: PlanOptions = {}): Plan {
   const plan: Plan = {
     specName: spec.name,
     seed: spec.seed,
+    labKernelArgs: labKernelArgs(spec),
     topology: {
       routerNs: ROUTER_NS,
       // In the order of the snapshot's per-namespace commands, which the record maps by position.

@@ -26,6 +26,10 @@ const bg = (p: { argv: string[]; on?: 'hosts' }) =>
 
 export function formatPlan(plan: Plan): string {
   const out: string[] = [`# lfnlab plan for '${plan.specName}' (seed ${plan.seed})`];
+  if (plan.labKernelArgs?.length)
+    out.push(
+      `# the lab kernel boots with: ${plan.labKernelArgs.join(' ')} (load-time stack parameters; a lab booted without them is restarted)`,
+    );
   for (const s of plan.setup) {
     out.push('', `# === ${s.title}`, ...s.cmds.flatMap(formatCmd));
   }

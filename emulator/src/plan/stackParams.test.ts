@@ -54,9 +54,41 @@ describe('plan: stack parameters', () => {
   });
 
   it('adds nothing when the spec sets no parameter', () => {
+    expect(buildPlan(spec({})).labKernelArgs).toEqual([]);
     const p = buildPlan(spec({}));
     expect(p.setup.map((s) => s.title)).not.toContain('stack parameters');
     expect(p.snapshot.map((s) => s.title)).not.toContain('stack parameters');
     expect(p.teardown.cmds.every((c) => c.argv[0] === 'ip')).toBe(true);
+  });
+});
+
+describe('plan: a load-time stack parameter', () => {
+  const plan = buildPlan(
+    spec({ flows: [{ stack: 'cubic' }], stackParams: { cubic: { bic_scale: 7, hystart_low_window: 3 } } }),
+  );
+
+  it('asks for a lab kernel booted with it, and says so at the top of the dry run', () => {
+    expect(plan.labKernelArgs).toEqual(['tcp_cubic.bic_scale=7']);
+    expect(formatPlan(plan).split('\n')[1]).toMatch(/^# the lab kernel boots with: tcp_cubic.bic_scale=7 /);
+  });
+
+  it('checks the value in force at set-up instead of writing it, and never puts it back', () => {
+    const s = plan.setup.at(-1);
+    expect(s?.cmds.map((c) => c.argv)).toEqual([
+      ['grep', '-qx', '7', '/sys/module/tcp_cubic/parameters/bic_scale'],
+      ['tee', '/sys/module/tcp_cubic/parameters/hystart_low_window'],
+    ]);
+    expect(s?.cmds[0]?.allowFail).toBeFalsy();
+    expect(s?.cmds[0]?.comment).toMatch(/set when the lab kernel booted/);
+    const restored = plan.teardown.cmds.filter((c) => c.argv[0] === 'tee').map((c) => c.argv[1]);
+    expect(restored).toEqual(['/sys/module/tcp_cubic/parameters/hystart_low_window']);
+  });
+
+  it('reads it back for the record like the others', () => {
+    const s = plan.snapshot.find((x) => x.title === 'stack parameters');
+    expect(s?.cmds.map((c) => c.argv[1])).toEqual([
+      '/sys/module/tcp_cubic/parameters/bic_scale',
+      '/sys/module/tcp_cubic/parameters/hystart_low_window',
+    ]);
   });
 });

@@ -1,8 +1,9 @@
 // Stack module parameters (spec.stackParams) as plan steps: written to sysfs before any flow
 // starts, read back into the record, and put back to the module's default in teardown, since the
 // lab kernel's parameters outlive the run. Writing uses `tee FILE` with the value on stdin: an
-// argv, no shell.
-import { type Spec, STACK_PARAMS, stackParam, sysfsParamPath } from '../spec/index.js';
+// argv, no shell. A load-time parameter cannot be written: the lab kernel boots with it on its
+// command line (labKernelArgs), and setup only checks that the value in force is the spec's.
+import { kernelParamArg, type Spec, STACK_PARAMS, stackParam, sysfsParamPath } from '../spec/index.js';
 import type { Cmd, Section } from './types.js';
 
 export interface StackParamSetting {
@@ -12,6 +13,8 @@ export interface StackParamSetting {
   value: number;
   default: number;
   file: string;
+  /** Set when the lab kernel boots (a load-time parameter), not written by the run. */
+  atBoot: boolean;
 }
 
 /** Every parameter the spec sets, in the spec's order. */
@@ -21,7 +24,17 @@ export function stackParamSettings(spec: Pick<Spec, 'stackParams'>): StackParamS
       const module = STACK_PARAMS[stack]?.module;
       const p = stackParam(stack, name);
       return module && p
-        ? [{ stack, module, name, value, default: p.default, file: sysfsParamPath(module, name) }]
+        ? [
+            {
+              stack,
+              module,
+              name,
+              value,
+              default: p.default,
+              file: sysfsParamPath(module, name),
+              atBoot: p.boot === true,
+            },
+          ]
         : [];
     }),
   );
@@ -32,26 +45,48 @@ const write = (file: string, value: number): Omit<Cmd, 'comment'> => ({
   stdin: `${value}\n`,
 });
 
+/**
+ * What the lab kernel must boot with for this spec, sorted: `tcp_cubic.bic_scale=7`. A lab booted
+ * with other arguments (or none) is restarted, and one booted with these serves only such specs.
+ */
+export function labKernelArgs(spec: Pick<Spec, 'stackParams'>): string[] {
+  return stackParamSettings(spec)
+    .filter((p) => p.atBoot)
+    .map((p) => kernelParamArg(p.module, p.name, p.value))
+    .sort();
+}
+
 /** The setup section, or null when the spec sets nothing. */
 export function stackParamSetup(spec: Pick<Spec, 'stackParams'>): Section | null {
   const s = stackParamSettings(spec);
   if (!s.length) return null;
   return {
     title: 'stack parameters',
-    cmds: s.map((p) => ({
-      comment: `${p.stack} ${p.name} = ${p.value} (default ${p.default})`,
-      ...write(p.file, p.value),
-    })),
+    cmds: s.map((p) =>
+      p.atBoot
+        ? {
+            // The value the kernel took at boot, or setup stops here: a lab that came up without it
+            // would run the stack with its default and record the spec's value as if in force.
+            comment: `${p.stack} ${p.name} = ${p.value} (default ${p.default}), set when the lab kernel booted (${kernelParamArg(p.module, p.name, p.value)}): checked`,
+            argv: ['grep', '-qx', String(p.value), p.file],
+          }
+        : {
+            comment: `${p.stack} ${p.name} = ${p.value} (default ${p.default})`,
+            ...write(p.file, p.value),
+          },
+    ),
   };
 }
 
-/** Teardown steps: every parameter back to the module's default, best effort. */
+/** Teardown steps: every parameter the run wrote back to the module's default, best effort. */
 export function stackParamRestore(spec: Pick<Spec, 'stackParams'>): Cmd[] {
-  return stackParamSettings(spec).map((p) => ({
-    comment: `${p.stack} ${p.name} back to its default`,
-    ...write(p.file, p.default),
-    allowFail: true,
-  }));
+  return stackParamSettings(spec)
+    .filter((p) => !p.atBoot)
+    .map((p) => ({
+      comment: `${p.stack} ${p.name} back to its default`,
+      ...write(p.file, p.default),
+      allowFail: true,
+    }));
 }
 
 /** Snapshot steps that read each set parameter back: the record shows the value in force. */

@@ -169,6 +169,12 @@ export interface Topology {
 export interface Plan {
   specName: string;
   seed: number;
+  /**
+   * What the lab kernel must have booted with (load-time stack parameters, `tcp_cubic.bic_scale=7`);
+   * empty for most specs. The lab is restarted with them when it runs without them, or with others.
+   * Absent in plan.json files before them.
+   */
+  labKernelArgs?: string[];
   topology: Topology;
   setup: Section[];
   /**

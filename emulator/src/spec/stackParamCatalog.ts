@@ -9,7 +9,8 @@
 // `sysfs` says whether /sys/module/<module>/parameters/<name> exists and writing it changes running
 // sockets: 'live' (the spec may set it, stackParams), 'load' (read once when the module loads; the
 // lab's modules stay loaded), 'hidden' (a module parameter with permission 0: no sysfs file),
-// 'none' (a compile-time constant).
+// 'none' (a compile-time constant). A 'load' parameter marked `boot` is settable all the same: the
+// lab kernel takes it on its command line (module.param=value) and the lab boots with it.
 
 export type ParamDimension = 'window' | 'rate' | 'time' | 'ratio';
 export type ParamUnit = 'packets' | 'bytes' | 'ms' | 's' | 'us' | 'RTTs' | 'Mbit/s' | 'ratio';
@@ -28,6 +29,11 @@ export interface StackParam {
   scale?: number;
   /** A constant another (live) parameter scales, in percent: its value in force is default × that/100. */
   scaledBy?: string;
+  /**
+   * A 'load' parameter of a built-in module that the spec may set: the lab kernel boots with it on
+   * its command line (a lab booted with another value is restarted), and the run reads it back.
+   */
+  boot?: true;
   meaning: string;
 }
 
@@ -79,6 +85,16 @@ const fixed = (
   ...(scaledBy ? { scaledBy } : {}),
 });
 
+/** A load-time parameter a run sets through the lab kernel's command line (see `boot`). */
+const atBoot = (
+  name: string,
+  def: number,
+  unit: ParamUnit,
+  dimension: ParamDimension,
+  [min, max]: [number, number],
+  meaning: string,
+): StackParam => ({ name, default: def, unit, dimension, sysfs: 'load', boot: true, min, max, meaning });
+
 const I31 = 2 ** 31 - 1;
 
 /** Per stack name (STACKS): its parameters. Flags (on/off switches) are left out: no scaling touches them. */
@@ -87,13 +103,15 @@ export const STACK_PARAMS: Readonly<Record<string, StackParams>> = {
   cubic: {
     module: 'tcp_cubic',
     params: [
-      fixed(
+      // Built in (Debian's 6.1 has CONFIG_TCP_CONG_CUBIC=y): tcp_cubic.bic_scale= on the kernel's
+      // command line reaches it before its init turns it into cube_factor.
+      atBoot(
         'bic_scale',
         41,
         'packets',
         'window',
-        'C = bic_scale·10/1024 packets/s³ (0.4); K = ∛(W·(1−β)/C), so K shrinks by ∛k when W does. Turned into a factor when the module loads',
-        'load',
+        [1, 1024],
+        'C = bic_scale·10/1024 packets/s³ (0.4); K = ∛(W·(1−β)/C), so K shrinks by ∛k when W does unless C is scaled by k too. Read once at boot: the lab boots with it',
       ),
       live('beta', 717, 'ratio', 'ratio', [1, 1023], 'window kept on loss, /1024 (0.7)', 1024),
       live('hystart_low_window', 16, 'packets', 'window', [0, 65535], 'HyStart acts only above this window'),
@@ -368,11 +386,14 @@ export const STACK_PARAMS: Readonly<Record<string, StackParams>> = {
   },
 };
 
-/** The parameters a spec may set for a stack (sysfs 'live'). */
+/** The parameters a spec may set for a stack: sysfs 'live' ones, and load-time ones the lab boots with. */
 export const settableParams = (stack: string): StackParam[] =>
   (Object.hasOwn(STACK_PARAMS, stack) ? (STACK_PARAMS[stack]?.params ?? []) : []).filter(
-    (p) => p.sysfs === 'live',
+    (p) => p.sysfs === 'live' || p.boot === true,
   );
+
+/** The lab kernel's command-line form of a load-time parameter: `tcp_cubic.bic_scale=7`. */
+export const kernelParamArg = (module: string, name: string, value: number) => `${module}.${name}=${value}`;
 
 /** A parameter's entry, or undefined (own keys only: `constructor` names no stack). */
 export function stackParam(stack: string, name: string): StackParam | undefined {

@@ -29,10 +29,14 @@ describe('stack-parameter catalog', () => {
         expect(p.default, `${stack}.${p.name}`).toBeLessThanOrEqual(p.max);
       }
   });
-  it('lets a run set only parameters a running socket reads from sysfs', () => {
+  it('lets a run set only parameters a running socket reads from sysfs, or the lab kernel takes at boot', () => {
     expect(settableParams('vegas').map((p) => p.name)).toEqual(['alpha', 'beta', 'gamma']);
     expect(settableParams('highspeed')).toEqual([]);
-    expect(settableParams('cubic').map((p) => p.name)).not.toContain('bic_scale');
+    expect(settableParams('cubic').find((p) => p.name === 'bic_scale')).toMatchObject({
+      sysfs: 'load',
+      boot: true,
+    });
+    expect(settableParams('cdg').map((p) => p.name)).not.toContain('window');
   });
 });
 
@@ -72,10 +76,17 @@ describe('spec stackParams', () => {
   });
   it('says why a known constant cannot be set by a run', () => {
     expect(problems({ highspeed: { low_window: 6 } })[0]?.message).toMatch(/compile-time constant/);
-    expect(problems({ cubic: { bic_scale: 7 } })[0]?.message).toMatch(
-      /only when the module loads.*hystart_low_window/,
-    );
+    expect(problems({ cdg: { window: 4 } })[0]?.message).toMatch(/only when the module loads/);
     expect(problems({ illinois: { win_thresh: 3 } })[0]?.message).toMatch(/without a sysfs file/);
+  });
+  it('accepts CUBIC’s C within range (the lab boots with it) and names the range otherwise', () => {
+    expect(problems({ cubic: { bic_scale: 7 } })).toEqual([]);
+    expect(problems({ cubic: { bic_scale: 0 } })).toEqual([
+      {
+        path: 'stackParams.cubic.bic_scale',
+        message: 'must be a whole number from 1 to 1024 (packets; default 41)',
+      },
+    ]);
   });
   it('refuses a value that is not a number', () => {
     expect(problems({ fast: { alpha: '16' } })[0]).toEqual({

@@ -1,6 +1,7 @@
 // The spec's `stackParams`: module parameters of the stacks, set for one run and restored after it
 // (they are global to the lab kernel). Checked against the catalog (stackParamCatalog.ts): only
-// parameters a running socket reads from sysfs, each within its range.
+// parameters a running socket reads from sysfs, or that the lab kernel takes when it boots, each
+// within its range.
 import { z } from 'zod';
 import { STACK_PARAMS, settableParams, stackParam } from './stackParamCatalog.js';
 
@@ -38,7 +39,7 @@ function checkStackParams(value: Params, ctx: z.core.$RefinementCtx<Params>): vo
             ? `${stack} has no parameter '${name}'; settable: ${names.join(', ')}`
             : `${stack} has no settable parameters`,
         });
-      } else if (p.sysfs !== 'live') {
+      } else if (p.sysfs !== 'live' && !p.boot) {
         ctx.addIssue({
           code: 'custom',
           path: [stack, name],

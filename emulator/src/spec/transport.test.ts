@@ -137,7 +137,8 @@ describe('omit', () => {
     expect(problems([{ stack: 'reno', start: '10s', omit: '20s' }])).toEqual([
       {
         path: 'flows.0.omit',
-        message: "must leave at least one sample interval (1s) of the flow's 20s of sending (at most 19s here)",
+        message:
+          "must leave at least one sample interval (1s) of the flow's 20s of sending (at most 19s here)",
       },
     ]);
     expect(problems([{ stack: 'reno', omit: '-1s' }])[0]?.path).toBe('flows.0.omit');
