@@ -10,6 +10,8 @@
 //   lab pool           the same campaign on N = 1 and N = 2 labs: wall time and the verdicts
 //   cpu model          (only with --only cpumodel) the guest CPU model under TCG, A/B in pairs:
 //                      pace ratio with a 95 % t interval, guest CPU, packet spacing
+//   cubic C            (only with --only cubicc) CUBIC's C set at boot (bic_scale 41 and 7), A/B
+//                      in pairs: loss-to-loss epoch ratio with a 95 % t interval against ∛(41/7)
 // Results print as tables and are saved under bench/results/ with the machine's details.
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, hostname, release, tmpdir, totalmem } from 'node:os';
@@ -22,10 +24,12 @@ import { table } from '../cli/args.js';
 import type { SamplerCounters } from '../run/demux.js';
 import { formatLimit } from '../run/limitedBy.js';
 import { runExperiment } from '../run/runExperiment.js';
+import { type TcpFlowSample, tcpSamplesOf } from '../run/samples.js';
 import { campaignSections } from './campaignSections.js';
 import { clockSections } from './clockSections.js';
 import { type ClockMode, runFacts } from './clocks.js';
 import { CPU_MODEL_SPEC, cpuModelAb, cpuModelText } from './cpuModel.js';
+import { cubicScaleAb, cubicScaleText } from './cubicScale.js';
 import { CAPTURE, packetSpacing, withBottleneckCapture } from './spacing.js';
 
 const RESULTS = fileURLToPath(new URL('../../../bench/results/', import.meta.url));
@@ -35,6 +39,7 @@ const { values: opts } = parseArgs({
     only: { type: 'string' },
     lab: { type: 'string' },
     pairs: { type: 'string' },
+    seconds: { type: 'string' },
   },
 });
 const labName = opts.lab ?? 'default';
@@ -314,6 +319,36 @@ async function main() {
     section(
       'Guest CPU model under TCG (dilated, 16 Reno streams at 100 Mbit/s, 10 ms, 20 s; pairs AB, BA, …)',
       cpuModelText(r),
+    );
+  }
+  if (opts.only?.split(',').includes('cubicc')) {
+    // Each value of C boots the lab kernel again: only when asked for by name.
+    const seconds = Number(opts.seconds ?? (quick ? 60 : 120));
+    const r = await cubicScaleAb({
+      pairs: Number(opts.pairs ?? (quick ? 1 : 3)),
+      seconds,
+      run: async (input) => {
+        const { summary, dir } = await run(input, undefined, 'dilated');
+        const tcp = readFileSync(join(dir, 'samples', 'tcp.jsonl'), 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as TcpFlowSample);
+        const mine = tcpSamplesOf(tcp, 'c');
+        const inForce = JSON.parse(readFileSync(join(dir, 'stack-params-before.json'), 'utf8')).cubic
+          ?.bic_scale;
+        return {
+          t: mine.map((s) => s.t),
+          cwnd: mine.map((s) => s.cwndPackets),
+          inForce: typeof inForce === 'number' ? inForce : null,
+          verdict: summary.verdict ?? '-',
+        };
+      },
+      log: (l) => process.stderr.write(`  ${l}\n`),
+    });
+    results.cubicScale = r;
+    section(
+      `CUBIC's C set at boot (dilated, one CUBIC flow, 100 Mbit/s × 100 ms, 0.2 BDP, ${seconds} s; pairs AB, BA, …)`,
+      cubicScaleText(r),
     );
   }
   save();
