@@ -86,14 +86,11 @@ const fixed = (
 });
 
 /** A load-time parameter a run sets through the lab kernel's command line (see `boot`). */
-const atBoot = (
-  name: string,
-  def: number,
-  unit: ParamUnit,
-  dimension: ParamDimension,
-  [min, max]: [number, number],
-  meaning: string,
-): StackParam => ({ name, default: def, unit, dimension, sysfs: 'load', boot: true, min, max, meaning });
+const atBoot = (...args: Parameters<typeof live>): StackParam => ({
+  ...live(...args),
+  sysfs: 'load',
+  boot: true,
+});
 
 const I31 = 2 ** 31 - 1;
 
