@@ -8,7 +8,7 @@
 
 import { type BootstrapInterval, bootstrapCi, fastMean, seedFromText } from '@lfnlab/metrics';
 import { type InlineItem, resolveItems } from './load.js';
-import { equivalentCount, goodputSum, type PresetRow, rowMeasure } from './measure.js';
+import { equivalentCount, goodputSum, measureUnit, type PresetRow, rowMeasure } from './measure.js';
 import type { Item, Measure, PresetMeta, Published, Where } from './schema.js';
 import { MIN_RUNS } from './verdict.js';
 import { rowMatches } from './where.js';
@@ -222,7 +222,7 @@ function fromResolved(
     label: it.label,
     paper: null,
     scaled: false,
-    unit: null,
+    unit: measureUnit(it.measure),
     ...measured(it.where, it.measure, ctx.rows, missingIsInfinite),
   };
 }

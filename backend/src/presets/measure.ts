@@ -195,6 +195,19 @@ export function cellMeasure(where: Where, m: Measure, rows: PresetRow[]): CellVa
   };
 }
 
+/** The unit of a measure's value; null for ratios, indices and metrics whose unit the row carries. */
+export function measureUnit(m: Measure): string | null {
+  switch (m.kind) {
+    case 'goodput':
+    case 'goodputSd':
+      return 'Mbit/s';
+    case 'loadedRtt':
+      return 'ms';
+    default:
+      return null;
+  }
+}
+
 /** Which of our result fields a measure reads, for the side-by-side table. */
 export function describeMeasure(m: Measure): string {
   const fl = (f: string | string[] | undefined) => (f === undefined ? 'all flows' : [f].flat().join(', '));

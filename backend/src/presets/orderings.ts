@@ -32,16 +32,26 @@ export function cmp(a: number, b: number, tie: Tie): number {
   return a > b ? 1 : -1;
 }
 
-/** "A > B ≈ C" from values, highest first. */
-function orderText(xs: { name: string; v: number }[], tie: Tie): string {
+/**
+ * "A > B ≈ C" from values, highest first; with `shown`, each name carries its value and the unit
+ * closes the chain ("A 81.2 > B 70.1 Mbit/s"), so a reader sees how far apart the items are.
+ */
+function orderText(xs: { name: string; v: number }[], tie: Tie, shown?: { unit: string | null }): string {
   const sorted = [...xs].sort((a, b) => b.v - a.v);
   let out = '';
   sorted.forEach((x, i) => {
     const prev = sorted[i - 1];
     if (prev) out += cmp(prev.v, x.v, tie) === 0 ? ' ≈ ' : ' > ';
-    out += x.name;
+    out += shown ? `${x.name} ${fmt(x.v)}` : x.name;
   });
-  return out;
+  return shown?.unit ? `${out} ${shown.unit}` : out;
+}
+
+/** The unit every item shares, or null (none, or items in different units). */
+function sharedUnit(items: readonly Estimate[]): string | null {
+  const units = new Set(items.map((e) => e.unit));
+  const [unit] = units;
+  return units.size === 1 && unit ? unit : null;
 }
 
 /**
@@ -141,6 +151,7 @@ export function ordering(c: ClaimOf<'ordering'>, ctx: EstimateContext): Judged {
   const ours = orderText(
     measured.map((e) => ({ name: e.name, v: e.value as number })),
     c.tie,
+    { unit: sharedUnit(measured) },
   );
   // Over runs when every item is a mean of runs; over the items' values otherwise (cell-level items).
   const byRun = measured.every((e) => e.runs !== null);
