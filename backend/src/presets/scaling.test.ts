@@ -123,6 +123,22 @@ describe('presets', () => {
       expect(g[id]?.preserved, id).toBe(false);
   });
 
+  it('counts the congestion epochs between joins in seed001-dst, and none for table4 (its transfers do not overlap)', () => {
+    const byName = (n: string) => {
+      const p = presets.find((x) => x.name === n);
+      if (!p) throw new Error(`${n} missing`);
+      return byId(presetScaling(p).groups);
+    };
+    // One flow's epoch: (826 packets × 1.2) / 2 RTTs of 100 ms = 49.5 s here, k⁻¹ = 6.2 times that
+    // in the paper; the 50 s stagger is kept, so the paper saw 6.2 times fewer epochs per join.
+    const g = byName('seed001-dst')['stagger/epoch'];
+    const epochS = ((100e6 * 0.1) / 8 / 1514) * 1.2 * 0.5 * 0.1;
+    expect(g?.ours).toBeCloseTo(50 / epochS, 6);
+    expect(g?.paper).toBeCloseTo((50 / epochS) * 0.1608, 6);
+    expect(g?.preserved).toBe(false);
+    expect(byName('seed000-table4')['stagger/epoch']).toBeUndefined();
+  });
+
   it('explains, per finding, every group a preset does not keep', () => {
     for (const p of presets) expect(unexplainedGroups(p, presetScaling(p)), p.name).toEqual([]);
   });

@@ -78,6 +78,8 @@ export function scalingGroups(o: {
   timeFactor: number;
   stacks: string[];
   inForce: Record<string, Record<string, number>>;
+  /** Time between the starts of flows that then compete (count with every), or null. */
+  staggerMs?: number | null;
 }): DimensionlessGroup[] {
   const k = o.rateFactor * o.rttFactor;
   const wOurs = bdpBytes(o.rateBps, o.rttMs) / frameBytes(o.mtu);
@@ -110,6 +112,21 @@ export function scalingGroups(o: {
         : { note: "the spec gives the buffer in packets or bytes; the paper's is not known here" }),
     },
   ];
+  if (o.staggerMs) {
+    // Both sides' epoch is one flow's; with n flows each window is n times smaller on both sides,
+    // so the ratio holds for every n.
+    const paper = o.staggerMs / o.timeFactor / epochMs(wPaper, rttPaper);
+    const ours = o.staggerMs / epochMs(wOurs, o.rttMs);
+    groups.push({
+      id: 'stagger/epoch',
+      label: 'stagger / congestion epoch',
+      against: 'epoch',
+      paper,
+      ours,
+      preserved: near(ours, paper),
+      note: 'congestion epochs a newcomer and the flows before it go through until the next flow joins (epoch: one flow growing one packet per RTT from half the peak window back to it)',
+    });
+  }
   for (const stack of o.stacks) {
     for (const p of STACK_PARAMS[stack]?.params ?? []) {
       const by = p.scaledBy ? (o.inForce[stack]?.[p.scaledBy] ?? 100) : null;
@@ -211,6 +228,17 @@ export function scalingGroups(o: {
 const kernelStacks = (spec: Spec): string[] =>
   spec.flows.filter((f) => usesKernelTcp(f.transport)).map((f) => f.stack);
 
+/**
+ * The time between joins of flows that then compete: the smallest `every` of a flow started more
+ * than once whose copies overlap (each lasting longer than the stagger); null when none do.
+ */
+export function competingStaggerMs(spec: Spec): number | null {
+  const staggers = spec.flows
+    .filter((f) => f.count > 1 && f.every > 0 && (f.duration === undefined || f.duration > f.every))
+    .map((f) => f.every);
+  return staggers.length ? Math.min(...staggers) : null;
+}
+
 /** A preset's groups, at its first run's first path, for every stack any of its runs uses. */
 export function presetScaling(p: Preset): PresetScaling {
   const variants = p.parts.flatMap((part) =>
@@ -260,6 +288,7 @@ export function presetScaling(p: Preset): PresetScaling {
       timeFactor,
       stacks,
       inForce: spec.stackParams ?? {},
+      staggerMs: competingStaggerMs(spec),
     }),
   };
 }
