@@ -106,11 +106,11 @@ function writeSummary(resultsDir: string): string {
 }
 
 /** Compare what the part directories hold; write comparison.json and comparison.html beside them. */
-function compareDir(p: Preset, dir: string): { text: string; html: string } {
+function compareDir(p: Preset, dir: string, values: Values): { text: string; html: string } {
   const rows: PresetRow[] = p.parts.flatMap((part) =>
     existsSync(join(dir, part.name, 'results.json')) ? readPresetRows(join(dir, part.name), part.name) : [],
   );
-  const c = comparePreset(p, rows);
+  const c = comparePreset(p, rows, lengthOf(p, values).seconds);
   writeFileSync(join(dir, 'comparison.json'), `${JSON.stringify(c, null, 2)}\n`);
   const html = join(dir, 'comparison.html');
   writeFileSync(
@@ -237,7 +237,7 @@ ${STOP_HELP}`,
         );
         return 2;
       }
-      const out = compareDir(preset, dir);
+      const out = compareDir(preset, dir, values);
       console.log(`${out.text}\n${out.html}`);
       return 0;
     }
@@ -267,7 +267,7 @@ ${STOP_HELP}`,
               for (const id of readdirSync(runs)) saveProgress(partDir, join(progress, part.name), id);
           }
       }
-      compareDir(preset, dir);
+      compareDir(preset, dir, values);
       const results = resolve(typeof values.results === 'string' ? values.results : RESULTS_DIR);
       const info = runsInfo(preset, dir, lengthOf(preset, values));
       const out = publishPreset(preset, dir, results, info);
@@ -323,7 +323,7 @@ ${STOP_HELP}`,
     } finally {
       stopping.release();
     }
-    const out = compareDir(preset, dir);
+    const out = compareDir(preset, dir, values);
     console.log(`\n${out.text}\n${out.html}`);
     return stopping.stopped() ? 130 : allDone ? 0 : 1;
   },

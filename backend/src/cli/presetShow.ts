@@ -19,6 +19,30 @@ const wrap = (text: string, indent: string, width = 96): string => {
   return lines.map((l) => indent + l).join('\n');
 };
 
+/**
+ * The groups that read otherwise at the reproduction length (its runs shorten every time in the spec
+ * alike, so the stagger and run-length groups move); null when none do or the preset has no such length.
+ */
+function reproductionShift(p: Preset, full: PresetScaling): string | null {
+  const seconds = p.meta.reproduce?.seconds;
+  if (!seconds) return null;
+  const short = presetScaling(p, seconds);
+  if (short.timeFactor === full.timeFactor) return null;
+  const before = new Map(full.groups.map((g) => [g.id, g]));
+  const moved = short.groups.filter((g) => {
+    const f = before.get(g.id);
+    return !f || f.ours !== g.ours || f.paper !== g.paper;
+  });
+  if (!moved.length) return null;
+  return [
+    `at the reproduction length (${short.at.runS} s runs, run length × ${groupValue(short.timeFactor)}), where the findings are judged:`,
+    table(
+      ['group', 'paper', 'ours', 'preserved'],
+      moved.map((g) => [g.label, groupValue(g.paper), groupValue(g.ours), preservedText(g)]),
+    ),
+  ].join('\n');
+}
+
 const bdpText = (r: PresetScaling['bdpRange'], k: number) =>
   r.min === r.max ? groupValue(r.min / k) : `${groupValue(r.min / k)}–${groupValue(r.max / k)}`;
 
@@ -41,6 +65,8 @@ export function formatPresetShow(p: Preset, s: PresetScaling = presetScaling(p))
       s.groups.map((g) => [g.label, groupValue(g.paper), groupValue(g.ours), preservedText(g)]),
     ),
   ];
+  const repro = reproductionShift(p, s);
+  if (repro) out.push('', repro);
   const notes = s.groups.filter((g) => g.note).map((g) => `  ${g.label}: ${g.note}`);
   if (notes.length) out.push('', 'notes:', ...notes);
   const lost = s.groups.filter((g) => g.preserved === false && g.id !== 'bdp');

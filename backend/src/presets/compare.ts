@@ -53,9 +53,9 @@ export interface ScalingReport extends PresetScaling {
   caveats: PresetMeta['scaling']['caveats'];
 }
 
-function scalingReport(preset: Preset): ScalingReport | null {
+function scalingReport(preset: Preset, seconds: number | null): ScalingReport | null {
   try {
-    return { ...presetScaling(preset), caveats: preset.meta.scaling.caveats };
+    return { ...presetScaling(preset, seconds), caveats: preset.meta.scaling.caveats };
   } catch {
     return null;
   }
@@ -86,7 +86,12 @@ function checkClaim(c: Claim, ctx: EstimateContext): Judged {
 export const paperLabel = (preset: Preset) => `${preset.meta.paper.short} (seed ${preset.meta.paper.id})`;
 
 /** The preset's published numbers beside ours, and its claims checked on `rows`. */
-export function comparePreset(preset: Preset, rows: PresetRow[]): PresetComparison {
+/** `seconds`: the length the runs were shortened to (CI, reproduction), null for full length. */
+export function comparePreset(
+  preset: Preset,
+  rows: PresetRow[],
+  seconds: number | null = null,
+): PresetComparison {
   const only = preset.parts.length === 1 ? preset.parts[0]?.name : undefined;
   const tagged = rows.map((r) => (r.part === undefined && only ? { ...r, part: only } : r));
   const used = tagged.filter((r) => r.status === 'completed' && r.verdict !== 'invalid');
@@ -136,7 +141,7 @@ export function comparePreset(preset: Preset, rows: PresetRow[]): PresetComparis
     rows: { total: rows.length, used: used.length, excluded: rows.length - used.length },
     cells,
     findings,
-    groups: scalingReport(preset),
+    groups: scalingReport(preset, seconds),
     summary:
       `${preset.name}: ${measuredCells} of ${cells.length} published numbers have a measurement beside them; ` +
       `of ${findings.length} findings, ${hold} hold, ${fail} do not, ${inconclusive} inconclusive` +

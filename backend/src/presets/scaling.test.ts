@@ -139,6 +139,31 @@ describe('presets', () => {
     expect(byName('seed000-table4')['stagger/epoch']).toBeUndefined();
   });
 
+  it('computes the groups at the length the runs were shortened to: dst reproduced joins every 10 s', () => {
+    const p = presets.find((x) => x.name === 'seed001-dst');
+    if (!p) throw new Error('seed001-dst missing');
+    const s = presetScaling(p, 120);
+    expect(s.at.runS).toBe(120);
+    expect(s.timeFactor).toBeCloseTo(0.2, 12);
+    const g = byId(s.groups)['stagger/epoch'];
+    const epochS = ((100e6 * 0.1) / 8 / 1514) * 1.2 * 0.5 * 0.1;
+    expect(g?.ours).toBeCloseTo(10 / epochS, 6);
+    // The paper's side does not move: its 50 s against its epoch.
+    expect(g?.paper).toBeCloseTo(
+      presetScaling(p).groups.find((x) => x.id === 'stagger/epoch')?.paper ?? 0,
+      12,
+    );
+    // A length at or above the preset's changes nothing.
+    expect(presetScaling(p, 900)).toEqual(presetScaling(p));
+  });
+
+  it('explains every group a preset does not keep at its reproduction length too', () => {
+    for (const p of presets) {
+      const seconds = p.meta.reproduce?.seconds;
+      if (seconds) expect(unexplainedGroups(p, presetScaling(p, seconds)), p.name).toEqual([]);
+    }
+  });
+
   it('explains, per finding, every group a preset does not keep', () => {
     for (const p of presets) expect(unexplainedGroups(p, presetScaling(p)), p.name).toEqual([]);
   });

@@ -13,6 +13,7 @@ import {
   usesKernelTcp,
 } from '@lfnlab/emulator';
 import { expandCampaign } from '../campaign/expand.js';
+import { shortenForCi } from './ci.js';
 import { globRe, type Preset } from './load.js';
 
 /** A group counts as preserved when ours is within this share of the paper's. */
@@ -34,9 +35,10 @@ export interface DimensionlessGroup {
 export interface PresetScaling {
   rateFactor: number;
   rttFactor: number;
+  /** The paper's times to ours: the meta's timeFactor, times the shortening when runs were shortened. */
   timeFactor: number;
-  /** The operating point the groups are computed at: the preset's first run. */
-  at: { part: string; variant: string; rateMbps: number; rttMs: number; mtu: number };
+  /** The operating point the groups are computed at: the preset's first run, at the length compared. */
+  at: { part: string; variant: string; rateMbps: number; rttMs: number; mtu: number; runS: number };
   /** BDP in packets over every run and path of the preset, ours (the paper's: divide by rateFactor·rttFactor). */
   bdpRange: { min: number; max: number };
   /** Kernel stacks the preset's runs use. */
@@ -239,14 +241,27 @@ export function competingStaggerMs(spec: Spec): number | null {
   return staggers.length ? Math.min(...staggers) : null;
 }
 
-/** A preset's groups, at its first run's first path, for every stack any of its runs uses. */
-export function presetScaling(p: Preset): PresetScaling {
-  const variants = p.parts.flatMap((part) =>
-    expandCampaign(part.campaign).map((v) => ({ part: part.name, v })),
-  );
+/**
+ * A preset's groups, at its first run's first path, for every stack any of its runs uses; with
+ * `seconds`, at runs shortened to that length as CI and reproductions shorten them (every time in
+ * the spec scaled alike, so the stagger and the run length move and time-scale groups with them).
+ */
+export function presetScaling(p: Preset, seconds: number | null = null): PresetScaling {
+  const variantsOf = (short: boolean) =>
+    p.parts.flatMap((part) =>
+      expandCampaign(short ? shortenForCi(part.campaign, seconds as number) : part.campaign).map((v) => ({
+        part: part.name,
+        v,
+      })),
+    );
+  const full = variantsOf(false);
+  const fullMs = full[0]?.v.resolved.duration ?? 0;
+  // A length at or above the preset's own is the full length (shortening never lengthens).
+  const variants = seconds && seconds * 1000 < fullMs ? variantsOf(true) : full;
   const first = variants[0];
   if (!first) throw new Error(`${p.name}: no runs`);
   const spec = first.v.resolved;
+  const shortening = spec.duration / fullMs;
   const [pathName, path] = Object.entries(spec.paths)[0] ?? [];
   if (!pathName || !path) throw new Error(`${p.name}: no path`);
   const stacks = [...new Set(variants.flatMap(({ v }) => kernelStacks(v.resolved)))].sort();
@@ -262,7 +277,8 @@ export function presetScaling(p: Preset): PresetScaling {
       : 'bytes' in buffer
         ? buffer.bytes
         : buffer.packets * frameBytes(spec.mtu);
-  const { rateFactor, rttFactor, timeFactor } = p.meta.scaling;
+  const { rateFactor, rttFactor } = p.meta.scaling;
+  const timeFactor = p.meta.scaling.timeFactor * shortening;
   return {
     rateFactor,
     rttFactor,
@@ -273,6 +289,7 @@ export function presetScaling(p: Preset): PresetScaling {
       rateMbps: path.rate / 1e6,
       rttMs: path.rtt,
       mtu: spec.mtu,
+      runS: spec.duration / 1000,
     },
     bdpRange: { min: Math.min(...bdps), max: Math.max(...bdps) },
     stacks,

@@ -71,7 +71,7 @@ function scalingSection(c: PresetComparison): string {
     .join('');
   return [
     '<h2>Scaling: dimensionless groups</h2>',
-    `<p class="unit">At ${esc(String(g.at.rateMbps))} Mbit/s, ${esc(String(g.at.rttMs))} ms (rate × ${esc(String(g.rateFactor))}, RTT × ${esc(String(g.rttFactor))})${g.bdpRange ? `; the BDP over all runs is ${esc(groupValue(g.bdpRange.min))}–${esc(groupValue(g.bdpRange.max))} packets here` : ''}. A stack constant counted in packets keeps its meaning only if it is scaled with the window; time constants keep theirs against the RTT but not against a congestion epoch.</p>`,
+    `<p class="unit">At ${esc(String(g.at.rateMbps))} Mbit/s, ${esc(String(g.at.rttMs))} ms${g.at.runS ? `, ${esc(String(g.at.runS))} s runs` : ''} (rate × ${esc(String(g.rateFactor))}, RTT × ${esc(String(g.rttFactor))}${g.at.runS ? `, time × ${esc(fmt(g.timeFactor))}` : ''})${g.bdpRange ? `; the BDP over all runs is ${esc(groupValue(g.bdpRange.min))}–${esc(groupValue(g.bdpRange.max))} packets here` : ''}. A stack constant counted in packets keeps its meaning only if it is scaled with the window; time constants keep theirs against the RTT but not against a congestion epoch.</p>`,
     table(
       'Each group in the paper and here, and whether the scaling keeps it',
       ['group', 'paper', 'here', 'preserved'],

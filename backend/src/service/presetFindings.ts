@@ -140,7 +140,7 @@ export class PresetFindings {
       .join(',')}`;
     let comparison = this.compared.get(key);
     if (!comparison) {
-      comparison = comparePreset(preset, rows);
+      comparison = comparePreset(preset, rows, newest.shortenedToS);
       if (this.compared.size >= CACHE_SIZE) this.compared.delete(this.compared.keys().next().value as string);
       this.compared.set(key, comparison);
     }
