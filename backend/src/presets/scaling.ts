@@ -37,8 +37,11 @@ export interface PresetScaling {
   rttFactor: number;
   /** The paper's times to ours: the meta's timeFactor, times the shortening when runs were shortened. */
   timeFactor: number;
-  /** The operating point the groups are computed at: the preset's first run, at the length compared. */
-  at: { part: string; variant: string; rateMbps: number; rttMs: number; mtu: number; runS: number };
+  /**
+   * The operating point the groups are computed at: the preset's first run, at the length compared
+   * (`runS`, absent in comparisons published before it was recorded).
+   */
+  at: { part: string; variant: string; rateMbps: number; rttMs: number; mtu: number; runS?: number };
   /** BDP in packets over every run and path of the preset, ours (the paper's: divide by rateFactor·rttFactor). */
   bdpRange: { min: number; max: number };
   /** Kernel stacks the preset's runs use. */
