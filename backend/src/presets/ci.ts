@@ -136,6 +136,13 @@ function thin<T>(values: T[], n: number | undefined): T[] {
 /** The name a shortened campaign gets (its runs are named `NAME-ci/VARIANT`; reproductions `NAME-repro`). */
 export const shortenedName = (name: string, suffix = 'ci') => `${name}-${suffix}`.slice(0, 64);
 
+/** What shortening a campaign's runs to `seconds` multiplies every time by (1: not shortened). */
+export function shorteningOf(campaign: Campaign, seconds: number): number {
+  const full = ms(campaign.base.duration);
+  if (full === null) throw new Error(`${campaign.name}: the base spec needs a duration to shorten`);
+  return Math.min(1, (seconds * 1000) / full);
+}
+
 /**
  * The campaign with every run `seconds` long: for CI one repetition (optionally at most `values`
  * values per varied parameter), for a reproduction every value and `repeat` repetitions. Expanding
@@ -146,9 +153,7 @@ export function shortenForCi(
   seconds: number,
   opts: { values?: number; repeat?: number; suffix?: string; why?: string } = {},
 ): Campaign {
-  const full = ms(campaign.base.duration);
-  if (full === null) throw new Error(`${campaign.name}: the base spec needs a duration to shorten`);
-  const c: Ctx = { factor: Math.min(1, (seconds * 1000) / full), seconds };
+  const c: Ctx = { factor: shorteningOf(campaign, seconds), seconds };
   const vary = Object.fromEntries(
     Object.entries(campaign.vary).map(([k, vals]) => {
       const scaled = vals.map((v) => scaleValue(k, v, c));

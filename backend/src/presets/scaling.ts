@@ -13,7 +13,7 @@ import {
   usesKernelTcp,
 } from '@lfnlab/emulator';
 import { expandCampaign } from '../campaign/expand.js';
-import { shortenForCi } from './ci.js';
+import { shortenForCi, shorteningOf } from './ci.js';
 import { globRe, type Preset } from './load.js';
 
 /** A group counts as preserved when ours is within this share of the paper's. */
@@ -250,21 +250,16 @@ export function competingStaggerMs(spec: Spec): number | null {
  * the spec scaled alike, so the stagger and the run length move and time-scale groups with them).
  */
 export function presetScaling(p: Preset, seconds: number | null = null): PresetScaling {
-  const variantsOf = (short: boolean) =>
-    p.parts.flatMap((part) =>
-      expandCampaign(short ? shortenForCi(part.campaign, seconds as number) : part.campaign).map((v) => ({
-        part: part.name,
-        v,
-      })),
-    );
-  const full = variantsOf(false);
-  const fullMs = full[0]?.v.resolved.duration ?? 0;
-  // A length at or above the preset's own is the full length (shortening never lengthens).
-  const variants = seconds && seconds * 1000 < fullMs ? variantsOf(true) : full;
+  const campaignOf = (c: Preset['parts'][number]['campaign']) =>
+    seconds !== null && shorteningOf(c, seconds) < 1 ? shortenForCi(c, seconds) : c;
+  const variants = p.parts.flatMap((part) =>
+    expandCampaign(campaignOf(part.campaign)).map((v) => ({ part: part.name, v })),
+  );
   const first = variants[0];
   if (!first) throw new Error(`${p.name}: no runs`);
   const spec = first.v.resolved;
-  const shortening = spec.duration / fullMs;
+  const firstPart = p.parts.find((x) => x.name === first.part);
+  const shortening = seconds !== null && firstPart ? shorteningOf(firstPart.campaign, seconds) : 1;
   const [pathName, path] = Object.entries(spec.paths)[0] ?? [];
   if (!pathName || !path) throw new Error(`${p.name}: no path`);
   const stacks = [...new Set(variants.flatMap(({ v }) => kernelStacks(v.resolved)))].sort();
