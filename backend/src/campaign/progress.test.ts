@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunSummary } from '../run/summary.js';
 import { parseCampaignText } from './expand.js';
-import { restoreProgress, saveProgress } from './progress.js';
+import { restoredText, restoreProgress, saveProgress, syncedText, syncProgress } from './progress.js';
 import { type RunOne, runCampaign } from './runCampaign.js';
 
 const campaign = parseCampaignText(`
@@ -132,5 +132,33 @@ describe('a campaign kept in a progress directory', () => {
     write(dir, 'b', 'completed', 'valid');
     expect(restoreProgress(progress, dir)).toEqual({ runs: 0, invalidTries: 0 });
     expect(JSON.parse(readFileSync(join(dir, 'runs', 'b', 'summary.json'), 'utf8')).verdict).toBe('valid');
+  });
+});
+
+describe('a campaign and its progress brought level before it resumes', () => {
+  it('copies a run that ended before its record was kept: a resumed campaign never runs it again', () => {
+    const progress = tmp('sync');
+    const dir = tmp('killed');
+    const write = (base: string, id: string, status: string) => {
+      mkdirSync(join(base, 'runs', id), { recursive: true });
+      writeFileSync(join(base, 'runs', id, 'summary.json'), JSON.stringify({ status, verdict: 'valid' }));
+    };
+    write(dir, '001-reno-r1', 'completed');
+    write(dir, '002-cubic-r1', 'aborted');
+    write(progress, '003-bbr-r1', 'completed');
+    const s = syncProgress(progress, dir);
+    expect(s).toEqual({ runs: 1, invalidTries: 0, kept: 1 });
+    expect(readdirSync(join(progress, 'runs')).sort()).toEqual(['001-reno-r1', '003-bbr-r1']);
+    expect(existsSync(join(dir, 'runs', '003-bbr-r1', 'summary.json'))).toBe(true);
+    expect(syncedText(s, 'P')).toBe('progress: 1 finished run restored from P; 1 finished run copied to P');
+    expect(syncedText(syncProgress(progress, dir), 'P')).toBeNull();
+  });
+});
+
+describe('what a resumed campaign says it restored', () => {
+  it('counts invalid tries apart from finished runs', () => {
+    expect(restoredText(36, 1)).toBe('36 finished runs and 1 invalid try');
+    expect(restoredText(1, 0)).toBe('1 finished run');
+    expect(restoredText(0, 2)).toBe('0 finished runs and 2 invalid tries');
   });
 });

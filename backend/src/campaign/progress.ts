@@ -64,8 +64,47 @@ export function restoreProgress(progressDir: string, campaignDir: string): Resto
   return restored;
 }
 
+/**
+ * Brings a campaign directory and its progress directory level before a campaign resumes: restores
+ * what only the progress holds, then keeps what only the campaign directory holds, e.g. a run that
+ * ended as the campaign was killed, before its record could be copied (a resumed campaign does not
+ * run it again, so nothing else would copy it).
+ */
+export function syncProgress(progressDir: string, campaignDir: string): Restored & { kept: number } {
+  const restored = restoreProgress(progressDir, campaignDir);
+  let kept = 0;
+  const runs = join(campaignDir, 'runs');
+  if (existsSync(runs))
+    for (const id of readdirSync(runs)) {
+      if (existsSync(join(progressDir, 'runs', id, 'summary.json')) || !completedSummary(join(runs, id)))
+        continue;
+      saveProgress(campaignDir, progressDir, id);
+      kept++;
+    }
+  return { ...restored, kept };
+}
+
 export interface Restored {
   runs: number;
   /** Tries the lab could not carry: counted when published, never run again. */
   invalidTries: number;
+}
+
+/**
+ * "36 finished runs and 1 invalid try restored from DIR; 1 run copied there" — an invalid try is
+ * counted, never a finished run; null when there was nothing to bring either way.
+ */
+export function syncedText(s: Restored & { kept: number }, progressDir: string): string | null {
+  if (!s.runs && !s.invalidTries && !s.kept) return null;
+  const parts: string[] = [];
+  if (s.runs || s.invalidTries)
+    parts.push(`${restoredText(s.runs, s.invalidTries)} restored from ${progressDir}`);
+  if (s.kept) parts.push(`${s.kept} finished run${s.kept === 1 ? '' : 's'} copied to ${progressDir}`);
+  return `progress: ${parts.join('; ')}`;
+}
+
+/** "36 finished runs and 1 invalid try": an invalid try is counted, never a finished run. */
+export function restoredText(runs: number, tries: number): string {
+  const r = `${runs} finished run${runs === 1 ? '' : 's'}`;
+  return tries ? `${r} and ${tries} invalid ${tries === 1 ? 'try' : 'tries'}` : r;
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CampaignError, expandCampaign, parseCampaignText } from '../campaign/expand.js';
+import { saveProgress, syncedText, syncProgress } from '../campaign/progress.js';
 import { runCampaign, runInLabs } from '../campaign/runCampaign.js';
 import { type Command, table, UsageError } from './args.js';
 import { parseLabCount, parseRetryInvalid, RETRY_INVALID_HELP } from './labsOption.js';
@@ -10,6 +11,7 @@ export const campaignCommand: Command = {
   name: 'campaign',
   summary: 'run a sweep: a base spec × parameters × repetitions, resumable',
   usage: `usage: lfnlab campaign run FILE.yaml [--out DIR] [--lab NAME] [--labs N] [--retry-invalid N]
+                          [--progress DIR]
        lfnlab campaign plan FILE.yaml
 
 A campaign file holds a base spec, the spec fields to vary (cross product, less
@@ -23,6 +25,10 @@ Run it again on the same DIR to resume: finished runs are never redone.
   --labs N   keep N labs (NAME, NAME-2 … NAME-N) and give each the next variant
              as it becomes free (default: half the host's cores, as memory
              allows, at least 1)
+  --progress DIR  keep each finished run's record (summary and spec, a few kB)
+             in DIR as it ends, and first restore the runs DIR holds that the
+             campaign directory lacks: commit DIR and a campaign longer than a
+             sitting resumes on another machine or a fresh clone
 ${RETRY_INVALID_HELP}
 
 ${STOP_HELP}`,
@@ -31,6 +37,7 @@ ${STOP_HELP}`,
     lab: { type: 'string' },
     labs: { type: 'string' },
     'retry-invalid': { type: 'string' },
+    progress: { type: 'string' },
   },
   async run(values, positionals) {
     const [action, file] = positionals;
@@ -63,9 +70,12 @@ ${STOP_HELP}`,
     const retryInvalid = parseRetryInvalid(
       typeof values['retry-invalid'] === 'string' ? values['retry-invalid'] : undefined,
     );
+    const progress = typeof values.progress === 'string' ? resolve(values.progress) : null;
     const stopping = stopOnSignals();
     try {
       console.log(`lfnlab campaign ${campaign.name} → ${dir}${labCount > 1 ? ` on ${labCount} labs` : ''}`);
+      const synced = progress ? syncedText(syncProgress(progress, dir), progress) : null;
+      if (synced) console.log(synced);
       const out = await runCampaign({
         campaign,
         dir,
@@ -73,6 +83,7 @@ ${STOP_HELP}`,
         drain: stopping.drain,
         retryInvalid,
         runOne: runInLabs(typeof values.lab === 'string' ? values.lab : undefined, labCount),
+        afterRun: progress ? (id) => saveProgress(dir, progress, id) : undefined,
       });
       const rows = out.rows.map((r) => [
         r.label ?? r.id,

@@ -146,34 +146,53 @@ describe('--help', () => {
 });
 
 /** A campaign of 3 s runs over `stacks`, in file order, started in the background. */
-function startCampaign(name: string, stacks: string[], out: string): { file: string; child: ChildProcess } {
+function startCampaign(
+  name: string,
+  stacks: string[],
+  out: string,
+  extra: string[] = [],
+): { file: string; child: ChildProcess } {
   const file = join(tmp, `${name}.yaml`);
   writeFileSync(
     file,
     `name: ${name}\nbase:\n  name: ${name}\n  duration: 3s\n  paths: { main: { rtt: 20ms, rate: 20Mbit } }\n  flows: [{ stack: reno }]\nvary:\n  flows[0].stack: [${stacks.join(', ')}]\norder: sequential\n`,
   );
-  const child = spawn('node', [CLI, 'campaign', 'run', file, '--out', out, '--lab', TEST_LAB], {
+  const child = spawn('node', [CLI, 'campaign', 'run', file, '--out', out, '--lab', TEST_LAB, ...extra], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return { file, child };
 }
 
 describe('campaigns', () => {
-  it('a campaign killed after its first run resumes without redoing it, and collects one table', async () => {
+  it('a campaign killed after its first run resumes without redoing it, collects one table, and its kept progress restores it elsewhere', async () => {
     const out = join(tmp, 'campaign');
-    const { file, child } = startCampaign('camp', ['reno', 'htcp', 'bic'], out);
+    const progress = join(tmp, 'campaign-progress');
+    const { file, child } = startCampaign('camp', ['reno', 'htcp', 'bic'], out, ['--progress', progress]);
     await waitForLine(child, /^\[1\/3\] reno \(001-reno-r1\): completed/);
     await new Promise<void>((resolve) => {
       child.on('exit', () => resolve());
       child.kill('SIGKILL');
     });
-    const again = lfnlab('campaign', 'run', file, '--out', out);
+    const again = lfnlab('campaign', 'run', file, '--out', out, '--progress', progress);
     expect(again.status, again.stderr).toBe(0);
     expect(again.stdout).toMatch(/resuming: 1 of 3 runs already finished/);
     expect(again.stdout).not.toMatch(/\[1\/3\] reno \(001-reno-r1\)/);
     const csv = readFileSync(join(out, 'results.csv'), 'utf8').trim().split('\n');
     expect(csv).toHaveLength(4);
     expect(csv.slice(1).every((l) => l.includes(',completed,'))).toBe(true);
+    // A fresh clone holds only the committed progress: every run comes back, none runs again.
+    const elsewhere = lfnlab(
+      'campaign',
+      'run',
+      file,
+      '--out',
+      join(tmp, 'campaign-elsewhere'),
+      '--progress',
+      progress,
+    );
+    expect(elsewhere.status, elsewhere.stderr).toBe(0);
+    expect(elsewhere.stdout).toMatch(/progress: 3 finished runs restored/);
+    expect(elsewhere.stdout).toMatch(/0 run now, 3 already done/);
   });
 
   it('SIGUSR2 mid-run: the run in progress completes and is kept, no new one starts, exit 130, the lab left clean', async () => {

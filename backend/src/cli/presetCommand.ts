@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { SpecSchema } from '@lfnlab/emulator';
 import { expandCampaign } from '../campaign/expand.js';
-import { restoreProgress, saveProgress } from '../campaign/progress.js';
+import { saveProgress, syncedText, syncProgress } from '../campaign/progress.js';
 import { rejudgeDirs, tallyText } from '../campaign/rejudgeRuns.js';
 import { runCampaign, runInLabs } from '../campaign/runCampaign.js';
 import { campaignsCost, formatCost, formatWallS, type PresetCost } from '../presets/cost.js';
@@ -288,14 +288,15 @@ ${STOP_HELP}`,
     );
     const progress = typeof values.progress === 'string' ? resolve(values.progress) : null;
     if (progress) {
-      let runs = 0;
-      let tries = 0;
+      const all = { runs: 0, invalidTries: 0, kept: 0 };
       for (const { part } of campaigns) {
-        const r = restoreProgress(join(progress, part), join(dir, part));
-        runs += r.runs;
-        tries += r.invalidTries;
+        const r = syncProgress(join(progress, part), join(dir, part));
+        all.runs += r.runs;
+        all.invalidTries += r.invalidTries;
+        all.kept += r.kept;
       }
-      if (runs || tries) console.log(`progress: ${restoredText(runs, tries)} restored from ${progress}`);
+      const synced = syncedText(all, progress);
+      if (synced) console.log(synced);
     }
     const cost = campaignsCost(campaigns, undefined, dir);
     console.log(
@@ -328,9 +329,3 @@ ${STOP_HELP}`,
     return stopping.stopped() ? 130 : allDone ? 0 : 1;
   },
 };
-
-/** "36 finished runs and 1 invalid try": an invalid try is counted, never a finished run. */
-export function restoredText(runs: number, tries: number): string {
-  const r = `${runs} finished run${runs === 1 ? '' : 's'}`;
-  return tries ? `${r} and ${tries} invalid ${tries === 1 ? 'try' : 'tries'}` : r;
-}
