@@ -14,7 +14,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunSummary } from '../run/summary.js';
 import { parseCampaignText } from './expand.js';
-import { restoredText, restoreProgress, saveProgress, syncedText, syncProgress } from './progress.js';
+import {
+  ranCode,
+  restoredText,
+  restoreProgress,
+  saveProgress,
+  syncedText,
+  syncProgress,
+} from './progress.js';
 import { type RunOne, runCampaign } from './runCampaign.js';
 
 const campaign = parseCampaignText(`
@@ -152,6 +159,28 @@ describe('a campaign and its progress brought level before it resumes', () => {
     expect(existsSync(join(dir, 'runs', '003-bbr-r1', 'summary.json'))).toBe(true);
     expect(syncedText(s, 'P')).toBe('progress: 1 finished run restored from P; 1 finished run copied to P');
     expect(syncedText(syncProgress(progress, dir), 'P')).toBeNull();
+  });
+});
+
+describe('which code ran a run kept in a progress directory', () => {
+  it("keeps the environment's code identity alone, and a restored run still says it", () => {
+    const dir = tmp('code');
+    const progress = tmp('code-kept');
+    const id = '001-reno-r1';
+    mkdirSync(join(dir, 'runs', id), { recursive: true });
+    writeFileSync(join(dir, 'runs', id, 'summary.json'), JSON.stringify({ status: 'completed' }));
+    const code = { version: '0.1.0', commit: '9d9654c9ec5f', modified: false };
+    writeFileSync(
+      join(dir, 'runs', id, 'environment.json'),
+      JSON.stringify({ lfnlab: code, sysctls: 'x'.repeat(5000) }),
+    );
+    saveProgress(dir, progress, id);
+    expect(readdirSync(join(progress, 'runs', id)).sort()).toEqual(['code.json', 'summary.json']);
+    const fresh = tmp('code-fresh');
+    restoreProgress(progress, fresh);
+    expect(ranCode(join(fresh, 'runs', id))).toEqual(code);
+    expect(ranCode(join(dir, 'runs', id))).toEqual(code);
+    expect(ranCode(tmp('empty'))).toBeNull();
   });
 });
 

@@ -3,12 +3,26 @@
 // longer than a sitting copies each run there as it ends; another machine or a fresh clone restores
 // those runs into its campaign directory and runs only the rest. Samples and raw captures stay in
 // the campaign directory: a comparison does not read them.
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { type EnvironmentFile, readJson } from '../report/load.js';
+import type { CodeIdentity } from '../run/codeVersion.js';
 import { completedSummary, INVALID_DIR } from './runCampaign.js';
 
 /** What a finished run keeps in the progress directory: what comparisons and run counts read. */
-export const PROGRESS_RECORD = ['summary.json', 'spec.json'] as const;
+export const PROGRESS_RECORD = ['summary.json', 'spec.json', 'code.json'] as const;
+
+/**
+ * Which code ran a run: the run's environment says it; a run restored from kept records alone has
+ * only `code.json`, the same few fields (the environment file is ~25 kB, too much to commit per run).
+ */
+export function ranCode(runDir: string): Partial<CodeIdentity> | null {
+  return (
+    readJson<EnvironmentFile>(join(runDir, 'environment.json'))?.lfnlab ??
+    readJson<Partial<CodeIdentity>>(join(runDir, 'code.json')) ??
+    null
+  );
+}
 
 const PLAN = 'campaign.json';
 
@@ -17,6 +31,9 @@ function copyRecord(from: string, to: string): boolean {
   if (!completedSummary(from)) return false;
   mkdirSync(to, { recursive: true });
   for (const f of PROGRESS_RECORD) if (existsSync(join(from, f))) copyFileSync(join(from, f), join(to, f));
+  const code = ranCode(from);
+  if (code && !existsSync(join(to, 'code.json')))
+    writeFileSync(join(to, 'code.json'), `${JSON.stringify(code)}\n`);
   return true;
 }
 

@@ -13,8 +13,9 @@ import {
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { ranCode } from '../campaign/progress.js';
 import { INVALID_DIR } from '../campaign/runCampaign.js';
-import { type EnvironmentFile, type RunSummaryFile, readJson } from '../report/load.js';
+import type { RunSummaryFile } from '../report/load.js';
 import { codeVersion } from '../run/codeVersion.js';
 import type { Check } from '../run/fidelity.js';
 import type { PresetComparison } from './compare.js';
@@ -127,7 +128,7 @@ export function runsInfo(preset: Preset, dir: string, length: RunsInfo['length']
       info.runs.completed++;
       if (s.verdict === 'valid' || s.verdict === 'suspect' || s.verdict === 'invalid') info.runs[s.verdict]++;
       tallyFlagged(flagged, s.fidelity?.checks ?? []);
-      const ran = readJson<EnvironmentFile>(join(d, 'environment.json'))?.lfnlab;
+      const ran = ranCode(d);
       const ranBy = ran?.version
         ? codeVersion({ version: ran.version, commit: ran.commit ?? null, modified: ran.modified ?? null })
         : NOT_RECORDED;
