@@ -21,7 +21,13 @@ import {
   shortenForCi,
 } from '../presets/index.js';
 import { pendingPresets } from '../presets/pending.js';
-import { publishPreset, type RunsInfo, readPublished, runsInfo } from '../presets/publish.js';
+import {
+  publishPreset,
+  type RunsInfo,
+  readPublished,
+  regroupPublished,
+  runsInfo,
+} from '../presets/publish.js';
 import { renderPresetComparison } from '../report/presetReport.js';
 import { renderResultsSummaryHtml, renderResultsSummaryMarkdown } from '../report/presetSummary.js';
 import { codeVersion } from '../run/codeVersion.js';
@@ -131,6 +137,7 @@ export const presetCommand: Command = {
        lfnlab preset publish NAME [--ci | --reproduce | --seconds N] [--out DIR] [--results DIR]
                              [--rejudge [--progress DIR]]
        lfnlab preset summary [--results DIR]
+       lfnlab preset regroup [NAME] [--results DIR]
 
 list     every preset: paper, parts, runs, full length, reproduction length
          (runs and expected wall time) and the CI length
@@ -159,6 +166,10 @@ publish  compares, then copies the comparison and what the runs were (length,
 summary  rewrites only that summary: the published presets, then those not
          reproduced yet with the runs kept in RESULTS/NAME/progress and the
          wall time left
+regroup  recomputes the dimensionless groups of published comparisons (NAME,
+         or all) at the length their runs had, with this version's scaling and
+         caveats, rewrites their comparison.json and .html, then the summary;
+         the findings are left as published (they need the runs)
 
   --ci          shorten every run as the preset's 'ci' block says (seconds, values)
   --reproduce   the preset's reproduction length ('reproduce' block): every value,
@@ -220,6 +231,25 @@ ${STOP_HELP}`,
       if (name)
         throw new UsageError(`'preset summary' takes no preset name (got '${name}')\n\n${this.usage}`);
       const results = resolve(typeof values.results === 'string' ? values.results : RESULTS_DIR);
+      console.log(`summary: ${writeSummary(results)}`);
+      return 0;
+    }
+    if (action === 'regroup') {
+      const results = resolve(typeof values.results === 'string' ? values.results : RESULTS_DIR);
+      const names = name
+        ? [findPreset(name, this.usage).name]
+        : readPublished(results).map((p) => p.comparison.preset);
+      for (const n of names) {
+        const preset = findPreset(n, this.usage);
+        const out = join(results, n);
+        if (!existsSync(join(out, 'runs.json'))) {
+          console.error(`lfnlab preset regroup: ${n} is not published in ${results}`);
+          return 2;
+        }
+        const c = regroupPublished(preset, out);
+        if (c) writeFileSync(join(out, 'comparison.html'), renderPresetComparison(c));
+        console.log(`${n}: ${c ? 'groups recomputed' : 'groups unchanged'}`);
+      }
       console.log(`summary: ${writeSummary(results)}`);
       return 0;
     }

@@ -53,7 +53,8 @@ export interface ScalingReport extends PresetScaling {
   caveats: PresetMeta['scaling']['caveats'];
 }
 
-function scalingReport(preset: Preset, seconds: number | null): ScalingReport | null {
+/** The groups paper against ours at the length the runs had (null: full length), with the meta's caveats. */
+export function scalingReport(preset: Preset, seconds: number | null): ScalingReport | null {
   try {
     return { ...presetScaling(preset, seconds), caveats: preset.meta.scaling.caveats };
   } catch {

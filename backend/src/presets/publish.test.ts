@@ -14,7 +14,7 @@ import {
 } from '../report/presetSummary.js';
 import { comparePreset } from './compare.js';
 import { loadPresets } from './load.js';
-import { publishPreset, readPublished, runsInfo } from './publish.js';
+import { publishPreset, readPublished, regroupPublished, runsInfo } from './publish.js';
 
 const preset = loadPresets().find((p) => p.name === 'seed003-responsiveness');
 if (!preset) throw new Error('preset missing');
@@ -214,6 +214,26 @@ describe('publishing a preset', () => {
       'run by lfnlab 0.1.0 (05c13796ec3b) ×2, lfnlab (version not recorded) ×1; verdicts as judged by lfnlab 0.1.0 (05c13796ec3b) ×1, lfnlab 0.1.0 (ac6a57726fc6) ×1, lfnlab (version not recorded) ×1',
     );
     expect(codeText({ ...info, code: undefined })).toBe('');
+  });
+
+  it("recomputes a published comparison's groups at the length its runs had, leaving its findings", () => {
+    const ber = loadPresets().find((p) => p.name === 'seed003-ber');
+    if (!ber) throw new Error('seed003-ber missing');
+    const out = join(mkdtempSync(join(tmpdir(), 'lfnlab-regroup-')), ber.name);
+    mkdirSync(out, { recursive: true });
+    // Published before the groups followed the run length: the full-length groups beside 60 s runs.
+    const old = comparePreset(ber, [], null);
+    writeFileSync(join(out, 'comparison.json'), JSON.stringify(old));
+    const info = runsInfo(ber, out, { kind: 'reproduction', seconds: 60, repeat: 3 });
+    writeFileSync(join(out, 'runs.json'), JSON.stringify(info));
+    const greedy = (c: typeof old | null) => c?.groups?.groups.find((g) => g.id === 'grid.greedy_ms/run');
+    expect(greedy(old)?.preserved).toBe(true);
+    const next = regroupPublished(ber, out);
+    expect(next?.groups?.at.runS).toBe(60);
+    expect(greedy(next)?.preserved).toBe(false);
+    expect(next?.findings).toEqual(old.findings);
+    expect(JSON.parse(readFileSync(join(out, 'comparison.json'), 'utf8')).groups.at.runS).toBe(60);
+    expect(regroupPublished(ber, out)).toBeNull();
   });
 
   it('refuses to publish what was never compared', () => {

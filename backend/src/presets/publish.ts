@@ -18,7 +18,7 @@ import { INVALID_DIR } from '../campaign/runCampaign.js';
 import type { RunSummaryFile } from '../report/load.js';
 import { codeVersion } from '../run/codeVersion.js';
 import type { Check } from '../run/fidelity.js';
-import type { PresetComparison } from './compare.js';
+import { type PresetComparison, scalingReport } from './compare.js';
 import type { Preset } from './load.js';
 
 export interface RunsInfo {
@@ -163,6 +163,23 @@ export function publishPreset(preset: Preset, dir: string, resultsDir: string, i
   }
   writeFileSync(join(out, 'runs.json'), `${JSON.stringify(info, null, 2)}\n`);
   return out;
+}
+
+/**
+ * Recomputes a published comparison's dimensionless groups at the length its runs had (runs.json),
+ * with this version's scaling code and the meta's caveats; the findings and numbers are not touched
+ * (they need the runs). For comparisons published before the groups followed the run length, or
+ * after the groups or caveats changed. Returns the rewritten comparison, or null when nothing moved.
+ */
+export function regroupPublished(preset: Preset, out: string): PresetComparison | null {
+  const file = join(out, 'comparison.json');
+  const c = JSON.parse(readFileSync(file, 'utf8')) as PresetComparison;
+  const runs = JSON.parse(readFileSync(join(out, 'runs.json'), 'utf8')) as RunsInfo;
+  const groups = scalingReport(preset, runs.length.seconds);
+  if (JSON.stringify(groups) === JSON.stringify(c.groups)) return null;
+  const next = { ...c, groups };
+  writeFileSync(file, `${JSON.stringify(next, null, 2)}\n`);
+  return next;
 }
 
 /**
