@@ -69,8 +69,12 @@ function campaignsOf(p: Preset, values: Values) {
 }
 
 /** `12 × 200 s, ~57 min`; under way: `36 × 60 s, 9 done, ~1.9 h left`; `… all done`. */
-function reproductionCell(c: PresetCost, seconds: number): string {
+/** `published`: the runs behind the results in presets/results, when they are at this length. */
+export function reproductionCell(c: PresetCost, seconds: number, published?: RunsInfo): string {
   const head = `${c.runs} × ${seconds} s`;
+  // A fresh clone has no campaign directory: what is published says the reproduction was made.
+  if (c.done === 0 && published)
+    return `${head}, published (${published.runs.completed} of ${published.runs.planned} runs)`;
   if (c.done === 0) return `${head}, ~${formatWallS(c.wallS)}`;
   if (c.done === c.runs) return `${head}, all done`;
   return `${head}, ${c.done} done, ~${formatWallS(c.wallS)} left`;
@@ -199,6 +203,12 @@ ${STOP_HELP}`,
   async run(values, positionals) {
     const [action, name] = positionals;
     if (action === 'list') {
+      const results = resolve(typeof values.results === 'string' ? values.results : RESULTS_DIR);
+      const published = new Map(
+        (existsSync(results) ? readPublished(results) : [])
+          .filter((x) => x.runs.length.kind === 'reproduction')
+          .map((x) => [x.comparison.preset, x.runs]),
+      );
       const rows = loadPresets().map((p) => {
         const runs = p.parts.reduce((n, part) => n + expandCampaign(part.campaign).length, 0);
         const fullMs = p.parts.reduce(
@@ -217,7 +227,7 @@ ${STOP_HELP}`,
           p.parts.length,
           runs,
           seconds(fullMs),
-          repro ? reproductionCell(repro, p.meta.reproduce?.seconds ?? 0) : '-',
+          repro ? reproductionCell(repro, p.meta.reproduce?.seconds ?? 0, published.get(p.name)) : '-',
           `${ciRuns} × ${p.meta.ci.seconds} s`,
           p.meta.published.length,
         ];
