@@ -108,7 +108,7 @@ export interface Restored {
 }
 
 /**
- * "36 finished runs and 1 invalid try restored from DIR; 1 run copied there" — an invalid try is
+ * "progress: 36 finished runs and 1 invalid try restored from DIR; 1 finished run copied to DIR" — an invalid try is
  * counted, never a finished run; null when there was nothing to bring either way.
  */
 export function syncedText(s: Restored & { kept: number }, progressDir: string): string | null {

@@ -25,7 +25,7 @@ Run it again on the same DIR to resume: finished runs are never redone.
   --labs N   keep N labs (NAME, NAME-2 … NAME-N) and give each the next variant
              as it becomes free (default: half the host's cores, as memory
              allows, at least 1)
-  --progress DIR  keep each finished run's record (summary and spec, a few kB)
+  --progress DIR  keep each finished run's record (summary, spec, code; a few kB)
              in DIR as it ends, and first restore the runs DIR holds that the
              campaign directory lacks: commit DIR and a campaign longer than a
              sitting resumes on another machine or a fresh clone

@@ -80,6 +80,10 @@ export function reproductionCell(c: PresetCost, seconds: number, published?: Run
   return `${head}, ${c.done} done, ~${formatWallS(c.wallS)} left`;
 }
 
+/** Where published results live: --results DIR, else presets/results. */
+const resultsDirOf = (values: Values) =>
+  resolve(typeof values.results === 'string' ? values.results : RESULTS_DIR);
+
 const defaultDir = (p: Preset, values: Values) =>
   resolve(
     typeof values.out === 'string'
@@ -181,7 +185,7 @@ regroup  recomputes the dimensionless groups of published comparisons (NAME,
   --seconds N   shorten every run to N s (all parameter values kept)
   --labs N      run on N labs at once (see 'lfnlab campaign --help')
   --progress DIR
-                keep each finished run's record (summary and spec, a few kB) in
+                keep each finished run's record (summary, spec, code; a few kB) in
                 DIR/PART as it ends, and first restore the runs DIR holds that
                 the campaign directory lacks: commit DIR and a reproduction
                 longer than a sitting resumes on another machine or a fresh clone
@@ -203,7 +207,7 @@ ${STOP_HELP}`,
   async run(values, positionals) {
     const [action, name] = positionals;
     if (action === 'list') {
-      const results = resolve(typeof values.results === 'string' ? values.results : RESULTS_DIR);
+      const results = resultsDirOf(values);
       const published = new Map(
         (existsSync(results) ? readPublished(results) : [])
           .filter((x) => x.runs.length.kind === 'reproduction')
@@ -240,12 +244,12 @@ ${STOP_HELP}`,
     if (action === 'summary') {
       if (name)
         throw new UsageError(`'preset summary' takes no preset name (got '${name}')\n\n${this.usage}`);
-      const results = resolve(typeof values.results === 'string' ? values.results : RESULTS_DIR);
+      const results = resultsDirOf(values);
       console.log(`summary: ${writeSummary(results)}`);
       return 0;
     }
     if (action === 'regroup') {
-      const results = resolve(typeof values.results === 'string' ? values.results : RESULTS_DIR);
+      const results = resultsDirOf(values);
       const names = name
         ? [findPreset(name, this.usage).name]
         : readPublished(results).map((p) => p.comparison.preset);
@@ -308,7 +312,7 @@ ${STOP_HELP}`,
           }
       }
       compareDir(preset, dir, values);
-      const results = resolve(typeof values.results === 'string' ? values.results : RESULTS_DIR);
+      const results = resultsDirOf(values);
       const info = runsInfo(preset, dir, lengthOf(preset, values));
       const out = publishPreset(preset, dir, results, info);
       console.log(
