@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { LAB_TEST_WORKERS } from './backend/test/support/testLab.mjs';
 
 const src = (pkg: string) => fileURLToPath(new URL(`./${pkg}/src/index.ts`, import.meta.url));
 
@@ -51,13 +52,15 @@ export default defineConfig({
         },
       },
       {
-        // Real lab under qemu: one lab, so files run one after another.
+        // Real lab under qemu: a lab per worker (testLab.mjs), one file at a time on each. TCG
+        // runs a lab on one core, so two labs use both of CI's; their dilated clocks keep each
+        // run's numbers whatever the other lab does to the wall time.
         resolve: { alias },
         test: {
           name: 'lab',
           include: ['*/src/**/*.lab.test.ts', 'frontend/e2e/**/*.lab.test.ts'],
           globalSetup: ['backend/test/support/labSuite.ts'],
-          fileParallelism: false,
+          maxWorkers: LAB_TEST_WORKERS,
           testTimeout: 600_000,
           hookTimeout: 900_000,
           sequence: { concurrent: false },

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { testLabName } from '../../backend/test/support/testLab.mjs';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 export const SCREENSHOTS = join(repo, 'frontend/test-results/screenshots');
@@ -63,8 +64,8 @@ export async function startService(lab: 'fake' | 'real', extra: string[] = []): 
       join(repo, 'backend/bin/lfnlab.js'),
       'serve',
       '--lab',
-      // The real lab is the test suite's own (LFNLAB_TEST_LAB), not a second VM named default.
-      lab === 'real' ? process.env.LFNLAB_TEST_LAB || 'default' : 'fake',
+      // The real lab is this test worker's own, not a second VM named default.
+      lab === 'real' ? testLabName() : 'fake',
       '--port',
       String(port),
       '--data',

@@ -8,10 +8,12 @@ import { ensureImage, type LabRecord, labUp } from '@lfnlab/lab-images';
 import type { QdiscStat } from '../../src/run/fidelity.js';
 import { type RunOptions, runExperiment } from '../../src/run/runExperiment.js';
 import type { Sample } from '../../src/run/samples.js';
+import { testLabName } from './testLab.mjs';
 
 export type { QdiscStat };
 
-export const TEST_LAB = process.env.LFNLAB_TEST_LAB || 'default';
+/** This worker's lab (see testLab.mjs: the lab project runs a lab per worker). */
+export const TEST_LAB = testLabName();
 
 /**
  * `LFNLAB_LAB_TIER=full` (`npm run test:lab:full`) adds the long cases that CI leaves out: CI's 90
