@@ -30,6 +30,24 @@ describe('campaignsCost', () => {
     );
   });
 
+  it('without a pace takes each run at the pace a dilated lab keeps at its rate, and reports the one pace that gives the same total', () => {
+    const fast = parseCampaignText(`
+name: fast
+base:
+  name: fast
+  duration: 60s
+  paths: { main: { rtt: 50ms, rate: 100Mbit } }
+  flows: [{ stack: reno }]
+`);
+    // 20 Mbit/s: 0.35 (the ceiling); 100 Mbit/s: 0.12.
+    expect(campaignsCost([{ campaign }]).pace).toBe(0.35);
+    expect(campaignsCost([{ campaign: fast }]).pace).toBe(0.12);
+    const both = campaignsCost([{ campaign }, { campaign: fast }]);
+    const wall = (6 * 30) / 0.35 + 60 / 0.12;
+    expect(both.pace).toBe(Number(((6 * 30 + 60) / wall).toPrecision(2)));
+    expect(both.wallS).toBe(Math.round((6 * 30 + 60) / both.pace + 7 * 20));
+  });
+
   it('writes wall times in the unit a person reads', () => {
     expect([45, 600, 7200].map(formatWallS)).toEqual(['45 s', '10 min', '2.0 h']);
   });

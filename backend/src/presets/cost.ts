@@ -9,7 +9,7 @@ import { completedSummary } from '../campaign/runCampaign.js';
 import type { RunSummaryFile } from '../report/load.js';
 import {
   DEFAULT_OVERHEAD_S,
-  DILATED_PACE_ESTIMATE,
+  expectedDilatedPace,
   median,
   type WallEstimate,
   wallOfRuns,
@@ -96,11 +96,13 @@ export function labsAtOnce(runs: readonly { start: number; end: number }[]): num
 
 /**
  * The cost of a preset's (or a suite's) campaigns; with `dir`, of what is left of them there, at
- * the pace and set-up of the runs already done there when there are any.
+ * the pace and set-up of the runs already done there when there are any. Before any, each run is
+ * taken at the pace `pace` gives, or that a dilated lab is expected to keep at its rates; the pace
+ * reported is then the one that gives the same total (lab seconds over the wall seconds they take).
  */
 export function campaignsCost(
   campaigns: readonly { part?: string; campaign: Campaign }[],
-  pace = DILATED_PACE_ESTIMATE,
+  pace?: number,
   dir?: string,
 ): PresetCost {
   const named = campaigns.map((c, i) => ({ part: c.part ?? String(i), campaign: c.campaign }));
@@ -108,16 +110,24 @@ export function campaignsCost(
   const runs = named.flatMap(({ part, campaign }) =>
     expandCampaign(campaign).map((v) => {
       const r = SpecSchema.safeParse(v.spec);
-      return { key: `${part}/${v.id}`, labS: r.success ? r.data.duration / 1000 : 0 };
+      return {
+        key: `${part}/${v.id}`,
+        labS: r.success ? r.data.duration / 1000 : 0,
+        pace: pace ?? (r.success ? expectedDilatedPace(r.data) : 1),
+      };
     }),
   );
-  const left = runs.filter((r) => !history?.done.has(r.key)).map((r) => r.labS);
-  const usedPace = history?.pace ?? pace;
+  const left = runs.filter((r) => !history?.done.has(r.key));
+  const usedPace = history?.pace ?? paceOfAll(left.length ? left : runs);
   const overheadS = history?.overheadS ?? DEFAULT_OVERHEAD_S;
   return {
     runs: runs.length,
     labS: runs.reduce((a, r) => a + r.labS, 0),
-    wallS: wallOfRuns(left, usedPace, overheadS),
+    wallS: wallOfRuns(
+      left.map((r) => r.labS),
+      usedPace,
+      overheadS,
+    ),
     pace: usedPace,
     overheadS,
     fromHistory: history?.pace != null,
@@ -125,6 +135,13 @@ export function campaignsCost(
     labs: history?.labs ?? 1,
     done: runs.length - left.length,
   };
+}
+
+/** One pace for runs of different paces: their lab seconds over the wall seconds they take (2 digits). */
+function paceOfAll(runs: readonly { labS: number; pace: number }[]): number {
+  const labS = runs.reduce((a, r) => a + r.labS, 0);
+  const wallS = runs.reduce((a, r) => a + r.labS / r.pace, 0);
+  return Number((wallS > 0 ? labS / wallS : (runs[0]?.pace ?? 1)).toPrecision(2));
 }
 
 /** 45 s, 12 min, 3.4 h. */

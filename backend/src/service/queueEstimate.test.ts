@@ -1,5 +1,12 @@
+import { validateSpec } from '@lfnlab/emulator';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_OVERHEAD_S, overheadS, queueSpots, wallEstimate } from './queueEstimate.js';
+import {
+  DEFAULT_OVERHEAD_S,
+  expectedDilatedPace,
+  overheadS,
+  queueSpots,
+  wallEstimate,
+} from './queueEstimate.js';
 import type { Run } from './types.js';
 
 const run = (id: string, o: Partial<Run> = {}): Run =>
@@ -85,5 +92,33 @@ describe('queue estimates', () => {
     expect(e.overheadS).toBeCloseTo(10);
     expect(e.wallS).toBe(190);
     expect(e.fromHistory).toBe(true);
+  });
+});
+
+describe('the pace expected of a dilated lab before it has history', () => {
+  const spec = (rate: string, extra: Record<string, unknown> = {}) => {
+    const v = validateSpec({
+      name: 'pace',
+      duration: '30s',
+      paths: { main: { rtt: '50ms', rate } },
+      flows: [{ stack: 'reno' }],
+      ...extra,
+    });
+    if (!v.ok) throw new Error(JSON.stringify(v.problems));
+    return v.spec;
+  };
+
+  it('falls with the rate the bottleneck may carry, and is never above 0.35 lab s per wall s', () => {
+    expect(expectedDilatedPace(spec('100Mbit'))).toBeCloseTo(0.12, 6);
+    expect(expectedDilatedPace(spec('75Mbit'))).toBeCloseTo(0.16, 6);
+    expect(expectedDilatedPace(spec('20Mbit'))).toBe(0.35);
+    expect(expectedDilatedPace(spec('100kbit'))).toBe(0.35);
+  });
+
+  it('counts the reverse bottleneck when a flow runs through it', () => {
+    const both = spec('25Mbit', {
+      flows: [{ stack: 'reno' }, { stack: 'reno', direction: 'reverse' }],
+    });
+    expect(expectedDilatedPace(both)).toBeCloseTo(12 / 50, 6);
   });
 });

@@ -1,6 +1,7 @@
 // How long a queued run will wait: the rest of the run in the lab now plus every run before it,
 // each taking its lab seconds at the lab's pace plus the set-up and tear-down the lab's recent
 // runs needed. Pure functions of run records, so the estimate is testable without a queue.
+import type { Spec } from '@lfnlab/emulator';
 import type { QueueSpot, Run } from './types.js';
 
 /** Set-up (reset, boot when down, calibration) and tear-down per run when no history says more. */
@@ -17,13 +18,25 @@ export const median = (xs: number[]) => {
 };
 
 /**
- * Lab seconds per wall second assumed for a dilated (TCG) lab carrying traffic before it has
- * history. It depends on the host's CPU and on the packets the lab moves: one Reno flow at
- * 50 Mbit/s ran at 0.68–0.80 on one host, and on another host of the same kind (2 cores) flows
- * filling 25 and 50 Mbit/s ran at 0.27–0.30 (0.4–0.6 at 10–15 Mbit/s). The slower is assumed, so
- * that an estimate errs long rather than short.
+ * Lab seconds per wall second expected of a dilated (TCG) lab running `spec` before any run says
+ * more. A TCG lab's wall time is its packets, so the pace falls with the rate its bottlenecks may
+ * carry (each path's forward rate, and its reverse rate when a flow runs that way): 12 divided by
+ * that rate in Mbit/s, never above 0.35. The published reproductions (2 labs on a 2-core host) ran
+ * at 0.11-0.16 at 100 Mbit/s where the flows filled the link (seed001-dst 0.156, seed004-maxbw
+ * 0.162, seed002-cbr 0.109, seed002-selfsimilar 0.106; seed000-table3 0.14 at 100 and 75), 0.32-0.45
+ * where they left it idle part of the time, 0.336 at 25 + 25 (seed000-table4) and 0.346 at 25
+ * (seed003-ber). The rule sits at the slower end, so that an estimate errs long rather than short;
+ * before it, one figure (0.3) for every rate put seed000-table3 at 6.3 h where its runs took 10.9.
  */
-export const DILATED_PACE_ESTIMATE = 0.3;
+export function expectedDilatedPace(spec: Spec): number {
+  const reverse = spec.flows.some((f) => f.direction === 'reverse');
+  const bps = Object.values(spec.paths).reduce(
+    (a, p) => a + p.rate + (reverse ? (p.reverse?.rate ?? p.rate) : 0),
+    0,
+  );
+  return Math.min(MAX_DILATED_PACE, 12 / Math.max(bps / 1e6, 1));
+}
+const MAX_DILATED_PACE = 0.35;
 
 /** Lab seconds per wall second: the newest known dilation on that lab, else `fallback` (realtime: 1). */
 export function labPace(runs: Run[], fallback = 1): number {
