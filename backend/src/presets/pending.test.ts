@@ -85,7 +85,9 @@ describe('presets not reproduced yet', () => {
     expect(md).toMatch(
       /\| seed002-selfsimilar \| Li \(UCL\) 2003 \(seed 002\) \| 1 \| 36 runs \(60 s × 3 repetitions per cell\) \| 2 of 36 \| ~[\d.]+ h at its kept runs' pace \|/,
     );
-    expect(md).toMatch(/\| seed000-table4 \| .* \| 0 of 21 \| ~[\d.]+ (h|min) at the pace a dilated lab keeps at its rates, on one lab \|/);
+    expect(md).toMatch(
+      /\| seed000-table4 \| .* \| 0 of 21 \| ~[\d.]+ (h|min) at the pace a dilated lab keeps at its rates, on one lab \|/,
+    );
     const html = renderResultsSummaryHtml([], pending);
     expect(html).toContain('<h2>Not reproduced yet</h2>');
     expect(html).toContain('<code>scripts/reproduce-presets.sh PRESET</code>');

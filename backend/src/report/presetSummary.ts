@@ -102,7 +102,9 @@ export function verdictCounts(all: PublishedPreset[]): Record<'holds' | 'fails' 
 const PENDING_HEAD = ['preset', 'paper', 'findings', 'reproduction length', 'runs kept', 'wall time left'];
 
 function pendingRow(p: PendingPreset): string[] {
-  const pace = p.paceMeasured ? "at its kept runs' pace" : 'at the pace a dilated lab keeps at its rates, on one lab';
+  const pace = p.paceMeasured
+    ? "at its kept runs' pace"
+    : 'at the pace a dilated lab keeps at its rates, on one lab';
   const left = `~${formatWallS(p.wallLeftS)} ${pace}${p.labs > 1 ? ` on ${p.labs} labs at once` : ''}`;
   return [
     p.preset,
