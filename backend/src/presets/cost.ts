@@ -11,6 +11,7 @@ import {
   DEFAULT_OVERHEAD_S,
   expectedDilatedPace,
   median,
+  paceOfAll,
   type WallEstimate,
   wallOfRuns,
 } from '../service/queueEstimate.js';
@@ -135,13 +136,6 @@ export function campaignsCost(
     labs: history?.labs ?? 1,
     done: runs.length - left.length,
   };
-}
-
-/** One pace for runs of different paces: their lab seconds over the wall seconds they take (2 digits). */
-function paceOfAll(runs: readonly { labS: number; pace: number }[]): number {
-  const labS = runs.reduce((a, r) => a + r.labS, 0);
-  const wallS = runs.reduce((a, r) => a + r.labS / r.pace, 0);
-  return Number((wallS > 0 ? labS / wallS : (runs[0]?.pace ?? 1)).toPrecision(2));
 }
 
 /** 45 s, 12 min, 3.4 h. */

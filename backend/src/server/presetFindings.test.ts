@@ -194,6 +194,9 @@ describe('POST /api/presets/:id/plan', () => {
     expect(p.cost.runs).toBe(p.variants.length);
     expect(p.cost.labS).toBe(10 * p.variants.length);
     expect(p.cost.wallS).toBeCloseTo(p.cost.labS / p.cost.pace + p.cost.overheadS * p.cost.runs, 0);
+    // The fake lab reports no dilation, so its runs go at the pace its driver expects (50× here),
+    // not at real time.
+    expect(p.cost.pace).toBe(50);
     expect(p.parts).toEqual([{ name: 'main', runs: p.variants.length }]);
     expect(p.quota.fits).toBe(true);
     const one = await admin.json<PresetPlanView>('POST', `/api/presets/${OWN}/plan`, {

@@ -62,6 +62,11 @@ export class FakeLabDriver implements LabDriver {
     for (const name of o.labs ?? []) if (!this.state.has(name)) this.state.set(name, 'down');
   }
 
+  /** Its runs take their lab time divided by the time scale, whatever the spec. */
+  expectedPace(): number {
+    return this.timeScale;
+  }
+
   private info(name: string, busy: boolean): LabInfo {
     const s = this.state.get(name) ?? 'down';
     const up = s === 'ready';

@@ -45,6 +45,8 @@ export interface LabDriver {
   reset(name: string): Promise<void>;
   /** One experiment; resolves with its summary also when it failed or was aborted (status says so). */
   run(o: DriverRunOptions): Promise<{ summary: RunSummary }>;
+  /** Lab seconds per wall second a run of `spec` is expected to keep before a lab has run one. */
+  expectedPace(spec: Spec): number;
 }
 
 export const LAB_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$/;

@@ -2,6 +2,7 @@
 // their lab and wall time on the lab (queueEstimate's arithmetic), and whether they fit the
 // caller's quota (the same check POST /api/runs applies), with a pick that fits when this one does
 // not: one variant at a time, shortened to the quota's length.
+import type { Spec } from '@lfnlab/emulator';
 import type { PresetPick } from '../presets/pick.js';
 import { SHORTEN_S } from '../presets/pick.js';
 import { type WallEstimate, wallEstimate } from './queueEstimate.js';
@@ -54,6 +55,8 @@ export interface PlanContext {
   active: number;
   /** The lab's runs (its pace and per-run overhead). */
   history: Run[];
+  /** The pace a run is expected to keep before the lab has one (LabDriver.expectedPace). */
+  expectedPace: (spec: Spec) => number;
   specs: SpecStore;
 }
 
@@ -116,7 +119,7 @@ export class PresetPlanner {
     );
     const cost = (runs: PlannedRun[]) =>
       wallEstimate(
-        runs.map((r) => r.spec.duration / 1000),
+        runs.map((r) => ({ labS: r.spec.duration / 1000, pace: ctx.expectedPace(r.spec) })),
         ctx.history,
       );
     return {

@@ -71,7 +71,8 @@ describe('queue estimates', () => {
   });
 
   it('prices runs not yet queued with the same pace and overhead: lab time / pace + overhead each', () => {
-    const fresh = wallEstimate([10, 10, 30], []);
+    const at = (pace: number, ...labS: number[]) => labS.map((s) => ({ labS: s, pace }));
+    const fresh = wallEstimate(at(1, 10, 10, 30), []);
     expect(fresh).toEqual({
       runs: 3,
       labS: 50,
@@ -87,11 +88,26 @@ describe('queue estimates', () => {
       finishedAt: '2026-01-01T00:03:10.000Z',
       progress: { elapsedS: 60, totalS: 60, dilation: 1 / 3 },
     });
-    const e = wallEstimate([60], [dilated]);
+    // The lab's own pace wins over what the runs were expected to keep.
+    const e = wallEstimate(at(0.12, 60), [dilated]);
     expect(e.pace).toBeCloseTo(1 / 3);
     expect(e.overheadS).toBeCloseTo(10);
     expect(e.wallS).toBe(190);
     expect(e.fromHistory).toBe(true);
+  });
+
+  it('before the lab has a pace, takes each run at the pace expected of it', () => {
+    // 60 lab s at 0.12 and 60 at 0.35: 500 + 171.4 wall s, one pace of 120 / 671.4 = 0.18.
+    const e = wallEstimate(
+      [
+        { labS: 60, pace: 0.12 },
+        { labS: 60, pace: 0.35 },
+      ],
+      [],
+    );
+    expect(e.pace).toBe(0.18);
+    expect(e.wallS).toBe(Math.round(120 / 0.18 + 2 * DEFAULT_OVERHEAD_S));
+    expect(e.fromHistory).toBe(false);
   });
 });
 

@@ -81,14 +81,31 @@ const wallOfRun = (labS: number, pace: number, overhead: number) => labS / pace 
 export const wallOfRuns = (labSeconds: number[], pace: number, overhead: number) =>
   Math.round(labSeconds.reduce((a, s) => a + wallOfRun(s, pace, overhead), 0));
 
-/** The cost of runs of these lengths (lab seconds each) on a lab with this history. */
-export function wallEstimate(labSeconds: number[], history: Run[], fallbackPace = 1): WallEstimate {
-  const pace = labPace(history, fallbackPace);
+/** One pace for runs of different paces: their lab seconds over the wall seconds they take (2 digits). */
+export function paceOfAll(runs: readonly PacedRun[]): number {
+  const labS = runs.reduce((a, r) => a + r.labS, 0);
+  const wallS = runs.reduce((a, r) => a + r.labS / r.pace, 0);
+  return Number((wallS > 0 ? labS / wallS : (runs[0]?.pace ?? 1)).toPrecision(2));
+}
+
+/** A run's lab seconds and the pace it is expected to keep on a lab without history. */
+export interface PacedRun {
+  labS: number;
+  pace: number;
+}
+
+/**
+ * The cost of these runs on a lab with this history: at the lab's own pace once it has one, else
+ * each at the pace expected of it (LabDriver.expectedPace).
+ */
+export function wallEstimate(runs: readonly PacedRun[], history: Run[]): WallEstimate {
+  const known = labPace(history, 0);
+  const pace = known > 0 ? known : paceOfAll(runs);
   const overhead = overheadS(history);
-  const labS = labSeconds.reduce((a, b) => a + b, 0);
+  const labSeconds = runs.map((r) => r.labS);
   return {
-    runs: labSeconds.length,
-    labS,
+    runs: runs.length,
+    labS: labSeconds.reduce((a, b) => a + b, 0),
     wallS: wallOfRuns(labSeconds, pace, overhead),
     pace,
     overheadS: overhead,

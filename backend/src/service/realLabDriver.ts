@@ -2,10 +2,11 @@
 // at the end); lab management through lab-images, as `lfnlab lab` does it.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { knownStacks } from '@lfnlab/emulator';
+import { knownStacks, type Spec } from '@lfnlab/emulator';
 import {
   connectLab,
   ensureImage,
+  expectedClock,
   LabBusyError,
   labDown,
   labUp,
@@ -16,6 +17,7 @@ import {
 import { runExperiment } from '../run/runExperiment.js';
 import { LabSession } from '../run/session.js';
 import type { DriverRunOptions, LabDriver, LabInfo } from './labDriver.js';
+import { expectedDilatedPace } from './queueEstimate.js';
 
 interface AgentInfo {
   kernel: string;
@@ -36,6 +38,11 @@ export class RealLabDriver implements LabDriver {
     /** The pool's labs (--labs N), listed even before their first boot. */
     private readonly pool: readonly string[] = ['default'],
   ) {}
+
+  /** Real time under KVM; under TCG the dilated clock's pace at the spec's rates. */
+  expectedPace(spec: Spec): number {
+    return expectedClock(spec.clock) === 'dilated' ? expectedDilatedPace(spec) : 1;
+  }
 
   private names(): string[] {
     let found: string[] = [];

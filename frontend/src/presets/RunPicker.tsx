@@ -22,7 +22,10 @@ export function costText(c: WallEstimate): string {
 /** How the wall time was reckoned, for the tooltip-free reader (the line under the cost). */
 export function costBasis(c: WallEstimate): string {
   const pace = c.pace === 1 ? 'at real time' : `at ${fmt(c.pace)} lab s per wall s`;
-  return `${pace}, plus ${fmt(c.overheadS)} s set-up per run${c.fromHistory ? ' (the lab’s recent runs)' : ' (default until the lab has finished a run)'}; queue wait not included`;
+  const basis = c.fromHistory
+    ? ' (the lab’s recent runs)'
+    : ' (what this lab is expected to keep at these rates until it has finished a run)';
+  return `${pace}, plus ${fmt(c.overheadS)} s set-up per run${basis}; queue wait not included`;
 }
 
 function QuotaMark({ plan, onPick }: { plan: PresetPlanView; onPick: (p: PresetPick) => void }) {

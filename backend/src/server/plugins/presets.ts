@@ -112,6 +112,7 @@ export async function presetRoutes(app: FastifyInstance, { s }: { s: Services })
         quota: s.accounts.quotaOf(user),
         active: s.runs.visible(user).filter((r) => r.ownerId === user.id && isActive(r)).length,
         history: s.board.labHistory(DEFAULT_LAB),
+        expectedPace: (spec) => s.driver.expectedPace(spec),
         specs: s.specs,
       });
     },
