@@ -78,7 +78,7 @@ describe('presets not reproduced yet', () => {
     const md = renderResultsSummaryMarkdown([], pending);
     expect(md).toMatch(
       new RegExp(
-        `0 presets published; .* ${pending.length} not reproduced yet \\(about [\\d.]+ h of lab wall time left\\)`,
+        `0 presets published; .* ${pending.length} not reproduced yet \\(about [\\d.]+ h of lab wall time left on one lab, [\\d.]+ h on two at once\\)`,
       ),
     );
     expect(md).toContain('## Not reproduced yet');

@@ -116,14 +116,16 @@ function pendingRow(p: PendingPreset): string[] {
   ];
 }
 
-const pendingTotalS = (pending: readonly PendingPreset[]) => pending.reduce((a, p) => a + p.wallLeftS, 0);
+/** Wall time left over every pending preset on one lab (each row's is on as many labs as it ran on). */
+const pendingTotalS = (pending: readonly PendingPreset[]) =>
+  pending.reduce((a, p) => a + p.wallLeftS * p.labs, 0);
 
-/** The header's count: "5 presets published; … . 10 not reproduced yet (about 110 h of lab wall time)." */
+/** The header's count: "5 presets published; … . 10 not reproduced yet (about 110 h of lab wall time left on one lab, 55 h on two at once)." */
 function countsText(all: PublishedPreset[], pending: readonly PendingPreset[]): string {
   const counts = verdictCounts(all);
   const head = `${all.length} presets published; findings: ${counts.holds} hold, ${counts.fails} fail, ${counts.inconclusive} inconclusive.`;
   return pending.length
-    ? `${head} ${pending.length} not reproduced yet (about ${formatWallS(pendingTotalS(pending))} of lab wall time left).`
+    ? `${head} ${pending.length} not reproduced yet (about ${formatWallS(pendingTotalS(pending))} of lab wall time left on one lab, ${formatWallS(pendingTotalS(pending) / 2)} on two at once).`
     : head;
 }
 
