@@ -24,7 +24,7 @@ export function costBasis(c: WallEstimate): string {
   const pace = c.pace === 1 ? 'at real time' : `at ${fmt(c.pace)} lab s per wall s`;
   const basis = c.fromHistory
     ? ' (the lab’s recent runs)'
-    : ' (what this lab is expected to keep at these rates until it has finished a run)';
+    : ' (what this lab is expected to keep, until it has finished a run)';
   return `${pace}, plus ${fmt(c.overheadS)} s set-up per run${basis}; queue wait not included`;
 }
 
