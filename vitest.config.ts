@@ -73,6 +73,9 @@ export default defineConfig({
           name: 'e2e',
           include: ['frontend/e2e/**/*.e2e.test.ts'],
           fileParallelism: false,
+          // A page answers in its own time: a poll's default second failed a card that came back
+          // in two on a host also running two labs. A poll still ends as soon as it matches.
+          expect: { poll: { timeout: 20_000 } },
           testTimeout: 300_000,
           hookTimeout: 120_000,
         },
