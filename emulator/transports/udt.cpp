@@ -321,6 +321,28 @@ static int xfer_full(char *buf, size_t len, int sending, int count, const char *
 	return 0;
 }
 
+/*
+ * Waits until UDT has sent, and had acknowledged, all it holds in its send buffer (or --timeout,
+ * else 10 s, passes), writing rows meanwhile. UDT::send returns once data is buffered, and the
+ * receiver may close right after the digest exchange, after which perfmon has nothing to read: the
+ * sender's totals are taken here, or they miss the packets still buffered.
+ */
+static void wait_drained(void)
+{
+	uint64_t deadline = now_ns(CLOCK_MONOTONIC) + (opt.c.timeout_ns ? opt.c.timeout_ns : 10000000000ULL);
+	int32_t pending = 0;
+	int len = (int)sizeof(pending);
+
+	while (UDT::getsockopt(conn, 0, UDT_SNDDATA, &pending, &len) != UDT::ERROR && pending > 0) {
+		uint64_t now = now_ns(CLOCK_MONOTONIC);
+
+		maybe_row(now);
+		if (lfn_stop_signal || now >= deadline)
+			return;
+		usleep(1000);
+	}
+}
+
 /* ---- sender ---- */
 
 static int run_send(void)
@@ -399,6 +421,7 @@ static int run_send(void)
 	have_sha = 1;
 	put_be32(msg, FIN_MAGIC);
 	put_be64(msg + 4, src.size);
+	wait_drained();
 	remember_perfmon(); /* before the digest exchange, after which the receiver may close */
 	if (xfer_full((char *)msg, FIN_LEN, 1, 0, "sending the digest") ||
 	    xfer_full((char *)msg, FIN_LEN, 0, 0, "waiting for the receiver's digest"))
