@@ -23,7 +23,7 @@ export const median = (xs: number[]) => {
  * carry (each path's forward rate, and its reverse rate when a flow runs that way): 12 divided by
  * that rate in Mbit/s, never above 0.35. The published reproductions (2 labs on a 2-core host) ran
  * at 0.11-0.16 at 100 Mbit/s where the flows filled the link (seed001-dst 0.156, seed004-maxbw
- * 0.162, seed002-cbr 0.109, seed002-selfsimilar 0.106; seed000-table3 0.14 at 100 and 75), 0.32-0.45
+ * 0.162, seed002-cbr 0.109, seed002-selfsimilar 0.106; seed000-table3 0.14 at 100), 0.32-0.45
  * where they left it idle part of the time, 0.336 at 25 + 25 (seed000-table4) and 0.346 at 25
  * (seed003-ber). The rule sits at the slower end, so that an estimate errs long rather than short;
  * before it, one figure (0.3) for every rate put seed000-table3 at 6.3 h where its runs took 10.9.
