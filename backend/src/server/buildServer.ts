@@ -152,7 +152,7 @@ export async function buildServer(o: ServerOptions): Promise<LfnServer> {
     pool: o.labPool,
   });
   const services: Services = {
-    board: new QueueBoard(store, queue, access),
+    board: new QueueBoard(store, queue, access, (spec) => o.driver.expectedPace(spec)),
     accounts,
     access,
     classes,

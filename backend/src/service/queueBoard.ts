@@ -1,6 +1,7 @@
 // The queue as people see it: each queued run's place and expected start (on the run and as a
 // board per lab), and moving a waiting run. Others' runs appear on the board without name or
 // owner, so a student sees how many are ahead without seeing whose they are.
+import type { Spec } from '@lfnlab/emulator';
 import type { Access } from './access.js';
 import type { RunJob, RunQueue } from './queue.js';
 import { queueSpots } from './queueEstimate.js';
@@ -36,6 +37,8 @@ export class QueueBoard {
     private readonly store: RunStore,
     private readonly queue: RunQueue,
     private readonly access: Access,
+    /** The pace a run is expected to keep on a lab that has not run one (LabDriver.expectedPace). */
+    private readonly expectedPace: (spec: Spec) => number = () => 1,
   ) {}
 
   /** The queue's jobs; a queue that does not answer (Redis away) is a 503 naming it, not a 500. */
@@ -71,7 +74,12 @@ export class QueueBoard {
           .filter((r): r is Run => r?.status === 'queued'),
         history: all.filter((r) => r.lab === lab),
       };
-      out.push({ lab, running: line.running, waiting: line.waiting, spots: queueSpots(line, now) });
+      out.push({
+        lab,
+        running: line.running,
+        waiting: line.waiting,
+        spots: queueSpots(line, now, this.expectedPace),
+      });
     }
     return out;
   }

@@ -138,3 +138,35 @@ describe('the pace expected of a dilated lab before it has history', () => {
     expect(expectedDilatedPace(both)).toBeCloseTo(12 / 50, 6);
   });
 });
+
+describe('a fresh dilated lab’s queue', () => {
+  const at100 = validateSpec({
+    name: 'q',
+    duration: '60s',
+    paths: { main: { rtt: '50ms', rate: '100Mbit' } },
+    flows: [{ stack: 'reno' }],
+  });
+  if (!at100.ok) throw new Error(JSON.stringify(at100.problems));
+
+  it('prices waiting runs at the pace their specs are expected to keep until the lab reports one', () => {
+    const now = new Date('2026-01-01T00:00:00.000Z');
+    const waiting = [run('w1', { spec: at100.spec }), run('w2', { spec: at100.spec })];
+    const fresh = queueSpots({ running: null, waiting, history: waiting }, now, expectedDilatedPace);
+    // 60 lab s at 0.12 lab s per wall s = 500 wall s, plus the default 20 s of set-up.
+    expect(fresh.get('w2')?.estimatedWaitS).toBe(520);
+    // Once a run on the lab has reported its pace (here 0.25), that pace wins.
+    const measured = run('m', {
+      status: 'running',
+      startedAt: '2026-01-01T00:00:00.000Z',
+      progress: { elapsedS: 0, totalS: 60, dilation: 0.25 },
+      spec: at100.spec,
+    });
+    const known = queueSpots(
+      { running: measured, waiting, history: [measured, ...waiting] },
+      now,
+      expectedDilatedPace,
+    );
+    expect(known.get('w1')?.estimatedWaitS).toBe(240 + 20);
+    expect(known.get('w2')?.estimatedWaitS).toBe(260 + 260);
+  });
+});

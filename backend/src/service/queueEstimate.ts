@@ -121,11 +121,19 @@ export interface LabLine {
   history: Run[];
 }
 
-/** Each waiting run's place and expected start, by run id. */
-export function queueSpots(line: LabLine, now: Date): Map<string, QueueSpot> {
-  const pace = labPace(line.history);
+/**
+ * Each waiting run's place and expected start, by run id. Runs go at the lab's own pace once a run
+ * on it has reported one, else each at the pace expected of its spec (LabDriver.expectedPace), so
+ * a fresh dilated lab's queue is not priced as if it kept real time.
+ */
+export function queueSpots(
+  line: LabLine,
+  now: Date,
+  expectedPace: (spec: Spec) => number = () => 1,
+): Map<string, QueueSpot> {
+  const known = labPace(line.history, 0);
   const overhead = overheadS(line.history);
-  const wallOf = (r: Run) => wallOfRun(r.progress.totalS, pace, overhead);
+  const wallOf = (r: Run) => wallOfRun(r.progress.totalS, known > 0 ? known : expectedPace(r.spec), overhead);
   let waitS = 0;
   if (line.running) {
     const r = line.running;
