@@ -41,6 +41,15 @@ describe('dimensionless groups', () => {
     expect(g['fast.gamma_pct']).toBeUndefined();
   });
 
+  it('counts a parallel flow’s streams against the window: 16 streams kept are k⁻¹ times more of it', () => {
+    const g = byId(scalingGroups({ ...at, stacks: [], inForce: {}, parallelStreams: 16 }));
+    expect(g.streams?.ours).toBeCloseTo(16 / W, 9);
+    expect(g.streams?.paper).toBeCloseTo(16 / (W / 0.1606), 9);
+    expect(g.streams?.preserved).toBe(false);
+    expect(g.streams?.note).toMatch(/16 packets per RTT .* 1\/32/);
+    expect(byId(scalingGroups({ ...at, stacks: [], inForce: {} })).streams).toBeUndefined();
+  });
+
   it("scales HSTCP-LP's HighSpeed table through hs_window_pct", () => {
     const g = byId(
       scalingGroups({ ...at, stacks: ['hstcplp'], inForce: { hstcplp: { hs_window_pct: 16 } } }),
@@ -121,6 +130,14 @@ describe('presets', () => {
       'htcp.delta_l/epoch',
     ])
       expect(g[id]?.preserved, id).toBe(false);
+  });
+
+  it('finds P-TCP’s 16 loss-bound streams in seed000-table3, and none in seed004-maxbw (its streams are window-bound)', () => {
+    const groupsOf = (name: string) =>
+      byId(presetScaling(presets.find((p) => p.name === name) as never).groups);
+    expect(groupsOf('seed000-table3').streams).toMatchObject({ preserved: false });
+    expect(groupsOf('seed000-table3').streams?.note).toMatch(/^16 streams/);
+    expect(groupsOf('seed004-maxbw').streams).toBeUndefined();
   });
 
   it('counts the congestion epochs between joins in seed001-dst, and none for table4 (its transfers do not overlap)', () => {

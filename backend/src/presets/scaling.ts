@@ -85,6 +85,8 @@ export function scalingGroups(o: {
   inForce: Record<string, Record<string, number>>;
   /** Time between the starts of flows that then compete (count with every), or null. */
   staggerMs?: number | null;
+  /** The most streams of one parallel flow (P-TCP), the paper's count; null without one. */
+  parallelStreams?: number | null;
 }): DimensionlessGroup[] {
   const k = o.rateFactor * o.rttFactor;
   const wOurs = bdpBytes(o.rateBps, o.rttMs) / frameBytes(o.mtu);
@@ -130,6 +132,20 @@ export function scalingGroups(o: {
       ours,
       preserved: near(ours, paper),
       note: 'congestion epochs a newcomer and the flows before it go through until the next flow joins (epoch: one flow growing one packet per RTT from half the peak window back to it)',
+    });
+  }
+  if (o.parallelStreams) {
+    // n streams add n packets per RTT between them and a loss cuts 1/(2n) of the aggregate: a
+    // count of packets per RTT like any stack constant, kept at the paper's n while the window shrinks.
+    const n = o.parallelStreams;
+    groups.push({
+      id: 'streams',
+      label: 'parallel streams / BDP',
+      against: 'window',
+      paper: n / wPaper,
+      ours: n / wOurs,
+      preserved: near(n / wOurs, n / wPaper),
+      note: `${n} streams, the paper's count: the flow grows by ${n} packets per RTT and a loss costs it 1/${2 * n} of its window`,
     });
   }
   for (const stack of o.stacks) {
@@ -245,6 +261,20 @@ export function competingStaggerMs(spec: Spec): number | null {
 }
 
 /**
+ * The most streams of one parallel kernel-TCP flow in a spec whose window scales with the path (none
+ * given, or in BDPs), so losses, not the socket buffer, pace its streams; null when there is none.
+ * A flow of streams with fixed-size windows is window-bound: its count scales with the BDP counted in
+ * windows, a choice the preset states itself (seed004-maxbw's 256 → 26).
+ */
+export function parallelStreams(spec: Spec): number | null {
+  const lossBound = spec.flows.filter(
+    (f) => usesKernelTcp(f.transport) && (f.window === undefined || 'bdp' in f.window),
+  );
+  const n = Math.max(1, ...lossBound.map((f) => f.streams));
+  return n > 1 ? n : null;
+}
+
+/**
  * A preset's groups, at its first run's first path, for every stack any of its runs uses; with
  * `seconds`, at runs shortened to that length as CI and reproductions shorten them (every time in
  * the spec scaled alike, so the stagger and the run length move and time-scale groups with them).
@@ -304,6 +334,7 @@ export function presetScaling(p: Preset, seconds: number | null = null): PresetS
       stacks,
       inForce: spec.stackParams ?? {},
       staggerMs: competingStaggerMs(spec),
+      parallelStreams: Math.max(0, ...variants.map(({ v }) => parallelStreams(v.resolved) ?? 0)) || null,
     }),
   };
 }
