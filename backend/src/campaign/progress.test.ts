@@ -15,6 +15,7 @@ import { describe, expect, it } from 'vitest';
 import type { RunSummary } from '../run/summary.js';
 import { parseCampaignText } from './expand.js';
 import {
+  keptCompletedRuns,
   ranCode,
   restoredText,
   restoreProgress,
@@ -189,5 +190,29 @@ describe('what a resumed campaign says it restored', () => {
     expect(restoredText(36, 1)).toBe('36 finished runs and 1 invalid try');
     expect(restoredText(1, 0)).toBe('1 finished run');
     expect(restoredText(0, 2)).toBe('0 finished runs and 2 invalid tries');
+  });
+});
+
+describe('the completed runs among kept records', () => {
+  it('gives each completed run with its spec, by id, and skips failed runs and runs without a spec', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kept-'));
+    try {
+      const put = (id: string, status: string, spec = true) => {
+        mkdirSync(join(dir, id));
+        writeFileSync(join(dir, id, 'summary.json'), JSON.stringify({ status, seed: 1 }));
+        if (spec) writeFileSync(join(dir, id, 'spec.json'), JSON.stringify({ name: id, flows: [] }));
+      };
+      put('b-r1', 'completed');
+      put('a-r1', 'completed');
+      put('c-r1', 'failed');
+      put('d-r1', 'completed', false);
+      const kept = keptCompletedRuns(dir);
+      expect(kept.map((r) => r.id)).toEqual(['a-r1', 'b-r1']);
+      expect(kept[0]?.spec.name).toBe('a-r1');
+      expect(kept[0]?.summary.status).toBe('completed');
+      expect(keptCompletedRuns(join(dir, 'absent'))).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -5,12 +5,29 @@
 // the campaign directory: a comparison does not read them.
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Spec } from '@lfnlab/emulator';
 import { type EnvironmentFile, readJson } from '../report/load.js';
 import type { CodeIdentity } from '../run/codeVersion.js';
+import type { RunSummary } from '../run/summary.js';
 import { completedSummary, INVALID_DIR } from './runCampaign.js';
 
 /** What a finished run keeps in the progress directory: what comparisons and run counts read. */
 export const PROGRESS_RECORD = ['summary.json', 'spec.json', 'code.json'] as const;
+
+/**
+ * The completed runs among kept records (a progress directory's `runs/`, or a campaign's), by id:
+ * each one's summary and the spec it ran. What a targeted experiment's scoring script reads.
+ */
+export function keptCompletedRuns(runsDir: string): { id: string; summary: RunSummary; spec: Spec }[] {
+  if (!existsSync(runsDir)) return [];
+  return readdirSync(runsDir)
+    .sort()
+    .flatMap((id) => {
+      const summary = completedSummary(join(runsDir, id));
+      const spec = readJson<Spec>(join(runsDir, id, 'spec.json'));
+      return summary && spec ? [{ id, summary, spec }] : [];
+    });
+}
 
 /**
  * Which code ran a run: the run's environment says it; a run restored from kept records alone has

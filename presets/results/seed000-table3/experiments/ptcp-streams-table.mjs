@@ -5,10 +5,11 @@
 // fresh clone after `npm run build`:
 //   node presets/results/seed000-table3/experiments/ptcp-streams-table.mjs
 // Writes ptcp-streams-results.csv beside it and prints the answer's numbers.
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { asymmetry, bootstrapCi } from '@lfnlab/metrics';
+import { keptCompletedRuns } from '../../../../backend/dist/campaign/progress.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const sources = [
@@ -19,31 +20,23 @@ const LABELS = { bic: 'Bic-TCP', scalable: 'S-TCP', fast: 'FAST', highspeed: 'HS
 const isPtcp = (f) => f.stack === 'reno' && (f.streams ?? 1) > 1;
 
 const runs = [];
-for (const dir of sources) {
-  if (!existsSync(dir)) continue;
-  for (const id of readdirSync(dir).sort()) {
-    const summaryFile = join(dir, id, 'summary.json');
-    if (!existsSync(summaryFile)) continue;
-    const summary = JSON.parse(readFileSync(summaryFile, 'utf8'));
-    if (summary.status !== 'completed') continue;
-    const spec = JSON.parse(readFileSync(join(dir, id, 'spec.json'), 'utf8'));
-    const ptcp = spec.flows.find(isPtcp);
-    const subject = spec.flows.find((f) => !isPtcp(f));
-    if (!ptcp || !subject) continue; // the reproduction's runs without P-TCP
-    const goodput = (name) => summary.flows.find((f) => f.name === name)?.goodputMbps.wholeRun;
-    const [x, p] = [goodput(subject.name), goodput(ptcp.name)];
-    runs.push({
-      id,
-      stack: subject.stack,
-      ptcpStreams: ptcp.streams,
-      bicMaxIncrement: spec.stackParams?.bic?.max_increment ?? 16,
-      seed: summary.seed,
-      verdict: typeof summary.verdict === 'string' ? summary.verdict : summary.verdict?.verdict,
-      subjectMbps: x,
-      ptcpMbps: p,
-      asymmetry: asymmetry(x, p),
-    });
-  }
+for (const { id, summary, spec } of sources.flatMap(keptCompletedRuns)) {
+  const ptcp = spec.flows.find(isPtcp);
+  const subject = spec.flows.find((f) => !isPtcp(f));
+  if (!ptcp || !subject) continue; // the reproduction's runs without P-TCP
+  const goodput = (name) => summary.flows.find((f) => f.name === name)?.goodputMbps.wholeRun;
+  const [x, p] = [goodput(subject.name), goodput(ptcp.name)];
+  runs.push({
+    id,
+    stack: subject.stack,
+    ptcpStreams: ptcp.streams,
+    bicMaxIncrement: spec.stackParams?.bic?.max_increment ?? 16,
+    seed: summary.seed,
+    verdict: typeof summary.verdict === 'string' ? summary.verdict : summary.verdict?.verdict,
+    subjectMbps: x,
+    ptcpMbps: p,
+    asymmetry: asymmetry(x, p),
+  });
 }
 
 const header = ['id', 'stack', 'ptcpStreams', 'bicMaxIncrement', 'seed', 'verdict', 'subjectMbps', 'ptcpMbps', 'asymmetry'];

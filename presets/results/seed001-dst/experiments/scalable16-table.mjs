@@ -4,10 +4,11 @@
 // fresh clone after `npm run build`:
 //   node presets/results/seed001-dst/experiments/scalable16-table.mjs
 // Writes scalable16-results.csv beside it and prints the answer's numbers.
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bootstrapCi, seedFromText } from '@lfnlab/metrics';
+import { keptCompletedRuns } from '../../../../backend/dist/campaign/progress.js';
 import { rowMeasure } from '../../../../backend/dist/presets/measure.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -23,19 +24,11 @@ const measures = {
 };
 
 const runs = [];
-for (const dir of sources) {
-  if (!existsSync(dir)) continue;
-  for (const id of readdirSync(dir).sort()) {
-    const summaryFile = join(dir, id, 'summary.json');
-    if (!existsSync(summaryFile)) continue;
-    const summary = JSON.parse(readFileSync(summaryFile, 'utf8'));
-    if (summary.status !== 'completed') continue;
-    const spec = JSON.parse(readFileSync(join(dir, id, 'spec.json'), 'utf8'));
-    const flow = spec.flows[0];
-    const row = { summary };
-    const values = Object.fromEntries(Object.entries(measures).map(([k, m]) => [k, rowMeasure(m, row)]));
-    runs.push({ id, stack: flow.stack, flows: flow.count ?? 1, seed: summary.seed, verdict: summary.verdict, ...values });
-  }
+for (const { id, summary, spec } of sources.flatMap(keptCompletedRuns)) {
+  const flow = spec.flows[0];
+  const row = { summary };
+  const values = Object.fromEntries(Object.entries(measures).map(([k, m]) => [k, rowMeasure(m, row)]));
+  runs.push({ id, stack: flow.stack, flows: flow.count ?? 1, seed: summary.seed, verdict: summary.verdict, ...values });
 }
 
 const header = ['id', 'stack', 'flows', 'seed', 'verdict', ...Object.keys(measures)];
