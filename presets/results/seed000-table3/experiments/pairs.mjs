@@ -1,0 +1,90 @@
+// Table 3's pairs as rows: every stack's asymmetry against its partner in each kept run
+// (A = (x − y)/(x + y) on whole-run goodputs, as the preset reads them), a matrix of them per path,
+// and each stack's average with a set of partners left out. Shared by pairs-table.mjs (the
+// reproduction) and buffer-ufl-table.mjs (the buffer experiment).
+import { writeFileSync } from 'node:fs';
+import { asymmetry, bootstrapCi } from '@lfnlab/metrics';
+import { keptCompletedRuns } from '../../../../backend/dist/campaign/progress.js';
+
+export const STACKS = ['ptcp', 'scalable', 'fast', 'highspeed', 'bic', 'htcp', 'hstcplp'];
+export const LABELS = {
+  ptcp: 'P-TCP',
+  scalable: 'S-TCP',
+  fast: 'FAST',
+  highspeed: 'HS-TCP',
+  bic: 'Bic-TCP',
+  htcp: 'H-TCP',
+  hstcplp: 'HSTCP-LP',
+};
+export const DEADBAND = 0.1;
+
+const keyOf = (f) => (f.stack === 'reno' && (f.streams ?? 1) > 1 ? 'ptcp' : f.stack);
+export const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+export const f2 = (x) => (x >= 0 ? ' ' : '') + x.toFixed(2);
+export const sign = (x) => (x > DEADBAND ? '+' : x < -DEADBAND ? '−' : '0');
+
+/** Two rows per kept run (one per stack), tagged with `tags` (path, buffer…); none for a missing dir. */
+export function pairRows(runsDir, tags) {
+  let runs = [];
+  try {
+    runs = keptCompletedRuns(runsDir);
+  } catch {
+    return [];
+  }
+  const rows = [];
+  for (const { id, summary, spec } of runs) {
+    const [a, b] = spec.flows;
+    const goodput = (name) => summary.flows.find((f) => f.name === name)?.goodputMbps.wholeRun;
+    const [xa, xb] = [goodput(a.name), goodput(b.name)];
+    if (!Number.isFinite(xa) || !Number.isFinite(xb)) continue;
+    const verdict = typeof summary.verdict === 'string' ? summary.verdict : summary.verdict?.verdict;
+    const common = { ...tags, id, seed: summary.seed, verdict };
+    rows.push({ ...common, stack: keyOf(a), partner: keyOf(b), mbps: xa, partnerMbps: xb, asymmetry: asymmetry(xa, xb) });
+    rows.push({ ...common, stack: keyOf(b), partner: keyOf(a), mbps: xb, partnerMbps: xa, asymmetry: asymmetry(xb, xa) });
+  }
+  return rows;
+}
+
+export function writeCsv(file, rows, tagNames) {
+  const header = [...tagNames, 'stack', 'partner', 'id', 'seed', 'verdict', 'mbps', 'partnerMbps', 'asymmetry'];
+  const fmt = (v) => (typeof v === 'number' && !Number.isInteger(v) ? v.toFixed(4) : v);
+  writeFileSync(file, `${[header.join(','), ...rows.map((r) => header.map((h) => fmt(r[h])).join(','))].join('\n')}\n`);
+}
+
+/** Each row stack's mean asymmetry against each column stack, with n. */
+export function printMatrix(title, rows) {
+  const runs = new Set(rows.map((r) => r.id)).size;
+  console.log(`\n${title}: ${runs} runs; each row's asymmetry against the column (mean, n)`);
+  console.log(`${''.padEnd(9)}${STACKS.map((s) => LABELS[s].padStart(11)).join('')}`);
+  for (const stack of STACKS) {
+    const cells = STACKS.map((partner) => {
+      const xs = rows.filter((r) => r.stack === stack && r.partner === partner).map((r) => r.asymmetry);
+      return (xs.length ? `${f2(mean(xs))} (${xs.length})` : '-').padStart(11);
+    });
+    console.log(`${LABELS[stack].padEnd(9)}${cells.join('')}`);
+  }
+}
+
+/**
+ * Each stack's average asymmetry over `rows`, leaving out the partners `out(row)` names, with a
+ * bootstrap 95 % interval, its sign (deadband ±0.1) against the paper's, and how many agree.
+ */
+export function printAverages(title, rows, out, paper) {
+  console.log(`\n${title} (sign with deadband ±${DEADBAND}; the paper's value and sign)`);
+  let agree = 0;
+  let judged = 0;
+  STACKS.forEach((stack, i) => {
+    const xs = rows.filter((r) => r.stack === stack && !out(r)).map((r) => r.asymmetry);
+    if (xs.length === 0 || paper[i] === null) {
+      console.log(`  ${LABELS[stack].padEnd(9)} ${xs.length ? f2(mean(xs)) : 'no runs'} (not judged)`);
+      return;
+    }
+    const m = mean(xs);
+    const ci = bootstrapCi([xs], (g) => mean(g[0]));
+    judged += 1;
+    if (sign(m) === sign(paper[i])) agree += 1;
+    const interval = ci ? `${f2(ci.low)} to ${f2(ci.high)}` : 'no interval';
+    console.log(`  ${LABELS[stack].padEnd(9)} ${f2(m)} (n = ${xs.length}, ${interval}) ${sign(m)}   paper ${f2(paper[i])} ${sign(paper[i])}`);
+  });
+  console.log(`  signs agree: ${agree} of ${judged}`);
+}
