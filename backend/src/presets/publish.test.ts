@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import {
   codeText,
   flaggedText,
+  heldText,
   renderResultsSummaryHtml,
   renderResultsSummaryMarkdown,
   verdictCounts,
@@ -29,6 +30,8 @@ function run(
     checks?: unknown[];
     lfnlab?: { version: string; commit: string | null; modified: boolean | null };
     rejudgedBy?: string;
+    /** Each flow's largest limit. */
+    limits?: (string | null)[];
   },
   wallS: number,
 ) {
@@ -43,6 +46,14 @@ function run(
       verdict: s.verdict,
       clock: { mode: s.clock, guestS: 60, wallS: 80, dilation: 0.75 },
       fidelity: { checks: s.checks ?? [] },
+      ...(s.limits
+        ? {
+            flows: s.limits.map((l, i) => ({
+              name: `f${i}`,
+              limitedBy: l === null ? null : { limitedBy: l, shares: {}, busyS: 30 },
+            })),
+          }
+        : {}),
       ...(s.rejudgedBy
         ? {
             rejudged: [
@@ -178,6 +189,29 @@ describe('publishing a preset', () => {
     // Every run valid, or a runs.json from before the tally: nothing to say.
     expect(flaggedText({ ...info, flagged: [] })).toBe('');
     expect(flaggedText({ ...info, flagged: undefined })).toBe('');
+  });
+
+  it('says which flows something other than the network held back, per part', () => {
+    const root = mkdtempSync(join(tmpdir(), 'lfnlab-publish-'));
+    const part = join(root, 'main');
+    const ok = { status: 'completed', verdict: 'valid', clock: 'dilated' };
+    run(part, 'a', { ...ok, limits: ['receiver-window', 'receiver-window'] }, 60);
+    run(part, 'b', { ...ok, limits: ['network', 'sender'] }, 60);
+    // Not counted: a flow recorded before limits were measured, and a run that did not complete.
+    run(part, 'c', { ...ok, limits: ['network', null] }, 60);
+    run(part, 'd', { ...ok, status: 'failed', limits: ['sender', 'sender'] }, 60);
+    const info = runsInfo(preset, root, { kind: 'reproduction', seconds: 60, repeat: 3 });
+    expect(info.limits).toEqual({ main: { 'receiver-window': 2, network: 2, sender: 1 } });
+    expect(heldText(info)).toBe('2 of 5 flows by their window, 1 of 5 flows by the lab (sender)');
+    // Several parts are named; a part whose flows were all network-limited says nothing.
+    expect(
+      heldText({
+        ...info,
+        limits: { caltech: { network: 126 }, manchester: { network: 40, 'receiver-window': 86 } },
+      }),
+    ).toBe('manchester: 86 of 126 flows by their window');
+    expect(heldText({ ...info, limits: { main: { network: 4 } } })).toBe('');
+    expect(heldText({ ...info, limits: undefined })).toBe('');
   });
 
   it('says which lfnlab made the runs and which judged the verdicts they carry', () => {

@@ -18,6 +18,7 @@ import { INVALID_DIR } from '../campaign/runCampaign.js';
 import type { RunSummaryFile } from '../report/load.js';
 import { codeVersion } from '../run/codeVersion.js';
 import type { Check } from '../run/fidelity.js';
+import type { LimitKind } from '../run/limitedBy.js';
 import { type PresetComparison, scalingReport } from './compare.js';
 import type { Preset } from './load.js';
 
@@ -48,6 +49,13 @@ export interface RunsInfo {
    * (commit)`, or per "not recorded" for runs made before lfnlab noted itself. Absent in older files.
    */
   code?: { ranBy: Record<string, number>; judgedBy: Record<string, number> };
+  /**
+   * What held the flows back, per part: completed runs' flows by the limit that held each for the
+   * largest share of its busy time (`receiver-window`: the window the spec gives it, not the
+   * network). A part whose flows sat at their windows never tested the stacks' congestion control.
+   * Absent in older files; flows recorded before limits were measured are not counted.
+   */
+  limits?: Record<string, Partial<Record<LimitKind, number>>>;
 }
 
 /** One kind of fidelity check that warned or failed, over a preset's runs. */
@@ -112,6 +120,7 @@ export function runsInfo(preset: Preset, dir: string, length: RunsInfo['length']
   let newest = 0;
   const flagged = new Map<string, FlaggedCheck>();
   const code: NonNullable<RunsInfo['code']> = { ranBy: {}, judgedBy: {} };
+  const limits: NonNullable<RunsInfo['limits']> = {};
   const count = (into: Record<string, number>, key: string) => {
     into[key] = (into[key] ?? 0) + 1;
   };
@@ -128,6 +137,12 @@ export function runsInfo(preset: Preset, dir: string, length: RunsInfo['length']
       info.runs.completed++;
       if (s.verdict === 'valid' || s.verdict === 'suspect' || s.verdict === 'invalid') info.runs[s.verdict]++;
       tallyFlagged(flagged, s.fidelity?.checks ?? []);
+      const held = (s.flows ?? []).flatMap((f) => (f.limitedBy ? [f.limitedBy.limitedBy] : []));
+      if (held.length) {
+        const into: Record<string, number> = limits[part.name] ?? {};
+        for (const kind of held) count(into, kind);
+        limits[part.name] = into;
+      }
       const ran = ranCode(d);
       const ranBy = ran?.version
         ? codeVersion({ version: ran.version, commit: ran.commit ?? null, modified: ran.modified ?? null })
@@ -149,6 +164,7 @@ export function runsInfo(preset: Preset, dir: string, length: RunsInfo['length']
   info.measuredAt = newest ? new Date(newest).toISOString() : null;
   info.flagged = [...flagged.values()].sort((a, b) => b.warn + b.fail - (a.warn + a.fail));
   info.code = code;
+  info.limits = limits;
   return info;
 }
 

@@ -85,10 +85,36 @@ const runsLine = (r: RunsInfo) => {
   return `${lengthText(r)} · ${runsText(r)} · lab clock: ${clockText(r) || 'unknown'} · wall time ${formatWallS(r.wallS)}${code ? ` · ${code}` : ''}`;
 };
 
-/** A published preset's runs in one paragraph, why runs were not valid included: for its card. */
+const HELD_BY: Record<string, string> = {
+  'receiver-window': 'their window',
+  'send-buffer': 'their send buffer',
+  sender: 'the lab (sender)',
+};
+
+/**
+ * Flows that something other than the network held back (by the largest share of each flow's busy
+ * time), per part where the preset has several: `manchester: 84 of 126 flows by their window`.
+ * Empty when every flow was network-limited, and for runs.json files written before limits.
+ */
+export function heldText(r: RunsInfo): string {
+  const parts = Object.entries(r.limits ?? {});
+  return parts
+    .flatMap(([part, byKind]) => {
+      const total = Object.values(byKind).reduce((a, n) => a + (n ?? 0), 0);
+      const held = Object.entries(byKind)
+        .filter(([kind, n]) => kind !== 'network' && n)
+        .sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0))
+        .map(([kind, n]) => `${n} of ${total} flows by ${HELD_BY[kind] ?? kind}`);
+      return held.length ? [`${parts.length > 1 ? `${part}: ` : ''}${held.join(', ')}`] : [];
+    })
+    .join('; ');
+}
+
+/** A published preset's runs in one paragraph, why runs were not valid and what held flows back included. */
 export function publishedRunsText(r: RunsInfo): string {
   const why = flaggedText(r);
-  return `${runsLine(r)}${why ? `. Not valid because of: ${why}` : ''}`;
+  const held = heldText(r);
+  return `${runsLine(r)}${why ? `. Not valid because of: ${why}` : ''}${held ? `. Held back by something other than the network: ${held}` : ''}`;
 }
 
 /** Tallies over every finding: holds / fails / inconclusive. */
@@ -145,6 +171,7 @@ export function renderResultsSummaryHtml(
   const sections = [...byPaper(all)].map(([paper, presets]) => {
     const blocks = presets.map(({ comparison: c, runs: r, explanations }) => {
       const why = flaggedText(r);
+      const held = heldText(r);
       const rows = c.findings.map((f) => {
         const v = verdictOf(f);
         const tested = explanations
@@ -165,6 +192,7 @@ export function renderResultsSummaryHtml(
         `<h3><a href="${esc(c.preset)}/comparison.html">${esc(c.preset)}</a></h3>`,
         `<p class="aside">${esc(runsLine(r))}${r.measuredAt ? ` · measured ${esc(r.measuredAt.slice(0, 10))}` : ''}</p>`,
         why ? `<p class="aside">Not valid because of: ${esc(why)}</p>` : '',
+        held ? `<p class="aside">Held back by something other than the network: ${esc(held)}</p>` : '',
         rows.length
           ? table(
               `${c.preset}: findings`,
@@ -212,12 +240,14 @@ export function renderResultsSummaryMarkdown(
     out.push(`## ${paper}`, '');
     for (const { comparison: c, runs: r, explanations } of presets) {
       const why = flaggedText(r);
+      const held = heldText(r);
       out.push(
         `### [${c.preset}](${c.preset}/comparison.html)`,
         '',
         runsLine(r),
         '',
         ...(why ? [`Not valid because of: ${why}`, ''] : []),
+        ...(held ? [`Held back by something other than the network: ${held}`, ''] : []),
         '| verdict | the paper found | ours vs the paper | test, n |',
         '| --- | --- | --- | --- |',
         ...c.findings.map(
