@@ -5,6 +5,7 @@ import { formatWallS } from '../presets/cost.js';
 import type { PendingPreset } from '../presets/pending.js';
 import type { PublishedPreset, RunsInfo } from '../presets/publish.js';
 import { nText, verdictOf } from '../presets/verdict.js';
+import type { LimitKind } from '../run/limitedBy.js';
 import { esc } from './format.js';
 import { badge, page, table } from './page.js';
 
@@ -85,7 +86,8 @@ const runsLine = (r: RunsInfo) => {
   return `${lengthText(r)} · ${runsText(r)} · lab clock: ${clockText(r) || 'unknown'} · wall time ${formatWallS(r.wallS)}${code ? ` · ${code}` : ''}`;
 };
 
-const HELD_BY: Record<string, string> = {
+/** How a limit other than the network reads in "N of M flows by …". */
+const HELD_BY: Record<Exclude<LimitKind, 'network'>, string> = {
   'receiver-window': 'their window',
   'send-buffer': 'their send buffer',
   sender: 'the lab (sender)',
@@ -104,7 +106,7 @@ export function heldText(r: RunsInfo): string {
       const held = Object.entries(byKind)
         .filter(([kind, n]) => kind !== 'network' && n)
         .sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0))
-        .map(([kind, n]) => `${n} of ${total} flows by ${HELD_BY[kind] ?? kind}`);
+        .map(([kind, n]) => `${n} of ${total} flows by ${HELD_BY[kind as keyof typeof HELD_BY] ?? kind}`);
       return held.length ? [`${parts.length > 1 ? `${part}: ` : ''}${held.join(', ')}`] : [];
     })
     .join('; ');
