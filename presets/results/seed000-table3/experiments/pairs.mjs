@@ -1,7 +1,7 @@
 // Table 3's pairs as rows: every stack's asymmetry against its partner in each kept run
 // (A = (x − y)/(x + y) on whole-run goodputs, as the preset reads them), a matrix of them per path,
 // and each stack's average with a set of partners left out. Shared by pairs-table.mjs (the
-// reproduction) and buffer-ufl-table.mjs (the buffer experiment).
+// reproduction), the buffer experiments' and ptcp-streams-table.mjs's scripts.
 import { writeFileSync } from 'node:fs';
 import { asymmetry, bootstrapCi } from '@lfnlab/metrics';
 import { keptCompletedRuns } from '../../../../backend/dist/campaign/progress.js';
@@ -18,7 +18,8 @@ export const LABELS = {
 };
 export const DEADBAND = 0.1;
 
-const keyOf = (f) => (f.stack === 'reno' && (f.streams ?? 1) > 1 ? 'ptcp' : f.stack);
+/** A flow's stack key: Reno with more than one stream is P-TCP. */
+export const keyOf = (f) => (f.stack === 'reno' && (f.streams ?? 1) > 1 ? 'ptcp' : f.stack);
 export const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
 export const f2 = (x) => (x >= 0 ? ' ' : '') + x.toFixed(2);
 export const sign = (x) => (x > DEADBAND ? '+' : x < -DEADBAND ? '−' : '0');

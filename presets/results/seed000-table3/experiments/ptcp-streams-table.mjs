@@ -10,14 +10,16 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { asymmetry, bootstrapCi } from '@lfnlab/metrics';
 import { keptCompletedRuns } from '../../../../backend/dist/campaign/progress.js';
+import { keyOf, LABELS, mean } from './pairs.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const sources = [
   join(here, 'ptcp-streams-progress', 'runs'), // the experiment
   join(here, '..', 'progress', 'caltech', 'runs'), // the reproduction: its runs against P-TCP
 ];
-const LABELS = { bic: 'Bic-TCP', scalable: 'S-TCP', fast: 'FAST', highspeed: 'HS-TCP', htcp: 'H-TCP', hstcplp: 'HSTCP-LP' };
-const isPtcp = (f) => f.stack === 'reno' && (f.streams ?? 1) > 1;
+// Bic-TCP first: the finding reads every other stack against it.
+const SUBJECTS = ['bic', 'scalable', 'fast', 'highspeed', 'htcp', 'hstcplp'];
+const isPtcp = (f) => keyOf(f) === 'ptcp';
 
 const runs = [];
 for (const { id, summary, spec } of sources.flatMap(keptCompletedRuns)) {
@@ -46,7 +48,6 @@ writeFileSync(
   `${[header.join(','), ...runs.map((r) => header.map((h) => fmt(r[h])).join(','))].join('\n')}\n`,
 );
 
-const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const f3 = (x) => x.toFixed(3);
 const cell = (stack, streams, mi) =>
   runs.filter((r) => r.stack === stack && r.ptcpStreams === streams && (stack !== 'bic' || r.bicMaxIncrement === mi));
@@ -64,7 +65,7 @@ for (const [streams, mi, title] of [
   [3, 3, 'P-TCP 3 streams (16 x 0.1608), every stack as in the reproduction'],
 ]) {
   console.log(`\n${title}`);
-  for (const stack of Object.keys(LABELS)) {
+  for (const stack of SUBJECTS) {
     const rs = cell(stack, streams, mi);
     if (streams === 16 && mi === 16 && stack !== 'bic') continue;
     console.log(`  ${LABELS[stack].padEnd(9)} ${describe(rs)}`);
