@@ -9,7 +9,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bootstrapCi } from '@lfnlab/metrics';
-import { f2, LABELS, mean, pairRows, printMatrix, writeCsv } from './pairs.mjs';
+import { EXCLUDED, f2, LABELS, mean, pairRows, printMatrix, writeCsv } from './pairs.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const progress = (path) => join(here, '..', 'progress', path, 'runs');
@@ -25,11 +25,9 @@ writeCsv(
   ['path', 'buffer'],
 );
 
-// The preset's exclusions: P-TCP on Caltech, HSTCP-LP on UFL and Manchester.
-const EXCLUDED = { caltech: 'ptcp', ufl: 'hstcplp', manchester: 'hstcplp' };
 const cell = (path, buffer, stack) =>
   rows
-    .filter((r) => r.path === path && r.buffer === buffer && r.stack === stack && r.partner !== EXCLUDED[path])
+    .filter((r) => r.path === path && r.buffer === buffer && r.stack === stack && !EXCLUDED[path].includes(r.partner))
     .map((r) => r.asymmetry);
 const describe = (xs) => {
   if (xs.length === 0) return 'no runs';

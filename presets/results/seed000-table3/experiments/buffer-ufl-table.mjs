@@ -1,14 +1,15 @@
 // Scores the buffer-ufl experiment against its control, the reproduction's UFL runs (1 BDP): each
 // stack's asymmetry against each partner at both buffers, each stack's UFL average (HSTCP-LP left
 // out as a partner, as the preset does on UFL) with its sign beside the paper's UFL row, and the
-// change in each average from 1 BDP to 0.2 BDP with a bootstrap 95 % interval. Reads only kept
-// records, so it runs on a fresh clone after `npm run build`:
+// change in each average from 1 BDP to 0.2 BDP with a bootstrap 95 % interval, and the finding's
+// three-path averages with UFL read at each buffer (Caltech and Manchester from the reproduction).
+// Reads only kept records, so it runs on a fresh clone after `npm run build`:
 //   node presets/results/seed000-table3/experiments/buffer-ufl-table.mjs
 // Writes buffer-ufl-results.csv beside it.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bootstrapCi } from '@lfnlab/metrics';
-import { f2, LABELS, mean, pairRows, printAverages, printMatrix, STACKS, writeCsv } from './pairs.mjs';
+import { EXCLUDED, f2, LABELS, mean, PAPER_AVG, pairRows, printAverages, printMatrix, STACKS, writeCsv } from './pairs.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 // Table 3's UFL row in STACKS order; HSTCP-LP's 0 is left unjudged (the paper leaves it out of
@@ -38,5 +39,19 @@ for (const stack of STACKS) {
     mean(rows.filter((r) => r.buffer === buffer && r.stack === stack && !out(r)).map((r) => r.mbps)).toFixed(1);
   console.log(
     `  ${LABELS[stack].padEnd(9)} ${f2(mean(small) - mean(big))} (${ci ? `${f2(ci.low)} to ${f2(ci.high)}` : 'no interval'}); goodput ${goodput('1bdp')} -> ${goodput('0.2bdp')} Mbit/s`,
+  );
+}
+
+// The finding itself: the three-path averages with UFL at each buffer.
+const others = ['caltech', 'manchester'].flatMap((path) =>
+  pairRows(join(here, '..', 'progress', path, 'runs'), { path, buffer: '1bdp' }),
+);
+for (const buffer of ['1bdp', '0.2bdp']) {
+  const ufl = rows.filter((r) => r.buffer === buffer).map((r) => ({ ...r, path: 'ufl' }));
+  printAverages(
+    `three-path averages (signs.avg), UFL at ${buffer}`,
+    [...others, ...ufl],
+    (r) => EXCLUDED[r.path].includes(r.partner),
+    PAPER_AVG,
   );
 }

@@ -8,13 +8,10 @@
 // Writes reproduction-pairs.csv beside it.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { pairRows, printAverages, printMatrix, writeCsv } from './pairs.mjs';
+import { EXCLUDED, PAPER_AVG, pairRows, printAverages, printMatrix, writeCsv } from './pairs.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const PATHS = ['caltech', 'ufl', 'manchester'];
-// Table 3's "average" row in pairs.mjs's STACKS order (P-TCP, S-TCP, FAST, HS-TCP, Bic-TCP, H-TCP, HSTCP-LP).
-const PAPER_AVG = [0.37, 0.05, -0.02, -0.24, 0.04, 0.04, -0.34];
-const EXCLUDED = { caltech: ['ptcp'], ufl: ['hstcplp'], manchester: ['hstcplp'] };
 
 const rows = PATHS.flatMap((path) => pairRows(join(here, '..', 'progress', path, 'runs'), { path }));
 writeCsv(join(here, 'reproduction-pairs.csv'), rows, ['path']);

@@ -17,6 +17,10 @@ export const LABELS = {
   hstcplp: 'HSTCP-LP',
 };
 export const DEADBAND = 0.1;
+// Table 3's "average" row in STACKS order, and the partners the preset leaves out of each path's
+// averages (P-TCP on Caltech, HSTCP-LP on UFL and Manchester), as the paper does.
+export const PAPER_AVG = [0.37, 0.05, -0.02, -0.24, 0.04, 0.04, -0.34];
+export const EXCLUDED = { caltech: ['ptcp'], ufl: ['hstcplp'], manchester: ['hstcplp'] };
 
 /** A flow's stack key: Reno with more than one stream is P-TCP. */
 export const keyOf = (f) => (f.stack === 'reno' && (f.streams ?? 1) > 1 ? 'ptcp' : f.stack);
