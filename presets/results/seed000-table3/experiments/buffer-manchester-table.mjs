@@ -9,7 +9,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bootstrapCi } from '@lfnlab/metrics';
-import { EXCLUDED, f2, LABELS, mean, pairRows, printMatrix, writeCsv } from './pairs.mjs';
+import { EXCLUDED, f2, LABELS, mean, pairRows, paperRow, printMatrix, STACKS, writeCsv } from './pairs.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const progress = (path) => join(here, '..', 'progress', path, 'runs');
@@ -38,7 +38,10 @@ const describe = (xs) => {
 for (const buffer of ['1bdp', '0.2bdp'])
   printMatrix(`Manchester, buffer ${buffer}`, rows.filter((r) => r.path === 'manchester' && r.buffer === buffer));
 
-console.log('\nManchester averages (paper: S-TCP -0.08, H-TCP 0.25)');
+const paperManchester = paperRow('manchester');
+console.log(
+  `\nManchester averages (paper: S-TCP ${paperManchester[STACKS.indexOf('scalable')]}, H-TCP ${paperManchester[STACKS.indexOf('htcp')]})`,
+);
 for (const stack of ['scalable', 'htcp'])
   for (const buffer of ['1bdp', '0.2bdp'])
     console.log(`  ${LABELS[stack].padEnd(7)} ${buffer.padEnd(7)} ${describe(cell('manchester', buffer, stack))}`);

@@ -9,12 +9,24 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bootstrapCi } from '@lfnlab/metrics';
-import { EXCLUDED, f2, LABELS, mean, PAPER_AVG, pairRows, printAverages, printMatrix, STACKS, writeCsv } from './pairs.mjs';
+import {
+  EXCLUDED,
+  f2,
+  LABELS,
+  mean,
+  PAPER_AVG,
+  pairRows,
+  paperRow,
+  printAverages,
+  printMatrix,
+  STACKS,
+  writeCsv,
+} from './pairs.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-// Table 3's UFL row in STACKS order; HSTCP-LP's 0 is left unjudged (the paper leaves it out of
-// the others' UFL averages and gives no pairs for it).
-const PAPER_UFL = [0.78, 0, -0.01, -0.06, 0.15, -0.12, null];
+// Table 3's UFL row; HSTCP-LP's 0 is left unjudged (the paper leaves it out of the others' UFL
+// averages and gives no pairs for it).
+const PAPER_UFL = paperRow('ufl').map((v, i) => (EXCLUDED.ufl.includes(STACKS[i]) ? null : v));
 
 const rows = [
   ...pairRows(join(here, '..', 'progress', 'ufl', 'runs'), { buffer: '1bdp' }),

@@ -2,8 +2,11 @@
 // (A = (x − y)/(x + y) on whole-run goodputs, as the preset reads them), a matrix of them per path,
 // and each stack's average with a set of partners left out. Shared by pairs-table.mjs (the
 // reproduction), the buffer experiments' and ptcp-streams-table.mjs's scripts.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { asymmetry, bootstrapCi } from '@lfnlab/metrics';
+import { parse } from 'yaml';
 import { keptCompletedRuns } from '../../../../backend/dist/campaign/progress.js';
 
 export const STACKS = ['ptcp', 'scalable', 'fast', 'highspeed', 'bic', 'htcp', 'hstcplp'];
@@ -17,13 +20,25 @@ export const LABELS = {
   hstcplp: 'HSTCP-LP',
 };
 export const DEADBAND = 0.1;
-// Table 3's "average" row in STACKS order, and the partners the preset leaves out of each path's
-// averages (P-TCP on Caltech, HSTCP-LP on UFL and Manchester), as the paper does.
-export const PAPER_AVG = [0.37, 0.05, -0.02, -0.24, 0.04, 0.04, -0.34];
-export const EXCLUDED = { caltech: ['ptcp'], ufl: ['hstcplp'], manchester: ['hstcplp'] };
 
 /** A flow's stack key: Reno with more than one stream is P-TCP. */
 export const keyOf = (f) => (f.stack === 'reno' && (f.streams ?? 1) > 1 ? 'ptcp' : f.stack);
+
+// The paper's rows and the partners the preset leaves out come from the preset's own table, so the
+// scripts judge what the preset judges.
+const t3 = parse(readFileSync(join(dirname(fileURLToPath(import.meta.url)), '../../../seed000-table3.meta.yaml'), 'utf8'))
+  .tables[0];
+const columnKeys = t3.columns.map((c) => keyOf(c.measure.subject));
+/** A Table 3 row of the paper (caltech, ufl, manchester, avg) in STACKS order. */
+export const paperRow = (row) => {
+  const values = t3.rows.find((r) => r.key === row).values;
+  return STACKS.map((stack) => values[columnKeys.indexOf(stack)]);
+};
+export const PAPER_AVG = paperRow('avg');
+/** Per path, the partners left out of each stack's average (P-TCP on Caltech, HSTCP-LP on UFL and Manchester). */
+export const EXCLUDED = Object.fromEntries(
+  t3.rows.filter((r) => r.where?.part).map((r) => [r.where.part, (r.measure?.exclude ?? []).map(keyOf)]),
+);
 export const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
 export const f2 = (x) => (x >= 0 ? ' ' : '') + x.toFixed(2);
 export const sign = (x) => (x > DEADBAND ? '+' : x < -DEADBAND ? '−' : '0');
