@@ -8,6 +8,9 @@ import { MAINLINE_STACKS } from '@lfnlab/emulator';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LFNLAB_BIN } from '../../test/support/cliProcess.js';
 import { bootTestLab, type QdiscStat, rootQdisc, runSpec } from '../../test/support/lab.js';
+import { flentData } from '../report/exports.js';
+import { loadRun } from '../report/load.js';
+import { renderRunReport } from '../report/runReport.js';
 import { rejudgeRun } from './rejudge.js';
 
 beforeAll(async () => {
@@ -63,6 +66,20 @@ describe('emulated link', () => {
     );
     expect(r.summary.flows.every((f) => f.status === 'ok')).toBe(true);
     expect(jain).toBeGreaterThanOrEqual(0.9);
+    // The report of a real run: every plot drawn from the lab's samples, small enough to mail.
+    const run = loadRun(r.dir);
+    const html = renderRunReport(run);
+    console.log(`report ${Buffer.byteLength(html)} B`);
+    expect(Buffer.byteLength(html)).toBeLessThan(2_000_000);
+    for (const f of run.summary.flows) expect(html).toContain(f.name);
+    for (const id of ['plot-goodput', 'plot-cwnd', 'plot-rtt', 'plot-queue', 'plot-stability', 'plot-cpu']) {
+      const at = html.indexOf(`id="${id}"`);
+      const svg = html.slice(html.lastIndexOf('<svg', at), html.indexOf('</svg>', at));
+      expect(at, id).toBeGreaterThan(0);
+      expect(svg, id).toMatch(/<polyline|<circle|<rect[^>]*><title>/);
+    }
+    const d = flentData(run);
+    for (const v of Object.values(d.results)) expect(v).toHaveLength(d.x_values.length);
   });
 
   it("reverse traffic: the forward flow's ACKs cross the reverse bottleneck with the reverse data", async () => {

@@ -75,6 +75,11 @@ describe('the lab as a bump in the wire (host namespaces, taps, the real lab)', 
     expect(forwardBytes).toBeGreaterThanOrEqual(total);
     const idle = r.summary.paths[0]?.idleRtt;
     expect(idle?.received).toBe(10);
+    const loaded = r.summary.paths[0]?.loadedRtt;
+    console.log(
+      `RTT probe under load: mean ${loaded?.meanMs} ms, max ${loaded?.maxMs} ms, ${loaded?.samples} samples`,
+    );
+    expect(loaded?.samples).toBeGreaterThan(50);
 
     // Both sides: the lab's flowmeter against iperf3's receiver and the sender's own TCP state.
     const wire = r.samples.filter((s): s is WireFlowSample => s.kind === 'wireflow');
@@ -91,10 +96,11 @@ describe('the lab as a bump in the wire (host namespaces, taps, the real lab)', 
       expect(mine.length).toBeGreaterThan(50);
       expect(Math.abs((lab?.bytes ?? 0) - received(stack)) / received(stack)).toBeLessThan(0.02);
       // The lab's RTT leaves out only the sender's own stack: at least the path's 40 ms, at most
-      // what a full 1 BDP queue adds plus the late timers of a realtime lab under TCG (medians up
-      // to 91 ms measured in 8 runs), and close to what the sender itself measures.
+      // what the lab's own RTT probe saw through the same queues at the same time, and close to
+      // what the sender itself measures. No fixed ceiling: a realtime lab under TCG adds late
+      // timers of its own to both (medians from 62 to 121 ms measured), and both must show them.
       expect(labRtt).toBeGreaterThanOrEqual(39);
-      expect(labRtt).toBeLessThanOrEqual(40 * 2 + 25);
+      expect(labRtt).toBeLessThanOrEqual((loaded?.maxMs ?? 0) + 1);
       expect(labRtt / hostRtt).toBeGreaterThan(0.8);
       expect(labRtt / hostRtt).toBeLessThan(1.25);
     }
