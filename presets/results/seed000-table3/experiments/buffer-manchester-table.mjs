@@ -3,7 +3,8 @@
 // averages (HSTCP-LP left out as a partner, as the preset does there), and the finding's three
 // pairs (Caltech S-TCP above Manchester S-TCP; Manchester H-TCP above Caltech and UFL H-TCP) with
 // Manchester read at each buffer and Caltech and UFL from the reproduction, each difference with a
-// bootstrap 95 % interval. Reads only kept records, so it runs on a fresh clone after `npm run build`:
+// bootstrap 95 % interval. Runs judged invalid are left out. Reads only kept records, so it runs on
+// a fresh clone after `npm run build`:
 //   node presets/results/seed000-table3/experiments/buffer-manchester-table.mjs
 // Writes buffer-manchester-results.csv beside it.
 import { dirname, join } from 'node:path';
@@ -67,3 +68,6 @@ for (const buffer of ['1bdp', '0.2bdp']) {
   }
   console.log(`  ${agree} of ${PAIRS.length} pairs in the paper's order with Manchester at ${buffer}`);
 }
+console.log(
+  `\nleft out as invalid (not a result): ${pairRows.invalid.length ? `${pairRows.invalid.length} runs: ${pairRows.invalid.join(', ')}` : 'none'}`,
+);

@@ -43,7 +43,11 @@ export const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
 export const f2 = (x) => (x >= 0 ? ' ' : '') + x.toFixed(2);
 export const sign = (x) => (x > DEADBAND ? '+' : x < -DEADBAND ? '−' : '0');
 
-/** Two rows per kept run (one per stack), tagged with `tags` (path, buffer…); none for a missing dir. */
+/**
+ * Two rows per kept run (one per stack), tagged with `tags` (path, buffer…); none for a missing dir.
+ * A run judged invalid is not a result (the link did not do what its spec says): left out, as the
+ * preset's comparison leaves it out, and counted in `pairRows.invalid`.
+ */
 export function pairRows(runsDir, tags) {
   let runs = [];
   try {
@@ -58,12 +62,17 @@ export function pairRows(runsDir, tags) {
     const [xa, xb] = [goodput(a.name), goodput(b.name)];
     if (!Number.isFinite(xa) || !Number.isFinite(xb)) continue;
     const verdict = typeof summary.verdict === 'string' ? summary.verdict : summary.verdict?.verdict;
+    if (verdict === 'invalid') {
+      pairRows.invalid.push(id);
+      continue;
+    }
     const common = { ...tags, id, seed: summary.seed, verdict };
     rows.push({ ...common, stack: keyOf(a), partner: keyOf(b), mbps: xa, partnerMbps: xb, asymmetry: asymmetry(xa, xb) });
     rows.push({ ...common, stack: keyOf(b), partner: keyOf(a), mbps: xb, partnerMbps: xa, asymmetry: asymmetry(xb, xa) });
   }
   return rows;
 }
+pairRows.invalid = [];
 
 export function writeCsv(file, rows, tagNames) {
   const header = [...tagNames, 'stack', 'partner', 'id', 'seed', 'verdict', 'mbps', 'partnerMbps', 'asymmetry'];
