@@ -53,7 +53,7 @@ describe('emulated link', () => {
     expect(rootQdisc(after, 'p0-snd')?.drops).toBe(0);
   });
 
-  it('two flows of one stack started together, 20 s: Jain index >= 0.9', async () => {
+  it("two flows of one stack started together, 20 s: Jain index >= 0.9, and the run's report draws every plot", async () => {
     const r = await runSpec({
       name: 'jain-two-cubic',
       duration: '20s',

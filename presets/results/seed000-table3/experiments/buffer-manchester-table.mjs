@@ -10,7 +10,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bootstrapCi } from '@lfnlab/metrics';
-import { EXCLUDED, f2, LABELS, mean, pairRows, paperRow, printMatrix, STACKS, writeCsv } from './pairs.mjs';
+import { EXCLUDED, f2, LABELS, leftOutInvalid, mean, pairRows, paperRow, printMatrix, STACKS, writeCsv } from './pairs.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const progress = (path) => join(here, '..', 'progress', path, 'runs');
@@ -69,5 +69,5 @@ for (const buffer of ['1bdp', '0.2bdp']) {
   console.log(`  ${agree} of ${PAIRS.length} pairs in the paper's order with Manchester at ${buffer}`);
 }
 console.log(
-  `\nleft out as invalid (not a result): ${pairRows.invalid.length ? `${pairRows.invalid.length} runs: ${pairRows.invalid.join(', ')}` : 'none'}`,
+  `\nleft out as invalid (not a result): ${leftOutInvalid.length ? `${leftOutInvalid.length} runs: ${leftOutInvalid.join(', ')}` : 'none'}`,
 );

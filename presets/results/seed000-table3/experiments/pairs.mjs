@@ -43,10 +43,13 @@ export const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
 export const f2 = (x) => (x >= 0 ? ' ' : '') + x.toFixed(2);
 export const sign = (x) => (x > DEADBAND ? '+' : x < -DEADBAND ? '−' : '0');
 
+/** Ids of the kept runs pairRows left out because their verdict was invalid. */
+export const leftOutInvalid = [];
+
 /**
  * Two rows per kept run (one per stack), tagged with `tags` (path, buffer…); none for a missing dir.
  * A run judged invalid is not a result (the link did not do what its spec says): left out, as the
- * preset's comparison leaves it out, and counted in `pairRows.invalid`.
+ * preset's comparison leaves it out, and its id listed in `leftOutInvalid`.
  */
 export function pairRows(runsDir, tags) {
   let runs = [];
@@ -63,7 +66,7 @@ export function pairRows(runsDir, tags) {
     if (!Number.isFinite(xa) || !Number.isFinite(xb)) continue;
     const verdict = typeof summary.verdict === 'string' ? summary.verdict : summary.verdict?.verdict;
     if (verdict === 'invalid') {
-      pairRows.invalid.push(id);
+      leftOutInvalid.push(id);
       continue;
     }
     const common = { ...tags, id, seed: summary.seed, verdict };
@@ -72,7 +75,6 @@ export function pairRows(runsDir, tags) {
   }
   return rows;
 }
-pairRows.invalid = [];
 
 export function writeCsv(file, rows, tagNames) {
   const header = [...tagNames, 'stack', 'partner', 'id', 'seed', 'verdict', 'mbps', 'partnerMbps', 'asymmetry'];
