@@ -14,6 +14,7 @@ let failed = 0;
 let skipped = 0;
 let broken = false;
 const seconds = [];
+const failures = [];
 for (const project of projects) {
   const t0 = Date.now();
   const out = join(dir, `${project}.json`);
@@ -39,12 +40,39 @@ for (const project of projects) {
     failed += report.numFailedTests;
     skipped += report.numPendingTests + (report.numTodoTests ?? 0);
     if (r.status !== 0 && report.numFailedTests === 0) broken = true; // e.g. a file that failed to load
+    failures.push(...failedTests(project, report));
   } catch {
     broken = true;
   }
 }
 if (broken) failed = Math.max(failed, 1);
+// CI keeps only part of a long log, so the failures are repeated here, beside the last line.
+if (failures.length) console.log(`\nfailed:\n${failures.join('\n')}`);
 // Where CI's time went, per project: the lab's share is the one to watch against CI's limit.
 console.log(`\nwall time: ${seconds.join(', ')}`);
 console.log(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 ? 1 : 0);
+
+function failedTests(project, report) {
+  const lines = [];
+  for (const file of report.testResults ?? []) {
+    if (file.status === 'failed' && !file.assertionResults?.some((a) => a.status === 'failed')) {
+      lines.push(`  ${project} ${file.name}: ${firstLine(file.message)}`);
+    }
+    for (const a of file.assertionResults ?? []) {
+      if (a.status !== 'failed') continue;
+      lines.push(`  ${project} ${file.name} > ${a.fullName}: ${firstLine(a.failureMessages?.[0])}`);
+    }
+  }
+  return lines;
+}
+
+function firstLine(text) {
+  return (
+    (text ?? '')
+      .split('\n')
+      .find((l) => l.trim())
+      ?.trim()
+      .slice(0, 300) ?? ''
+  );
+}
