@@ -1,6 +1,10 @@
 // lfn-pkttiming for real, on this host's kernel (no VM): a sender, a router with an IFB bottleneck
-// (htb at 20 Mbit/s: the host has no netem) and a receiver, iperf3 through it. The capture must
+// (htb at 5 Mbit/s: the host has no netem) and a receiver, iperf3 through it. The capture must
 // find the bottleneck's busy gaps at one frame time and time frames through the router.
+// The host's own timers are the ruler here, so the test keeps them accurate enough: it runs alone
+// (an integration test; beside the unit tests' workers 80 % of gaps were on time), and at 5 Mbit/s,
+// where 10 % of a frame time is 240 us. At 20 Mbit/s (60 us) this host's htb put 64-91 % of gaps
+// on time over five runs alone, which the capture rightly reported; at 5 Mbit/s, 96-97 %.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -117,7 +121,7 @@ describe.skipIf(!ready)('lfn-pkttiming on this host (needs root, iperf3, tc)', (
       '1:1',
       'htb',
       'rate',
-      '20mbit',
+      '5mbit',
       'burst',
       '1514',
       'cburst',
@@ -142,7 +146,7 @@ describe.skipIf(!ready)('lfn-pkttiming on this host (needs root, iperf3, tc)', (
     // The header is out once the socket is open: traffic starts after it.
     await new Promise<void>((resolve) => cap.stdout.once('data', () => resolve()));
     for (let i = 0; i < 50; i++) {
-      if (spawnSync('ip', ['netns', 'exec', ns('snd'), 'iperf3', '-c', '10.99.2.2', '-t', '4']).status === 0)
+      if (spawnSync('ip', ['netns', 'exec', ns('snd'), 'iperf3', '-c', '10.99.2.2', '-t', '10']).status === 0)
         break;
     }
     const ended = new Promise<void>((resolve) => cap.on('exit', () => resolve()));
@@ -151,7 +155,7 @@ describe.skipIf(!ready)('lfn-pkttiming on this host (needs root, iperf3, tc)', (
     const lines = out.split('\n').map((l) => (l ? parsePktTimingLine(l) : null));
     const windows = lines.filter((r): r is PktTimingWindow => r?.type === 'window' && r.busy > 0);
     const end = lines.find((r) => r?.type === 'end');
-    const ideal = 8e9 / 20e6; // ns per byte
+    const ideal = 8e9 / 5e6; // ns per byte
     let busy = 0;
     let within = 0;
     for (const w of windows)
@@ -166,7 +170,10 @@ describe.skipIf(!ready)('lfn-pkttiming on this host (needs root, iperf3, tc)', (
     expect(busy).toBeGreaterThan(3000);
     expect(within / busy).toBeGreaterThan(0.9);
     expect(windows.every((w) => w.captureDrops === 0)).toBe(true);
-    expect(windows.some((w) => w.delay.n > 1000 && w.delay.p50Ms < 1)).toBe(true);
+    // No delay stage here: a frame crosses from the IFB to r-rcv in well under a millisecond.
+    const timed = windows.filter((w) => w.delay.n > 0);
+    expect(timed.reduce((n, w) => n + w.delay.n, 0)).toBeGreaterThan(1000);
+    expect(timed.every((w) => w.delay.p50Ms < 1)).toBe(true);
     expect(end).toMatchObject({ type: 'end', reason: 'signal', drops: 0 });
   });
 });
