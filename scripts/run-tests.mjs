@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { failedTests } from './failedTests.mjs';
 
 const projects = process.argv.slice(2).length
   ? process.argv.slice(2)
@@ -52,27 +53,3 @@ if (failures.length) console.log(`\nfailed:\n${failures.join('\n')}`);
 console.log(`\nwall time: ${seconds.join(', ')}`);
 console.log(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 ? 1 : 0);
-
-function failedTests(project, report) {
-  const lines = [];
-  for (const file of report.testResults ?? []) {
-    if (file.status === 'failed' && !file.assertionResults?.some((a) => a.status === 'failed')) {
-      lines.push(`  ${project} ${file.name}: ${firstLine(file.message)}`);
-    }
-    for (const a of file.assertionResults ?? []) {
-      if (a.status !== 'failed') continue;
-      lines.push(`  ${project} ${file.name} > ${a.fullName}: ${firstLine(a.failureMessages?.[0])}`);
-    }
-  }
-  return lines;
-}
-
-function firstLine(text) {
-  return (
-    (text ?? '')
-      .split('\n')
-      .find((l) => l.trim())
-      ?.trim()
-      .slice(0, 300) ?? ''
-  );
-}
