@@ -16,6 +16,7 @@ const ns = (n: string) => `${P}-${n}`;
 const root = process.getuid?.() === 0;
 const has = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
 const ready = root && has('iperf3') && has('tc') && has('ethtool');
+const RATE_MBIT = 5;
 
 function sh(argv: string[]) {
   const r = spawnSync(argv[0] as string, argv.slice(1), { encoding: 'utf8' });
@@ -121,7 +122,7 @@ describe.skipIf(!ready)('lfn-pkttiming on this host (needs root, iperf3, tc)', (
       '1:1',
       'htb',
       'rate',
-      '5mbit',
+      `${RATE_MBIT}mbit`,
       'burst',
       '1514',
       'cburst',
@@ -155,7 +156,7 @@ describe.skipIf(!ready)('lfn-pkttiming on this host (needs root, iperf3, tc)', (
     const lines = out.split('\n').map((l) => (l ? parsePktTimingLine(l) : null));
     const windows = lines.filter((r): r is PktTimingWindow => r?.type === 'window' && r.busy > 0);
     const end = lines.find((r) => r?.type === 'end');
-    const ideal = 8e9 / 5e6; // ns per byte
+    const ideal = 8e3 / RATE_MBIT; // ns per byte
     let busy = 0;
     let within = 0;
     for (const w of windows)
