@@ -160,7 +160,8 @@ run      prints the runs and the expected wall time, then runs each part of
          'lfnlab campaign run', then compares (as below)
 compare  puts the paper's published numbers (scaled by the preset's rule) beside
          ours and judges each finding holds / fails / inconclusive by a
-         stated test (bootstrap 95 % CI, Kendall's tau for orderings) with
+         stated test (95 % CI: bootstrap, widened to t at few runs; Kendall's
+         tau for orderings) with
          the runs per cell (n; fewer than 3 is inconclusive); prints it and
          writes DIR/comparison.json and DIR/comparison.html
 publish  compares, then copies the comparison and what the runs were (length,

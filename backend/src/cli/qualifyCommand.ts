@@ -16,8 +16,9 @@ const USAGE = `usage: lfnlab qualify SUITE.yaml [--out DIR] [--lab NAME|fake] [-
 
 Runs a qualification suite: every condition × stack × repetition as one resumable
 campaign per condition, then judges each condition × stack against the suite's
-bounds (mean over repetitions, 95 % bootstrap interval for n ≥ 2). A run whose
-fidelity verdict is not valid, or that lacks a bounded metric, is an error.
+bounds (mean over repetitions, 95 % interval for n ≥ 2: the bootstrap, widened
+to the t interval at a few runs). A run whose fidelity verdict is not valid, or
+that lacks a bounded metric, is an error.
 Writes DIR/junit.xml, DIR/report.html and DIR/result.json (default DIR:
 qualify/SUITE-NAME/). Run the same command again to resume: finished runs are kept.
 

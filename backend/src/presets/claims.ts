@@ -4,10 +4,11 @@
 // 95 % interval lies where the claim accepts, fails when none of it does, and is inconclusive when
 // it straddles the edge or when a cell has fewer than MIN_RUNS runs.
 
-import { type EstimateContext, estimate, estimates, jointCi, underRun } from './estimate.js';
+import { type EstimateContext, estimate, estimates, jointCi, STEP, underRun } from './estimate.js';
 import { fmt, pct } from './fmt.js';
 import {
   BOOTSTRAP_NAME,
+  CI_NAME,
   ciRecord,
   ciText,
   decide,
@@ -30,7 +31,7 @@ const NO_CI = 'the bootstrap could not compute an interval';
 
 export function threshold(c: ClaimOf<'threshold'>, ctx: EstimateContext): Judged {
   const e = estimate(c.item, ctx, c.missing === 'infinite');
-  const name = `${BOOTSTRAP_NAME} of the mean against ${c.op} ${fmt(c.value)}`;
+  const name = `${CI_NAME} of the mean against ${c.op} ${fmt(c.value)}`;
   const test = testOf(name, [e]);
   const paper = `the paper puts it ${opText[c.op]} ${fmt(c.value)}`;
   if (e.value === null) return judged('inconclusive', `${e.label}: not measured yet (${paper}).`, test);
@@ -77,7 +78,7 @@ function toleranceText(t: {
 export function close(c: ClaimOf<'close'>, ctx: EstimateContext): Judged {
   const e = estimate(c.item, ctx);
   const paper = c.value ?? e.paper;
-  const test = testOf(`${BOOTSTRAP_NAME} of the mean inside the paper's tolerance`, [e]);
+  const test = testOf(`${CI_NAME} of the mean inside the paper's tolerance`, [e]);
   if (paper === null) return judged('inconclusive', `${e.label}: no paper value to compare with.`, test);
   const unit = e.unit ? ` ${e.unit}` : '';
   const paperText = `paper ${fmt(paper)}${unit}${e.scaled && c.value === undefined ? ' (at our scale)' : ''}`;
@@ -100,7 +101,7 @@ export function close(c: ClaimOf<'close'>, ctx: EstimateContext): Judged {
 export function similar(c: ClaimOf<'similar'>, ctx: EstimateContext): Judged {
   const [a, b] = c.items.map((it) => estimate(it, ctx));
   if (!a || !b) throw new Error('a similar claim needs two items');
-  const test = testOf(`${BOOTSTRAP_NAME} of the difference inside the tolerance`, [a, b]);
+  const test = testOf(`${CI_NAME} of the difference inside the tolerance`, [a, b]);
   if (a.value === null || b.value === null)
     return judged('inconclusive', `${a.label} vs ${b.label}: not measured yet.`, test);
   const d = a.value - b.value;
@@ -176,6 +177,7 @@ export function share(c: ClaimOf<'share'>, ctx: EstimateContext): Judged {
     measured,
     shareOf((v) => passes(v, c.op, c.value)),
     c.id,
+    STEP,
   );
   if (!ci) return judged('inconclusive', `${head}: inconclusive, ${NO_CI}.`, test, extra);
   const verdict = decide(ci, { lo: need, hi: 1 });
@@ -210,6 +212,7 @@ export function signs(c: ClaimOf<'signs'>, ctx: EstimateContext): Judged {
     (vs) =>
       vs.some(Number.isNaN) ? Number.NaN : vs.filter((v, i) => sign(v) === paperSigns[i]).length / vs.length,
     c.id,
+    STEP,
   );
   if (!ci) return judged('inconclusive', `${head}: inconclusive, ${NO_CI}.`, test, { agreement });
   const verdict = decide(ci, { lo: c.minAgreement, hi: 1 });

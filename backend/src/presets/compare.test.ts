@@ -227,7 +227,7 @@ describe('comparePreset', () => {
     expect(by['fair.threshold']?.test).toMatchObject({
       n: 5,
       nMax: 5,
-      name: expect.stringMatching(/bootstrap 95 % CI/),
+      name: expect.stringMatching(/95 % CI \(bootstrap ∪ jackknife t\)/),
     });
     expect(by['fair.close']?.verdict).toBe('fails'); // Jain ≈ 1.0 here, 0.95 ± 0.02 in the paper
     expect(by['fast.share']?.verdict).toBe('fails'); // 3 of 6 cells above 15 against the paper's 80 %

@@ -6,7 +6,7 @@
 // same repetitions, a replicate draws repetitions instead, each with all its variants' runs: a
 // repetition's seed (cross traffic, bit errors) then moves every cell together, as it did.
 
-import { type BootstrapInterval, bootstrapCi, fastMean, seedFromText } from '@lfnlab/metrics';
+import { fastMean, type SmallSampleInterval, seedFromText, smallSampleCi } from '@lfnlab/metrics';
 import { type InlineItem, resolveItems } from './load.js';
 import { equivalentCount, goodputSum, measureUnit, type PresetRow, rowMeasure } from './measure.js';
 import type { Item, Measure, PresetMeta, Published, Where } from './schema.js';
@@ -248,16 +248,23 @@ export function underRun(items: readonly Estimate[]): Estimate[] {
 }
 
 /**
- * The bootstrap interval of `f` over several items at once: every item's strata are resampled
- * in the same replicate (paired by repetition where they all have the same repetitions), then
- * each item's value is recomputed and handed to `f` in item order.
+ * For a share (of cells, signs or pairs): a step function of the items' means, where leaving one
+ * repetition out flips whole pairs and the jackknife says nothing sound, so the bootstrap alone.
+ */
+export const STEP = { step: true } as const;
+
+/**
+ * The interval of `f` over several items at once (`smallSampleCi`): every item's strata are
+ * resampled, or left out one by one, together (paired by repetition where they all have the same
+ * repetitions), then each item's value is recomputed and handed to `f` in item order.
  * Seeded by the finding's id, so a finding's interval never changes for the same runs.
  */
 export function jointCi(
   items: readonly Estimate[],
   f: (values: number[]) => number,
   seedText: string,
-): BootstrapInterval | null {
+  kind: { step?: boolean } = {},
+): SmallSampleInterval | null {
   const groups = items.flatMap((e) => e.groups);
   const blocks = items.flatMap((e) => e.repetitions);
   const offsets: number[] = [];
@@ -268,5 +275,9 @@ export function jointCi(
   }
   const statistic = (g: Groups) =>
     f(items.map((e, i) => e.stat(g.slice(offsets[i] as number, (offsets[i] as number) + e.groups.length))));
-  return bootstrapCi(groups, statistic, { seed: seedFromText(seedText), blocks });
+  return smallSampleCi(groups, statistic, {
+    seed: seedFromText(seedText),
+    blocks,
+    jackknife: !kind.step,
+  });
 }

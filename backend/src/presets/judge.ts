@@ -1,10 +1,10 @@
 // Shared by every claim kind: turning an interval and the claim's acceptance region into a verdict,
 // the test record that goes with it, and the wording of "too few runs".
 
-import type { BootstrapInterval } from '@lfnlab/metrics';
+import type { BootstrapInterval, SmallSampleInterval } from '@lfnlab/metrics';
 import type { Estimate } from './estimate.js';
 import { fmt, pct } from './fmt.js';
-import { MIN_RUNS, nText, type Verdict, type VerdictTest } from './verdict.js';
+import { ciMethodText, MIN_RUNS, nText, type Verdict, type VerdictTest } from './verdict.js';
 
 /** What a claim kind hands back; compare.ts adds the claim's id, kind, text and reference. */
 export interface Judged {
@@ -86,18 +86,24 @@ export function judged(
   };
 }
 
-export const ciRecord = (ci: BootstrapInterval): NonNullable<VerdictTest['ci']> => ({
+export const ciRecord = (ci: SmallSampleInterval): NonNullable<VerdictTest['ci']> => ({
   low: ci.low,
   high: ci.high,
   level: ci.level,
   resamples: ci.resamples,
   seed: ci.seed,
   ...(ci.paired ? { paired: true } : {}),
+  bootstrap: ci.bootstrap,
+  t: ci.t,
 });
 
-export const ciText = (ci: Pick<BootstrapInterval, 'low' | 'high' | 'level'> & { paired?: boolean }) =>
-  `${pct(ci.level)} CI ${fmt(ci.low)} to ${fmt(ci.high)}${ci.paired ? ', paired by seed' : ''}`;
+/** "95 % CI 0.31 to 0.42, paired by seed, t on 2 df". */
+export const ciText = (ci: SmallSampleInterval) =>
+  `${pct(ci.level)} CI ${fmt(ci.low)} to ${fmt(ci.high)}${ci.paired ? ', paired by seed' : ''}${ciMethodText(ciRecord(ci))}`;
 
+/** A value's interval (`smallSampleCi`: the bootstrap, widened to the t interval at small n). */
+export const CI_NAME = '95 % CI (bootstrap ∪ jackknife t)';
+/** A share's interval (of cells, signs or pairs): a step function of the means, bootstrap alone. */
 export const BOOTSTRAP_NAME = 'bootstrap 95 % CI';
 
 /** "holds", "does not hold" or "inconclusive", with why when it is inconclusive. */

@@ -7,7 +7,7 @@
 // A `pairs` claim is decided by the share interval alone.
 
 import { kendallTau, stratifiedKendall } from '@lfnlab/metrics';
-import { type Estimate, type EstimateContext, estimates, jointCi, underRun } from './estimate.js';
+import { type Estimate, type EstimateContext, estimates, jointCi, STEP, underRun } from './estimate.js';
 import { fmt, pct } from './fmt.js';
 import {
   BOOTSTRAP_NAME,
@@ -181,7 +181,7 @@ export function ordering(c: ClaimOf<'ordering'>, ctx: EstimateContext): Judged {
         tau,
       },
     );
-  const ci = jointCi(measured, agreementOf(pairs, c.tie), c.id);
+  const ci = jointCi(measured, agreementOf(pairs, c.tie), c.id, STEP);
   const share = ci ? decide(ci, { lo: c.minAgreement, hi: 1 }) : 'inconclusive';
   let verdict: Verdict = 'inconclusive';
   if (k.pLess < ALPHA || share === 'fails') verdict = 'fails';
@@ -233,7 +233,7 @@ export function pairsClaim(c: ClaimOf<'pairs'>, ctx: EstimateContext): Judged {
     return judged('inconclusive', `${head}: inconclusive, ${underRunText(few, flat.length)}.`, test, {
       agreement,
     });
-  const ci = jointCi(flat, agreementFn, c.id);
+  const ci = jointCi(flat, agreementFn, c.id, STEP);
   if (!ci) return judged('inconclusive', `${head}: inconclusive, no interval.`, test, { agreement });
   const verdict = decide(ci, { lo: c.minAgreement, hi: 1 });
   return judged(

@@ -87,7 +87,7 @@ const overlapping = {
   reno: [12, 17, 15, 10, 20],
 };
 
-describe('threshold by bootstrap interval', () => {
+describe('threshold by interval', () => {
   it('is inconclusive with one run per cell, however clear the value', () => {
     const f = finding(runs({ cubic: [30] }), 'cubic.fast');
     expect(f.verdict).toBe('inconclusive');
@@ -102,7 +102,18 @@ describe('threshold by bootstrap interval', () => {
     expect(f.test.n).toBe(5);
     expect(f.test.ci?.low).toBeGreaterThan(15);
     expect(f.test.ci).toMatchObject({ level: 0.95, resamples: 10_000 });
-    expect(f.sentence).toMatch(/95 % CI 19\.\d+ to 20\.\d+\): holds/);
+    expect(f.sentence).toMatch(/95 % CI 19\.\d+ to 20\.\d+, t on 4 df\): holds/);
+  });
+
+  // Three runs at 15.6, 16.6 and 17.6: the percentile bootstrap cannot leave [15.6, 17.6] and would
+  // hold, with about 75 % coverage; the t interval on 2 df (16.6 ± 4.303 · 1/√3) reaches below 15.
+  it('is inconclusive on three runs near the bound, where the bootstrap alone would hold', () => {
+    const f = finding(runs({ cubic: [15.6, 16.6, 17.6] }), 'cubic.fast');
+    expect(f.test.ci?.bootstrap?.low).toBeGreaterThan(15);
+    expect(f.test.ci?.t?.df).toBe(2);
+    expect(f.test.ci?.low).toBeCloseTo(16.6 - 4.3027 / Math.sqrt(3), 3);
+    expect(f.verdict).toBe('inconclusive');
+    expect(f.sentence).toMatch(/t on 2 df\): inconclusive/);
   });
 
   it('fails when five runs sit clearly below it', () => {
@@ -192,7 +203,9 @@ describe('decisions are reproducible and carried everywhere', () => {
     const c = comparePreset(toy(), runs(overlapping));
     const text = formatComparison(c);
     expect(text).toMatch(/\[inconclusive\] CUBIC: the paper puts it above 15/);
-    expect(text).toMatch(/test: bootstrap 95 % CI of the mean against > 15; n = 5 runs per cell/);
+    expect(text).toMatch(
+      /test: 95 % CI \(bootstrap ∪ jackknife t\) of the mean against > 15; n = 5 runs per cell/,
+    );
     expect(c.summary).toMatch(/of 3 findings, 0 hold, 0 do not, 3 inconclusive/);
   });
 

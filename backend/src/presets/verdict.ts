@@ -9,10 +9,21 @@ export interface VerdictTest {
   /** e.g. "bootstrap 95 % CI of the mean" or "Kendall τ-b, one-sided". */
   name: string;
   /**
-   * Percentile bootstrap interval of the judged statistic, when one was computed; `paired` when
-   * its replicates drew whole repetitions (every cell's run of the same seed together).
+   * The interval of the judged statistic, when one was computed: the wider of the seeded
+   * percentile bootstrap (`bootstrap`, its own ends) and a Student t interval on the jackknife
+   * error (`t`, absent where the jackknife could not say); `paired` when both drew or left out
+   * whole repetitions (every cell's run of the same seed together).
    */
-  ci?: { low: number; high: number; level: number; resamples: number; seed: number; paired?: boolean } | null;
+  ci?: {
+    low: number;
+    high: number;
+    level: number;
+    resamples: number;
+    seed: number;
+    paired?: boolean;
+    bootstrap?: { low: number; high: number };
+    t?: { low: number; high: number; se: number; df: number } | null;
+  } | null;
   /** Kendall's τ-b and its one-sided p-value (towards the paper's order), for orderings. */
   tau?: number | null;
   p?: number | null;
@@ -27,6 +38,22 @@ export interface VerdictTest {
   measured: number;
   /** The claim needs no repetitions (a closed-form value), so n = 1 decides it. */
   deterministic?: boolean;
+}
+
+/**
+ * ", t on 2 df" when the t interval set an end of the CI (small n), "" when the bootstrap's did.
+ * JSON carries an unbounded end as null.
+ */
+export function ciMethodText(ci: NonNullable<VerdictTest['ci']>): string {
+  const { t, bootstrap } = ci;
+  if (!t || !bootstrap) return '';
+  // Beyond rounding: a t interval of no width can differ from the bootstrap's in the last digit.
+  // JSON carries an unbounded bootstrap end as null, which no t interval passes.
+  const beyond = (a: number, b: number | null, side: 1 | -1) =>
+    b !== null && side * (a - b) > 1e-9 * Math.max(1, Math.abs(b));
+  if (!beyond(t.low, bootstrap.low, -1) && !beyond(t.high, bootstrap.high, 1)) return '';
+  const df = Number.isInteger(t.df) ? String(t.df) : t.df.toFixed(1);
+  return `, t on ${df} df`;
 }
 
 /** Runs per cell a bootstrap or rank test needs before it may decide (fewer: inconclusive). */

@@ -81,7 +81,7 @@ ${r.description ? `<p>${esc(r.description)}</p>` : ''}
 <dt>Lab</dt><dd>${esc(r.lab)} (image ${esc(r.imageId ?? 'unknown')}, kernel ${esc(r.kernel ?? 'unknown')})</dd>
 <dt>Runs</dt><dd>${r.repetitions} per condition × stack${r.seconds !== null ? `, ${r.seconds} s each` : ''}, seed ${r.seed}</dd>
 </dl>
-<p class="note">A case passes when every run completed with a valid fidelity verdict and each bounded metric's mean over the runs lies within its bound; an invalid run or an unmeasured metric is an error. Intervals are 95 % percentile bootstrap intervals of the mean (n ≥ 2). Ratios are unitless.</p>
+<p class="note">A case passes when every run completed with a valid fidelity verdict and each bounded metric's mean over the runs lies within its bound; an invalid run or an unmeasured metric is an error. Intervals are 95 % intervals of the mean (n ≥ 2): the percentile bootstrap, widened to the Student t interval where that is wider, as it is at a few runs. Ratios are unitless.</p>
 ${matrix}
 <h2>Runs</h2>
 ${runs}

@@ -2,7 +2,7 @@
 // Pure functions. A cell passes only when every run is complete with a valid fidelity verdict, every
 // bounded metric was measured in every run, and each metric's mean over the runs is within its
 // bound. Anything the lab cannot vouch for is an error, never a pass.
-import { bootstrapCi, fastMean, seedFromText } from '@lfnlab/metrics';
+import { fastMean, type MetricUnit, seedFromText, smallSampleCi } from '@lfnlab/metrics';
 import type { RunMeasurement } from './measure.js';
 import { formatRange, formatValue, metricTitle, metricUnit, type QualifyMetric } from './metrics.js';
 import type { ResolvedBound } from './suite.js';
@@ -15,7 +15,7 @@ export interface MetricJudgement {
   /** Mean over the runs; null when a run lacked the metric. */
   mean: number | null;
   n: number;
-  /** 95 % percentile bootstrap interval of the mean; null for n < 2. */
+  /** 95 % interval of the mean (`meanInterval`); null for n < 2. */
   ci: { low: number; high: number } | null;
   pass: boolean | null;
   message: string;
@@ -60,10 +60,22 @@ function describe(
   return `${name} ${formatValue(m, mean)} within ${boundText(b)} (${stats})`;
 }
 
-/** The 95 % interval of a mean over runs (percentile bootstrap, seeded from the cell and metric). */
-export function meanInterval(values: number[], seedText: string): { low: number; high: number } | null {
+/**
+ * The 95 % interval of a mean over runs (`smallSampleCi`: the percentile bootstrap, seeded from the
+ * cell and metric, widened to the t interval where that is wider, as it is at a few runs).
+ */
+export function meanInterval(
+  values: number[],
+  seedText: string,
+  unit?: MetricUnit,
+): { low: number; high: number } | null {
   if (values.length < 2) return null;
-  const ci = bootstrapCi([values], (g) => fastMean(g[0] as number[]), { seed: seedFromText(seedText) });
+  // Every unit but a ratio (an asymmetry may be negative) counts something that cannot be below 0.
+  const bounds = unit && unit !== 'ratio' ? ([0, Number.POSITIVE_INFINITY] as const) : undefined;
+  const ci = smallSampleCi([values], (g) => fastMean(g[0] as number[]), {
+    seed: seedFromText(seedText),
+    ...(bounds ? { bounds } : {}),
+  });
   return ci ? { low: ci.low, high: ci.high } : null;
 }
 
@@ -101,7 +113,7 @@ export function judgeCase(
     }
     const xs = values as number[];
     const mean = fastMean(xs);
-    const ci = meanInterval(xs, `${condition}/${stack}/${b.metric}`);
+    const ci = meanInterval(xs, `${condition}/${stack}/${b.metric}`, metricUnit(b.metric));
     const pass = (b.min === undefined || mean >= b.min) && (b.max === undefined || mean <= b.max);
     const message = describe(b.metric, mean, xs.length, ci, b);
     // Values of runs the lab cannot vouch for are shown, never judged.

@@ -12,7 +12,13 @@ const decided: PresetFinding = {
   sentence: '…',
   verdict: 'inconclusive',
   holds: null,
-  test: { name: 'bootstrap 95 % CI of the mean against <= 0.35', n: 3, nMax: 5, items: 1, measured: 1 },
+  test: {
+    name: '95 % CI (bootstrap ∪ jackknife t) of the mean against <= 0.35',
+    n: 3,
+    nMax: 5,
+    items: 1,
+    measured: 1,
+  },
 };
 
 const inApp = (ui: React.ReactNode) => render(<MantineProvider>{ui}</MantineProvider>);
@@ -21,7 +27,9 @@ describe('FindingVerdict', () => {
   it('says the verdict in words with the test and n', () => {
     inApp(<FindingVerdict finding={decided} />);
     expect(screen.getByText('inconclusive')).toBeTruthy();
-    expect(screen.getByText(/bootstrap 95 % CI of the mean against <= 0.35; n = 3–5/)).toBeTruthy();
+    expect(
+      screen.getByText(/95 % CI \(bootstrap ∪ jackknife t\) of the mean against <= 0.35; n = 3–5/),
+    ).toBeTruthy();
   });
 
   it('gives what the test found: the interval, τ and p', () => {
@@ -56,6 +64,24 @@ describe('FindingVerdict', () => {
         /Kendall τ-b, one-sided: 95 % CI 0.4 to ∞ \(paired by seed\), τ = 0.2, p = 0.31 \(α = 0.05\); n = 3/,
       ),
     ).toBeTruthy();
+  });
+
+  it('says when the t interval set the ends (a few runs), and not when the bootstrap did', () => {
+    const ci = { level: 0.95, resamples: 10000, seed: 1, bootstrap: { low: 15.6, high: 17.6 } };
+    const test = (t: { low: number; high: number; se: number; df: number }) => ({
+      ...decided.test,
+      name: '95 % CI of the mean against > 15',
+      ci: { ...ci, low: Math.min(15.6, t.low), high: Math.max(17.6, t.high), t },
+    });
+    const { unmount } = inApp(
+      <FindingVerdict finding={{ ...decided, test: test({ low: 14, high: 19, se: 0.58, df: 2 }) }} />,
+    );
+    expect(screen.getByText(/95 % CI 14 to 19, t on 2 df; n = 3/)).toBeTruthy();
+    unmount();
+    inApp(
+      <FindingVerdict finding={{ ...decided, test: test({ low: 15.9, high: 17.3, se: 0.1, df: 7.5 }) }} />,
+    );
+    expect(screen.getByText(/95 % CI 15.6 to 17.6; n = 3/)).toBeTruthy();
   });
 
   it('gives a p-value below the printed precision as a bound, as the comparison text does', () => {

@@ -1,6 +1,6 @@
 // A finding's verdict as the comparison decided it: the word first (holds / fails / inconclusive;
 // the colour only repeats it), then the test that decided it, what it found, and the runs per cell (n).
-import { nText, pText, type VerdictTest, verdictOf } from '@lfnlab/presets/verdict';
+import { ciMethodText, nText, pText, type VerdictTest, verdictOf } from '@lfnlab/presets/verdict';
 import { VERDICT_COLORS } from '@lfnlab/report/palette';
 import { Badge, Group, Text } from '@mantine/core';
 import type { PresetFinding } from '../api/types';
@@ -10,12 +10,12 @@ import { fmt } from '../lib/format';
 const end = (x: number | null | undefined, side: 'low' | 'high') =>
   x === null || x === undefined ? (side === 'low' ? '−∞' : '∞') : fmt(x);
 
-/** What the test found: "95 % CI 0.31 to 0.42, paired by seed", "τ = 0.62, p = 0.0031 (α = 0.05)". */
+/** What the test found: "95 % CI 0.31 to 0.42 (paired by seed), t on 2 df", "τ = 0.62, p = 0.0031 (α = 0.05)". */
 export function testNumbers(t: VerdictTest): string {
   const parts: string[] = [];
   if (t.ci)
     parts.push(
-      `${fmt(t.ci.level * 100)} % CI ${end(t.ci.low, 'low')} to ${end(t.ci.high, 'high')}${t.ci.paired ? ' (paired by seed)' : ''}`,
+      `${fmt(t.ci.level * 100)} % CI ${end(t.ci.low, 'low')} to ${end(t.ci.high, 'high')}${t.ci.paired ? ' (paired by seed)' : ''}${ciMethodText(t.ci)}`,
     );
   if (t.tau !== null && t.tau !== undefined) parts.push(`τ = ${fmt(t.tau)}`);
   if (t.p !== null && t.p !== undefined)
