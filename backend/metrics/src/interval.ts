@@ -17,11 +17,6 @@ import { studentTQuantile } from './studentT.js';
 export interface SmallSampleOptions extends BootstrapOptions {
   /** The statistic's own range (a count is never negative): the t interval is clipped to it. */
   bounds?: readonly [number, number];
-  /**
-   * false for a step function of the samples (a share of pairs in order): leaving one out can flip
-   * it wholesale, and the jackknife then says nothing sound; the bootstrap alone is the interval.
-   */
-  jackknife?: boolean;
 }
 
 export interface SmallSampleInterval extends BootstrapInterval {
@@ -40,7 +35,7 @@ export function smallSampleCi<T>(
   const boot = bootstrapCi(groups, statistic, options);
   if (!boot) return null;
   const own = { low: boot.low, high: boot.high };
-  const jack = options.jackknife === false ? null : jackknifeError(groups, statistic, options.blocks);
+  const jack = jackknifeError(groups, statistic, options.blocks);
   if (!jack) return { ...boot, bootstrap: own, t: null };
   const half = studentTQuantile(1 - (1 - boot.level) / 2, jack.df) * jack.se;
   const [min, max] = options.bounds ?? [Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY];

@@ -1,13 +1,23 @@
-// Claims about values, decided with a bootstrap interval: one value against a bound (threshold),
-// against the paper's value with a tolerance (close), two values alike (similar), the share of
-// cells past a bound (share), and the signs of several values (signs). Each holds when its whole
-// 95 % interval lies where the claim accepts, fails when none of it does, and is inconclusive when
-// it straddles the edge or when a cell has fewer than MIN_RUNS runs.
+// Claims about values, decided with a 95 % interval (the bootstrap, widened to the jackknife t
+// interval at a few runs): one value against a bound (threshold), against the paper's value with a
+// tolerance (close), two values alike (similar); and shares judged cell by cell (decidedShare.ts):
+// the cells past a bound (share), the signs of several values (signs). Each holds when its whole
+// interval or range lies where the claim accepts, fails when none of it does, and is inconclusive
+// when it straddles the edge or when a cell has fewer than MIN_RUNS runs.
 
-import { type EstimateContext, estimate, estimates, jointCi, STEP, underRun } from './estimate.js';
+import { seedFromText } from '@lfnlab/metrics';
+import {
+  creditRange,
+  EACH_UNIT,
+  outcomesOf,
+  shareRange,
+  shareRangeText,
+  shareRecord,
+  valueCi,
+} from './decidedShare.js';
+import { type EstimateContext, estimate, estimates, jointCi, underRun } from './estimate.js';
 import { fmt, pct } from './fmt.js';
 import {
-  BOOTSTRAP_NAME,
   CI_NAME,
   ciRecord,
   ciText,
@@ -146,15 +156,11 @@ export function similar(c: ClaimOf<'similar'>, ctx: EstimateContext): Judged {
   );
 }
 
-/** The share of values that pass, NaN when one of them does not exist in this replicate. */
-const shareOf = (pass: (v: number) => boolean) => (vs: number[]) =>
-  vs.some(Number.isNaN) ? Number.NaN : vs.filter(pass).length / vs.length;
-
 export function share(c: ClaimOf<'share'>, ctx: EstimateContext): Judged {
   const items = estimates(c.items, ctx);
   const measured = items.filter((e) => e.value !== null);
   const need = Math.max(0, c.share - c.slack);
-  const test = testOf(`${BOOTSTRAP_NAME} of the share of cells ${opText[c.op]} ${fmt(c.value)}`, items);
+  const test = testOf(`share of cells ${opText[c.op]} ${fmt(c.value)}, ${EACH_UNIT} its value`, items);
   const paper = `the paper had ${pct(c.share)} (the claim needs ${pct(need)})`;
   if (measured.length === 0)
     return judged(
@@ -173,18 +179,22 @@ export function share(c: ClaimOf<'share'>, ctx: EstimateContext): Judged {
       test,
       extra,
     );
-  const ci = jointCi(
-    measured,
-    shareOf((v) => passes(v, c.op, c.value)),
-    c.id,
-    STEP,
+  const region = opRegion(c.op, c.value);
+  const range = shareRange(
+    measured.map((e, i) => {
+      const ci = valueCi(e, `${c.id}:${i}`);
+      const d = ci ? decide(ci, region) : 'inconclusive';
+      const outcomes = new Set([passes(e.value as number, c.op, c.value) ? 1 : 0]);
+      if (d !== 'fails') outcomes.add(1);
+      if (d !== 'holds') outcomes.add(0);
+      return creditRange(outcomes, (o) => o, ci);
+    }),
   );
-  if (!ci) return judged('inconclusive', `${head}: inconclusive, ${NO_CI}.`, test, extra);
-  const verdict = decide(ci, { lo: need, hi: 1 });
+  const verdict = decide(range, { lo: need, hi: 1 });
   return judged(
     verdict,
-    `${head}; share ${ciText(ci)}: ${verdictText(verdict, `the interval straddles ${pct(need)}`)}.`,
-    { ...test, ci: ciRecord(ci) },
+    `${head}; share ${shareRangeText(range, 'cells')}: ${verdictText(verdict, `the range straddles ${pct(need)}`)}.`,
+    { ...test, ci: shareRecord(range, seedFromText(c.id)) },
     extra,
   );
 }
@@ -194,7 +204,7 @@ export function signs(c: ClaimOf<'signs'>, ctx: EstimateContext): Judged {
   const measured = items.filter((e) => e.value !== null);
   const sign = (v: number) => (Math.abs(v) <= c.deadband ? 0 : v > 0 ? 1 : -1);
   const sym = (s: number) => (s > 0 ? '+' : s < 0 ? '−' : '0');
-  const test = testOf(`${BOOTSTRAP_NAME} of the share of matching signs`, items);
+  const test = testOf(`share of matching signs, ${EACH_UNIT} its value`, items);
   if (measured.length === 0) return judged('inconclusive', `${c.subject}: not measured yet.`, test);
   const same = measured.filter((e) => sign(e.paper as number) === sign(e.value as number));
   const agreement = same.length / measured.length;
@@ -206,20 +216,19 @@ export function signs(c: ClaimOf<'signs'>, ctx: EstimateContext): Judged {
     return judged('inconclusive', `${head}: inconclusive, ${underRunText(few, measured.length)}.`, test, {
       agreement,
     });
-  const paperSigns = measured.map((e) => sign(e.paper as number));
-  const ci = jointCi(
-    measured,
-    (vs) =>
-      vs.some(Number.isNaN) ? Number.NaN : vs.filter((v, i) => sign(v) === paperSigns[i]).length / vs.length,
-    c.id,
-    STEP,
+  const range = shareRange(
+    measured.map((e, i) => {
+      const paperSign = sign(e.paper as number);
+      const ci = valueCi(e, `${c.id}:${i}`);
+      const outcomes = outcomesOf(ci, e.value as number, c.deadband);
+      return creditRange(outcomes, (s) => (s === paperSign ? 1 : 0), ci);
+    }),
   );
-  if (!ci) return judged('inconclusive', `${head}: inconclusive, ${NO_CI}.`, test, { agreement });
-  const verdict = decide(ci, { lo: c.minAgreement, hi: 1 });
+  const verdict = decide(range, { lo: c.minAgreement, hi: 1 });
   return judged(
     verdict,
-    `${head}; agreement ${ciText(ci)}: ${verdictText(verdict, `the interval straddles ${pct(c.minAgreement)}`)}.`,
-    { ...test, ci: ciRecord(ci) },
+    `${head}; agreement ${shareRangeText(range, 'signs')}: ${verdictText(verdict, `the range straddles ${pct(c.minAgreement)}`)}.`,
+    { ...test, ci: shareRecord(range, seedFromText(c.id)) },
     { agreement },
   );
 }

@@ -207,7 +207,7 @@ describe('comparePreset', () => {
     });
     const short = comparePreset(toy(), rows).findings.find((f) => f.id === 'order.short');
     expect(short?.test.ci).toMatchObject({ low: 1, high: 1, paired: true });
-    expect(short?.sentence).toMatch(/agreement 95 % CI 1 to 1, paired by seed/);
+    expect(short?.sentence).toMatch(/agreement 1 to 1 \(0 of 3 pairs undecided, paired by seed\)/);
     // One cell short of a repetition (an invalid run left out): each cell is resampled on its own,
     // and the seed's spread now reaches the interval.
     const gappy = rows.filter((r) => r.id !== 'cubic-50ms#5');

@@ -248,12 +248,6 @@ export function underRun(items: readonly Estimate[]): Estimate[] {
 }
 
 /**
- * For a share (of cells, signs or pairs): a step function of the items' means, where leaving one
- * repetition out flips whole pairs and the jackknife says nothing sound, so the bootstrap alone.
- */
-export const STEP = { step: true } as const;
-
-/**
  * The interval of `f` over several items at once (`smallSampleCi`): every item's strata are
  * resampled, or left out one by one, together (paired by repetition where they all have the same
  * repetitions), then each item's value is recomputed and handed to `f` in item order.
@@ -263,7 +257,6 @@ export function jointCi(
   items: readonly Estimate[],
   f: (values: number[]) => number,
   seedText: string,
-  kind: { step?: boolean } = {},
 ): SmallSampleInterval | null {
   const groups = items.flatMap((e) => e.groups);
   const blocks = items.flatMap((e) => e.repetitions);
@@ -278,6 +271,5 @@ export function jointCi(
   return smallSampleCi(groups, statistic, {
     seed: seedFromText(seedText),
     blocks,
-    jackknife: !kind.step,
   });
 }

@@ -103,8 +103,6 @@ export const ciText = (ci: SmallSampleInterval) =>
 
 /** A value's interval (`smallSampleCi`: the bootstrap, widened to the t interval at small n). */
 export const CI_NAME = '95 % CI (bootstrap ∪ jackknife t)';
-/** A share's interval (of cells, signs or pairs): a step function of the means, bootstrap alone. */
-export const BOOTSTRAP_NAME = 'bootstrap 95 % CI';
 
 /** "holds", "does not hold" or "inconclusive", with why when it is inconclusive. */
 export function verdictText(v: Verdict, why = 'the interval straddles the bound'): string {

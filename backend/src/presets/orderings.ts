@@ -6,19 +6,20 @@
 // τ-b is significantly negative or the interval lies below minAgreement; otherwise inconclusive.
 // A `pairs` claim is decided by the share interval alone.
 
-import { kendallTau, stratifiedKendall } from '@lfnlab/metrics';
-import { type Estimate, type EstimateContext, estimates, jointCi, STEP, underRun } from './estimate.js';
-import { fmt, pct } from './fmt.js';
+import { kendallTau, seedFromText, stratifiedKendall } from '@lfnlab/metrics';
 import {
-  BOOTSTRAP_NAME,
-  ciRecord,
-  ciText,
-  decide,
-  type Judged,
-  judged,
-  testOf,
-  underRunText,
-} from './judge.js';
+  creditRange,
+  differenceCi,
+  EACH_UNIT,
+  outcomesOf,
+  type ShareRange,
+  shareRange,
+  shareRangeText,
+  shareRecord,
+} from './decidedShare.js';
+import { type Estimate, type EstimateContext, estimates, underRun } from './estimate.js';
+import { fmt, pct } from './fmt.js';
+import { decide, type Judged, judged, testOf, underRunText } from './judge.js';
 import type { Claim } from './schema.js';
 import { ALPHA, pText, type Verdict } from './verdict.js';
 
@@ -27,8 +28,7 @@ type Tie = { rel?: number | undefined; abs?: number | undefined } | undefined;
 
 /** −1, 0 or +1: a against b, with differences inside the tie tolerance counted as 0. */
 export function cmp(a: number, b: number, tie: Tie): number {
-  const tol = Math.max(tie?.abs ?? 0, (tie?.rel ?? 0) * Math.max(Math.abs(a), Math.abs(b)));
-  if (Math.abs(a - b) <= tol) return 0;
+  if (Math.abs(a - b) <= tolerance(a, b, tie)) return 0;
   return a > b ? 1 : -1;
 }
 
@@ -83,6 +83,32 @@ function agreementOf(pairs: { i: number; j: number; p: number }[], tie: Tie) {
   };
 }
 
+/** The tie tolerance `cmp` applies to two values. */
+const tolerance = (a: number, b: number, tie: Tie) =>
+  Math.max(tie?.abs ?? 0, (tie?.rel ?? 0) * Math.max(Math.abs(a), Math.abs(b)));
+
+/**
+ * The share of pairs in the paper's order, each pair decided by the interval of its difference
+ * (decidedShare.ts): a pair whose interval crosses the tie band counts every way it could go.
+ */
+function pairRange(
+  items: readonly Estimate[],
+  pairs: readonly { i: number; j: number; p: number }[],
+  tie: Tie,
+  seedText: string,
+): ShareRange {
+  return shareRange(
+    pairs.map(({ i, j, p }) => {
+      const a = items[i] as Estimate;
+      const b = items[j] as Estimate;
+      const [va, vb] = [a.value as number, b.value as number];
+      const ci = differenceCi(a, b, `${seedText}:${i}:${j}`);
+      const outcomes = outcomesOf(ci, va - vb, tolerance(va, vb, tie));
+      return creditRange(outcomes, (o) => (o === p ? 1 : o === 0 ? 0.5 : 0), ci);
+    }),
+  );
+}
+
 const creditText = (credit: number) => (Number.isInteger(credit) ? String(credit) : credit.toFixed(1));
 
 /**
@@ -128,7 +154,7 @@ export function ordering(c: ClaimOf<'ordering'>, ctx: EstimateContext): Judged {
       );
   const measured = items.filter((e) => e.value !== null);
   const missing = items.length - measured.length;
-  const name = `Kendall τ-b (one-sided, α = ${ALPHA}) and ${BOOTSTRAP_NAME} of pair agreement`;
+  const name = `Kendall τ-b (one-sided, α = ${ALPHA}) and the share of pairs in the paper's order, ${EACH_UNIT} its difference`;
   const test = testOf(name, items, { alpha: ALPHA });
   if (measured.length < 2)
     return judged(
@@ -181,15 +207,15 @@ export function ordering(c: ClaimOf<'ordering'>, ctx: EstimateContext): Judged {
         tau,
       },
     );
-  const ci = jointCi(measured, agreementOf(pairs, c.tie), c.id, STEP);
-  const share = ci ? decide(ci, { lo: c.minAgreement, hi: 1 }) : 'inconclusive';
+  const range = pairRange(measured, pairs, c.tie, c.id);
+  const share = decide(range, { lo: c.minAgreement, hi: 1 });
   let verdict: Verdict = 'inconclusive';
   if (k.pLess < ALPHA || share === 'fails') verdict = 'fails';
   else if (k.pGreater < ALPHA && share === 'holds') verdict = 'holds';
   const why =
     k.pGreater >= ALPHA
       ? `τ-b is not significant at ${ALPHA}`
-      : `the agreement interval straddles ${pct(c.minAgreement)}`;
+      : `the agreement range straddles ${pct(c.minAgreement)}`;
   const result =
     verdict === 'holds'
       ? 'the ordering holds'
@@ -198,8 +224,8 @@ export function ordering(c: ClaimOf<'ordering'>, ctx: EstimateContext): Judged {
         : `inconclusive (${why})`;
   return judged(
     verdict,
-    `${head}; agreement ${ci ? ciText(ci) : 'without an interval'}: ${result}.`,
-    { ...tested, ...(ci ? { ci: ciRecord(ci) } : {}) },
+    `${head}; agreement ${shareRangeText(range, 'pairs')}: ${result}.`,
+    { ...tested, ci: shareRecord(range, seedFromText(c.id)) },
     { agreement, tau },
   );
 }
@@ -212,7 +238,7 @@ export function pairsClaim(c: ClaimOf<'pairs'>, ctx: EstimateContext): Judged {
   });
   const measured = evals.filter((e) => e.a.value !== null && e.b.value !== null);
   const flat = measured.flatMap((e) => [e.a, e.b]);
-  const test = testOf(`${BOOTSTRAP_NAME} of the share of pairs in the paper's order`, flat);
+  const test = testOf(`share of pairs in the paper's order, ${EACH_UNIT} its difference`, flat);
   if (measured.length === 0)
     return judged('inconclusive', `${c.subject}: none of the ${evals.length} pairs measured yet.`, test);
   const pairs = measured.map((_, k) => ({ i: 2 * k, j: 2 * k + 1, p: 1 }));
@@ -233,13 +259,12 @@ export function pairsClaim(c: ClaimOf<'pairs'>, ctx: EstimateContext): Judged {
     return judged('inconclusive', `${head}: inconclusive, ${underRunText(few, flat.length)}.`, test, {
       agreement,
     });
-  const ci = jointCi(flat, agreementFn, c.id, STEP);
-  if (!ci) return judged('inconclusive', `${head}: inconclusive, no interval.`, test, { agreement });
-  const verdict = decide(ci, { lo: c.minAgreement, hi: 1 });
+  const range = pairRange(flat, pairs, c.tie, c.id);
+  const verdict = decide(range, { lo: c.minAgreement, hi: 1 });
   return judged(
     verdict,
-    `${head}; agreement ${ciText(ci)}: ${verdict === 'holds' ? 'holds' : verdict === 'fails' ? 'does not hold' : `inconclusive (the interval straddles ${pct(c.minAgreement)})`}.`,
-    { ...test, ci: ciRecord(ci) },
+    `${head}; agreement ${shareRangeText(range, 'pairs')}: ${verdict === 'holds' ? 'holds' : verdict === 'fails' ? 'does not hold' : `inconclusive (the range straddles ${pct(c.minAgreement)})`}.`,
+    { ...test, ci: shareRecord(range, seedFromText(c.id)) },
     { agreement },
   );
 }

@@ -23,6 +23,12 @@ export interface VerdictTest {
     paired?: boolean;
     bootstrap?: { low: number; high: number };
     t?: { low: number; high: number; se: number; df: number } | null;
+    /**
+     * For a share judged unit by unit (`decidedShare.ts`): the units (pairs, signs, cells) and how
+     * many of them their own interval left undecided; low and high are the share's range.
+     */
+    units?: number;
+    undecided?: number;
   } | null;
   /** Kendall's τ-b and its one-sided p-value (towards the paper's order), for orderings. */
   tau?: number | null;

@@ -66,6 +66,14 @@ describe('FindingVerdict', () => {
     ).toBeTruthy();
   });
 
+  it('gives a share judged unit by unit as its range with the undecided units', () => {
+    const ci = { low: 0.682, high: 0.727, level: 0.95, resamples: 10000, seed: 1, units: 11, undecided: 1 };
+    inApp(<FindingVerdict finding={{ ...decided, test: { ...decided.test, name: 'pair agreement', ci } }} />);
+    expect(
+      screen.getByText(/pair agreement: share 0.682 to 0.727 \(1 of 11 undecided\); n = 3/),
+    ).toBeTruthy();
+  });
+
   it('says when the t interval set the ends (a few runs), and not when the bootstrap did', () => {
     const ci = { level: 0.95, resamples: 10000, seed: 1, bootstrap: { low: 15.6, high: 17.6 } };
     const test = (t: { low: number; high: number; se: number; df: number }) => ({

@@ -10,10 +10,17 @@ import { fmt } from '../lib/format';
 const end = (x: number | null | undefined, side: 'low' | 'high') =>
   x === null || x === undefined ? (side === 'low' ? '−∞' : '∞') : fmt(x);
 
-/** What the test found: "95 % CI 0.31 to 0.42 (paired by seed), t on 2 df", "τ = 0.62, p = 0.0031 (α = 0.05)". */
+/**
+ * What the test found: "95 % CI 0.31 to 0.42 (paired by seed), t on 2 df", "share 0.73 to 0.91 (1 of 11
+ * undecided)", "τ = 0.62, p = 0.0031 (α = 0.05)".
+ */
 export function testNumbers(t: VerdictTest): string {
   const parts: string[] = [];
-  if (t.ci)
+  if (t.ci?.units !== undefined)
+    parts.push(
+      `share ${end(t.ci.low, 'low')} to ${end(t.ci.high, 'high')} (${t.ci.undecided ?? 0} of ${t.ci.units} undecided)`,
+    );
+  else if (t.ci)
     parts.push(
       `${fmt(t.ci.level * 100)} % CI ${end(t.ci.low, 'low')} to ${end(t.ci.high, 'high')}${t.ci.paired ? ' (paired by seed)' : ''}${ciMethodText(t.ci)}`,
     );
