@@ -76,7 +76,10 @@ export function shareRange(units: readonly UnitCredit[]): ShareRange {
   };
 }
 
-/** The record comparison.json carries for such a share (level and seed of the units' intervals). */
+/**
+ * The record comparison.json carries for such a share: the units' level and resamples, and the
+ * claim's seed (each unit's interval is seeded from the claim id and the unit's place).
+ */
 export function shareRecord(r: ShareRange, seed: number): NonNullable<VerdictTest['ci']> {
   return {
     low: r.low,
