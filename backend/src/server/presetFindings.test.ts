@@ -26,6 +26,17 @@ const UNDER_WAY = 'seed002-selfsimilar';
 let s: TestServer;
 let admin: Client;
 
+const VALUE_CI = {
+  low: 0.1,
+  high: 0.13,
+  level: 0.95,
+  resamples: 10_000,
+  seed: 9,
+  paired: true,
+  bootstrap: { low: 0.11, high: 0.12 },
+  t: { low: 0.1, high: 0.13, se: 0.0035, df: 2 },
+};
+
 /** A committed comparison as `lfnlab preset compare` writes it, one finding decided, one cell measured. */
 function writeFixture(dir: string) {
   const preset = loadPresets().find((p) => p.name === COMMITTED);
@@ -42,8 +53,12 @@ function writeFixture(dir: string) {
     n: 3,
     nMax: 5,
     measured: 1,
-    ci: { low: 0.5, high: 1, level: 0.95, resamples: 10_000, seed: 7, paired: true },
+    ci: { low: 0.5, high: 1, level: 0.95, resamples: 10_000, seed: 7, paired: true, units: 11, undecided: 2 },
   };
+  // A value judged by the bootstrap widened to the t interval (small n).
+  const quarter = c.findings.find((f) => f.id === 'fast.quarter');
+  if (!quarter) throw new Error(`fixture: ${COMMITTED} has no fast.quarter`);
+  quarter.test = { ...quarter.test, ci: VALUE_CI };
   cell.measured = { value: 0.3, sd: 0.05, rows: 3, n: 3 };
   mkdirSync(join(dir, COMMITTED), { recursive: true });
   writeFileSync(join(dir, COMMITTED, 'comparison.json'), JSON.stringify(c));
@@ -141,8 +156,19 @@ describe('GET /api/presets/:id/findings', () => {
     const f = v.findings.find((x) => x.id === fixture.finding);
     expect(f?.verdict).toBe('holds');
     expect(f?.test).toMatchObject({ n: 3, nMax: 5 });
-    // The interval says how it was drawn: the web app prints "paired by seed" from it.
-    expect(f?.test?.ci).toEqual({ low: 0.5, high: 1, level: 0.95, resamples: 10_000, seed: 7, paired: true });
+    // The interval says how it was drawn: the web app prints "paired by seed", the undecided units
+    // of a share and "t on 2 df" from it, so the API must pass every field through.
+    expect(f?.test?.ci).toEqual({
+      low: 0.5,
+      high: 1,
+      level: 0.95,
+      resamples: 10_000,
+      seed: 7,
+      paired: true,
+      units: 11,
+      undecided: 2,
+    });
+    expect(v.findings.find((x) => x.id === 'fast.quarter')?.test?.ci).toEqual(VALUE_CI);
     expect(f?.cells).toHaveLength(fixture.cells);
     const cell = f?.cells.find((c) => c.id === fixture.cell);
     expect(cell?.ours).toEqual({ mean: 0.3, sd: 0.05, n: 3 });

@@ -218,6 +218,15 @@ const VerdictTestSchema = z.object({
       seed: z.number(),
       // Replicates drew whole repetitions (every cell's run of one seed together).
       paired: z.boolean().optional(),
+      // A value's interval: the bootstrap's own ends, and the jackknife t interval when there was one.
+      bootstrap: z.object({ low: z.number().nullable(), high: z.number().nullable() }).optional(),
+      t: z
+        .object({ low: z.number(), high: z.number(), se: z.number(), df: z.number() })
+        .nullable()
+        .optional(),
+      // A share judged unit by unit: its units and how many their own interval left undecided.
+      units: z.number().optional(),
+      undecided: z.number().optional(),
     })
     .nullable()
     .optional(),
