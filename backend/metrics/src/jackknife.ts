@@ -5,6 +5,7 @@
 // at a time and the groups' variances add.
 
 import { alignedBlocks } from './bootstrap.js';
+import { stdDev } from './stats.js';
 
 export interface JackknifeError {
   /** The statistic on the samples as given. */
@@ -15,12 +16,8 @@ export interface JackknifeError {
   paired: boolean;
 }
 
-/** (m − 1)/m · Σ (θᵢ − θ̄)², the jackknife variance of m leave-one-out values. */
-function spread(values: readonly number[]): number {
-  const m = values.length;
-  const mean = values.reduce((s, v) => s + v, 0) / m;
-  return ((m - 1) / m) * values.reduce((s, v) => s + (v - mean) ** 2, 0);
-}
+/** (m − 1)/m · Σ (θᵢ − θ̄)² = (m − 1) · population variance: the jackknife variance of m leave-one-out values. */
+const spread = (values: readonly number[]) => (values.length - 1) * stdDev(values) ** 2;
 
 const without = <T>(g: readonly T[], i: number): T[] => g.filter((_, j) => j !== i);
 
