@@ -52,7 +52,7 @@ export function threshold(c: ClaimOf<'threshold'>, ctx: EstimateContext): Judged
       `${e.label}: ${paper}; here ${here}: inconclusive, ${underRunText([e], 1)}.`,
       test,
     );
-  const ci = jointCi([e], (v) => v[0] as number, c.id);
+  const ci = valueCi(e, c.id);
   if (!ci) return judged('inconclusive', `${e.label}: ${paper}; here ${here}: inconclusive, ${NO_CI}.`, test);
   const verdict = decide(ci, opRegion(c.op, c.value));
   return judged(
@@ -98,7 +98,7 @@ export function close(c: ClaimOf<'close'>, ctx: EstimateContext): Judged {
   const bandText = `the band ${toleranceText(c.tolerance)} runs ${fmt(band.lo)} to ${fmt(band.hi)}`;
   if (underRun([e]).length)
     return judged('inconclusive', `${head}: inconclusive, ${underRunText([e], 1)}.`, test);
-  const ci = jointCi([e], (v) => v[0] as number, c.id);
+  const ci = valueCi(e, c.id);
   if (!ci) return judged('inconclusive', `${head}: inconclusive, ${NO_CI}.`, test);
   const verdict = decide(ci, band);
   return judged(
