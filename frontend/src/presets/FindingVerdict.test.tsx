@@ -1,8 +1,16 @@
 import { MantineProvider } from '@mantine/core';
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { PresetFinding } from '../api/types';
+import type { PresetFinding, VerdictTest } from '../api/types';
 import { FindingVerdict } from './FindingVerdict';
+
+const decidedTest: VerdictTest = {
+  name: '95 % CI (bootstrap ∪ jackknife t) of the mean against <= 0.35',
+  n: 3,
+  nMax: 5,
+  items: 1,
+  measured: 1,
+};
 
 const decided: PresetFinding = {
   id: 'fast.quarter',
@@ -12,13 +20,7 @@ const decided: PresetFinding = {
   sentence: '…',
   verdict: 'inconclusive',
   holds: null,
-  test: {
-    name: '95 % CI (bootstrap ∪ jackknife t) of the mean against <= 0.35',
-    n: 3,
-    nMax: 5,
-    items: 1,
-    measured: 1,
-  },
+  test: decidedTest,
 };
 
 const inApp = (ui: React.ReactNode) => render(<MantineProvider>{ui}</MantineProvider>);
@@ -68,7 +70,7 @@ describe('FindingVerdict', () => {
 
   it('gives a share judged unit by unit as its range with the undecided units', () => {
     const ci = { low: 0.682, high: 0.727, level: 0.95, resamples: 10000, seed: 1, units: 11, undecided: 1 };
-    inApp(<FindingVerdict finding={{ ...decided, test: { ...decided.test, name: 'pair agreement', ci } }} />);
+    inApp(<FindingVerdict finding={{ ...decided, test: { ...decidedTest, name: 'pair agreement', ci } }} />);
     expect(
       screen.getByText(/pair agreement: share 0.682 to 0.727 \(1 of 11 undecided\); n = 3/),
     ).toBeTruthy();
@@ -77,7 +79,7 @@ describe('FindingVerdict', () => {
   it('says when the t interval set the ends (a few runs), and not when the bootstrap did', () => {
     const ci = { level: 0.95, resamples: 10000, seed: 1, bootstrap: { low: 15.6, high: 17.6 } };
     const test = (t: { low: number; high: number; se: number; df: number }) => ({
-      ...decided.test,
+      ...decidedTest,
       name: '95 % CI of the mean against > 15',
       ci: { ...ci, low: Math.min(15.6, t.low), high: Math.max(17.6, t.high), t },
     });
