@@ -5,7 +5,8 @@ import { MAX_YAML_ALIASES, validateSpec } from '@lfnlab/emulator';
 import { describe, expect, it, vi } from 'vitest';
 import type { RunSummary } from '../run/summary.js';
 import { CampaignError, expandCampaign, parseCampaignText, setPath } from './expand.js';
-import { type CampaignRow, etaText, type RunOne, runCampaign, toCsv } from './runCampaign.js';
+import { toCsv } from './resultsCsv.js';
+import { type CampaignRow, etaText, type RunOne, runCampaign } from './runCampaign.js';
 
 const text = `
 name: sst

@@ -6,7 +6,8 @@ import { dirname, join } from 'node:path';
 import { readJson } from '../report/load.js';
 import { type Rejudged, rejudgeRun } from '../run/rejudge.js';
 import type { RejudgeNote } from '../run/summary.js';
-import { type CampaignRow, toCsv } from './runCampaign.js';
+import { toCsv } from './resultsCsv.js';
+import type { CampaignRow } from './runCampaign.js';
 
 /**
  * summary.json with the new verdict and flow limits, the old verdict and what moved noted (nothing,

@@ -10,6 +10,7 @@ import { KeptLab } from '../run/keptLab.js';
 import { runOrRecord } from '../run/runOrRecord.js';
 import type { RunSummary } from '../run/summary.js';
 import { type Campaign, expandCampaign, type Variant, writtenVariant } from './expand.js';
+import { toCsv } from './resultsCsv.js';
 
 /**
  * One run of a variant: its resolved spec, its directory, and the spec as the campaign writes it
@@ -82,45 +83,6 @@ export function rowOf(v: Variant, s: RunSummary | null): CampaignRow {
     jainForward: s?.paths[0]?.jain.forward ?? null,
     utilisationForward: s?.paths[0]?.utilisation.forward ?? null,
   };
-}
-
-/** One CSV row per run: parameters, verdict, Jain, utilisation, each flow's goodput. */
-export function toCsv(rows: CampaignRow[]): string {
-  const params = [...new Set(rows.flatMap((r) => Object.keys(r.params)))];
-  const flows = [...new Set(rows.flatMap((r) => Object.keys(r.goodputMbps)))];
-  const cell = (v: unknown) => {
-    // A varied value may be an object or a list (a flow, a cross-traffic list): its JSON, not
-    // "[object Object]".
-    const s = v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
-    return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-  };
-  const head = [
-    'id',
-    'label',
-    'repetition',
-    ...params,
-    'status',
-    'verdict',
-    'jain_forward',
-    'utilisation_forward',
-    ...flows.map((f) => `goodput_mbps_${f}`),
-  ];
-  const lines = rows.map((r) =>
-    [
-      r.id,
-      r.label ?? r.id,
-      r.repetition,
-      ...params.map((p) => r.params[p]),
-      r.status,
-      r.verdict,
-      r.jainForward,
-      r.utilisationForward,
-      ...flows.map((f) => r.goodputMbps[f]),
-    ]
-      .map(cell)
-      .join(','),
-  );
-  return `${[head.join(','), ...lines].join('\n')}\n`;
 }
 
 export interface CampaignOutcome {

@@ -4,6 +4,7 @@ import { CampaignError, expandCampaign, parseCampaignText } from '../campaign/ex
 import { saveProgress, syncedText, syncProgress } from '../campaign/progress.js';
 import { runCampaign, runInLabs } from '../campaign/runCampaign.js';
 import { type Command, table, UsageError } from './args.js';
+import { CAMPAIGN_TABLE_HELP, campaignTable } from './campaignTable.js';
 import { parseLabCount, parseRetryInvalid, RETRY_INVALID_HELP } from './labsOption.js';
 import { STOP_HELP, stopOnSignals } from './stopSignals.js';
 
@@ -13,6 +14,7 @@ export const campaignCommand: Command = {
   usage: `usage: lfnlab campaign run FILE.yaml [--out DIR] [--lab NAME] [--labs N] [--retry-invalid N]
                           [--progress DIR]
        lfnlab campaign plan FILE.yaml
+       lfnlab campaign table SOURCE [--csv] [--with-invalid]
 
 A campaign file holds a base spec, the spec fields to vary (cross product, less
 the combinations 'exclude' names), repetitions, and the order (random with a
@@ -21,6 +23,7 @@ seed by default). 'run' writes one run directory per variant under DIR/runs/
 summary into DIR/results.csv and results.json.
 Run it again on the same DIR to resume: finished runs are never redone.
 'plan' lists the variants in the order they will run.
+${CAMPAIGN_TABLE_HELP}
 
   --labs N   keep N labs (NAME, NAME-2 … NAME-N) and give each the next variant
              as it becomes free (default: half the host's cores, as memory
@@ -38,10 +41,24 @@ ${STOP_HELP}`,
     labs: { type: 'string' },
     'retry-invalid': { type: 'string' },
     progress: { type: 'string' },
+    csv: { type: 'boolean' },
+    'with-invalid': { type: 'boolean' },
   },
   async run(values, positionals) {
     const [action, file] = positionals;
-    if (!file || (action !== 'run' && action !== 'plan')) throw new UsageError(this.usage);
+    if (!file || (action !== 'run' && action !== 'plan' && action !== 'table'))
+      throw new UsageError(this.usage);
+    if (action === 'table') {
+      try {
+        console.log(
+          campaignTable(file, { csv: values.csv === true, withInvalid: values['with-invalid'] === true }),
+        );
+        return 0;
+      } catch (err) {
+        console.error((err as Error).message);
+        return 2;
+      }
+    }
     let campaign: ReturnType<typeof parseCampaignText>;
     try {
       campaign = parseCampaignText(readFileSync(file, 'utf8'));
@@ -99,6 +116,7 @@ ${STOP_HELP}`,
         `\n${table(['variant', 'status', 'verdict', 'Jain fwd', 'util fwd', 'goodput Mbit/s per flow'], rows)}\n`,
       );
       console.log(`${out.ran} run now, ${out.skipped} already done; table in ${join(dir, 'results.csv')}`);
+      console.log(`means and 95 % intervals per cell: lfnlab campaign table ${dir}`);
       return stopping.stopped() ? 130 : out.rows.every((r) => r.status === 'completed') ? 0 : 1;
     } finally {
       stopping.release();

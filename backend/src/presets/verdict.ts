@@ -50,7 +50,7 @@ export interface VerdictTest {
  * ", t on 2 df" when the t interval set an end of the CI (small n), "" when the bootstrap's did.
  * JSON carries an unbounded end as null.
  */
-export function ciMethodText(ci: NonNullable<VerdictTest['ci']>): string {
+export function ciMethodText(ci: Pick<NonNullable<VerdictTest['ci']>, 't' | 'bootstrap'>): string {
   const { t, bootstrap } = ci;
   if (!t || !bootstrap) return '';
   // Beyond rounding: a t interval of no width can differ from the bootstrap's in the last digit.
