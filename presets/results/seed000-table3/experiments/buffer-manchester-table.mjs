@@ -3,13 +3,13 @@
 // averages (HSTCP-LP left out as a partner, as the preset does there), and the finding's three
 // pairs (Caltech S-TCP above Manchester S-TCP; Manchester H-TCP above Caltech and UFL H-TCP) with
 // Manchester read at each buffer and Caltech and UFL from the reproduction, each difference with a
-// bootstrap 95 % interval. Runs judged invalid are left out. Reads only kept records, so it runs on
+// 95 % interval (bootstrap ∪ jackknife t). Runs judged invalid are left out. Reads only kept records, so it runs on
 // a fresh clone after `npm run build`:
 //   node presets/results/seed000-table3/experiments/buffer-manchester-table.mjs
 // Writes buffer-manchester-results.csv beside it.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bootstrapCi } from '@lfnlab/metrics';
+import { smallSampleCi } from '@lfnlab/metrics';
 import { EXCLUDED, f2, LABELS, leftOutInvalid, mean, pairRows, paperRow, printMatrix, STACKS, writeCsv } from './pairs.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -32,7 +32,7 @@ const cell = (path, buffer, stack) =>
     .map((r) => r.asymmetry);
 const describe = (xs) => {
   if (xs.length === 0) return 'no runs';
-  const ci = bootstrapCi([xs], (g) => mean(g[0]));
+  const ci = smallSampleCi([xs], (g) => mean(g[0]));
   return `${f2(mean(xs))} (n = ${xs.length}, ${ci ? `${f2(ci.low)} to ${f2(ci.high)}` : 'no interval'})`;
 };
 
@@ -60,7 +60,7 @@ for (const buffer of ['1bdp', '0.2bdp']) {
     const b = cell(p2, p2 === 'manchester' ? buffer : '1bdp', s2);
     if (a.length === 0 || b.length === 0) continue;
     const d = mean(a) - mean(b);
-    const ci = bootstrapCi([a, b], (g) => mean(g[0]) - mean(g[1]));
+    const ci = smallSampleCi([a, b], (g) => mean(g[0]) - mean(g[1]));
     if (d > 0) agree += 1;
     console.log(
       `  Manchester at ${buffer}: ${p1} ${LABELS[s1]} ${f2(mean(a))} - ${p2} ${LABELS[s2]} ${f2(mean(b))} = ${f2(d)} (${ci ? `${f2(ci.low)} to ${f2(ci.high)}` : 'no interval'})`,

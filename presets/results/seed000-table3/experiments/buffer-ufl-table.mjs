@@ -1,14 +1,14 @@
 // Scores the buffer-ufl experiment against its control, the reproduction's UFL runs (1 BDP): each
 // stack's asymmetry against each partner at both buffers, each stack's UFL average (HSTCP-LP left
 // out as a partner, as the preset does on UFL) with its sign beside the paper's UFL row, and the
-// change in each average from 1 BDP to 0.2 BDP with a bootstrap 95 % interval, and the finding's
+// change in each average from 1 BDP to 0.2 BDP with a 95 % interval (bootstrap ∪ jackknife t), and the finding's
 // three-path averages with UFL read at each buffer (Caltech and Manchester from the reproduction).
 // Reads only kept records, so it runs on a fresh clone after `npm run build`:
 //   node presets/results/seed000-table3/experiments/buffer-ufl-table.mjs
 // Writes buffer-ufl-results.csv beside it.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bootstrapCi } from '@lfnlab/metrics';
+import { smallSampleCi } from '@lfnlab/metrics';
 import {
   EXCLUDED,
   f2,
@@ -40,13 +40,13 @@ for (const buffer of ['1bdp', '0.2bdp']) {
   printAverages(`UFL averages, buffer ${buffer}`, mine, out, PAPER_UFL);
 }
 
-console.log('\nchange in each UFL average, 0.2 BDP minus 1 BDP (bootstrap 95 % interval, runs resampled per buffer)');
+console.log('\nchange in each UFL average, 0.2 BDP minus 1 BDP (95 % interval (bootstrap ∪ jackknife t), runs resampled per buffer)');
 for (const stack of STACKS) {
   const at = (buffer) =>
     rows.filter((r) => r.buffer === buffer && r.stack === stack && !out(r)).map((r) => r.asymmetry);
   const [small, big] = [at('0.2bdp'), at('1bdp')];
   if (small.length === 0 || big.length === 0) continue;
-  const ci = bootstrapCi([small, big], (g) => mean(g[0]) - mean(g[1]));
+  const ci = smallSampleCi([small, big], (g) => mean(g[0]) - mean(g[1]));
   const goodput = (buffer) =>
     mean(rows.filter((r) => r.buffer === buffer && r.stack === stack && !out(r)).map((r) => r.mbps)).toFixed(1);
   console.log(

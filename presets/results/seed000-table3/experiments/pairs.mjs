@@ -5,7 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { asymmetry, bootstrapCi } from '@lfnlab/metrics';
+import { asymmetry, smallSampleCi } from '@lfnlab/metrics';
 import { parse } from 'yaml';
 import { keptCompletedRuns } from '../../../../backend/dist/campaign/progress.js';
 
@@ -98,7 +98,7 @@ export function printMatrix(title, rows) {
 
 /**
  * Each stack's average asymmetry over `rows`, leaving out the partners `out(row)` names, with a
- * bootstrap 95 % interval, its sign (deadband ±0.1) against the paper's, and how many agree.
+ * 95 % interval (bootstrap ∪ jackknife t), its sign (deadband ±0.1) against the paper's, and how many agree.
  */
 export function printAverages(title, rows, out, paper) {
   console.log(`\n${title} (sign with deadband ±${DEADBAND}; the paper's value and sign)`);
@@ -111,7 +111,7 @@ export function printAverages(title, rows, out, paper) {
       return;
     }
     const m = mean(xs);
-    const ci = bootstrapCi([xs], (g) => mean(g[0]));
+    const ci = smallSampleCi([xs], (g) => mean(g[0]));
     judged += 1;
     if (sign(m) === sign(paper[i])) agree += 1;
     const interval = ci ? `${f2(ci.low)} to ${f2(ci.high)}` : 'no interval';

@@ -1,6 +1,6 @@
 // Scores the ptcp-streams experiment against its control, the reproduction's Caltech runs against
 // P-TCP (16 streams, Bic-TCP's step scaled to 3): each stack's asymmetry against P-TCP,
-// A = (x − p)/(x + p) on whole-run goodputs as the preset reads them, with a bootstrap 95 % interval
+// A = (x − p)/(x + p) on whole-run goodputs as the preset reads them, with a 95 % interval (bootstrap ∪ jackknife t)
 // (runs resampled within the cell). Reads only kept records (summary and spec), so it runs on a
 // fresh clone after `npm run build`:
 //   node presets/results/seed000-table3/experiments/ptcp-streams-table.mjs
@@ -8,7 +8,7 @@
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { asymmetry, bootstrapCi } from '@lfnlab/metrics';
+import { asymmetry, smallSampleCi } from '@lfnlab/metrics';
 import { keptCompletedRuns } from '../../../../backend/dist/campaign/progress.js';
 import { keyOf, LABELS, mean } from './pairs.mjs';
 
@@ -53,7 +53,7 @@ const cell = (stack, streams, mi) =>
   runs.filter((r) => r.stack === stack && r.ptcpStreams === streams && (stack !== 'bic' || r.bicMaxIncrement === mi));
 const describe = (rs) => {
   if (rs.length === 0) return 'no runs';
-  const ci = bootstrapCi([rs.map((r) => r.asymmetry)], (g) => mean(g[0]));
+  const ci = smallSampleCi([rs.map((r) => r.asymmetry)], (g) => mean(g[0]));
   const mbps = (k) => mean(rs.map((r) => r[k])).toFixed(1);
   const verdicts = rs.map((r) => r.verdict).join('/');
   return `A ${f3(mean(rs.map((r) => r.asymmetry)))} (n = ${rs.length}, ${ci ? `${f3(ci.low)} to ${f3(ci.high)}` : 'no interval'}), ${mbps('subjectMbps')} against ${mbps('ptcpMbps')} Mbit/s, ${verdicts}`;
@@ -81,7 +81,7 @@ let pairs = 0;
 for (const stack of ['scalable', 'fast', 'highspeed', 'htcp', 'hstcplp']) {
   const other = cell(stack, 3, 3);
   if (bic.length === 0 || other.length === 0) continue;
-  const ci = bootstrapCi([bic.map((r) => r.asymmetry), other.map((r) => r.asymmetry)], (g) => mean(g[0]) - mean(g[1]));
+  const ci = smallSampleCi([bic.map((r) => r.asymmetry), other.map((r) => r.asymmetry)], (g) => mean(g[0]) - mean(g[1]));
   const d = mean(bic.map((r) => r.asymmetry)) - mean(other.map((r) => r.asymmetry));
   pairs += 1;
   if (d > 0) agree += 1;

@@ -1,13 +1,13 @@
 // Scores the scalable16 experiment against its control, the preset's mainline Scalable runs, with
 // the preset's own measures (rowMeasure: per active period, as the `overall` finding reads them) and
-// the bootstrap the comparisons use. Reads only kept records (summary and spec), so it runs on a
+// the interval the comparisons use (bootstrap ∪ jackknife t). Reads only kept records (summary and spec), so it runs on a
 // fresh clone after `npm run build`:
 //   node presets/results/seed001-dst/experiments/scalable16-table.mjs
 // Writes scalable16-results.csv beside it and prints the answer's numbers.
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bootstrapCi, seedFromText } from '@lfnlab/metrics';
+import { smallSampleCi, seedFromText } from '@lfnlab/metrics';
 import { keptCompletedRuns } from '../../../../backend/dist/campaign/progress.js';
 import { rowMeasure } from '../../../../backend/dist/presets/measure.js';
 
@@ -72,9 +72,9 @@ const balancedDiff = (gs) => mean(counts.map((_, i) => mean(gs[2 * i]) - mean(gs
 // resampled within each cell) is printed too: the wider of the two is the one to quote.
 const unit = (x) => (x.paired ? 'paired by seed' : 'runs resampled within each cell');
 for (const opts of [{ blocks }, {}]) {
-  const ci = bootstrapCi(strata, balancedDiff, { seed: seedFromText('scalable16-vs-scalable'), ...opts });
+  const ci = smallSampleCi(strata, balancedDiff, { seed: seedFromText('scalable16-vs-scalable'), ...opts });
   console.log(
-    `performance, scalable16 − Scalable, mean over ${counts.length} flow counts: ${f3(ci.estimate)} (95 % bootstrap CI ${f3(ci.low)} to ${f3(ci.high)}, ${unit(ci)})`,
+    `performance, scalable16 − Scalable, mean over ${counts.length} flow counts: ${f3(ci.estimate)} (95 % CI, bootstrap ∪ jackknife t, ${f3(ci.low)} to ${f3(ci.high)}, ${unit(ci)})`,
   );
 }
 
