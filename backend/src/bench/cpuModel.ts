@@ -4,7 +4,7 @@
 // per pair with a t interval.
 import type { SpecInput } from '@lfnlab/emulator';
 import { type LabImage, labDown, labUp, TCG_CPU } from '@lfnlab/lab-images';
-import { mean, meanAndSd } from '@lfnlab/metrics';
+import { mean, meanAndSd, studentTQuantile } from '@lfnlab/metrics';
 import { table } from '../cli/args.js';
 import type { RunSummary } from '../run/summary.js';
 
@@ -36,14 +36,11 @@ export interface CpuModelResult {
   ratio: { mean: number; low: number; high: number } | null;
 }
 
-// Two-sided 95 % Student t quantiles by degrees of freedom (n − 1 for n pairs).
-const T95 = [Number.NaN, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262];
-
 /** The mean ratio with a 95 % t interval over the pairs (null with fewer than 2). */
 export function ratioInterval(ratios: readonly number[]): CpuModelResult['ratio'] {
   if (ratios.length < 2) return null;
   const { mean: m, sd } = meanAndSd(ratios, { sample: true });
-  const t = T95[ratios.length - 1] ?? 1.96;
+  const t = studentTQuantile(0.975, ratios.length - 1);
   const half = (t * sd) / Math.sqrt(ratios.length);
   return { mean: m, low: m - half, high: m + half };
 }
