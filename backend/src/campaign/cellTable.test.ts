@@ -54,6 +54,15 @@ describe('cellsOf', () => {
   it('names a base-spec campaign that only repeats', () => {
     expect(cellLabel({ ...run('reno', 2, 1), label: 'rep 2' })).toBe('base spec');
   });
+
+  it('labels the cells of a table written before labels by the values their runs vary', () => {
+    const unlabelled = (stack: string, rep: number, count: number): CampaignRow => {
+      const { label: _, ...r } = run(stack, rep, 10);
+      return { ...r, params: { 'flows[0].stack': stack, 'flows[0].count': count } };
+    };
+    const cells = cellsOf([unlabelled('reno', 1, 2), unlabelled('reno', 2, 2), unlabelled('reno', 1, 5)]);
+    expect(cells.map((c) => c.label)).toEqual(['2 flows', '5 flows']);
+  });
 });
 
 describe('cellMeasure', () => {

@@ -3,7 +3,7 @@
 // answer quotes, computed the same way every time.
 import { fastMean, type SmallSampleInterval, seedFromText, smallSampleCi, stdDev } from '@lfnlab/metrics';
 import type { CampaignRow } from './runCampaign.js';
-import { LABEL_SEPARATOR } from './variantLabel.js';
+import { LABEL_SEPARATOR, variantLabel } from './variantLabel.js';
 
 export interface CellMeasure {
   n: number;
@@ -41,9 +41,22 @@ const BOUNDS: Record<string, readonly [number, number]> = {
 };
 const boundsOf = (name: string) => BOUNDS[name] ?? [0, Number.POSITIVE_INFINITY];
 
-/** The label a person reads for the cell: the variant's label less `rep N`. */
-export function cellLabel(r: CampaignRow): string {
-  const parts = (r.label ?? r.id).split(LABEL_SEPARATOR).filter((p) => !/^rep \d+$/.test(p));
+/**
+ * The label a person reads for the cell: the variant's label less `rep N`; for a table written
+ * before labels, the label the campaign would give it, from the values its runs vary.
+ */
+export function cellLabel(r: CampaignRow, rows: readonly CampaignRow[] = [r]): string {
+  if (r.label === undefined) {
+    const vary: Record<string, unknown[]> = {};
+    for (const x of rows)
+      for (const [k, v] of Object.entries(x.params)) {
+        const values = vary[k] ?? [];
+        if (!values.some((y) => JSON.stringify(y) === JSON.stringify(v))) values.push(v);
+        vary[k] = values;
+      }
+    return variantLabel(r, { vary, repeat: 1 });
+  }
+  const parts = r.label.split(LABEL_SEPARATOR).filter((p) => !/^rep \d+$/.test(p));
   return parts.length > 0 ? parts.join(LABEL_SEPARATOR) : 'base spec';
 }
 
@@ -78,7 +91,7 @@ export function cellsOf(rows: readonly CampaignRow[], { withInvalid = false } = 
   const cells = new Map<string, { label: string; params: Record<string, unknown>; rows: CampaignRow[] }>();
   for (const r of rows) {
     const key = keyOf(r.params);
-    const cell = cells.get(key) ?? { label: cellLabel(r), params: r.params, rows: [] };
+    const cell = cells.get(key) ?? { label: cellLabel(r, rows), params: r.params, rows: [] };
     cell.rows.push(r);
     cells.set(key, cell);
   }
