@@ -1,6 +1,7 @@
 // A campaign's results.csv, written and read back: one row per run (parameters, verdict, Jain,
 // utilisation, each flow's goodput). Reading it back lets a committed table be summarised long
 // after its run directories are gone.
+import { csvCell, csvFields } from '../report/csv.js';
 import type { CampaignRow } from './runCampaign.js';
 
 const FIXED_BEFORE = ['id', 'label', 'repetition'] as const;
@@ -11,12 +12,6 @@ const GOODPUT = 'goodput_mbps_';
 export function toCsv(rows: CampaignRow[]): string {
   const params = [...new Set(rows.flatMap((r) => Object.keys(r.params)))];
   const flows = [...new Set(rows.flatMap((r) => Object.keys(r.goodputMbps)))];
-  const cell = (v: unknown) => {
-    // A varied value may be an object or a list (a flow, a cross-traffic list): its JSON, not
-    // "[object Object]".
-    const s = v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
-    return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-  };
   const head = [...FIXED_BEFORE, ...params, ...FIXED_AFTER, ...flows.map((f) => `${GOODPUT}${f}`)];
   const lines = rows.map((r) =>
     [
@@ -30,33 +25,10 @@ export function toCsv(rows: CampaignRow[]): string {
       r.utilisationForward,
       ...flows.map((f) => r.goodputMbps[f]),
     ]
-      .map(cell)
+      .map(csvCell)
       .join(','),
   );
   return `${[head.join(','), ...lines].join('\n')}\n`;
-}
-
-/** The fields of one CSV line (RFC 4180 quoting: "" inside quotes is one "). */
-function csvFields(line: string): string[] {
-  const out: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i];
-    if (quoted) {
-      if (c === '"' && line[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      out.push(field);
-      field = '';
-    } else field += c;
-  }
-  out.push(field);
-  return out;
 }
 
 /** Splits the text into lines, keeping a newline that sits inside quotes. */

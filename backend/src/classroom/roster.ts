@@ -2,6 +2,7 @@
 // read into students to create, every bad line named; and the passwords handed out on the sign-in
 // sheet: random, but easy to type from paper (no 0/O, 1/l/I).
 import { randomInt } from 'node:crypto';
+import { csvFields } from '../report/csv.js';
 import { passwordProblem } from '../service/passwordPolicy.js';
 import type { Problem } from '../service/types.js';
 
@@ -15,29 +16,6 @@ export interface RosterLine {
   display: string | null;
 }
 
-/** One CSV field list: commas separate, "double quotes" may hold commas and "" is a quote. */
-function splitCsv(line: string): string[] {
-  const out: string[] = [];
-  let cur = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i];
-    if (quoted) {
-      if (c === '"' && line[i + 1] === '"') {
-        cur += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cur += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      out.push(cur);
-      cur = '';
-    } else cur += c;
-  }
-  out.push(cur);
-  return out.map((x) => x.trim());
-}
-
 export function parseRoster(csv: string): { students: RosterLine[]; problems: Problem[] } {
   const students: RosterLine[] = [];
   const problems: Problem[] = [];
@@ -46,7 +24,7 @@ export function parseRoster(csv: string): { students: RosterLine[]; problems: Pr
   for (const [i, raw] of lines.entries()) {
     const line = i + 1;
     if (raw.trim() === '' || raw.trim().startsWith('#')) continue;
-    const [username = '', display = '', ...rest] = splitCsv(raw);
+    const [username = '', display = '', ...rest] = csvFields(raw).map((x) => x.trim());
     if (students.length === 0 && problems.length === 0 && /^user(name)?$/i.test(username)) continue; // header
     const bad = (message: string) => {
       problems.push({ path: 'csv', message: `line ${line}: ${message}` });

@@ -7,6 +7,7 @@ import { fromCsv } from '../campaign/resultsCsv.js';
 import type { CampaignRow } from '../campaign/runCampaign.js';
 import { fmt } from '../presets/fmt.js';
 import { ciMethodText } from '../presets/verdict.js';
+import { csvCell } from '../report/csv.js';
 import { table } from './args.js';
 
 export const CAMPAIGN_TABLE_HELP = `'table' gathers a campaign's runs into cells (each variant setting, its
@@ -55,11 +56,6 @@ export function cellTableText(cells: readonly Cell[]): string {
   );
   return table(['variant', 'runs', 'measure', 'n', 'mean', 'sd', '95 % CI'], rows);
 }
-
-const csvCell = (v: unknown) => {
-  const s = v === null || v === undefined ? '' : String(v);
-  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-};
 
 /** The same table as CSV, full precision. */
 export function cellTableCsv(cells: readonly Cell[]): string {

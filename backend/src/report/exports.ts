@@ -25,6 +25,7 @@ import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { SAMPLE_COLUMNS_BY_KIND, type SampleColumnOf } from '../run/sampleColumns.js';
 import type { SampleKind } from '../run/samples.js';
+import { csvCell } from './csv.js';
 import { medianStep, type Point, resample } from './downsample.js';
 import { type RunData, runStarted, type SamplesByKind, trafficStart } from './load.js';
 import {
@@ -61,13 +62,6 @@ function csvColumns<K extends SampleKind>(kind: K): Col<SamplesByKind[K][number]
 export const CSV_COLUMNS = Object.fromEntries(
   (Object.keys(SAMPLE_COLUMNS_BY_KIND) as SampleKind[]).map((k) => [k, csvColumns(k)]),
 ) as Columns;
-
-export function csvCell(v: unknown): string {
-  if (v === null || v === undefined) return '';
-  if (typeof v === 'number') return Number.isFinite(v) ? String(v) : '';
-  const s = typeof v === 'string' ? v : JSON.stringify(v);
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
 
 /** One kind's samples as CSV text. */
 export function samplesCsv<K extends SampleKind>(kind: K, samples: SamplesByKind[K]): string {
