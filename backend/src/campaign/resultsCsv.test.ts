@@ -57,6 +57,11 @@ describe('results.csv read back', () => {
     ]);
   });
 
+  it('reads a table saved with CRLF line ends as the same rows', () => {
+    const text = toCsv([row({})]);
+    expect(fromCsv(text.replace(/\n/g, '\r\n'))).toEqual(fromCsv(text));
+  });
+
   it('refuses a CSV that is not a campaign table, naming the missing columns', () => {
     expect(() => fromCsv('a,b\n1,2\n')).toThrow(/no column id, repetition, status, verdict/);
   });

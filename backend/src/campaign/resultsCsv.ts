@@ -31,7 +31,7 @@ export function toCsv(rows: CampaignRow[]): string {
   return `${[head.join(','), ...lines].join('\n')}\n`;
 }
 
-/** Splits the text into lines, keeping a newline that sits inside quotes. */
+/** Splits the text into lines (LF or CRLF), keeping a newline that sits inside quotes. */
 function csvLines(text: string): string[] {
   const lines: string[] = [];
   let line = '';
@@ -46,7 +46,7 @@ function csvLines(text: string): string[] {
     line += c;
   }
   if (line !== '') lines.push(line);
-  return lines.filter((l) => l.trim() !== '');
+  return lines.map((l) => l.replace(/\r$/, '')).filter((l) => l.trim() !== '');
 }
 
 /** A varied value as the campaign wrote it: a number, a JSON list or object, or text. */
