@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { captureConsole } from '../../test/support/consoleCapture.js';
 import { fromCsv } from '../campaign/resultsCsv.js';
 import { main } from './main.js';
 
@@ -15,10 +16,7 @@ const committed = new URL(
 let out: string[];
 let err: string[];
 beforeEach(() => {
-  out = [];
-  err = [];
-  vi.spyOn(console, 'log').mockImplementation((...a) => void out.push(a.join(' ')));
-  vi.spyOn(console, 'error').mockImplementation((...a) => void err.push(a.join(' ')));
+  ({ out, err } = captureConsole());
 });
 afterEach(() => vi.restoreAllMocks());
 
@@ -40,7 +38,7 @@ describe('lfnlab campaign table', () => {
     expect(lines).toHaveLength(12);
     const dir = mkdtempSync(join(tmpdir(), 'lfnlab-table-'));
     writeFileSync(join(dir, 'results.json'), JSON.stringify(fromCsv(readFileSync(committed, 'utf8'))));
-    out = [];
+    out.length = 0;
     expect(await main(['campaign', 'table', dir, '--csv'])).toBe(0);
     expect(out.join('\n').trim().split('\n').slice(1)).toEqual(lines);
   });

@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { MAINLINE_STACKS } from '@lfnlab/emulator';
 import { LAB_QDISCS } from '@lfnlab/kernels';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { captureConsole } from '../../test/support/consoleCapture.js';
 import { main } from './main.js';
 
 const ABI = '6.1.99-vendor';
@@ -21,10 +22,7 @@ beforeEach(() => {
   tmp = mkdtempSync(join(tmpdir(), 'lfnlab-kernelcmd-'));
   process.env.LFNLAB_DATA = join(tmp, 'data');
   process.env.LFNLAB_CACHE = join(tmp, 'cache');
-  out = [];
-  err = [];
-  vi.spyOn(console, 'log').mockImplementation((...a) => void out.push(a.join(' ')));
-  vi.spyOn(console, 'error').mockImplementation((...a) => void err.push(a.join(' ')));
+  ({ out, err } = captureConsole());
 });
 afterEach(() => {
   vi.restoreAllMocks();
@@ -93,7 +91,7 @@ describe.skipIf(!HAS_DPKG)('lfnlab kernel use', () => {
       headers: { path: headers },
     });
     expect(override.headers.sha256).toMatch(/^[0-9a-f]{64}$/);
-    out = [];
+    out.length = 0;
     expect(await main(['kernel', 'use', '--pinned'])).toBe(0);
     expect(out[0]).toMatch(/^back to the pinned kernel \(no longer linux-image-6\.1\.99-vendor 2\.0\)/);
     expect(existsSync(join(tmp, 'data', 'kernel-override.json'))).toBe(false);

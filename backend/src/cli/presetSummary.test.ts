@@ -4,16 +4,14 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { captureConsole } from '../../test/support/consoleCapture.js';
 import { loadPresets } from '../presets/load.js';
 import { main } from './main.js';
 
 let out: string[];
 let err: string[];
 beforeEach(() => {
-  out = [];
-  err = [];
-  vi.spyOn(console, 'log').mockImplementation((...a) => void out.push(a.join(' ')));
-  vi.spyOn(console, 'error').mockImplementation((...a) => void err.push(a.join(' ')));
+  ({ out, err } = captureConsole());
 });
 afterEach(() => vi.restoreAllMocks());
 

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { knownStackNames, registerStacks, validateSpec } from '@lfnlab/emulator';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { captureConsole } from '../../test/support/consoleCapture.js';
 import { main } from './main.js';
 import { selftestFamilies } from './selftestCommand.js';
 
@@ -18,10 +19,7 @@ const saved = process.env.LFNLAB_DATA;
 beforeEach(() => {
   tmp = mkdtempSync(join(tmpdir(), 'lfnlab-stackcmd-'));
   process.env.LFNLAB_DATA = join(tmp, 'data');
-  out = [];
-  err = [];
-  vi.spyOn(console, 'log').mockImplementation((...a) => void out.push(a.join(' ')));
-  vi.spyOn(console, 'error').mockImplementation((...a) => void err.push(a.join(' ')));
+  ({ out, err } = captureConsole());
 });
 afterEach(() => {
   vi.restoreAllMocks();
@@ -43,7 +41,7 @@ describe('lfnlab stack', () => {
     expect(await main(['stack', 'add', FIXTURE, '--no-build'])).toBe(0);
     expect(out.join('\n')).toMatch(/^stack lfnvendor: added$/m);
     expect(out.join('\n')).toMatch(/module {3}tcp_lfnvendor\.ko \(family loss\)/);
-    out = [];
+    out.length = 0;
     expect(await main(['stack', 'list'])).toBe(0);
     const row = out
       .join('\n')
@@ -57,7 +55,7 @@ describe('lfnlab stack', () => {
     // main() registered the registry's stacks: the schema takes the name now.
     expect(knownStackNames()).toContain('lfnvendor');
     expect(validateSpec(spec('lfnvendor')).ok).toBe(true);
-    out = [];
+    out.length = 0;
     expect(await main(['stack', 'list', '--json'])).toBe(0);
     const listed = JSON.parse(out.join('\n')) as {
       name: string;
@@ -72,12 +70,12 @@ describe('lfnlab stack', () => {
     const dir = join(tmp, 'vendor');
     cpSync(FIXTURE, dir, { recursive: true });
     await main(['stack', 'add', dir, '--no-build']);
-    out = [];
+    out.length = 0;
     await main(['stack', 'add', dir, '--no-build']);
     expect(out[0]).toBe('stack lfnvendor: already added with these sources: nothing changed');
     const c = join(dir, 'tcp_lfnvendor.c');
     writeFileSync(c, readFileSync(c, 'utf8').replace('cwnd >> 1U', 'cwnd * 7U / 10U'));
-    out = [];
+    out.length = 0;
     await main(['stack', 'add', dir, '--no-build']);
     expect(out[0]).toMatch(/^stack lfnvendor: updated \(sources changed: [0-9a-f]{12} → [0-9a-f]{12}\)$/);
   });
