@@ -3,6 +3,7 @@
 // stage's added delay against its configured jitter. Under a realtime clock on a software-emulated
 // lab, late timers release packets in bunches and both show it; under a dilated clock they hold.
 import { binRange, type PktTimingWindow, type Spec } from '@lfnlab/emulator';
+import { quantileSorted } from '@lfnlab/metrics';
 import type { Check } from './fidelity.js';
 
 export interface DirectionTiming {
@@ -47,8 +48,7 @@ export interface DirectionTiming {
   };
 }
 
-const quantile = (sorted: number[], q: number) =>
-  sorted.length ? (sorted[Math.min(sorted.length - 1, Math.floor(q * (sorted.length - 1)))] as number) : null;
+const medianOrNull = (sorted: number[]) => (sorted.length ? quantileSorted(sorted, 0.5) : null);
 
 /** The rate in force at lab time t (s) for a path's direction, bit/s. */
 export function rateAt(spec: Spec, path: string, direction: 'forward' | 'reverse', t: number): number {
@@ -130,8 +130,8 @@ export function timingStats(
         },
         delay: {
           n: delayed.reduce((a, w) => a + w.delay.n, 0),
-          medianMs: quantile(medians, 0.5),
-          spreadMs: quantile(spreads, 0.5),
+          medianMs: medianOrNull(medians),
+          spreadMs: medianOrNull(spreads),
         },
       });
     }
