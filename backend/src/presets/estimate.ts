@@ -36,9 +36,10 @@ export interface Estimate {
   /**
    * Per run (as `runs`), the block it belongs to: its part, the parameters the item's `where`
    * leaves free (the background level, the path) and its repetition, whose seed every variant
-   * shares (the same cross traffic, the same bit errors). Orderings compare items within blocks.
+   * shares (the same cross traffic, the same bit errors), and the run itself (part/id: one run can
+   * give a value to several items, as a pair of stacks does). Orderings compare items within blocks.
    */
-  blocks: { setting: string; repetition: number }[] | null;
+  blocks: { setting: string; repetition: number; run?: string }[] | null;
   /** Runs in the smallest and largest stratum (0 when not measured). */
   n: number;
   nMax: number;
@@ -181,7 +182,7 @@ function measured(where: Where, m: Measure, rows: PresetRow[], missingIsInfinite
     runs: runs.length ? runs : null,
     blocks: variants.flatMap((g) => {
       const setting = JSON.stringify([g.row.part ?? '', free(g.row)]);
-      return g.rows.map((r) => ({ setting, repetition: r.repetition }));
+      return g.rows.map((r) => ({ setting, repetition: r.repetition, run: `${r.part ?? ''}/${r.id}` }));
     }),
     rows: matched.length,
     deterministic: deterministic(m),

@@ -141,6 +141,13 @@ function sharedBlocks(items: readonly Estimate[], ranks: readonly number[]) {
   });
 }
 
+/** "N runs", or "N values from M runs" where a run gives a value to several items (a pair of stacks). */
+function runsText(items: readonly Estimate[], values: number): string {
+  const ids = items.flatMap((e) => (e.blocks ?? []).map((b) => b.run));
+  const distinct = ids.every((id) => id !== undefined) && ids.length === values ? new Set(ids).size : values;
+  return distinct < values ? `${values} values from ${distinct} runs` : `${values} runs`;
+}
+
 export function ordering(c: ClaimOf<'ordering'>, ctx: EstimateContext): Judged {
   const items = estimates(c.items, ctx);
   const tierOf = (name: string) => c.paperOrder?.findIndex((t) => t.includes(name)) ?? -1;
@@ -187,9 +194,9 @@ export function ordering(c: ClaimOf<'ordering'>, ctx: EstimateContext): Judged {
   const k = blocks ? stratifiedKendall(blocks) : kendallTau(x, y);
   const tau = Number.isNaN(k.tau) ? null : k.tau;
   const over = blocks
-    ? `${y.length} runs, compared within ${blocks.length} blocks of one setting and seed`
+    ? `${runsText(measured, y.length)}, compared within ${blocks.length} blocks of one setting and seed`
     : byRun
-      ? `${y.length} runs`
+      ? runsText(measured, y.length)
       : `${y.length} items`;
   const head =
     `${c.subject}: paper ${paperText}; here ${ours} — ${creditText(credit)} of ${pairs.length} ordered pairs agree ` +

@@ -285,3 +285,46 @@ describe('ordering within shared settings', () => {
     expect(f?.verdict).toBe('holds');
   });
 });
+
+describe('ordering over items that share runs', () => {
+  // Both flows of every run are items, as when each run pairs two stacks: 3 runs give 6 values.
+  const pairMeta = `
+paper: { id: '000', short: Toy, title: A toy paper }
+experiment: Two flows on one path.
+finding: The test flow outruns the other.
+scaling: { rule: 'Nothing is scaled in this toy preset at all, rates are kept.', rateFactor: 1, timeFactor: 1 }
+ci: { seconds: 5 }
+claims:
+  - id: pair
+    kind: ordering
+    subject: Flows by goodput
+    text: The test flow above the other.
+    ref: { table: Table 9 }
+    paperOrder: [[test], [other]]
+    items:
+      - { label: test, where: { 'flows[0].stack': reno }, measure: { kind: goodput, flows: test } }
+      - { label: other, where: { 'flows[0].stack': reno }, measure: { kind: goodput, flows: other } }
+`;
+  const rows: PresetRow[] = [30, 31, 29].map((v, i) => ({
+    id: `reno-${i + 1}`,
+    repetition: i + 1,
+    params: { 'flows[0].stack': 'reno' },
+    status: 'completed' as const,
+    verdict: 'valid' as const,
+    goodputMbps: { test: v, other: v - 10 },
+    jainForward: 1,
+    utilisationForward: 0.9,
+  }));
+
+  it('says how many runs the values came from instead of counting each value as a run', () => {
+    const f = comparePreset(
+      parsePreset('toy', pairMeta, () => campaign),
+      rows,
+    ).findings.find((x) => x.id === 'pair');
+    expect(f?.sentence).toMatch(/Kendall τ-b [0-9.]+ over 6 values from 3 runs, /);
+  });
+
+  it('keeps "N runs" where every value is its own run', () => {
+    expect(finding(runs(inOrder), 'order').sentence).toMatch(/over 15 runs, /);
+  });
+});
