@@ -305,16 +305,10 @@ claims:
       - { label: test, where: { 'flows[0].stack': reno }, measure: { kind: goodput, flows: test } }
       - { label: other, where: { 'flows[0].stack': reno }, measure: { kind: goodput, flows: other } }
 `;
-  const rows: PresetRow[] = [30, 31, 29].map((v, i) => ({
-    id: `reno-${i + 1}`,
-    repetition: i + 1,
-    params: { 'flows[0].stack': 'reno' },
-    status: 'completed' as const,
-    verdict: 'valid' as const,
-    goodputMbps: { test: v, other: v - 10 },
-    jainForward: 1,
-    utilisationForward: 0.9,
-  }));
+  const rows = runs({ reno: [30, 31, 29] }).map((r) => {
+    const test = r.goodputMbps.test as number;
+    return { ...r, goodputMbps: { test, other: test - 10 } };
+  });
 
   it('says how many runs the values came from instead of counting each value as a run', () => {
     const f = comparePreset(
