@@ -39,7 +39,7 @@ export interface Estimate {
    * shares (the same cross traffic, the same bit errors), and the run itself (part/id: one run can
    * give a value to several items, as a pair of stacks does). Orderings compare items within blocks.
    */
-  blocks: { setting: string; repetition: number; run?: string }[] | null;
+  blocks: { setting: string; repetition: number; run: string }[] | null;
   /** Runs in the smallest and largest stratum (0 when not measured). */
   n: number;
   nMax: number;

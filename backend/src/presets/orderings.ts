@@ -144,7 +144,7 @@ function sharedBlocks(items: readonly Estimate[], ranks: readonly number[]) {
 /** "N runs", or "N values from M runs" where a run gives a value to several items (a pair of stacks). */
 function runsText(items: readonly Estimate[], values: number): string {
   const ids = items.flatMap((e) => (e.blocks ?? []).map((b) => b.run));
-  const distinct = ids.every((id) => id !== undefined) && ids.length === values ? new Set(ids).size : values;
+  const distinct = ids.length === values ? new Set(ids).size : values;
   return distinct < values ? `${values} values from ${distinct} runs` : `${values} runs`;
 }
 
