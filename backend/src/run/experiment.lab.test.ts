@@ -150,9 +150,17 @@ describe('stacks', () => {
     // says how late the latest one began.
     const starts = r.summary.flows.map((f) => f.dataStartS);
     console.log(`data starts ${JSON.stringify(starts)}`);
-    for (const f of r.summary.flows) expect(f.dataStartS, f.name).toBeGreaterThan(f.startS);
     const flowStart = r.summary.fidelity?.checks.find((c) => c.id === 'flow-start');
     console.log(`flow-start ${flowStart?.status}: ${flowStart?.message}`);
     expect(flowStart?.status).toMatch(/pass|warn|fail/);
+    // Its control and SYN packets queue behind 16 slow starts: a flow may move under one data
+    // stream's worth in 6 s (Vegas once in CI). The verdict must then name it as never begun.
+    for (const f of r.summary.flows) {
+      if (f.dataStartS !== null) expect(f.dataStartS, f.name).toBeGreaterThan(f.startS);
+      else {
+        expect(flowStart?.status, f.name).toBe('fail');
+        expect(flowStart?.message, f.name).toMatch(new RegExp(`\\b${f.name}\\b[^:]*began no data stream`));
+      }
+    }
   });
 });

@@ -3,14 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { checkFlowStarts, startAllowanceS } from './flowStart.js';
 
 /** Three flows over 20 ms, sampled at 10 Hz: a clean start allows 4 × 20 ms + 2 ticks = 0.28 s. */
-function flowsOf(duration: string) {
+function flowsOf(duration: string, extra: Record<string, unknown> = {}) {
   const v = validateSpec({
     name: 'starts',
     duration,
     paths: { main: { rtt: '20ms', rate: '20Mbit' } },
-    flows: [{ stack: 'reno' }, { stack: 'cdg' }, { stack: 'vegas' }],
+    flows: [{ stack: 'reno' }, { stack: 'cdg' }, { stack: 'vegas', ...extra }],
   });
-  if (!v.ok) throw new Error('bad spec');
+  if (!v.ok) throw new Error(`bad spec: ${JSON.stringify(v.problems)}`);
   return buildPlan(v.spec).topology.flows;
 }
 
@@ -33,7 +33,11 @@ describe('checkFlowStarts', () => {
 
   it('makes a short run suspect when one SYN was lost, and invalid when a flow missed the others', () => {
     // Recorded in the lab: 17 flows into one BDP; cdg's data came up 7.41 s into a 6 s run.
-    const oneSyn = checkFlowStarts(flowsOf('6s'), new Map([['cdg-2', 1.41]]), 10);
+    const onTime: [string, number][] = [
+      ['reno-1', 0.2],
+      ['vegas-3', 0.21],
+    ];
+    const oneSyn = checkFlowStarts(flowsOf('6s'), new Map([...onTime, ['cdg-2', 1.41]]), 10);
     expect(oneSyn.status).toBe('warn');
     expect(oneSyn.message).toContain('cdg-2 began 1.41 s after its planned 0.00 s (19 % of its 6.00 s)');
     const missed = checkFlowStarts(
@@ -52,7 +56,41 @@ describe('checkFlowStarts', () => {
   });
 
   it('lets a long flow lose a SYN: 1 s of 300 s passes', () => {
-    expect(checkFlowStarts(flowsOf('300s'), new Map([['cdg-2', 1.41]]), 10).status).toBe('pass');
+    const starts = new Map([
+      ['reno-1', 0.2],
+      ['cdg-2', 1.41],
+      ['vegas-3', 0.21],
+    ]);
+    expect(checkFlowStarts(flowsOf('300s'), starts, 10).status).toBe('pass');
+  });
+
+  it('fails a flow that began no data stream while the sampler dated the others', () => {
+    // Recorded in CI: 17 flows into one BDP, vegas's data never passed 64 KiB in its 6 s.
+    const starts = new Map([
+      ['reno-1', 0.2],
+      ['cdg-2', 0.21],
+    ]);
+    const c = checkFlowStarts(flowsOf('6s'), starts, 10);
+    expect(c.status).toBe('fail');
+    expect(c.message).toContain('vegas-3 began no data stream (64 KiB acknowledged) in its 6.00 s');
+    expect(c.measured).toBe(6);
+    // Beside a late one, both are named, the missing flow first.
+    const both = checkFlowStarts(flowsOf('300s'), new Map([['reno-1', 0.2]]), 10);
+    expect(both.status).toBe('fail');
+    expect(both.message).toMatch(/^cdg-2, vegas-3 began no data stream .* in their runs/);
+  });
+
+  it('does not expect a data stream from a sized transfer or a window too small to fill one', () => {
+    const starts = new Map([
+      ['reno-1', 0.2],
+      ['cdg-2', 0.21],
+    ]);
+    // A 4-packet window for 6 s at 20 ms is 300 windows, megabytes; 4 KiB for 1 s at 600 ms is
+    // under two streams' worth.
+    expect(checkFlowStarts(flowsOf('6s', { bytes: '20KB' }), starts, 10).status).toBe('pass');
+    expect(checkFlowStarts(flowsOf('6s', { window: '4packets' }), starts, 10).status).toBe('fail');
+    const slow = checkFlowStarts(flowsOf('1s', { window: '4096B', rtt: '600ms' }), starts, 10);
+    expect(slow.status).toBe('pass');
   });
 
   it('says nothing of flows the tcp sampler never saw', () => {

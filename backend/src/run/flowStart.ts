@@ -2,7 +2,10 @@
 // data connection is up, so a flow whose handshake lost a SYN (TCP waits 1 s, then 2, then 4
 // before sending it again) runs seconds after the flows planned beside it, and may meet none of
 // them. The tcp sampler dates each flow's first data stream (demux.ts); this judges the delay.
+// Control and SYN packets queue behind the data of flows already running, so in a full bottleneck
+// (17 flows into one BDP in the lab) a flow's start can slip by seconds, or past its whole run.
 import type { FlowTopology } from '@lfnlab/emulator';
+import { DATA_STREAM_BYTES } from './demux.js';
 import type { Check } from './fidelity.js';
 
 /** What a clean start may take: iperf3's control and data handshakes (4 RTT) and two sampler ticks. */
@@ -26,8 +29,21 @@ interface LateFlow {
 const fmt = (s: number) => `${s.toFixed(2)} s`;
 
 /**
- * One check over all TCP flows the tcp sampler saw: the delay past the allowance, as a share of
- * each flow's duration. Flows it never saw carry no verdict here (the sampler check covers them).
+ * Would this flow, had it started, have opened a data stream the sampler dates? A timed flow
+ * sends for its whole duration; one whose window caps it under a stream's worth of bytes per
+ * stream over its run, or a sized transfer (it may finish between two ticks), is not judged.
+ */
+function opensDataStream(f: FlowTopology): boolean {
+  if (f.bytes !== null) return false;
+  if (f.windowBytes === null) return true;
+  // Linux keeps about half a socket buffer for the window: a margin of two.
+  return (f.windowBytes * f.durationMs) / Math.max(1, f.rttMs) > 2 * DATA_STREAM_BYTES;
+}
+
+/**
+ * One check over all TCP flows: the delay past the allowance, as a share of each flow's duration.
+ * A timed flow with no data stream in a namespace where the sampler dated another flow never began
+ * (its whole run lost); where the sampler dated none, the sampler check speaks instead.
  */
 export function checkFlowStarts(
   flows: readonly FlowTopology[],
@@ -36,8 +52,11 @@ export function checkFlowStarts(
 ): Check {
   const id = 'flow-start';
   const expected = `data within 4 RTT + 2 sampler ticks of the planned start, ± ${LATE_WARN_SHARE * 100} % of the flow's duration`;
-  const judged = flows.filter(
-    (f) => f.transport !== 'udt' && f.transport !== 'rbudp' && dataStarts.has(f.name),
+  const tcp = flows.filter((f) => f.transport !== 'udt' && f.transport !== 'rbudp');
+  const judged = tcp.filter((f) => dataStarts.has(f.name));
+  const sampledNs = new Set(judged.map((f) => f.clientNs));
+  const neverBegan = tcp.filter(
+    (f) => !dataStarts.has(f.name) && sampledNs.has(f.clientNs) && opensDataStream(f),
   );
   if (!judged.length)
     return {
@@ -62,7 +81,7 @@ export function checkFlowStarts(
   });
   const worst = late.reduce((a, b) => (b.share > a.share ? b : a));
   const over = late.filter((l) => l.share > LATE_WARN_SHARE).sort((a, b) => b.share - a.share);
-  if (!over.length)
+  if (!over.length && !neverBegan.length)
     return {
       id,
       status: 'pass',
@@ -70,18 +89,28 @@ export function checkFlowStarts(
       expected,
       message: `${judged.length} flows began sending on time (the latest ${fmt(Math.max(0, worst.lateS))} past its handshake)`,
     };
-  const listed = over
-    .slice(0, 4)
-    .map(
-      (l) =>
-        `${l.name} began ${fmt(l.startedS - l.plannedS)} after its planned ${fmt(l.plannedS)} (${(l.share * 100).toFixed(0)} % of its ${fmt(l.durationS)})`,
-    )
-    .join('; ');
-  const more = over.length > 4 ? `; ${over.length - 4} more` : '';
+  const missing = neverBegan.length
+    ? [
+        `${neverBegan.map((f) => f.name).join(', ')} began no data stream (${DATA_STREAM_BYTES / 1024} KiB acknowledged) in ${neverBegan.length > 1 ? 'their runs' : `its ${fmt((neverBegan[0]?.durationMs ?? 0) / 1000)}`}`,
+      ]
+    : [];
+  const shown = Math.max(0, 4 - missing.length);
+  const listed = [
+    ...missing,
+    ...over
+      .slice(0, shown)
+      .map(
+        (l) =>
+          `${l.name} began ${fmt(l.startedS - l.plannedS)} after its planned ${fmt(l.plannedS)} (${(l.share * 100).toFixed(0)} % of its ${fmt(l.durationS)})`,
+      ),
+  ].join('; ');
+  const more = over.length > shown ? `; ${over.length - shown} more` : '';
+  // A flow that never began lost its whole run: its lateness is its duration.
+  const measured = Math.max(worst.lateS, ...neverBegan.map((f) => f.durationMs / 1000));
   return {
     id,
-    status: worst.share > LATE_FAIL_SHARE ? 'fail' : 'warn',
-    measured: worst.lateS,
+    status: neverBegan.length || worst.share > LATE_FAIL_SHARE ? 'fail' : 'warn',
+    measured,
     expected,
     message: `${listed}${more}: a late flow shares less of its time with the flows planned beside it (a lost SYN waits 1 s, then 2, then 4)`,
   };
