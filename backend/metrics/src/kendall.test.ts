@@ -99,6 +99,51 @@ describe('normalUpperTail', () => {
   });
 });
 
+describe('kendallTau over points that share units', () => {
+  // 70 untied points (past the exact range): S's variance without ties is n(n−1)(2n+5)/18.
+  const n = 70;
+  const x = Array.from({ length: n }, (_, i) => i);
+  const y = x.map((i) => (i * 37) % n);
+  const pairs = x.map((i) => Math.floor(i / 2));
+
+  it('is the plain test when every point is its own unit', () => {
+    const plain = kendallTau([1, 2, 3, 4, 5], [1, 3, 2, 4, 5]);
+    const own = kendallTau([1, 2, 3, 4, 5], [1, 3, 2, 4, 5], { units: ['a', 'b', 'c', 'd', 'e'] });
+    expect(own).toEqual(plain);
+    expect(own.designEffect).toBeUndefined();
+  });
+
+  it("multiplies S's variance by points over units, and claims no exact tail", () => {
+    const r = kendallTau(x, y, { units: pairs });
+    const plain = kendallTau(x, y);
+    expect(r.s).toBe(plain.s);
+    expect(r.tau).toBe(plain.tau);
+    expect(r.designEffect).toBe(2);
+    const sd = Math.sqrt(((n * (n - 1) * (2 * n + 5)) / 18) * 2);
+    expect(r.pGreater).toBeCloseTo(normalUpperTail((r.s - 1) / sd), 12);
+    expect(r.pLess).toBeCloseTo(normalUpperTail((-r.s - 1) / sd), 12);
+    // Small n would be exact alone; shared units fall back to the normal law.
+    expect(kendallTau([1, 2, 3, 4], [1, 2, 3, 4], { units: [1, 1, 2, 2] }).method).toBe('normal');
+  });
+
+  it('names the units that do not match the points', () => {
+    expect(() => kendallTau([1, 2, 3], [1, 2, 3], { units: [1, 2] })).toThrow(
+      /units must name one unit per point \(got 2 for 3 points\)/,
+    );
+    expect(() => stratifiedKendall([{ x: [1, 2], y: [1, 2], units: [1] }])).toThrow(/stratum 0: units/);
+  });
+
+  it('carries the design effect through strata', () => {
+    const r = stratifiedKendall([
+      { x, y, units: pairs },
+      { x, y, units: x },
+    ]);
+    expect(r.designEffect).toBeCloseTo(140 / 105, 12);
+    const sd = Math.sqrt(((n * (n - 1) * (2 * n + 5)) / 18) * 3);
+    expect(r.pGreater).toBeCloseTo(normalUpperTail((r.s - 1) / sd), 12);
+  });
+});
+
 /** Every arrangement of a list (for small brute-force checks). */
 function permutations<T>(xs: readonly T[]): T[][] {
   if (xs.length <= 1) return [[...xs]];

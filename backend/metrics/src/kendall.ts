@@ -7,6 +7,11 @@
 // generating function is a q-multinomial coefficient); otherwise the normal approximation to S
 // with the tie-corrected variance (Kendall, Rank Correlation Methods, ch. 4) and a continuity
 // correction of 1.
+//
+// Points that share a unit (one run giving values to two items, as a pair of stacks does) are not
+// independent: their S terms move together. The normal approximation then takes Kish's design
+// effect with each unit's points as one observation's worth, inflating S's variance by n over the
+// number of units; no exact law is claimed for them.
 
 import { fail } from './guard.js';
 
@@ -21,6 +26,20 @@ export interface KendallResult {
   /** P(S ≤ s) under no association: small when one falls as the other rises. */
   pLess: number;
   method: 'exact' | 'normal';
+  /** S's variance was multiplied by this (n over units, > 1) because points shared a unit. */
+  designEffect?: number;
+}
+
+export interface KendallOptions {
+  /** The unit each point came from, by index; points of one unit are not independent. */
+  units?: readonly (string | number)[];
+}
+
+/** n over the number of distinct units (1 when every point is its own unit or none are given). */
+export function designEffect(n: number, units: readonly (string | number)[] | undefined): number {
+  if (!units) return 1;
+  if (units.length !== n) fail(`units must name one unit per point (got ${units.length} for ${n} points)`);
+  return n / new Set(units).size;
 }
 
 /** Largest n for the exact distribution (the counts stay well inside double precision). */
@@ -140,7 +159,11 @@ function nullVariance(n: number, tx: number[], ty: number[]): number {
  * τ-b of x against y with one-sided p-values. Both lists must have the same length ≥ 2 and no
  * NaN (±∞ rank like any other value).
  */
-export function kendallTau(x: readonly number[], y: readonly number[]): KendallResult {
+export function kendallTau(
+  x: readonly number[],
+  y: readonly number[],
+  options: KendallOptions = {},
+): KendallResult {
   if (x.length !== y.length) fail(`x and y must have the same length (got ${x.length} and ${y.length})`);
   const n = x.length;
   if (n < 2) fail(`x and y need at least 2 pairs (got ${n})`);
@@ -149,13 +172,14 @@ export function kendallTau(x: readonly number[], y: readonly number[]): KendallR
       if (Number.isNaN(v)) fail(`${li ? 'y' : 'x'}[${i}] must be a number (got NaN)`);
     });
   });
+  const deff = designEffect(n, options.units);
   const { s, tx, ty, untiedX, untiedY } = concordance(x, y);
   const tau = untiedX > 0 && untiedY > 0 ? s / Math.sqrt(untiedX * untiedY) : Number.NaN;
   if (!(untiedX > 0 && untiedY > 0)) return { tau, s, n, pGreater: 1, pLess: 1, method: 'exact' };
 
   const xTied = tx.some((t) => t > 1);
   const yTied = ty.some((t) => t > 1);
-  if (!(xTied && yTied) && n <= EXACT_MAX_N) {
+  if (!(xTied && yTied) && n <= EXACT_MAX_N && deff === 1) {
     // Order by the untied list; the tied one's groups are then a random multiset arrangement, and
     // S = (pairs across groups) − 2 × inversions.
     const groups = xTied ? tx : ty;
@@ -178,8 +202,7 @@ export function kendallTau(x: readonly number[], y: readonly number[]): KendallR
     };
   }
 
-  const variance = nullVariance(n, tx, ty);
-  const sd = Math.sqrt(variance);
+  const sd = Math.sqrt(nullVariance(n, tx, ty) * deff);
   return {
     tau,
     s,
@@ -187,6 +210,7 @@ export function kendallTau(x: readonly number[], y: readonly number[]): KendallR
     pGreater: normalUpperTail((s - 1) / sd),
     pLess: normalUpperTail((-s - 1) / sd),
     method: 'normal',
+    ...(deff > 1 ? { designEffect: deff } : {}),
   };
 }
 
@@ -200,7 +224,7 @@ interface StratumS {
   law: Map<number, number> | null;
 }
 
-function stratumS(x: readonly number[], y: readonly number[]): StratumS | null {
+function stratumS(x: readonly number[], y: readonly number[], deff: number): StratumS | null {
   const n = x.length;
   if (n < 2) return null;
   const { s, tx, ty, untiedX, untiedY } = concordance(x, y);
@@ -209,13 +233,13 @@ function stratumS(x: readonly number[], y: readonly number[]): StratumS | null {
   const xTied = tx.some((t) => t > 1);
   const yTied = ty.some((t) => t > 1);
   let law: Map<number, number> | null = null;
-  if (!(xTied && yTied) && n <= EXACT_MAX_N) {
+  if (!(xTied && yTied) && n <= EXACT_MAX_N && deff === 1) {
     const counts = inversionCounts(xTied ? tx : ty);
     const across = xTied ? untiedX : untiedY;
     const all = counts.reduce((a, c) => a + c, 0);
     law = new Map(counts.map((c, k) => [across - 2 * k, c / all]));
   }
-  return { s, n, denominator: Math.sqrt(untiedX * untiedY), variance: nullVariance(n, tx, ty), law };
+  return { s, n, denominator: Math.sqrt(untiedX * untiedY), variance: nullVariance(n, tx, ty) * deff, law };
 }
 
 /**
@@ -226,12 +250,23 @@ function stratumS(x: readonly number[], y: readonly number[]): StratumS | null {
  * with the summed variances otherwise.
  */
 export function stratifiedKendall(
-  strata: readonly { x: readonly number[]; y: readonly number[] }[],
+  strata: readonly { x: readonly number[]; y: readonly number[]; units?: readonly (string | number)[] }[],
 ): KendallResult & { strata: number } {
-  for (const [k, st] of strata.entries())
+  for (const [k, st] of strata.entries()) {
     if (st.x.length !== st.y.length)
       fail(`stratum ${k}: x and y must have the same length (got ${st.x.length} and ${st.y.length})`);
-  const used = strata.map((st) => stratumS(st.x, st.y)).filter((st): st is StratumS => st !== null);
+    if (st.units && st.units.length !== st.x.length)
+      fail(
+        `stratum ${k}: units must name one unit per point (got ${st.units.length} for ${st.x.length} points)`,
+      );
+  }
+  const used = strata
+    .map((st) => stratumS(st.x, st.y, designEffect(st.x.length, st.units)))
+    .filter((st): st is StratumS => st !== null);
+  // Over all strata: their points over their units.
+  const points = strata.reduce((a, st) => a + st.x.length, 0);
+  const units = strata.reduce((a, st) => a + (st.units ? new Set(st.units).size : st.x.length), 0);
+  const deff = units > 0 && points > units ? { designEffect: points / units } : {};
   const n = used.reduce((a, st) => a + st.n, 0);
   if (!used.length) return { tau: Number.NaN, s: 0, n, pGreater: 1, pLess: 1, method: 'exact', strata: 0 };
   const s = used.reduce((a, st) => a + st.s, 0);
@@ -269,6 +304,7 @@ export function stratifiedKendall(
     pGreater: normalUpperTail((s - 1) / sd),
     pLess: normalUpperTail((-s - 1) / sd),
     method: 'normal',
+    ...deff,
     strata: used.length,
   };
 }

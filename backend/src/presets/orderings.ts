@@ -129,23 +129,38 @@ function sharedBlocks(items: readonly Estimate[], ranks: readonly number[]) {
   return keys.map((key) => {
     const x: number[] = [];
     const y: number[] = [];
+    const units: string[] = [];
     items.forEach((e, i) => {
       (e.runs as number[]).forEach((v, k) => {
         const b = (e.blocks as NonNullable<Estimate['blocks']>)[k];
         if (!b || keyOf(b) !== key) return;
         x.push(ranks[i] as number);
         y.push(v);
+        units.push(b.run);
       });
     });
-    return { x, y };
+    return { x, y, units };
   });
 }
 
-/** "N runs", or "N values from M runs" where a run gives a value to several items (a pair of stacks). */
-function runsText(items: readonly Estimate[], values: number): string {
+/** The run behind each value, in the order of the items' runs; undefined where not every value has one. */
+function runsOf(items: readonly Estimate[]): string[] | undefined {
   const ids = items.flatMap((e) => (e.blocks ?? []).map((b) => b.run));
-  const distinct = ids.length === values ? new Set(ids).size : values;
-  return distinct < values ? `${values} values from ${distinct} runs` : `${values} runs`;
+  return ids.length === items.reduce((a, e) => a + (e.runs?.length ?? 0), 0) ? ids : undefined;
+}
+
+/**
+ * "N runs", or "N values from M runs" where a run gives a value to several items (a pair of
+ * stacks), with the design effect the test then applied to S's variance.
+ */
+function runsText(items: readonly Estimate[], values: number, designEffect: number | undefined): string {
+  const ids = runsOf(items);
+  const distinct = ids ? new Set(ids).size : values;
+  if (distinct >= values) return `${values} runs`;
+  const deff = designEffect
+    ? ` (S's variance × ${designEffect.toFixed(2)}: values of one run are not independent)`
+    : '';
+  return `${values} values from ${distinct} runs${deff}`;
 }
 
 export function ordering(c: ClaimOf<'ordering'>, ctx: EstimateContext): Judged {
@@ -191,18 +206,25 @@ export function ordering(c: ClaimOf<'ordering'>, ctx: EstimateContext): Judged {
   const blocks = byRun ? sharedBlocks(measured, ranks) : null;
   const x = byRun ? measured.flatMap((e, i) => (e.runs as number[]).map(() => ranks[i] as number)) : ranks;
   const y = byRun ? measured.flatMap((e) => e.runs as number[]) : means;
-  const k = blocks ? stratifiedKendall(blocks) : kendallTau(x, y);
+  const units = byRun ? runsOf(measured) : undefined;
+  const k = blocks ? stratifiedKendall(blocks) : kendallTau(x, y, units ? { units } : {});
   const tau = Number.isNaN(k.tau) ? null : k.tau;
   const over = blocks
-    ? `${runsText(measured, y.length)}, compared within ${blocks.length} blocks of one setting and seed`
+    ? `${runsText(measured, y.length, k.designEffect)}, compared within ${blocks.length} blocks of one setting and seed`
     : byRun
-      ? runsText(measured, y.length)
+      ? runsText(measured, y.length, k.designEffect)
       : `${y.length} items`;
   const head =
     `${c.subject}: paper ${paperText}; here ${ours} — ${creditText(credit)} of ${pairs.length} ordered pairs agree ` +
     `(${pct(agreement)}, the claim needs ${pct(c.minAgreement)}); Kendall τ-b ${fmt(tau)} over ${over}, ` +
     `${pText(k.pGreater)}${missing ? `; ${missing} item${missing > 1 ? 's' : ''} not measured` : ''}`;
-  const tested = { ...test, tau, p: k.pGreater, pMethod: k.method };
+  const tested = {
+    ...test,
+    tau,
+    p: k.pGreater,
+    pMethod: k.method,
+    ...(k.designEffect ? { designEffect: k.designEffect } : {}),
+  };
   const few = underRun(measured);
   if (few.length)
     return judged(

@@ -1,5 +1,6 @@
 // Findings decided by a test: one run per cell is never enough, clear separation over five runs
 // holds, the opposite fails, overlapping runs stay inconclusive; closed-form values need one run.
+import { kendallTau } from '@lfnlab/metrics';
 import { describe, expect, it } from 'vitest';
 import type { RunSummary } from '../run/summary.js';
 import { comparePreset, formatComparison } from './compare.js';
@@ -315,7 +316,13 @@ claims:
       parsePreset('toy', pairMeta, () => campaign),
       rows,
     ).findings.find((x) => x.id === 'pair');
-    expect(f?.sentence).toMatch(/Kendall τ-b [0-9.]+ over 6 values from 3 runs, /);
+    expect(f?.sentence).toMatch(
+      /Kendall τ-b [0-9.]+ over 6 values from 3 runs \(S's variance × 2\.00: values of one run are not independent\), /,
+    );
+    // Two values per run: the normal law with twice S's variance, no exact tail claimed.
+    expect(f?.test).toMatchObject({ pMethod: 'normal', designEffect: 2 });
+    const alone = kendallTau([1, 1, 1, 0, 0, 0], [30, 31, 29, 20, 21, 19]);
+    expect(f?.test?.p).toBeGreaterThan(alone.pGreater);
   });
 
   it('keeps "N runs" where every value is its own run', () => {

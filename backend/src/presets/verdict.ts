@@ -34,6 +34,8 @@ export interface VerdictTest {
   tau?: number | null;
   p?: number | null;
   pMethod?: 'exact' | 'normal';
+  /** What S's variance was multiplied by because values shared a run (absent: every value its own). */
+  designEffect?: number;
   /** Significance level the p-value is held against. */
   alpha?: number;
   /** Runs behind each judged item: the fewest and the most (0 when nothing was measured). */

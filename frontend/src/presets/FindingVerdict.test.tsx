@@ -116,6 +116,18 @@ describe('FindingVerdict', () => {
     expect(screen.getByText(/τ = 0.68, p < 0.001 \(α = 0.05\)/)).toBeTruthy();
   });
 
+  it('says when values sharing a run widened the test', () => {
+    const test = {
+      ...decidedTest,
+      name: 'Kendall τ-b, one-sided',
+      tau: 0.48,
+      p: 0.00001,
+      designEffect: 1.714,
+    };
+    inApp(<FindingVerdict finding={{ ...decided, verdict: 'holds', test }} />);
+    expect(screen.getByText(/p < 0.001, variance × 1.71 for values sharing a run; n = 3/)).toBeTruthy();
+  });
+
   it('reads an older finding that has only holds', () => {
     const { id, kind, text, ref, sentence } = decided;
     inApp(<FindingVerdict finding={{ id, kind, text, ref, sentence, holds: true }} />);
