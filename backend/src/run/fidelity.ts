@@ -410,7 +410,10 @@ export function fidelity(i: FidelityInput): FidelityReport {
       );
     }
   }
-  if (i.flows && i.dataStarts) checks.push(checkFlowStarts(i.flows, i.dataStarts, i.spec.sampleHz));
+  if (i.flows && i.dataStarts) {
+    const sampledUntilS = i.tcp?.length ? Math.max(...i.tcp.map((s) => s.t)) : null;
+    checks.push(checkFlowStarts(i.flows, i.dataStarts, i.spec.sampleHz, sampledUntilS));
+  }
   checks.push(checkHiddenDrops(i.linksBefore, i.linksAfter));
   checks.push(checkLabCpu(i.cpu, i.trafficS[0], i.trafficS[1]));
   checks.push(...checkSamplers(i.samplers));

@@ -70,12 +70,12 @@ describe('checkFlowStarts', () => {
       ['reno-1', 0.2],
       ['cdg-2', 0.21],
     ]);
-    const c = checkFlowStarts(flowsOf('6s'), starts, 10);
+    const c = checkFlowStarts(flowsOf('6s'), starts, 10, 6);
     expect(c.status).toBe('fail');
     expect(c.message).toContain('vegas-3 began no data stream (64 KiB acknowledged) in its 6.00 s');
     expect(c.measured).toBe(6);
     // Beside a late one, both are named, the missing flow first.
-    const both = checkFlowStarts(flowsOf('300s'), new Map([['reno-1', 0.2]]), 10);
+    const both = checkFlowStarts(flowsOf('300s'), new Map([['reno-1', 0.2]]), 10, 300);
     expect(both.status).toBe('fail');
     expect(both.message).toMatch(/^cdg-2, vegas-3 began no data stream .* in their runs/);
   });
@@ -87,10 +87,21 @@ describe('checkFlowStarts', () => {
     ]);
     // A 4-packet window for 6 s at 20 ms is 300 windows, megabytes; 4 KiB for 1 s at 600 ms is
     // under two streams' worth.
-    expect(checkFlowStarts(flowsOf('6s', { bytes: '20KB' }), starts, 10).status).toBe('pass');
-    expect(checkFlowStarts(flowsOf('6s', { window: '4packets' }), starts, 10).status).toBe('fail');
-    const slow = checkFlowStarts(flowsOf('1s', { window: '4096B', rtt: '600ms' }), starts, 10);
+    expect(checkFlowStarts(flowsOf('6s', { bytes: '20KB' }), starts, 10, 6).status).toBe('pass');
+    expect(checkFlowStarts(flowsOf('6s', { window: '4packets' }), starts, 10, 6).status).toBe('fail');
+    const slow = checkFlowStarts(flowsOf('1s', { window: '4096B', rtt: '600ms' }), starts, 10, 1);
     expect(slow.status).toBe('pass');
+  });
+
+  it('says nothing of a missing flow once the sampling ended before it would be late', () => {
+    const starts = new Map([
+      ['reno-1', 0.2],
+      ['cdg-2', 0.21],
+    ]);
+    // Late by a quarter of 6 s past its 0.28 s allowance at 1.78 s: a run cut at 1.7 s cannot tell.
+    expect(checkFlowStarts(flowsOf('6s'), starts, 10, 1.7).status).toBe('pass');
+    expect(checkFlowStarts(flowsOf('6s'), starts, 10, 1.8).status).toBe('fail');
+    expect(checkFlowStarts(flowsOf('6s'), starts, 10).status).toBe('pass');
   });
 
   it('says nothing of flows the tcp sampler never saw', () => {

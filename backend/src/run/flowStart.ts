@@ -42,21 +42,31 @@ function opensDataStream(f: FlowTopology): boolean {
 
 /**
  * One check over all TCP flows: the delay past the allowance, as a share of each flow's duration.
- * A timed flow with no data stream in a namespace where the sampler dated another flow never began
- * (its whole run lost); where the sampler dated none, the sampler check speaks instead.
+ * A timed flow with no data stream never began (its whole run lost) when the sampler dated another
+ * flow of its namespace and kept sampling (`sampledUntilS`, its last TCP sample) past the point
+ * where the flow would already be late by LATE_FAIL_SHARE: a run cut short says nothing of the
+ * flows planned after it ended. Where the sampler dated none, the sampler check speaks instead.
  */
 export function checkFlowStarts(
   flows: readonly FlowTopology[],
   dataStarts: ReadonlyMap<string, number>,
   sampleHz: number,
+  sampledUntilS: number | null = null,
 ): Check {
   const id = 'flow-start';
   const expected = `data within 4 RTT + 2 sampler ticks of the planned start, ± ${LATE_WARN_SHARE * 100} % of the flow's duration`;
   const tcp = flows.filter((f) => f.transport !== 'udt' && f.transport !== 'rbudp');
   const judged = tcp.filter((f) => dataStarts.has(f.name));
   const sampledNs = new Set(judged.map((f) => f.clientNs));
+  const failLateS = (f: FlowTopology) =>
+    f.startMs / 1000 + startAllowanceS(f, sampleHz) + (LATE_FAIL_SHARE * f.durationMs) / 1000;
   const neverBegan = tcp.filter(
-    (f) => !dataStarts.has(f.name) && sampledNs.has(f.clientNs) && opensDataStream(f),
+    (f) =>
+      !dataStarts.has(f.name) &&
+      sampledNs.has(f.clientNs) &&
+      opensDataStream(f) &&
+      sampledUntilS !== null &&
+      sampledUntilS >= failLateS(f),
   );
   if (!judged.length)
     return {
