@@ -1,7 +1,7 @@
 // A share judged unit by unit: a unit whose interval allows several outcomes counts every way.
 import { fastMean, seededUniform, smallSampleCi } from '@lfnlab/metrics';
 import { describe, expect, it } from 'vitest';
-import { creditRange, outcomesOf, shareRange } from './decidedShare.js';
+import { creditRange, outcomesOf, shareRange, shareRangeText } from './decidedShare.js';
 import { decide } from './judge.js';
 
 describe('outcomesOf', () => {
@@ -22,6 +22,13 @@ describe('shareRange', () => {
       creditRange(new Set([-1]), (o) => (o === 1 ? 1 : 0)),
     ];
     expect(shareRange(units)).toMatchObject({ low: 1.5 / 3, high: 2 / 3, undecided: 1, units: 3 });
+  });
+
+  it('says how many units were undecided, one unit in the singular', () => {
+    const one = shareRange([creditRange(new Set([1]), () => 1, { paired: true })]);
+    expect(shareRangeText(one, 'pairs')).toBe('1 to 1 (0 of 1 pair undecided, paired by seed)');
+    const units = [creditRange(new Set([1]), () => 1), creditRange(new Set([0, 1]), (o) => o)];
+    expect(shareRangeText(shareRange(units), 'signs')).toBe('0.5 to 1 (1 of 2 signs undecided)');
   });
 });
 

@@ -94,8 +94,10 @@ export function shareRecord(r: ShareRange, seed: number): NonNullable<VerdictTes
 }
 
 /** "0.727 to 0.909 (1 of 11 pairs undecided, paired by seed)". */
+/** `what`: the units' plural ("pairs"); one unit is named in the singular. */
 export function shareRangeText(r: ShareRange, what: string): string {
-  return `${fmt(r.low)} to ${fmt(r.high)} (${r.undecided} of ${r.units} ${what} undecided${r.paired ? ', paired by seed' : ''})`;
+  const units = r.units === 1 ? what.replace(/s$/, '') : what;
+  return `${fmt(r.low)} to ${fmt(r.high)} (${r.undecided} of ${r.units} ${units} undecided${r.paired ? ', paired by seed' : ''})`;
 }
 
 /** A cell's value with its own interval (the mean of its runs, a ratio of two cells, …). */
