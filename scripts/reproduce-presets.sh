@@ -9,8 +9,10 @@
 # --commit committed every 10 minutes), so a preset longer than a sitting resumes on a fresh clone.
 # --labs N runs N dilated labs at once (NAME, NAME-2 …): a dilated lab's clock counts its own
 # instructions, so a busy host slows its wall time, never its numbers.
-# To end a sitting without losing the runs in flight: kill -USR2 <this script's pid>; the runs in
-# progress finish and are kept, no new one starts, and the script exits 130 (Ctrl-C stops them now).
+# To end a sitting without losing the runs in flight: kill -USR2 "$(cat /tmp/lfnlab-reproduce.pid)"
+# (the script's pid, also printed at its start); the runs in progress finish and are kept, no new
+# one starts, and the script exits 130 (Ctrl-C stops them now). Its progress committer is a
+# subshell with the same command line, so a USR2 that reaches it is passed on to the script.
 #   usage: scripts/reproduce-presets.sh [--commit] [--lab NAME] [--labs N] [PRESET ...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -55,12 +57,13 @@ commit_progress() {
 committer=""
 stop_committer() {
   if [ -n "$committer" ]; then
-    pkill -P "$committer" 2>/dev/null || true
+    # It stops its own sleep, and never in the middle of a commit.
     kill "$committer" 2>/dev/null || true
+    wait "$committer" 2>/dev/null || true
   fi
   committer=""
 }
-trap stop_committer EXIT
+trap 'stop_committer; rm -f /tmp/lfnlab-reproduce.pid' EXIT
 
 # One lab experiment at a time: the lock is held for the whole script. The preset runs as the
 # script's own child (not under flock), so on Ctrl-C the script waits for it to clean up its run.
@@ -71,6 +74,9 @@ flock 9
 # it at once (a trap waits for a foreground child to end).
 child=""
 draining=0
+echo "$$" > /tmp/lfnlab-reproduce.pid
+echo "reproduce-presets: pid $$; to stop after the runs in flight: kill -USR2 $$"
+
 trap 'draining=1; [ -z "$child" ] || kill -USR2 "$child" 2>/dev/null || true' USR2
 trap '[ -z "$child" ] || kill -INT "$child" 2>/dev/null || true' INT TERM
 wait_child() {
@@ -89,7 +95,19 @@ for name in "${names[@]}"; do
   [ "$draining" -eq 0 ] || break
   echo "== $name ($(date -u +%H:%M) UTC)"
   if [ "$commit" -eq 1 ]; then
-    (while sleep 600; do commit_progress "$name"; done) 9>&- &
+    (
+      # Sleeping in the background lets a trap run at once; a TERM ends it between commits.
+      nap=""
+      trap 'kill -USR2 $$' USR2
+      trap '[ -z "$nap" ] || kill "$nap" 2>/dev/null; exit 0' TERM
+      while :; do
+        sleep 600 &
+        nap=$!
+        wait "$nap" || true
+        kill "$nap" 2>/dev/null || true
+        commit_progress "$name"
+      done
+    ) 9>&- &
     committer=$!
   fi
   status=0
