@@ -54,6 +54,11 @@ function writeFixture(dir: string) {
     nMax: 5,
     measured: 1,
     ci: { low: 0.5, high: 1, level: 0.95, resamples: 10_000, seed: 7, paired: true, units: 11, undecided: 2 },
+    // An ordering over values that share runs: the p-value's law and the variance it was widened by.
+    tau: 0.48,
+    p: 0.0004,
+    pMethod: 'normal',
+    designEffect: 1.71,
   };
   // A value judged by the bootstrap widened to the t interval (small n).
   const quarter = c.findings.find((f) => f.id === 'fast.quarter');
@@ -90,6 +95,8 @@ function writeFixture(dir: string) {
     '- finding: fast.quarter\n  hypothesis: The reverse flow starts too late.\n  experiment: lfnlab campaign run x.yaml\n  answer: No, it does not.\n',
   );
   return {
+    /** The test as comparison.json carries it. */
+    test: JSON.parse(JSON.stringify(finding.test)) as unknown,
     finding: finding.id,
     cell: cell.id,
     scale: cell.published.scale,
@@ -169,6 +176,9 @@ describe('GET /api/presets/:id/findings', () => {
       undecided: 2,
     });
     expect(v.findings.find((x) => x.id === 'fast.quarter')?.test?.ci).toEqual(VALUE_CI);
+    // Every field of the test, the design effect among them (the response schema once dropped it).
+    expect(f?.test).toEqual(fixture.test);
+    expect(f?.test?.designEffect).toBe(1.71);
     expect(f?.cells).toHaveLength(fixture.cells);
     const cell = f?.cells.find((c) => c.id === fixture.cell);
     expect(cell?.ours).toEqual({ mean: 0.3, sd: 0.05, n: 3 });

@@ -233,6 +233,7 @@ const VerdictTestSchema = z.object({
   tau: z.number().nullable().optional(),
   p: z.number().nullable().optional(),
   pMethod: z.enum(['exact', 'normal']).optional(),
+  designEffect: z.number().optional(),
   alpha: z.number().optional(),
   n: z.number(),
   nMax: z.number(),
