@@ -411,7 +411,8 @@ export function fidelity(i: FidelityInput): FidelityReport {
     }
   }
   if (i.flows && i.dataStarts) {
-    const sampledUntilS = i.tcp?.length ? Math.max(...i.tcp.map((s) => s.t)) : null;
+    // A long run holds more samples than Math.max takes as arguments.
+    const sampledUntilS = i.tcp?.length ? i.tcp.reduce((a, s) => Math.max(a, s.t), -Infinity) : null;
     checks.push(checkFlowStarts(i.flows, i.dataStarts, i.spec.sampleHz, sampledUntilS));
   }
   checks.push(checkHiddenDrops(i.linksBefore, i.linksAfter));
