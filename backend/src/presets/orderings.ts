@@ -153,8 +153,11 @@ function runsOf(items: readonly Estimate[]): string[] | undefined {
  * "N runs", or "N values from M runs" where a run gives a value to several items (a pair of
  * stacks), with the design effect the test then applied to S's variance.
  */
-function runsText(items: readonly Estimate[], values: number, designEffect: number | undefined): string {
-  const ids = runsOf(items);
+function runsText(
+  ids: readonly string[] | undefined,
+  values: number,
+  designEffect: number | undefined,
+): string {
   const distinct = ids ? new Set(ids).size : values;
   if (distinct >= values) return `${values} runs`;
   const deff = designEffect
@@ -210,9 +213,9 @@ export function ordering(c: ClaimOf<'ordering'>, ctx: EstimateContext): Judged {
   const k = blocks ? stratifiedKendall(blocks) : kendallTau(x, y, units ? { units } : {});
   const tau = Number.isNaN(k.tau) ? null : k.tau;
   const over = blocks
-    ? `${runsText(measured, y.length, k.designEffect)}, compared within ${blocks.length} blocks of one setting and seed`
+    ? `${runsText(units, y.length, k.designEffect)}, compared within ${blocks.length} blocks of one setting and seed`
     : byRun
-      ? runsText(measured, y.length, k.designEffect)
+      ? runsText(units, y.length, k.designEffect)
       : `${y.length} items`;
   const head =
     `${c.subject}: paper ${paperText}; here ${ours} — ${creditText(credit)} of ${pairs.length} ordered pairs agree ` +
