@@ -5,4 +5,6 @@ export * from './sampling/qdiscStat.js';
 export * from './sampling/tcpSampler.js';
 export * from './spec/index.js';
 export * from './traffic/udp.js';
+export * from './traffic/udpArgv.js';
+export * from './traffic/udpRate.js';
 export * from './transports/index.js';

@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  checkBottleneckRate,
-  checkDelayStageLoss,
-  checkHiddenDrops,
-  checkIdleRtt,
-  checkLabCpu,
-  checkSamplers,
-  verdictOf,
-  wilson95,
-} from './fidelity.js';
+import { checkDelayStageLoss, checkHiddenDrops, wilson95 } from './dropChecks.js';
+import { checkBottleneckRate, checkIdleRtt, checkLabCpu, checkSamplers, verdictOf } from './fidelity.js';
 import type { QueueSample } from './samples.js';
 import type { DirectionTiming } from './timingChecks.js';
 

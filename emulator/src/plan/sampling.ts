@@ -7,7 +7,7 @@ import { pktTimingArgv } from '../sampling/pktTiming.js';
 import { qdiscStatArgv } from '../sampling/qdiscStat.js';
 import { tcpSamplerArgv } from '../sampling/tcpSampler.js';
 import type { Spec } from '../spec/schema.js';
-import { udpGenArgv, udpSinkArgv } from '../traffic/udp.js';
+import { udpGenArgv, udpSinkArgv } from '../traffic/udpArgv.js';
 import { inNs } from './netns.js';
 import { ROUTER_NS } from './stages.js';
 import type { FlowTopology, PathTopology, Proc, Sampler, WireTopology } from './types.js';

@@ -3,8 +3,6 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inNs, isRoot, LineProcess, make, runs, sh, VethPair } from '../../test/support/testFixtures.js';
 import {
-  intendedMeanRate,
-  intendedRate,
   parseUdpGenLine,
   parseUdpHeader,
   parseUdpSinkLine,
@@ -18,9 +16,9 @@ import {
   type UdpPattern,
   type UdpSinkEnd,
   type UdpSinkInterval,
-  udpGenArgv,
-  udpSinkArgv,
 } from './udp.js';
+import { udpGenArgv, udpSinkArgv } from './udpArgv.js';
+import { intendedMeanRate, intendedRate } from './udpRate.js';
 
 const TRAFFIC_DIR = fileURLToPath(new URL('../../traffic/', import.meta.url));
 const GEN_BIN = `${TRAFFIC_DIR}lfn-udpgen`;
