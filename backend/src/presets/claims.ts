@@ -28,6 +28,8 @@ import {
   opText,
   passes,
   type Region,
+  repetitionsText,
+  repetitionsToDecide,
   testOf,
   underRunText,
   verdictText,
@@ -38,6 +40,25 @@ import type { Verdict } from './verdict.js';
 type ClaimOf<K extends Claim['kind']> = Extract<Claim, { kind: K }>;
 
 const NO_CI = 'the bootstrap could not compute an interval';
+
+interface Interval {
+  ci: NonNullable<ReturnType<typeof jointCi>>;
+  point: number;
+  region: Region;
+}
+
+/**
+ * How many repetitions would decide an inconclusive verdict: every interval that straddles an edge
+ * must clear it, so the most any of them needs (null when one would need more than the lab runs).
+ */
+function toDecide(verdict: Verdict, open: readonly Interval[]) {
+  // A value never reached in some run has no spread to scale.
+  if (verdict !== 'inconclusive' || open.length === 0 || open.some((x) => !Number.isFinite(x.point)))
+    return { text: '', record: {} };
+  const each = open.map((x) => repetitionsToDecide(x.ci, x.point, x.region));
+  const n = each.includes(null) ? null : Math.max(...(each as number[]));
+  return { text: `; ${repetitionsText(n)}`, record: { repetitionsToDecide: n } };
+}
 
 export function threshold(c: ClaimOf<'threshold'>, ctx: EstimateContext): Judged {
   const e = estimate(c.item, ctx, c.missing === 'infinite');
@@ -54,11 +75,13 @@ export function threshold(c: ClaimOf<'threshold'>, ctx: EstimateContext): Judged
     );
   const ci = valueCi(e, c.id);
   if (!ci) return judged('inconclusive', `${e.label}: ${paper}; here ${here}: inconclusive, ${NO_CI}.`, test);
-  const verdict = decide(ci, opRegion(c.op, c.value));
+  const region = opRegion(c.op, c.value);
+  const verdict = decide(ci, region);
+  const more = toDecide(verdict, [{ ci, point: e.value, region }]);
   return judged(
     verdict,
-    `${e.label}: ${paper}; here ${here} (${ciText(ci)}): ${verdictText(verdict, `the interval straddles ${fmt(c.value)}`)}.`,
-    { ...test, ci: ciRecord(ci) },
+    `${e.label}: ${paper}; here ${here} (${ciText(ci)}): ${verdictText(verdict, `the interval straddles ${fmt(c.value)}${more.text}`)}.`,
+    { ...test, ci: ciRecord(ci), ...more.record },
   );
 }
 
@@ -101,10 +124,11 @@ export function close(c: ClaimOf<'close'>, ctx: EstimateContext): Judged {
   const ci = valueCi(e, c.id);
   if (!ci) return judged('inconclusive', `${head}: inconclusive, ${NO_CI}.`, test);
   const verdict = decide(ci, band);
+  const more = toDecide(verdict, [{ ci, point: e.value, region: band }]);
   return judged(
     verdict,
-    `${head} (${ciText(ci)}); ${bandText}: ${verdictText(verdict, 'the interval crosses an edge of the band')}.`,
-    { ...test, ci: ciRecord(ci) },
+    `${head} (${ciText(ci)}); ${bandText}: ${verdictText(verdict, `the interval crosses an edge of the band${more.text}`)}.`,
+    { ...test, ci: ciRecord(ci), ...more.record },
   );
 }
 
@@ -120,26 +144,32 @@ export function similar(c: ClaimOf<'similar'>, ctx: EstimateContext): Judged {
   const few = underRun([a, b]);
   if (few.length) return judged('inconclusive', `${head}: inconclusive, ${underRunText(few, 2)}.`, test);
   // One interval per tolerance given: the claim holds if either accepts, fails only if both reject.
-  const checks: { verdict: Verdict; text: string; ci: NonNullable<ReturnType<typeof jointCi>> }[] = [];
+  const checks: (Interval & { verdict: Verdict; text: string })[] = [];
   const t = c.tolerance;
   if (t.abs !== undefined) {
     const ci = jointCi([a, b], ([x, y]) => (x as number) - (y as number), `${c.id}:abs`);
+    const region = { lo: -t.abs, hi: t.abs };
     if (ci)
       checks.push({
-        verdict: decide(ci, { lo: -t.abs, hi: t.abs }),
+        verdict: decide(ci, region),
         text: `difference ${ciText(ci)} against ±${fmt(t.abs)}`,
         ci,
+        point: d,
+        region,
       });
   }
   if (t.rel !== undefined) {
     const relOf = ([x, y]: number[]) =>
       ((x as number) - (y as number)) / Math.max(Math.abs(x as number), Math.abs(y as number), 1e-12);
     const ci = jointCi([a, b], relOf, `${c.id}:rel`);
+    const region = { lo: -t.rel, hi: t.rel };
     if (ci)
       checks.push({
-        verdict: decide(ci, { lo: -t.rel, hi: t.rel }),
+        verdict: decide(ci, region),
         text: `relative difference ${ciText(ci)} against ±${pct(t.rel)}`,
         ci,
+        point: relOf([a.value, b.value]),
+        region,
       });
   }
   if (!checks.length) return judged('inconclusive', `${head}: inconclusive, ${NO_CI}.`, test);
@@ -149,10 +179,14 @@ export function similar(c: ClaimOf<'similar'>, ctx: EstimateContext): Judged {
       ? 'fails'
       : 'inconclusive';
   const shown = checks.find((x) => x.verdict === verdict) ?? (checks[0] as (typeof checks)[number]);
+  const more = toDecide(
+    verdict,
+    checks.filter((x) => x.verdict === 'inconclusive'),
+  );
   return judged(
     verdict,
-    `${head}; ${checks.map((x) => x.text).join('; ')}: ${verdictText(verdict, 'the interval crosses the tolerance')}.`,
-    { ...test, ci: ciRecord(shown.ci) },
+    `${head}; ${checks.map((x) => x.text).join('; ')}: ${verdictText(verdict, `the interval crosses the tolerance${more.text}`)}.`,
+    { ...test, ci: ciRecord(shown.ci), ...more.record },
   );
 }
 

@@ -237,6 +237,18 @@ describe('comparePreset', () => {
     expect(c.summary).toMatch(/of 8 findings, 6 hold, 2 do not, 0 inconclusive/);
   });
 
+  it('says how many repetitions would decide a similarity that stays inconclusive', () => {
+    const reps = (rtt: string, xs: number[]) =>
+      xs.map((x, i) => ({ ...row('reno', rtt, x, x), id: `reno-${rtt}#${i + 1}`, repetition: i + 1 }));
+    const rows = [...reps('50ms', [11, 14, 8, 12, 10]), ...reps('100ms', [7, 5, 8, 6, 9])];
+    const alike = comparePreset(toy(), rows).findings.find((f) => f.id === 'alike');
+    expect(alike?.verdict).toBe('inconclusive');
+    const n = alike?.test.repetitionsToDecide;
+    expect(n).toBeGreaterThan(5);
+    expect(n).toBeLessThanOrEqual(100);
+    expect(alike?.sentence).toContain(`; about ${n} repetitions would decide it at this mean and spread)`);
+  });
+
   it('reads σ from summary.json and leaves out failed or invalid runs', () => {
     const summary = {
       flows: [{ name: 'test', goodputMbps: { mean: 30, sd: 2.5, wholeRun: 31 }, stability: 0.08 }],

@@ -1,7 +1,7 @@
 // Shared by every claim kind: turning an interval and the claim's acceptance region into a verdict,
 // the test record that goes with it, and the wording of "too few runs".
 
-import type { BootstrapInterval, SmallSampleInterval } from '@lfnlab/metrics';
+import { type BootstrapInterval, type SmallSampleInterval, studentTQuantile } from '@lfnlab/metrics';
 import type { Estimate } from './estimate.js';
 import { fmt, pct } from './fmt.js';
 import { ciMethodText, MIN_RUNS, nText, type Verdict, type VerdictTest } from './verdict.js';
@@ -100,6 +100,34 @@ export const ciRecord = (ci: SmallSampleInterval): NonNullable<VerdictTest['ci']
 /** "95 % CI 0.31 to 0.42, paired by seed, t on 2 df". */
 export const ciText = (ci: SmallSampleInterval) =>
   `${pct(ci.level)} CI ${fmt(ci.low)} to ${fmt(ci.high)}${ci.paired ? ', paired by seed' : ''}${ciMethodText(ciRecord(ci))}`;
+
+/** Repetitions past which `repetitionsToDecide` gives up: a lab would not run that many. */
+export const MAX_REPETITIONS = 100;
+
+/**
+ * For an interval that straddles an edge: the fewest repetitions at which its t interval would clear
+ * the nearest edge, were the mean (`point`) and the spread to stay as measured. The jackknife error
+ * of a mean shrinks as 1/√n and the t quantile with its degrees of freedom; the bootstrap is left out
+ * (at that n it is no wider than t). null when no number up to MAX_REPETITIONS would, or nothing says.
+ */
+export function repetitionsToDecide(ci: SmallSampleInterval, point: number, r: Region): number | null {
+  const t = ci.t;
+  if (!t || !(t.se > 0) || !Number.isFinite(point)) return null;
+  const gap = Math.min(...[r.lo, r.hi].filter(Number.isFinite).map((edge) => Math.abs(point - edge)));
+  if (!(gap > 0) || !Number.isFinite(gap)) return null;
+  const n0 = t.df + 1;
+  const q = 1 - (1 - ci.level) / 2;
+  for (let n = n0 + 1; n <= MAX_REPETITIONS; n++)
+    if (studentTQuantile(q, n - 1) * t.se * Math.sqrt(n0 / n) < gap) return n;
+  return null;
+}
+
+/** "about 4 repetitions would decide it at this mean and spread", for an inconclusive sentence. */
+export function repetitionsText(n: number | null): string {
+  return n === null
+    ? `at this mean and spread not even ${MAX_REPETITIONS} repetitions would decide it`
+    : `about ${n} repetitions would decide it at this mean and spread`;
+}
 
 /** A value's interval (`smallSampleCi`: the bootstrap, widened to the t interval at small n). */
 export const CI_NAME = '95 % CI (bootstrap ∪ jackknife t)';

@@ -115,6 +115,9 @@ describe('threshold by interval', () => {
     expect(f.test.ci?.low).toBeCloseTo(16.6 - 4.3027 / Math.sqrt(3), 3);
     expect(f.verdict).toBe('inconclusive');
     expect(f.sentence).toMatch(/t on 2 df\): inconclusive/);
+    // Mean 16.6, sd 1, 1.6 above the bound: at 4 runs the t interval is 16.6 ± 3.182 · 1/√4 = ± 1.59.
+    expect(f.test.repetitionsToDecide).toBe(4);
+    expect(f.sentence).toMatch(/straddles 15; about 4 repetitions would decide it at this mean and spread\)/);
   });
 
   it('fails when five runs sit clearly below it', () => {
@@ -129,7 +132,17 @@ describe('threshold by interval', () => {
     expect(f.verdict).toBe('inconclusive');
     expect(f.test.ci?.low).toBeLessThan(15);
     expect(f.test.ci?.high).toBeGreaterThan(15);
-    expect(f.sentence).toMatch(/inconclusive \(the interval straddles 15\)/);
+    // Mean 15.4, sd 4.3: 0.4 from the bound would take about 460 runs.
+    expect(f.sentence).toMatch(
+      /inconclusive \(the interval straddles 15; at this mean and spread not even 100 repetitions would decide it\)/,
+    );
+    expect(f.test.repetitionsToDecide).toBeNull();
+  });
+
+  it('says nothing of repetitions once a finding is decided', () => {
+    const f = finding(runs(inOrder), 'cubic.fast');
+    expect(f.test).not.toHaveProperty('repetitionsToDecide');
+    expect(f.sentence).not.toMatch(/repetitions/);
   });
 });
 
@@ -190,6 +203,9 @@ describe('close by bootstrap interval inside the tolerance band', () => {
     const wide = finding(runs({ cubic: [20, 30, 10, 25, 15] }), 'cubic.twenty');
     expect(wide.verdict).toBe('inconclusive');
     expect(wide.sentence).toMatch(/the band ±2 runs 18 to 22/);
+    // Mean 20, sd 7.9 over 5 runs, 2 from either edge: t(62) · 7.9/√63 = 1.99.
+    expect(wide.test.repetitionsToDecide).toBe(63);
+    expect(wide.sentence).toMatch(/an edge of the band; about 63 repetitions would decide it/);
     expect(finding(runs(slow), 'cubic.twenty').verdict).toBe('fails');
   });
 });

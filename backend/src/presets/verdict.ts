@@ -36,6 +36,11 @@ export interface VerdictTest {
   pMethod?: 'exact' | 'normal';
   /** What S's variance was multiplied by because values shared a run (absent: every value its own). */
   designEffect?: number;
+  /**
+   * An interval that straddled an edge: the repetitions at which it would likely clear it, were the
+   * mean and spread to stay as measured (null: not within 100). Absent for decided findings.
+   */
+  repetitionsToDecide?: number | null;
   /** Significance level the p-value is held against. */
   alpha?: number;
   /** Runs behind each judged item: the fewest and the most (0 when nothing was measured). */

@@ -63,7 +63,8 @@ function writeFixture(dir: string) {
   // A value judged by the bootstrap widened to the t interval (small n).
   const quarter = c.findings.find((f) => f.id === 'fast.quarter');
   if (!quarter) throw new Error(`fixture: ${COMMITTED} has no fast.quarter`);
-  quarter.test = { ...quarter.test, ci: VALUE_CI };
+  // Inconclusive at 3 repetitions: how many would decide it.
+  quarter.test = { ...quarter.test, ci: VALUE_CI, repetitionsToDecide: 8 };
   cell.measured = { value: 0.3, sd: 0.05, rows: 3, n: 3 };
   mkdirSync(join(dir, COMMITTED), { recursive: true });
   writeFileSync(join(dir, COMMITTED, 'comparison.json'), JSON.stringify(c));
@@ -176,6 +177,7 @@ describe('GET /api/presets/:id/findings', () => {
       undecided: 2,
     });
     expect(v.findings.find((x) => x.id === 'fast.quarter')?.test?.ci).toEqual(VALUE_CI);
+    expect(v.findings.find((x) => x.id === 'fast.quarter')?.test?.repetitionsToDecide).toBe(8);
     // Every field of the test, the design effect among them (the response schema once dropped it).
     expect(f?.test).toEqual(fixture.test);
     expect(f?.test?.designEffect).toBe(1.71);

@@ -234,6 +234,8 @@ const VerdictTestSchema = z.object({
   p: z.number().nullable().optional(),
   pMethod: z.enum(['exact', 'normal']).optional(),
   designEffect: z.number().optional(),
+  // An inconclusive interval: repetitions that would likely decide it (null: more than 100).
+  repetitionsToDecide: z.number().nullable().optional(),
   alpha: z.number().optional(),
   n: z.number(),
   nMax: z.number(),

@@ -128,6 +128,27 @@ describe('FindingVerdict', () => {
     expect(screen.getByText(/p < 0.001, variance × 1.71 for values sharing a run; n = 3/)).toBeTruthy();
   });
 
+  it('says how many repetitions would decide an inconclusive interval, or that 100 would not', () => {
+    const test = { ...decidedTest, ci: { low: 0.74, high: 0.985, level: 0.95, resamples: 10_000, seed: 1 } };
+    inApp(
+      <FindingVerdict
+        finding={{ ...decided, verdict: 'inconclusive', test: { ...test, repetitionsToDecide: 8 } }}
+      />,
+    );
+    expect(screen.getByText(/0.985, about 8 repetitions would decide it; n = 3/)).toBeTruthy();
+    inApp(
+      <FindingVerdict
+        finding={{
+          ...decided,
+          id: 'other',
+          verdict: 'inconclusive',
+          test: { ...test, repetitionsToDecide: null },
+        }}
+      />,
+    );
+    expect(screen.getByText(/not decided within 100 repetitions at this spread; n = 3/)).toBeTruthy();
+  });
+
   it('reads an older finding that has only holds', () => {
     const { id, kind, text, ref, sentence } = decided;
     inApp(<FindingVerdict finding={{ id, kind, text, ref, sentence, holds: true }} />);

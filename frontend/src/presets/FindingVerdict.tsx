@@ -12,7 +12,8 @@ const end = (x: number | null | undefined, side: 'low' | 'high') =>
 
 /**
  * What the test found: "95 % CI 0.31 to 0.42 (paired by seed), t on 2 df", "share 0.73 to 0.91 (1 of 11
- * undecided)", "τ = 0.62, p = 0.0031 (α = 0.05)", "variance × 1.71 for values sharing a run".
+ * undecided)", "τ = 0.62, p = 0.0031 (α = 0.05)", "variance × 1.71 for values sharing a run",
+ * "about 8 repetitions would decide it".
  */
 export function testNumbers(t: VerdictTest): string {
   const parts: string[] = [];
@@ -28,6 +29,12 @@ export function testNumbers(t: VerdictTest): string {
   if (t.p !== null && t.p !== undefined)
     parts.push(`${pText(t.p)}${t.alpha !== undefined ? ` (α = ${fmt(t.alpha)})` : ''}`);
   if (t.designEffect) parts.push(`variance × ${t.designEffect.toFixed(2)} for values sharing a run`);
+  if (t.repetitionsToDecide !== undefined)
+    parts.push(
+      t.repetitionsToDecide === null
+        ? 'not decided within 100 repetitions at this spread'
+        : `about ${t.repetitionsToDecide} repetitions would decide it`,
+    );
   return parts.join(', ');
 }
 
