@@ -153,6 +153,56 @@ order: sequential
     );
   });
 
+  it('run more often where repeatWhere asks, each extra repetition with its own seed and label', () => {
+    const c = parseCampaignText(
+      `${text('')}repeatWhere:\n  - { where: { 'flows[0].stack': cubic }, repeat: 5 }\n  - { where: { 'flows[0].stack': { $any: [reno, cubic] } }, repeat: 2 }\n`,
+    );
+    const vs = expandCampaign(c);
+    // Reno keeps the campaign's 3 (an entry asking for fewer changes nothing); CUBIC runs 5 times.
+    expect(vs.map((v) => v.id)).toEqual([
+      '001-reno-r1',
+      '001-reno-r2',
+      '001-reno-r3',
+      '002-cubic-r1',
+      '002-cubic-r2',
+      '002-cubic-r3',
+      '002-cubic-r4',
+      '002-cubic-r5',
+    ]);
+    expect(vs.filter((v) => v.params['flows[0].stack'] === 'cubic').map((v) => v.resolved.seed)).toEqual([
+      7, 8, 9, 10, 11,
+    ]);
+    // The first three are the runs a campaign without the entry has: a resume keeps them.
+    const plain = expandCampaign(parseCampaignText(text('')));
+    expect(vs.slice(0, 6).map((v) => [v.id, v.resolved.seed])).toEqual(
+      plain.map((v) => [v.id, v.resolved.seed]),
+    );
+    expect(vs.at(-1)?.label).toBe('cubic · rep 5');
+    // One repetition everywhere but where asked: the labels still tell the repetitions apart.
+    const once = expandCampaign(
+      parseCampaignText(
+        `${text('').replace('repeat: 3', 'repeat: 1')}repeatWhere: [{ where: { 'flows[0].stack': reno }, repeat: 2 }]\n`,
+      ),
+    );
+    expect(once.map((v) => v.label)).toEqual(['reno · rep 1', 'reno · rep 2', 'cubic · rep 1']);
+  });
+
+  it('refuse a repeatWhere entry that names no vary key, no value, or an impossible count', () => {
+    for (const [entry, message] of [
+      [
+        "{ where: { 'flows[1].stack': reno }, repeat: 4 }",
+        /repeatWhere\.0\.where\.flows\[1\]\.stack: is not a vary key; repeatWhere names keys of vary/,
+      ],
+      [
+        "{ where: { 'flows[0].stack': vegas }, repeat: 4 }",
+        /repeatWhere\.0\.where\.flows\[0\]\.stack: fits none of the values/,
+      ],
+      ['{ where: {}, repeat: 4 }', /repeatWhere\.0\.where: names no vary key: it would repeat everything/],
+      ["{ where: { 'flows[0].stack': reno }, repeat: 101 }", /repeatWhere\.0\.repeat: must be 1 to 100/],
+    ] as const)
+      expect(() => parseCampaignText(`${text('')}repeatWhere: [${entry}]\n`)).toThrowError(message);
+  });
+
   it('keep the seed a campaign varies itself', () => {
     const vs = expandCampaign(parseCampaignText(text('  seed: [3, 40]')));
     expect(vs.map((v) => v.resolved.seed)).toEqual([3, 3, 3, 40, 40, 40, 3, 3, 3, 40, 40, 40]);

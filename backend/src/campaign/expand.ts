@@ -54,6 +54,23 @@ export const CampaignSchema = z
         .min(1, { error: 'must be 1 to 100' })
         .max(100, { error: 'must be 1 to 100' })
         .default(1),
+      /**
+       * More runs of some combinations: each entry names vary keys with a pattern for each (as
+       * `exclude` does) and how many runs a combination that fits it gets, if more than `repeat`
+       * (the most of every entry it fits). Repetition r of any combination uses the same seed.
+       */
+      repeatWhere: z
+        .array(
+          z.strictObject({
+            where: z.record(z.string(), PatternSchema),
+            repeat: z
+              .number()
+              .int()
+              .min(1, { error: 'must be 1 to 100' })
+              .max(100, { error: 'must be 1 to 100' }),
+          }),
+        )
+        .optional(),
       /** random (default, seeded): no drift in the lab lines up with a parameter; sequential: file order. */
       order: z.enum(['random', 'sequential'], { error: 'must be random or sequential' }).default('random'),
       seed: z.number().int().min(0).default(1),
@@ -61,7 +78,7 @@ export const CampaignSchema = z
     {
       error: (iss) =>
         iss.code === 'unrecognized_keys'
-          ? `unknown field(s) ${iss.keys.join(', ')}; allowed: name, description, base, vary, exclude, repeat, order, seed`
+          ? `unknown field(s) ${iss.keys.join(', ')}; allowed: name, description, base, vary, exclude, repeat, repeatWhere, order, seed`
           : 'must be a campaign object',
     },
   )
@@ -75,20 +92,30 @@ export const CampaignSchema = z
           message: `${why}: vary names spec fields, e.g. paths.main.rate`,
         });
     }
-    for (const [i, entry] of (c.exclude ?? []).entries()) {
+    const entries = [
+      ...(c.exclude ?? []).map((entry, i) => ({
+        entry,
+        path: ['exclude', i],
+        field: 'exclude',
+        all: 'exclude everything',
+      })),
+      ...(c.repeatWhere ?? []).map((r, i) => ({
+        entry: r.where,
+        path: ['repeatWhere', i, 'where'],
+        field: 'repeatWhere',
+        all: 'repeat everything',
+      })),
+    ];
+    for (const { entry, path, field, all } of entries) {
       const keys = Object.keys(entry);
       if (keys.length === 0)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['exclude', i],
-          message: 'names no vary key: it would exclude everything',
-        });
+        ctx.addIssue({ code: 'custom', path, message: `names no vary key: it would ${all}` });
       const unknown = keys.filter((k) => !(k in c.vary));
       for (const k of unknown)
         ctx.addIssue({
           code: 'custom',
-          path: ['exclude', i, k],
-          message: `is not a vary key; exclude names keys of vary (${Object.keys(c.vary).join(', ') || 'none'})`,
+          path: [...path, k],
+          message: `is not a vary key; ${field} names keys of vary (${Object.keys(c.vary).join(', ') || 'none'})`,
         });
       // A pattern that fits none of its key's values is a typo or a value that left the list.
       if (!unknown.length)
@@ -96,12 +123,13 @@ export const CampaignSchema = z
           if (!(c.vary[k] ?? []).some((v) => matchPattern(entry[k], v)))
             ctx.addIssue({
               code: 'custom',
-              path: ['exclude', i, k],
+              path: [...path, k],
               message: `fits none of the values vary lists for ${k}`,
             });
     }
-    // The count is known from the file alone: refuse a huge campaign before building any of it.
-    const n = Object.values(c.vary).reduce((a, vs) => a * vs.length, 1) * c.repeat;
+    // The count is known from the file alone: refuse a huge campaign before building any of it
+    // (counting every combination at the most repetitions any has: a bound, not the count).
+    const n = Object.values(c.vary).reduce((a, vs) => a * vs.length, 1) * mostRepeats(c);
     if (n > MAX_VARIANTS)
       ctx.addIssue({
         code: 'custom',
@@ -110,11 +138,29 @@ export const CampaignSchema = z
           .map(([k, vs]) => `${k}: ${vs.length}`)
           .join(
             ' × ',
-          )}${c.repeat > 1 ? ` × repeat ${c.repeat}` : ''} = ${n} variants; at most ${MAX_VARIANTS} per campaign`,
+          )}${mostRepeats(c) > 1 ? ` × repeat ${mostRepeats(c)}` : ''} = ${n} variants; at most ${MAX_VARIANTS} per campaign`,
       });
   });
 
 export type Campaign = z.output<typeof CampaignSchema>;
+
+type Repeats = Pick<Campaign, 'repeat' | 'repeatWhere'>;
+
+/** The most runs any combination gets: `repeat`, or more where `repeatWhere` asks. */
+export function mostRepeats(c: {
+  repeat: number;
+  repeatWhere?: readonly { repeat: number }[] | undefined;
+}): number {
+  return Math.max(c.repeat, ...(c.repeatWhere ?? []).map((r) => r.repeat));
+}
+
+/** Runs of one combination: `repeat`, or the most of every `repeatWhere` entry it fits. */
+export function repeatsOf(c: Repeats, params: Record<string, unknown>): number {
+  return Math.max(
+    c.repeat,
+    ...(c.repeatWhere ?? []).filter((r) => fits(r.where, params)).map((r) => r.repeat),
+  );
+}
 
 export interface Variant {
   /** Stable id, also the run directory's name: position in the file's order, parameters, repetition. */
@@ -208,11 +254,14 @@ function repetitionSpec(
   return { spec: reseeded, resolved: v.spec };
 }
 
+/** Whether a combination fits an `exclude` or `repeatWhere` entry: every key it names, by its pattern. */
+function fits(entry: Record<string, unknown>, params: Record<string, unknown>): boolean {
+  return Object.entries(entry).every(([k, pattern]) => k in params && matchPattern(pattern, params[k]));
+}
+
 /** Whether the campaign's `exclude` leaves this combination out. */
 export function excluded(c: Pick<Campaign, 'exclude'>, params: Record<string, unknown>): boolean {
-  return (c.exclude ?? []).some((entry) =>
-    Object.entries(entry).every(([k, pattern]) => k in params && matchPattern(pattern, params[k])),
-  );
+  return (c.exclude ?? []).some((entry) => fits(entry, params));
 }
 
 /** Expansion as steps: one yield per combination, the variants when done. */
@@ -242,7 +291,7 @@ function* expansion(c: Campaign): Generator<void, Variant[]> {
         problems.push({ path: p.path, message: `${p.message} (with ${where || 'no variation'})` });
       continue;
     }
-    for (let r = 1; r <= c.repeat; r++) {
+    for (let r = 1, runs = repeatsOf(c, params); r <= runs; r++) {
       const slugs = Object.values(params).map(slug).join('-');
       variants.push({
         id: `${String(ci + 1).padStart(3, '0')}${slugs ? `-${slugs}` : ''}-r${r}`,
@@ -257,7 +306,7 @@ function* expansion(c: Campaign): Generator<void, Variant[]> {
     problems.push({ path: 'exclude', message: `leaves none of the ${combos.length} combinations to run` });
   if (problems.length) throw new CampaignError(problems);
   // Labelled in file order, before shuffling, so a duplicate's number is its place in the file.
-  uniqueLabels(variants, c).forEach((l, i) => {
+  uniqueLabels(variants, { vary: c.vary, repeat: mostRepeats(c) }).forEach((l, i) => {
     (variants[i] as Variant).label = l;
   });
   if (c.order === 'random') {

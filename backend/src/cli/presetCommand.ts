@@ -96,12 +96,16 @@ const defaultDir = (p: Preset, values: Values) =>
 
 function lengthOf(p: Preset, values: Values): RunsInfo['length'] {
   if (values.ci) return { kind: 'ci', seconds: p.meta.ci.seconds, repeat: 1 };
-  if (values.reproduce)
+  if (values.reproduce) {
+    const repeat = p.meta.reproduce?.repeat ?? 3;
+    const most = Math.max(repeat, ...(p.meta.reproduce?.more ?? []).map((m) => m.repeat));
     return {
       kind: 'reproduction',
       seconds: p.meta.reproduce?.seconds ?? null,
-      repeat: p.meta.reproduce?.repeat ?? 3,
+      repeat,
+      ...(most > repeat ? { mostRepeat: most } : {}),
     };
+  }
   if (typeof values.seconds === 'string')
     return { kind: 'seconds', seconds: Number(values.seconds), repeat: 1 };
   return { kind: 'full', seconds: null, repeat: Math.max(...p.parts.map((x) => x.campaign.repeat)) };

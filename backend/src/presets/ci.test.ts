@@ -121,6 +121,48 @@ exclude:
     expect(expandCampaign(thinned)).toHaveLength(4 - 1);
   });
 
+  it('gives more repetitions where asked at reproduction length, naming values shortened, and none in CI', () => {
+    const starts = parseCampaignText(`
+name: more
+base: { name: more, duration: 600s, paths: { main: { rtt: 100ms, rate: 100Mbit } }, flows: [{ stack: reno }] }
+vary:
+  flows[0].start: [0s, 60s, 120s]
+repeat: 1
+`);
+    const repeatWhere = [
+      { where: { 'flows[0].start': '60s' }, repeat: 5 },
+      { where: { 'flows[0].start': { $any: ['120s'] } }, repeat: 4 },
+    ];
+    const repro = shortenForCi(starts, 60, { repeat: 3, repeatWhere });
+    expect(repro.repeatWhere).toEqual([
+      { where: { 'flows[0].start': '6s' }, repeat: 5 },
+      { where: { 'flows[0].start': { $any: ['12s'] } }, repeat: 4 },
+    ]);
+    expect(
+      expandCampaign(repro)
+        .map((v) => v.id)
+        .sort(),
+    ).toEqual([
+      '001-0s-r1',
+      '001-0s-r2',
+      '001-0s-r3',
+      '002-6s-r1',
+      '002-6s-r2',
+      '002-6s-r3',
+      '002-6s-r4',
+      '002-6s-r5',
+      '003-12s-r1',
+      '003-12s-r2',
+      '003-12s-r3',
+      '003-12s-r4',
+    ]);
+    // CI runs each variant once; thinned to two values, an entry for a value left out goes.
+    expect(shortenForCi({ ...starts, repeatWhere }, 10).repeatWhere).toBeUndefined();
+    expect(shortenForCi(starts, 10, { values: 2, repeat: 3, repeatWhere }).repeatWhere).toEqual([
+      { where: { 'flows[0].start': { $any: ['2s'] } }, repeat: 4 },
+    ]);
+  });
+
   it('keeps at most n values of each parameter when asked (first, last, evenly between)', () => {
     const ci = shortenForCi(c, 12, { values: 3 });
     expect(ci.vary['flows[0].stack']).toEqual(['reno', 'bic', 'highspeed']);

@@ -151,7 +151,14 @@ export function shorteningOf(campaign: Campaign, seconds: number): number {
 export function shortenForCi(
   campaign: Campaign,
   seconds: number,
-  opts: { values?: number; repeat?: number; suffix?: string; why?: string } = {},
+  opts: {
+    values?: number;
+    repeat?: number;
+    /** More runs of some combinations (values as the full-length file writes them); CI runs none. */
+    repeatWhere?: NonNullable<Campaign['repeatWhere']>;
+    suffix?: string;
+    why?: string;
+  } = {},
 ): Campaign {
   const c: Ctx = { factor: shorteningOf(campaign, seconds), seconds };
   const vary = Object.fromEntries(
@@ -166,16 +173,23 @@ export function shortenForCi(
   const suffix = opts.suffix ?? 'ci';
   // An exclude names values as the vary list writes them; shortened, it must name them shortened.
   // An entry that fits none of the values CI kept leaves nothing out, so it goes (the campaign
-  // parser refuses a pattern that fits no value, rightly for a file as written).
-  const exclude = campaign.exclude
-    ?.map((entry) => Object.fromEntries(Object.entries(entry).map(([k, p]) => [k, scalePattern(k, p, c)])))
-    .filter((entry) =>
-      Object.entries(entry).every(([k, p]) => (vary[k] ?? []).some((v) => matchPattern(p, v))),
-    );
-  const { exclude: _asWritten, ...rest } = campaign;
+  // parser refuses a pattern that fits no value, rightly for a file as written). So for repeatWhere.
+  const scaled = (entry: Record<string, unknown>) =>
+    Object.fromEntries(Object.entries(entry).map(([k, p]) => [k, scalePattern(k, p, c)]));
+  const kept = (entry: Record<string, unknown>) =>
+    Object.entries(entry).every(([k, p]) => (vary[k] ?? []).some((v) => matchPattern(p, v)));
+  const exclude = campaign.exclude?.map(scaled).filter(kept);
+  const repeatWhere =
+    opts.repeat === undefined
+      ? []
+      : [...(campaign.repeatWhere ?? []), ...(opts.repeatWhere ?? [])]
+          .map((r) => ({ ...r, where: scaled(r.where) }))
+          .filter((r) => kept(r.where));
+  const { exclude: _asWritten, repeatWhere: _repeatsAsWritten, ...rest } = campaign;
   return {
     ...rest,
     ...(exclude?.length ? { exclude } : {}),
+    ...(repeatWhere.length ? { repeatWhere } : {}),
     name: shortenedName(campaign.name, suffix),
     description: `${campaign.description ?? campaign.name} (${opts.why ?? 'CI'}: ${formatMs(seconds * 1000)} runs)`,
     base: scaleSpec(campaign.base, c),
@@ -192,6 +206,20 @@ export function presetForCi(preset: Preset): { part: string; campaign: Campaign 
   }));
 }
 
+/** The meta's extra repetitions that concern one part: named for it, or naming only keys it varies. */
+export function moreFor(
+  more: NonNullable<Preset['meta']['reproduce']>['more'],
+  part: { name: string; campaign: Campaign },
+): NonNullable<Campaign['repeatWhere']> {
+  return more
+    .filter((m) =>
+      m.part === undefined
+        ? Object.keys(m.where).every((k) => k in part.campaign.vary)
+        : m.part === part.name,
+    )
+    .map(({ where, repeat }) => ({ where, repeat }));
+}
+
 /**
  * Every part of a preset at its reproduction length (meta `reproduce`): every parameter value kept,
  * at least `repeat` repetitions per variant (more when the campaign file already asks for more).
@@ -203,6 +231,7 @@ export function presetForReproduction(preset: Preset): { part: string; campaign:
     part: p.name,
     campaign: shortenForCi(p.campaign, r.seconds, {
       repeat: Math.max(r.repeat, p.campaign.repeat),
+      repeatWhere: moreFor(r.more, p),
       suffix: 'repro',
       why: 'reproduction',
     }),

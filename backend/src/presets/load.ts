@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { type Campaign, parseCampaignText } from '../campaign/expand.js';
+import { moreFor } from './ci.js';
 import {
   type Claim,
   type Item,
@@ -207,6 +208,12 @@ function check(meta: PresetMeta, parts: PresetPart[], problems: string[]): void 
     vary: p.campaign.vary,
     ...(p.campaign.exclude ? { exclude: p.campaign.exclude } : {}),
   }));
+  for (const [i, m] of (meta.reproduce?.more ?? []).entries()) {
+    const what = `reproduce.more[${i}]`;
+    problems.push(...checkWhere({ ...(m.part ? { part: m.part } : {}), ...m.where }, variedParts, what));
+    if (!parts.some((p) => moreFor([m], p).length))
+      problems.push(`${what}: no part ${m.part ? `named ${m.part}` : 'varies all of its keys'}`);
+  }
   for (const sel of selections(meta)) {
     problems.push(...checkWhere(sel.where, variedParts, sel.what));
     if (sel.measure?.kind === 'equivalence' && !varied.has(sel.measure.countParam))

@@ -2,7 +2,7 @@
 // every published number has a reference, and the CI variant keeps every spec valid and short.
 import { validateSpec } from '@lfnlab/emulator';
 import { describe, expect, it } from 'vitest';
-import { expandCampaign } from '../campaign/expand.js';
+import { expandCampaign, repeatsOf } from '../campaign/expand.js';
 import { presetForCi, presetForReproduction } from './ci.js';
 import { comparePreset } from './compare.js';
 import { loadPresetsWithOrphans, selections } from './load.js';
@@ -134,7 +134,9 @@ describe.each(presets.map((p) => [p.name, p] as const))('preset %s', (_name, pre
       const seeds = variants.filter(
         (v) => v.id.replace(/-r\d+$/, '') === variants[0]?.id.replace(/-r\d+$/, ''),
       );
-      expect(new Set(seeds.map((v) => v.resolved.seed)).size).toBe(campaign.repeat);
+      expect(new Set(seeds.map((v) => v.resolved.seed)).size).toBe(
+        repeatsOf(campaign, variants[0]?.params ?? {}),
+      );
     }
   });
 

@@ -108,6 +108,11 @@ describe('publishing a preset', () => {
     const md = renderResultsSummaryMarkdown(all);
     expect(md).toContain(`| **inconclusive** | ${c.findings[0]?.text.split('|')[0]}`);
     expect(md).toContain('wall time 3 min');
+    // Where the meta asked for more repetitions of some cells, the length says so.
+    const more = { ...info, length: { ...info.length, mostRepeat: 10 } };
+    expect(renderResultsSummaryMarkdown([{ ...(all[0] as (typeof all)[number]), runs: more }])).toContain(
+      'reproduction length: 60 s runs × 3 repetitions (up to 10 where a finding needed more)',
+    );
 
     // A targeted experiment's answer sits beside its finding; a malformed file names the field.
     const f0 = c.findings[0]?.id as string;

@@ -25,7 +25,13 @@ import type { Preset } from './load.js';
 export interface RunsInfo {
   preset: string;
   /** How the runs were shortened: the preset's reproduction length, CI, N seconds, or full. */
-  length: { kind: 'reproduction' | 'ci' | 'seconds' | 'full'; seconds: number | null; repeat: number };
+  length: {
+    kind: 'reproduction' | 'ci' | 'seconds' | 'full';
+    seconds: number | null;
+    repeat: number;
+    /** The most repetitions any cell had, where the meta's `reproduce.more` asked for more. */
+    mostRepeat?: number;
+  };
   runs: { planned: number; completed: number; valid: number; suspect: number; invalid: number };
   /** Tries the lab could not carry that ran again (campaign --retry-invalid), kept under invalid/. */
   invalidTries: number;

@@ -336,6 +336,23 @@ export const MetaSchema = z.strictObject({
     .strictObject({
       seconds: z.number().int().min(5).max(3600),
       repeat: z.number().int().min(3).max(10).default(3),
+      /**
+       * More repetitions of some variants, where the findings need them (a cell whose interval
+       * straddled a bound at `repeat`): vary keys with a pattern each, as the part's campaign file
+       * writes its values, in one part or (no `part`) in every part that varies those keys.
+       */
+      more: z
+        .array(
+          z.strictObject({
+            part: z
+              .string()
+              .regex(/^[\w-]+$/)
+              .optional(),
+            where: z.record(z.string(), z.unknown()),
+            repeat: z.number().int().min(4).max(30),
+          }),
+        )
+        .default([]),
       /** Why this length decides the findings (what must fit in a run). */
       why: z.string().min(20),
     })

@@ -2,7 +2,9 @@
 // `vary` lists (match, no match, more than one, unknown field, values not together), the schema's
 // refusal of `$nth`, and the errors parsePreset gives with the meta file, the number's id and the field.
 import { describe, expect, it } from 'vitest';
+import { type Campaign, expandCampaign } from '../campaign/expand.js';
 import { matchPattern } from '../campaign/pattern.js';
+import { presetForReproduction } from './ci.js';
 import { PresetError, parsePreset } from './load.js';
 import { PatternSchema } from './schema.js';
 import { checkWhere, namedValues, rowMatches, type VariedPart } from './where.js';
@@ -207,6 +209,32 @@ published:
     expect(() => parsePreset('toy', text, () => campaign)).toThrow(
       `published cubic.small (measure.subject): 'flows[0].stack' has no value "vegas"; its values: "reno", "cubic"`,
     );
+  });
+
+  it('checks the extra repetitions a reproduction asks for like a where, and runs them', () => {
+    const withMore = (more: string) =>
+      `${meta(`{ 'flows[0].stack': cubic, 'paths.main.buffer': 0.5bdp }`)}reproduce:\n  seconds: 20\n  why: twenty seconds hold the toy's whole ramp.\n  more: [${more}]\n`;
+    const ok = parsePreset(
+      'toy',
+      withMore("{ where: { 'flows[0].stack': cubic, 'paths.main.buffer': 0.5bdp }, repeat: 7 }"),
+      () => campaign,
+    );
+    const [repro] = presetForReproduction(ok);
+    // Three repetitions of each of the four variants, seven of the one asked for.
+    expect(expandCampaign(repro?.campaign as Campaign)).toHaveLength(3 * 3 + 7);
+    expect(() =>
+      parsePreset('toy', withMore("{ where: { 'paths.main.buffer': 0.25bdp }, repeat: 7 }"), () => campaign),
+    ).toThrow(`reproduce.more[0]: 'paths.main.buffer' has no value "0.25bdp"; its values: "0.5bdp", "1bdp"`);
+    expect(() =>
+      parsePreset(
+        'toy',
+        withMore("{ part: other, where: { 'flows[0].stack': cubic }, repeat: 7 }"),
+        () => campaign,
+      ),
+    ).toThrow('reproduce.more[0]: no part named other');
+    expect(() =>
+      parsePreset('toy', withMore("{ where: { 'flows[0].stack': cubic }, repeat: 3 }"), () => campaign),
+    ).toThrow(/reproduce\.more\.0\.repeat/);
   });
 
   it('names the field a selection varies that the campaign does not', () => {

@@ -4,6 +4,7 @@
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Spec } from '@lfnlab/emulator';
+import { mostRepeats } from '../campaign/expand.js';
 import type { CampaignRow } from '../campaign/runCampaign.js';
 import { uniqueLabels } from '../campaign/variantLabel.js';
 import type { CodeIdentity } from '../run/codeVersion.js';
@@ -230,7 +231,13 @@ export interface CampaignData {
 
 export function loadCampaign(dir: string): CampaignData {
   const file = readJson<{
-    campaign?: { name?: string; description?: string; vary?: Record<string, unknown[]>; repeat?: number };
+    campaign?: {
+      name?: string;
+      description?: string;
+      vary?: Record<string, unknown[]>;
+      repeat?: number;
+      repeatWhere?: { repeat: number }[];
+    };
     variants?: CampaignVariantFile[];
   }>(join(dir, 'campaign.json'));
   const rows = readJson<CampaignRow[]>(join(dir, 'results.json')) ?? [];
@@ -249,7 +256,10 @@ export function loadCampaign(dir: string): CampaignData {
   const planned = file?.campaign?.vary
     ? uniqueLabels(
         variants.map((v) => ({ id: v.id, params: v.params ?? {}, repetition: v.repetition ?? 1 })),
-        { vary: file.campaign.vary, repeat: file.campaign.repeat ?? 1 },
+        {
+          vary: file.campaign.vary,
+          repeat: mostRepeats({ repeat: file.campaign.repeat ?? 1, repeatWhere: file.campaign.repeatWhere }),
+        },
       )
     : null;
   const runs = variants.map((v, i): CampaignRun => {

@@ -14,7 +14,8 @@ const badgeClass = { holds: 'pass', fails: 'fail', inconclusive: 'skip' } as con
 function lengthText(r: RunsInfo): string {
   const l = r.length;
   const each = l.seconds !== null ? `${l.seconds} s runs` : 'full-length runs';
-  return `${l.kind === 'reproduction' ? 'reproduction length' : l.kind}: ${each} × ${l.repeat} repetitions`;
+  const more = l.mostRepeat ? ` (up to ${l.mostRepeat} where a finding needed more)` : '';
+  return `${l.kind === 'reproduction' ? 'reproduction length' : l.kind}: ${each} × ${l.repeat} repetitions${more}`;
 }
 
 function clockText(r: RunsInfo): string {
