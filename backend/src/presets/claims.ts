@@ -7,12 +7,14 @@
 
 import { seedFromText } from '@lfnlab/metrics';
 import {
+  bandEdges,
   creditRange,
   EACH_UNIT,
   outcomesOf,
   shareRange,
   shareRangeText,
   shareRecord,
+  shareToDecide,
   valueCi,
 } from './decidedShare.js';
 import { type EstimateContext, estimate, estimates, jointCi, underRun } from './estimate.js';
@@ -221,14 +223,15 @@ export function share(c: ClaimOf<'share'>, ctx: EstimateContext): Judged {
       const outcomes = new Set([passes(e.value as number, c.op, c.value) ? 1 : 0]);
       if (d !== 'fails') outcomes.add(1);
       if (d !== 'holds') outcomes.add(0);
-      return creditRange(outcomes, (o) => o, ci);
+      return creditRange(outcomes, (o) => o, ci, { observed: e.value as number, edges: region });
     }),
   );
   const verdict = decide(range, { lo: need, hi: 1 });
+  const more = verdict === 'inconclusive' ? shareToDecide(range) : { text: '', record: {} };
   return judged(
     verdict,
-    `${head}; share ${shareRangeText(range, 'cells')}: ${verdictText(verdict, `the range straddles ${pct(need)}`)}.`,
-    { ...test, ci: shareRecord(range, seedFromText(c.id)) },
+    `${head}; share ${shareRangeText(range, 'cells')}: ${verdictText(verdict, `the range straddles ${pct(need)}${more.text}`)}.`,
+    { ...test, ci: shareRecord(range, seedFromText(c.id)), ...more.record },
     extra,
   );
 }
@@ -255,14 +258,18 @@ export function signs(c: ClaimOf<'signs'>, ctx: EstimateContext): Judged {
       const paperSign = sign(e.paper as number);
       const ci = valueCi(e, `${c.id}:${i}`);
       const outcomes = outcomesOf(ci, e.value as number, c.deadband);
-      return creditRange(outcomes, (s) => (s === paperSign ? 1 : 0), ci);
+      return creditRange(outcomes, (s) => (s === paperSign ? 1 : 0), ci, {
+        observed: e.value as number,
+        edges: bandEdges(c.deadband),
+      });
     }),
   );
   const verdict = decide(range, { lo: c.minAgreement, hi: 1 });
+  const more = verdict === 'inconclusive' ? shareToDecide(range) : { text: '', record: {} };
   return judged(
     verdict,
-    `${head}; agreement ${shareRangeText(range, 'signs')}: ${verdictText(verdict, `the range straddles ${pct(c.minAgreement)}`)}.`,
-    { ...test, ci: shareRecord(range, seedFromText(c.id)) },
+    `${head}; agreement ${shareRangeText(range, 'signs')}: ${verdictText(verdict, `the range straddles ${pct(c.minAgreement)}${more.text}`)}.`,
+    { ...test, ci: shareRecord(range, seedFromText(c.id)), ...more.record },
     { agreement },
   );
 }

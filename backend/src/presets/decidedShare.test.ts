@@ -1,7 +1,7 @@
 // A share judged unit by unit: a unit whose interval allows several outcomes counts every way.
 import { fastMean, seededUniform, smallSampleCi } from '@lfnlab/metrics';
 import { describe, expect, it } from 'vitest';
-import { creditRange, outcomesOf, shareRange, shareRangeText } from './decidedShare.js';
+import { bandEdges, creditRange, outcomesOf, shareRange, shareRangeText } from './decidedShare.js';
 import { decide } from './judge.js';
 
 describe('outcomesOf', () => {
@@ -24,8 +24,46 @@ describe('shareRange', () => {
     expect(shareRange(units)).toMatchObject({ low: 1.5 / 3, high: 2 / 3, undecided: 1, units: 3 });
   });
 
+  it('says how many repetitions would decide every undecided unit, the most any needs', () => {
+    // Differences of 1.6 and 0.8, each sd 1 over 3 runs (t on 2 df, error 1/√3), tie band ±0.
+    const ci = (d: number) => ({
+      estimate: d,
+      low: d - 2.48,
+      high: d + 2.48,
+      level: 0.95,
+      resamples: 10,
+      seed: 1,
+      valid: 10,
+      paired: true,
+      bootstrap: { low: d - 1, high: d + 1 },
+      t: { low: d - 2.48, high: d + 2.48, se: 1 / Math.sqrt(3), df: 2 },
+    });
+    const unit = (d: number) =>
+      creditRange(new Set([-1, 0, 1]), (o) => (o === 1 ? 1 : 0), ci(d), { observed: d, edges: bandEdges(0) });
+    // 1.6 from 0: at 4 runs 3.182 · 1/√4 = 1.59 clears it; 0.8 needs t(n-1)/√n < 0.8, n = 9.
+    expect(unit(1.6).toDecide).toBe(4);
+    expect(unit(0.8).toDecide).toBe(9);
+    const decided = creditRange(new Set([1]), () => 1, ci(5), { observed: 5, edges: bandEdges(0) });
+    expect(decided.toDecide).toBeUndefined();
+    expect(shareRange([unit(1.6), unit(0.8), decided]).toDecide).toBe(9);
+    expect(shareRange([unit(1.6), unit(0.01)]).toDecide).toBeNull();
+    expect(shareRange([decided]).toDecide).toBeUndefined();
+  });
+
   it('says how many units were undecided, one unit in the singular', () => {
-    const one = shareRange([creditRange(new Set([1]), () => 1, { paired: true })]);
+    const paired = {
+      estimate: 1,
+      low: 1,
+      high: 1,
+      level: 0.95,
+      resamples: 10,
+      seed: 1,
+      valid: 10,
+      paired: true,
+      bootstrap: { low: 1, high: 1 },
+      t: null,
+    };
+    const one = shareRange([creditRange(new Set([1]), () => 1, paired)]);
     expect(shareRangeText(one, 'pairs')).toBe('1 to 1 (0 of 1 pair undecided, paired by seed)');
     const units = [creditRange(new Set([1]), () => 1), creditRange(new Set([0, 1]), (o) => o)];
     expect(shareRangeText(shareRange(units), 'signs')).toBe('0.5 to 1 (1 of 2 signs undecided)');

@@ -12,9 +12,10 @@
 // margins of 1 σ and 15 % at 0.5 σ. Counting each undecided unit both ways makes such a claim
 // inconclusive instead.
 
+import type { SmallSampleInterval } from '@lfnlab/metrics';
 import { type Estimate, jointCi } from './estimate.js';
 import { fmt } from './fmt.js';
-import { CI_NAME } from './judge.js';
+import { CI_NAME, type Region, repetitionsText, repetitionsToDecide } from './judge.js';
 import type { VerdictTest } from './verdict.js';
 
 /** How a test name says each unit was decided: "…, each decided by the 95 % CI (…) of its value". */
@@ -26,6 +27,8 @@ export interface UnitCredit {
   max: number;
   /** Whether the unit's interval drew or left out whole repetitions ("paired by seed"). */
   paired?: boolean;
+  /** An undecided unit: the repetitions that would likely decide it (repetitionsToDecide). */
+  toDecide?: number | null;
 }
 
 /**
@@ -45,15 +48,25 @@ export function outcomesOf(
   return out;
 }
 
-/** The least and most credit over the outcomes an interval allows. */
+/**
+ * The least and most credit over the outcomes an interval allows; for an undecided unit, with `at`
+ * (its observed value and the edges between outcomes), how many repetitions would decide it.
+ */
 export function creditRange(
   outcomes: Set<number>,
   credit: (o: number) => number,
-  ci?: { paired: boolean } | null,
+  ci?: SmallSampleInterval | null,
+  at?: { observed: number; edges: Region },
 ): UnitCredit {
   const cs = [...outcomes].map(credit);
-  return { min: Math.min(...cs), max: Math.max(...cs), paired: ci?.paired ?? false };
+  const [min, max] = [Math.min(...cs), Math.max(...cs)];
+  const unit: UnitCredit = { min, max, paired: ci?.paired ?? false };
+  if (max > min && ci && at) unit.toDecide = repetitionsToDecide(ci, at.observed, at.edges);
+  return unit;
 }
+
+/** The edges between a difference's outcomes: −tol and tol (a tie band or a sign's deadband). */
+export const bandEdges = (tol: number): Region => ({ lo: -tol, hi: tol });
 
 export interface ShareRange {
   low: number;
@@ -63,17 +76,36 @@ export interface ShareRange {
   units: number;
   /** Every unit's interval was paired by seed. */
   paired: boolean;
+  /**
+   * The repetitions that would likely decide every undecided unit, and so the share (null: some
+   * unit not within 100); absent when no unit is undecided or none could say.
+   */
+  toDecide?: number | null;
 }
 
 export function shareRange(units: readonly UnitCredit[]): ShareRange {
   const n = units.length;
-  return {
+  const open = units.filter((u) => u.max > u.min);
+  const each = open.map((u) => u.toDecide);
+  const range: ShareRange = {
     low: units.reduce((s, u) => s + u.min, 0) / n,
     high: units.reduce((s, u) => s + u.max, 0) / n,
-    undecided: units.filter((u) => u.max > u.min).length,
+    undecided: open.length,
     units: n,
     paired: n > 0 && units.every((u) => u.paired),
   };
+  if (open.length && each.every((x) => x !== undefined))
+    range.toDecide = each.includes(null) ? null : Math.max(...(each as number[]));
+  return range;
+}
+
+/** For an inconclusive share: "; about 6 repetitions would decide it at these means and spreads". */
+export function shareToDecide(r: ShareRange): {
+  text: string;
+  record: Pick<VerdictTest, 'repetitionsToDecide'>;
+} {
+  if (r.toDecide === undefined) return { text: '', record: {} };
+  return { text: `; ${repetitionsText(r.toDecide, true)}`, record: { repetitionsToDecide: r.toDecide } };
 }
 
 /**

@@ -122,11 +122,15 @@ export function repetitionsToDecide(ci: SmallSampleInterval, point: number, r: R
   return null;
 }
 
-/** "about 4 repetitions would decide it at this mean and spread", for an inconclusive sentence. */
-export function repetitionsText(n: number | null): string {
+/**
+ * "about 4 repetitions would decide it at this mean and spread", for an inconclusive sentence; a
+ * share speaks of its units' means and spreads (deciding every undecided unit decides the share).
+ */
+export function repetitionsText(n: number | null, units = false): string {
+  const at = units ? 'these means and spreads' : 'this mean and spread';
   return n === null
-    ? `at this mean and spread not even ${MAX_REPETITIONS} repetitions would decide it`
-    : `about ${n} repetitions would decide it at this mean and spread`;
+    ? `at ${at} not even ${MAX_REPETITIONS} repetitions would decide it`
+    : `about ${n} repetitions would decide it at ${at}`;
 }
 
 /** A value's interval (`smallSampleCi`: the bootstrap, widened to the t interval at small n). */

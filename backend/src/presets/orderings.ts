@@ -8,6 +8,7 @@
 
 import { kendallTau, seedFromText, stratifiedKendall } from '@lfnlab/metrics';
 import {
+  bandEdges,
   creditRange,
   differenceCi,
   EACH_UNIT,
@@ -16,6 +17,7 @@ import {
   shareRange,
   shareRangeText,
   shareRecord,
+  shareToDecide,
 } from './decidedShare.js';
 import { type Estimate, type EstimateContext, estimates, underRun } from './estimate.js';
 import { fmt, pct } from './fmt.js';
@@ -104,7 +106,10 @@ function pairRange(
       const [va, vb] = [a.value as number, b.value as number];
       const ci = differenceCi(a, b, `${seedText}:${i}:${j}`);
       const outcomes = outcomesOf(ci, va - vb, tolerance(va, vb, tie));
-      return creditRange(outcomes, (o) => (o === p ? 1 : o === 0 ? 0.5 : 0), ci);
+      return creditRange(outcomes, (o) => (o === p ? 1 : o === 0 ? 0.5 : 0), ci, {
+        observed: va - vb,
+        edges: bandEdges(tolerance(va, vb, tie)),
+      });
     }),
   );
 }
@@ -244,10 +249,13 @@ export function ordering(c: ClaimOf<'ordering'>, ctx: EstimateContext): Judged {
   let verdict: Verdict = 'inconclusive';
   if (k.pLess < ALPHA || share === 'fails') verdict = 'fails';
   else if (k.pGreater < ALPHA && share === 'holds') verdict = 'holds';
+  // More repetitions would settle the undecided pairs; whether τ-b would become significant, they do not say.
+  const more =
+    verdict === 'inconclusive' && k.pGreater < ALPHA ? shareToDecide(range) : { text: '', record: {} };
   const why =
     k.pGreater >= ALPHA
       ? `τ-b is not significant at ${ALPHA}`
-      : `the agreement range straddles ${pct(c.minAgreement)}`;
+      : `the agreement range straddles ${pct(c.minAgreement)}${more.text}`;
   const result =
     verdict === 'holds'
       ? 'the ordering holds'
@@ -257,7 +265,7 @@ export function ordering(c: ClaimOf<'ordering'>, ctx: EstimateContext): Judged {
   return judged(
     verdict,
     `${head}; agreement ${shareRangeText(range, 'pairs')}: ${result}.`,
-    { ...tested, ci: shareRecord(range, seedFromText(c.id)) },
+    { ...tested, ci: shareRecord(range, seedFromText(c.id)), ...more.record },
     { agreement, tau },
   );
 }
@@ -293,10 +301,11 @@ export function pairsClaim(c: ClaimOf<'pairs'>, ctx: EstimateContext): Judged {
     });
   const range = pairRange(flat, pairs, c.tie, c.id);
   const verdict = decide(range, { lo: c.minAgreement, hi: 1 });
+  const more = verdict === 'inconclusive' ? shareToDecide(range) : { text: '', record: {} };
   return judged(
     verdict,
-    `${head}; agreement ${shareRangeText(range, 'pairs')}: ${verdict === 'holds' ? 'holds' : verdict === 'fails' ? 'does not hold' : `inconclusive (the range straddles ${pct(c.minAgreement)})`}.`,
-    { ...test, ci: shareRecord(range, seedFromText(c.id)) },
+    `${head}; agreement ${shareRangeText(range, 'pairs')}: ${verdict === 'holds' ? 'holds' : verdict === 'fails' ? 'does not hold' : `inconclusive (the range straddles ${pct(c.minAgreement)}${more.text})`}.`,
+    { ...test, ci: shareRecord(range, seedFromText(c.id)), ...more.record },
     { agreement },
   );
 }
