@@ -190,6 +190,20 @@ describe('ordering by Kendall τ-b and pair agreement', () => {
     expect(f.test.p).toBeGreaterThan(0.05);
   });
 
+  it('says how many repetitions would decide the pairs that leave a significant ordering inconclusive', () => {
+    const close = { bic: [20, 22, 18, 21, 19], cubic: [19, 21, 17.5, 20, 19.5], reno: inOrder.reno };
+    const f = finding(runs(close), 'order');
+    expect(f.verdict).toBe('inconclusive');
+    expect(f.test.p).toBeLessThan(0.05);
+    expect(f.test.ci?.undecided).toBe(1);
+    const n = f.test.repetitionsToDecide;
+    expect(n).toBeGreaterThan(5);
+    expect(n).toBeLessThanOrEqual(100);
+    expect(f.sentence).toContain(
+      `the agreement range straddles 75 %; about ${n} repetitions would decide it at these means and spreads)`,
+    );
+  });
+
   it('is inconclusive with one run per item, even in the paper’s order', () => {
     const f = finding(runs({ bic: [30], cubic: [20], reno: [10] }), 'order');
     expect(f.verdict).toBe('inconclusive');
