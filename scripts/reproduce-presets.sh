@@ -122,6 +122,13 @@ for name in "${names[@]}"; do
     echo "interrupted: run the script again to resume"
     exit 130
   fi
+  if [ "$status" -ne 0 ]; then
+    # Publishing now would put out whatever rows the campaign directory holds (once: none at all).
+    if [ "$commit" -eq 1 ]; then commit_progress "$name"; fi
+    labs_down
+    echo "$name: preset run failed (exit $status); nothing published, the runs kept stay in presets/results/$name/progress" >&2
+    exit "$status"
+  fi
   # Runs made across sittings may have been judged by different versions of the checks: judge
   # them all again with this one before publishing (the kept records follow).
   "${lfnlab[@]}" preset publish "$name" --reproduce --rejudge --progress "presets/results/$name/progress"

@@ -337,6 +337,38 @@ describe('running a campaign', () => {
     expect(again.ran).toBe(9);
   });
 
+  it('resumes a campaign grown by repeatWhere, running only the added repetitions', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lfnlab-campaign-'));
+    const { writeFileSync, mkdirSync } = await import('node:fs');
+    const ran: string[] = [];
+    const runOne = async (spec: unknown, runDir: string) => {
+      ran.push(runDir.split('/').at(-1) as string);
+      const s = fakeSummary((spec as { flows: { stack: string }[] }).flows[0]?.stack ?? '?');
+      mkdirSync(runDir, { recursive: true });
+      writeFileSync(join(runDir, 'summary.json'), JSON.stringify(s));
+      return s;
+    };
+    const first = await runCampaign({ campaign: parseCampaignText(text), dir, log: () => undefined, runOne });
+    expect(first.ran).toBe(12);
+    const grown = parseCampaignText(
+      `${text}repeatWhere: [{ where: { 'flows[0].stack': htcp }, repeat: 4 }]\n`,
+    );
+    const lines: string[] = [];
+    ran.length = 0;
+    const second = await runCampaign({ campaign: grown, dir, log: (l) => lines.push(l), runOne });
+    expect(second.skipped).toBe(12);
+    expect(ran.sort()).toEqual(['003-htcp-2-r3', '003-htcp-2-r4', '004-htcp-4-r3', '004-htcp-4-r4']);
+    expect(lines).toContain('the campaign grew by 4 runs; the 12 planned before stay');
+    expect(second.rows).toHaveLength(16);
+    // A campaign that changes a planned run's spec is another campaign, grown or not.
+    const changed = parseCampaignText(
+      `${text.replace('duration: 10s', 'duration: 11s')}repeatWhere: [{ where: { 'flows[0].stack': htcp }, repeat: 5 }]\n`,
+    );
+    await expect(runCampaign({ campaign: changed, dir, log: () => undefined, runOne })).rejects.toThrow(
+      /holds another campaign/,
+    );
+  });
+
   it('resumes without redoing finished runs, retries failed ones, and collects one table', async () => {
     const c = parseCampaignText(text);
     const dir = mkdtempSync(join(tmpdir(), 'lfnlab-campaign-'));

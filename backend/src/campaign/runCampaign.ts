@@ -155,15 +155,24 @@ export async function runCampaign(o: {
   mkdirSync(join(o.dir, 'runs'), { recursive: true });
   // The expanded order is written once; a resume follows it, even if the file has changed since.
   const planFile = join(o.dir, 'campaign.json');
+  const written = { campaign: o.campaign, variants: variants.map(writtenVariant) };
   if (existsSync(planFile)) {
-    const before = JSON.parse(readFileSync(planFile, 'utf8')) as { variants: { id: string }[] };
+    const before = JSON.parse(readFileSync(planFile, 'utf8')) as {
+      variants: { id: string; spec?: unknown }[];
+    };
     const same = before.variants.map((v) => v.id).join('\n') === variants.map((v) => v.id).join('\n');
-    if (!same)
+    if (!same && !grownFrom(before.variants, variants))
       throw new Error(
         `${o.dir} holds another campaign (its variants differ); resume it with its own file or use another directory`,
       );
+    if (!same) {
+      // More repetitions of some variants (repeatWhere): the runs made keep their ids and specs.
+      log(
+        `the campaign grew by ${variants.length - before.variants.length} runs; the ${before.variants.length} planned before stay`,
+      );
+      writeFileSync(planFile, `${JSON.stringify(written, null, 2)}\n`);
+    }
   } else {
-    const written = { campaign: o.campaign, variants: variants.map(writtenVariant) };
     writeFileSync(planFile, `${JSON.stringify(written, null, 2)}\n`);
   }
   const done = variants.filter((v) => settled(o.dir, v.id, retry));
@@ -183,6 +192,18 @@ export async function runCampaign(o: {
   writeFileSync(join(o.dir, 'results.json'), `${JSON.stringify(rows, null, 2)}\n`);
   writeFileSync(join(o.dir, 'results.csv'), toCsv(rows));
   return { rows, ran, skipped: done.length };
+}
+
+/** Whether `now` keeps every variant planned `before`, each with the same spec, and adds some. */
+function grownFrom(before: readonly { id: string; spec?: unknown }[], now: readonly Variant[]): boolean {
+  const byId = new Map(now.map((v) => [v.id, v]));
+  return (
+    now.length > before.length &&
+    before.every((b) => {
+      const v = byId.get(b.id);
+      return v !== undefined && JSON.stringify(b.spec) === JSON.stringify(v.spec);
+    })
+  );
 }
 
 async function runVariants(
