@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MetricInputError } from './guard.js';
-import { kendallTau, normalUpperTail, stratifiedKendall } from './kendall.js';
+import { kendallTau, normalUpperQuantile, normalUpperTail, stratifiedKendall } from './kendall.js';
 
 /** Exact one-sided p-values by listing every arrangement of y (small n only), for checking. */
 function bruteForce(x: number[], y: number[]): { pGreater: number; pLess: number } {
@@ -96,6 +96,20 @@ describe('normalUpperTail', () => {
     expect(normalUpperTail(1.959964)).toBeCloseTo(0.025, 6);
     expect(normalUpperTail(-1.644854)).toBeCloseTo(0.95, 6);
     expect(normalUpperTail(3)).toBeCloseTo(0.0013499, 6);
+  });
+});
+
+describe('normalUpperQuantile', () => {
+  it('inverts normalUpperTail at tabulated points', () => {
+    expect(normalUpperQuantile(0.5)).toBeCloseTo(0, 6);
+    expect(normalUpperQuantile(0.05)).toBeCloseTo(1.644854, 5);
+    expect(normalUpperQuantile(0.975)).toBeCloseTo(-1.959964, 5);
+    expect(normalUpperQuantile(0.0013499)).toBeCloseTo(3, 4);
+  });
+
+  it('rejects a p outside (0, 1)', () => {
+    expect(() => normalUpperQuantile(0)).toThrow(/p must be in \(0, 1\)/);
+    expect(() => normalUpperQuantile(1.2)).toThrow(MetricInputError);
   });
 });
 

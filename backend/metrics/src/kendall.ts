@@ -76,6 +76,19 @@ export function normalUpperTail(z: number): number {
   return z >= 0 ? erfc / 2 : 1 - erfc / 2;
 }
 
+/** The z with P(Z ≥ z) = p, 0 < p < 1, by bisection on normalUpperTail (to its accuracy). */
+export function normalUpperQuantile(p: number): number {
+  if (!(p > 0 && p < 1)) fail(`p must be in (0, 1) (got ${p})`);
+  let lo = -40;
+  let hi = 40;
+  for (let i = 0; i < 100 && hi - lo > 1e-10; i++) {
+    const mid = (lo + hi) / 2;
+    if (normalUpperTail(mid) > p) lo = mid;
+    else hi = mid;
+  }
+  return (lo + hi) / 2;
+}
+
 /** Coefficients of the Gaussian binomial [a choose b]_q: index k counts arrangements with k inversions. */
 function qBinomial(a: number, b: number): number[] {
   // row[j] holds [i choose j]_q for the current i; [i choose j] = [i−1 choose j−1] + q^j [i−1 choose j].

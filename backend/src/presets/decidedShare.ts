@@ -100,12 +100,19 @@ export function shareRange(units: readonly UnitCredit[]): ShareRange {
 }
 
 /** For an inconclusive share: "; about 6 repetitions would decide it at these means and spreads". */
-export function shareToDecide(r: ShareRange): {
+export function shareToDecide(r: ShareRange): ToDecideNote {
+  return toDecideNote(r.toDecide);
+}
+
+export interface ToDecideNote {
   text: string;
   record: Pick<VerdictTest, 'repetitionsToDecide'>;
-} {
-  if (r.toDecide === undefined) return { text: '', record: {} };
-  return { text: `; ${repetitionsText(r.toDecide, true)}`, record: { repetitionsToDecide: r.toDecide } };
+}
+
+/** The sentence and record for a projection over several units; nothing when it cannot say (undefined). */
+export function toDecideNote(n: number | null | undefined): ToDecideNote {
+  if (n === undefined) return { text: '', record: {} };
+  return { text: `; ${repetitionsText(n, true)}`, record: { repetitionsToDecide: n } };
 }
 
 /**

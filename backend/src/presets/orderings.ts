@@ -18,10 +18,12 @@ import {
   shareRangeText,
   shareRecord,
   shareToDecide,
+  toDecideNote,
 } from './decidedShare.js';
 import { type Estimate, type EstimateContext, estimates, underRun } from './estimate.js';
 import { fmt, pct } from './fmt.js';
 import { decide, type Judged, judged, testOf, underRunText } from './judge.js';
+import { orderingToDecide } from './orderingToDecide.js';
 import type { Claim } from './schema.js';
 import { ALPHA, pText, type Verdict } from './verdict.js';
 
@@ -249,12 +251,23 @@ export function ordering(c: ClaimOf<'ordering'>, ctx: EstimateContext): Judged {
   let verdict: Verdict = 'inconclusive';
   if (k.pLess < ALPHA || share === 'fails') verdict = 'fails';
   else if (k.pGreater < ALPHA && share === 'holds') verdict = 'holds';
-  // More repetitions would settle the undecided pairs; whether τ-b would become significant, they do not say.
   const more =
-    verdict === 'inconclusive' && k.pGreater < ALPHA ? shareToDecide(range) : { text: '', record: {} };
+    verdict === 'inconclusive'
+      ? toDecideNote(
+          orderingToDecide({
+            tau,
+            pGreater: k.pGreater,
+            pLess: k.pLess,
+            byRun,
+            repetitions: Math.max(...measured.map((e) => new Set(e.repetitions.flat()).size)),
+            share: range,
+            shareReaches: agreement >= c.minAgreement,
+          }),
+        )
+      : { text: '', record: {} };
   const why =
     k.pGreater >= ALPHA
-      ? `τ-b is not significant at ${ALPHA}`
+      ? `τ-b is not significant at ${ALPHA}${more.text}`
       : `the agreement range straddles ${pct(c.minAgreement)}${more.text}`;
   const result =
     verdict === 'holds'

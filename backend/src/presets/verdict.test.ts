@@ -1,6 +1,6 @@
 // Findings decided by a test: one run per cell is never enough, clear separation over five runs
 // holds, the opposite fails, overlapping runs stay inconclusive; closed-form values need one run.
-import { kendallTau } from '@lfnlab/metrics';
+import { kendallTau, normalUpperQuantile } from '@lfnlab/metrics';
 import { describe, expect, it } from 'vitest';
 import type { RunSummary } from '../run/summary.js';
 import { comparePreset, formatComparison } from './compare.js';
@@ -188,6 +188,25 @@ describe('ordering by Kendall τ-b and pair agreement', () => {
     const f = finding(runs(overlapping), 'order');
     expect(f.verdict).toBe('inconclusive');
     expect(f.test.p).toBeGreaterThan(0.05);
+    expect(f.sentence).toContain('τ-b is not significant at 0.05');
+  });
+
+  it('says how many repetitions would make a positive but weak τ-b significant', () => {
+    // Each seed moves every stack alike: the pairs, compared seed by seed, are decided, but the
+    // pooled runs overlap, so τ-b is positive and not significant at 3 runs each.
+    const weak = { bic: [30, 20, 10], cubic: [28.8, 19.1, 9], reno: [27.9, 18, 8.2] };
+    const f = finding(runs(weak), 'order');
+    expect(f.verdict).toBe('inconclusive');
+    expect(f.tau).toBeGreaterThan(0);
+    const p = f.test.p as number;
+    expect(p).toBeGreaterThan(0.05);
+    expect(f.test.ci?.undecided).toBe(0);
+    const n = f.test.repetitionsToDecide as number;
+    // The z of S grows as √r: at n it clears the one-sided 5 % point, one repetition fewer it does not.
+    const z = normalUpperQuantile(p);
+    expect(z * Math.sqrt(n / 3)).toBeGreaterThan(normalUpperQuantile(0.05));
+    expect(z * Math.sqrt((n - 1) / 3)).toBeLessThanOrEqual(normalUpperQuantile(0.05));
+    expect(f.sentence).toContain(`τ-b is not significant at 0.05; about ${n} repetitions would decide it`);
   });
 
   it('says how many repetitions would decide the pairs that leave a significant ordering inconclusive', () => {
