@@ -40,6 +40,8 @@ export interface Estimate {
    * give a value to several items, as a pair of stacks does). Orderings compare items within blocks.
    */
   blocks: { setting: string; repetition: number; run: string }[] | null;
+  /** Per stratum (as `groups`), its variant (part and parameters) and the runs it holds. */
+  variants: { key: string; runs: number }[];
   /** Runs in the smallest and largest stratum (0 when not measured). */
   n: number;
   nMax: number;
@@ -106,10 +108,20 @@ function byVariant<T>(
 
 type Body = Pick<
   Estimate,
-  'groups' | 'repetitions' | 'stat' | 'value' | 'runs' | 'blocks' | 'n' | 'nMax' | 'rows' | 'deterministic'
+  | 'groups'
+  | 'repetitions'
+  | 'variants'
+  | 'stat'
+  | 'value'
+  | 'runs'
+  | 'blocks'
+  | 'n'
+  | 'nMax'
+  | 'rows'
+  | 'deterministic'
 >;
 
-type Stratum = { values: unknown[]; rows: PresetRow[] };
+type Stratum = { key: string; values: unknown[]; rows: PresetRow[] };
 
 function body(
   strata: Stratum[],
@@ -121,6 +133,7 @@ function body(
   return {
     groups,
     repetitions: strata.map((g) => g.rows.map((r) => r.repetition)),
+    variants: strata.map((g) => ({ key: g.key, runs: g.rows.length })),
     stat,
     value: Number.isNaN(v) ? null : v,
     ...sizes(groups),
@@ -200,6 +213,7 @@ function fromResolved(
       : {
           groups: [],
           repetitions: [],
+          variants: [],
           stat: meanOfAll,
           value: null,
           runs: null,

@@ -60,12 +60,17 @@ export function testOf(
   const measured = items.filter((e) => e.value !== null);
   const ns = measured.map((e) => e.n);
   const deterministic = measured.length > 0 && measured.every((e) => e.deterministic);
+  // Items can share a variant (two flows of one run): each counts once.
+  const variants = new Map(measured.flatMap((e) => e.variants.map((v) => [v.key, v.runs] as const)));
   return {
     name,
     n: ns.length ? Math.min(...ns) : 0,
     nMax: ns.length ? Math.max(...ns) : 0,
     items: items.length,
     measured: measured.length,
+    ...(variants.size
+      ? { variants: variants.size, runs: [...variants.values()].reduce((a, b) => a + b, 0) }
+      : {}),
     ...(deterministic ? { deterministic } : {}),
     ...extra,
   };
@@ -81,9 +86,19 @@ export function judged(
     verdict,
     holds: verdict === 'holds' ? true : verdict === 'fails' ? false : null,
     sentence,
-    test,
+    test: withRunsToDecide(test),
     ...extra,
   };
+}
+
+/**
+ * A projection in repetitions priced in runs: every variant behind the finding brought up to that
+ * many (an estimate where variants already differ in repetitions, as `reproduce.more` makes them).
+ */
+function withRunsToDecide(test: VerdictTest): VerdictTest {
+  const n = test.repetitionsToDecide;
+  if (typeof n !== 'number' || !test.variants || test.runs === undefined) return test;
+  return { ...test, runsToDecide: Math.max(0, test.variants * n - test.runs) };
 }
 
 export const ciRecord = (ci: SmallSampleInterval): NonNullable<VerdictTest['ci']> => ({

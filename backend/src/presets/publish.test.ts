@@ -114,6 +114,15 @@ describe('publishing a preset', () => {
       'reproduction length: 60 s runs × 3 repetitions (up to 10 where a finding needed more)',
     );
 
+    // An inconclusive finding's projection is priced at this preset's pace: 95 s a run on one lab.
+    const first = all[0] as (typeof all)[number];
+    const f = c.findings[0] as (typeof c.findings)[number];
+    const test = { ...f.test, repetitionsToDecide: 15, runsToDecide: 144, variants: 12, runs: 36 };
+    const priced = { ...first, comparison: { ...c, findings: [{ ...f, test }] } };
+    expect(renderResultsSummaryMarkdown([priced])).toContain(
+      'n = 0 (12 variants, 36 runs); about 144 more runs would decide it (~3.8 h on one lab)',
+    );
+
     // A targeted experiment's answer sits beside its finding; a malformed file names the field.
     const f0 = c.findings[0]?.id as string;
     writeFileSync(

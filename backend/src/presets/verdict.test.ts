@@ -142,6 +142,7 @@ describe('threshold by interval', () => {
   it('says nothing of repetitions once a finding is decided', () => {
     const f = finding(runs(inOrder), 'cubic.fast');
     expect(f.test).not.toHaveProperty('repetitionsToDecide');
+    expect(f.test).not.toHaveProperty('runsToDecide');
     expect(f.sentence).not.toMatch(/repetitions/);
   });
 });
@@ -207,6 +208,8 @@ describe('ordering by Kendall τ-b and pair agreement', () => {
     expect(z * Math.sqrt(n / 3)).toBeGreaterThan(normalUpperQuantile(0.05));
     expect(z * Math.sqrt((n - 1) / 3)).toBeLessThanOrEqual(normalUpperQuantile(0.05));
     expect(f.sentence).toContain(`τ-b is not significant at 0.05; about ${n} repetitions would decide it`);
+    // Three variants of three runs each, every one brought up to n.
+    expect(f.test).toMatchObject({ variants: 3, runs: 9, runsToDecide: 3 * n - 9 });
   });
 
   it('says how many repetitions would decide the pairs that leave a significant ordering inconclusive', () => {
@@ -238,6 +241,7 @@ describe('close by bootstrap interval inside the tolerance band', () => {
     expect(wide.sentence).toMatch(/the band ±2 runs 18 to 22/);
     // Mean 20, sd 7.9 over 5 runs, 2 from either edge: t(62) · 7.9/√63 = 1.99.
     expect(wide.test.repetitionsToDecide).toBe(63);
+    expect(wide.test).toMatchObject({ variants: 1, runs: 5, runsToDecide: 58 });
     expect(wide.sentence).toMatch(/an edge of the band; about 63 repetitions would decide it/);
     expect(finding(runs(slow), 'cubic.twenty').verdict).toBe('fails');
   });

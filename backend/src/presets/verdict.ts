@@ -41,6 +41,11 @@ export interface VerdictTest {
    * mean and spread to stay as measured (null: not within 100). Absent for decided findings.
    */
   repetitionsToDecide?: number | null;
+  /** With a number in repetitionsToDecide: the runs that would add, every variant brought up to it. */
+  runsToDecide?: number;
+  /** Variants (campaign cells: part and parameters) behind the measured items, and their runs. */
+  variants?: number;
+  runs?: number;
   /** Significance level the p-value is held against. */
   alpha?: number;
   /** Runs behind each judged item: the fewest and the most (0 when nothing was measured). */
@@ -77,6 +82,18 @@ export const ALPHA = 0.05;
 /** "n = 5" or "n = 3–5 per cell". */
 export function nText(t: Pick<VerdictTest, 'n' | 'nMax'>): string {
   return t.n === t.nMax ? `n = ${t.n}` : `n = ${t.n}–${t.nMax}`;
+}
+
+/** "12 variants, 36 runs": what a finding stands on; "" for records written before it was kept. */
+export function basisText(t: Pick<VerdictTest, 'variants' | 'runs'>): string {
+  if (!t.variants || t.runs === undefined) return '';
+  return `${t.variants} variant${t.variants > 1 ? 's' : ''}, ${t.runs} run${t.runs === 1 ? '' : 's'}`;
+}
+
+/** "about 144 more runs would decide it", from the projection in repetitions; "" when there is none. */
+export function runsToDecideText(t: Pick<VerdictTest, 'runsToDecide'>): string {
+  const more = t.runsToDecide;
+  return more ? `about ${more} more run${more > 1 ? 's' : ''} would decide it` : '';
 }
 
 /** A test's p-value as a phrase: "p = 0.023" (two significant digits), "p < 0.001" below that. */

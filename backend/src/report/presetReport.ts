@@ -4,7 +4,7 @@
 // is never the only cue.
 import { fmt, type PresetComparison } from '../presets/compare.js';
 import { groupValue, preservedText } from '../presets/groupText.js';
-import { MIN_RUNS, nText, verdictOf } from '../presets/verdict.js';
+import { basisText, MIN_RUNS, nText, runsToDecideText, verdictOf } from '../presets/verdict.js';
 import { esc } from './format.js';
 import { badge, page, table } from './page.js';
 
@@ -26,7 +26,7 @@ export function renderPresetComparison(c: PresetComparison, o: { campaignLinks?:
     // comparison.json files written before verdicts carry no test.
     const t = f.test as (typeof f)['test'] | undefined;
     const test = t
-      ? `<br><span class="unit">Test: ${esc(t.name)}; ${esc(nText(t))} runs per cell${t.deterministic ? ' (closed-form value: one run decides)' : ''}.</span>`
+      ? `<br><span class="unit">Test: ${esc(t.name)}; ${esc(nText(t))} runs per cell${basisText(t) ? ` (${esc(basisText(t))})` : ''}${t.deterministic ? ' (closed-form value: one run decides)' : ''}${runsToDecideText(t) ? `; ${esc(runsToDecideText(t))}` : ''}.</span>`
       : '';
     return `<li>${badge(badgeClass[v], v)} ${esc(f.sentence)} <span class="unit">(${esc(f.ref)})</span>${test}</li>`;
   });

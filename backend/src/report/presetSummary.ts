@@ -4,7 +4,7 @@
 import { formatWallS } from '../presets/cost.js';
 import type { PendingPreset } from '../presets/pending.js';
 import type { PublishedPreset, RunsInfo } from '../presets/publish.js';
-import { nText, verdictOf } from '../presets/verdict.js';
+import { basisText, nText, runsToDecideText, type VerdictTest, verdictOf } from '../presets/verdict.js';
 import type { LimitKind } from '../run/limitedBy.js';
 import { esc } from './format.js';
 import { badge, page, table } from './page.js';
@@ -188,7 +188,7 @@ export function renderResultsSummaryHtml(
           badge(badgeClass[v], v),
           `${esc(f.text)}<br><span class="aside">${esc(f.ref)}</span>`,
           `${esc(f.sentence)}${tested}`,
-          esc(f.test ? `${f.test.name}; ${nText(f.test)}` : '—'),
+          esc(testCell(f.test, r)),
         ];
       });
       return [
@@ -224,6 +224,19 @@ export function renderResultsSummaryHtml(
       : []),
   ].join('\n');
   return page({ title: 'lfnlab: the papers reproduced', body });
+}
+
+/**
+ * The "test, n" cell: the test, n per cell, the variants and runs behind it, and for an inconclusive
+ * finding what deciding it would cost at this preset's pace (its runs' wall time, one lab).
+ */
+function testCell(t: VerdictTest | undefined, r: RunsInfo): string {
+  if (!t) return '—';
+  const basis = basisText(t);
+  const more = runsToDecideText(t);
+  const perRun = r.runs.completed ? r.wallS / r.runs.completed : 0;
+  const wall = more && perRun ? ` (~${formatWallS((t.runsToDecide as number) * perRun)} on one lab)` : '';
+  return `${t.name}; ${nText(t)}${basis ? ` (${basis})` : ''}${more ? `; ${more}${wall}` : ''}`;
 }
 
 const mdCell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -262,7 +275,7 @@ export function renderResultsSummaryMarkdown(
                   .filter((e) => e.finding === f.id)
                   .map((e) => `Tested: ${e.hypothesis} (${e.experiment}). Answer: ${e.answer}`),
               ].join(' '),
-            )} | ${mdCell(f.test ? `${f.test.name}; ${nText(f.test)}` : '—')} |`,
+            )} | ${mdCell(testCell(f.test, r))} |`,
         ),
         '',
       );

@@ -236,6 +236,10 @@ const VerdictTestSchema = z.object({
   designEffect: z.number().optional(),
   // An inconclusive interval: repetitions that would likely decide it (null: more than 100).
   repetitionsToDecide: z.number().nullable().optional(),
+  // …and the runs that would add; the variants (campaign cells) and runs behind the finding.
+  runsToDecide: z.number().optional(),
+  variants: z.number().optional(),
+  runs: z.number().optional(),
   alpha: z.number().optional(),
   n: z.number(),
   nMax: z.number(),

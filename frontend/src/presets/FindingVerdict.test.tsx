@@ -149,6 +149,23 @@ describe('FindingVerdict', () => {
     expect(screen.getByText(/not decided within 100 repetitions at this spread; n = 3/)).toBeTruthy();
   });
 
+  it('prices the repetitions in runs and names the variants and runs behind the finding', () => {
+    const test = {
+      ...decidedTest,
+      nMax: 3,
+      repetitionsToDecide: 15,
+      runsToDecide: 144,
+      variants: 12,
+      runs: 36,
+    };
+    inApp(<FindingVerdict finding={{ ...decided, verdict: 'inconclusive', test }} />);
+    expect(
+      screen.getByText(
+        /about 15 repetitions would decide it \(144 more runs\); n = 3 \(12 variants, 36 runs\)/,
+      ),
+    ).toBeTruthy();
+  });
+
   it('reads an older finding that has only holds', () => {
     const { id, kind, text, ref, sentence } = decided;
     inApp(<FindingVerdict finding={{ id, kind, text, ref, sentence, holds: true }} />);

@@ -1,6 +1,6 @@
 // A finding's verdict as the comparison decided it: the word first (holds / fails / inconclusive;
 // the colour only repeats it), then the test that decided it, what it found, and the runs per cell (n).
-import { ciMethodText, nText, pText, type VerdictTest, verdictOf } from '@lfnlab/presets/verdict';
+import { basisText, ciMethodText, nText, pText, type VerdictTest, verdictOf } from '@lfnlab/presets/verdict';
 import { VERDICT_COLORS } from '@lfnlab/report/palette';
 import { Badge, Group, Text } from '@mantine/core';
 import type { PresetFinding } from '../api/types';
@@ -13,7 +13,7 @@ const end = (x: number | null | undefined, side: 'low' | 'high') =>
 /**
  * What the test found: "95 % CI 0.31 to 0.42 (paired by seed), t on 2 df", "share 0.73 to 0.91 (1 of 11
  * undecided)", "τ = 0.62, p = 0.0031 (α = 0.05)", "variance × 1.71 for values sharing a run",
- * "about 8 repetitions would decide it".
+ * "about 8 repetitions would decide it (60 more runs)".
  */
 export function testNumbers(t: VerdictTest): string {
   const parts: string[] = [];
@@ -33,7 +33,7 @@ export function testNumbers(t: VerdictTest): string {
     parts.push(
       t.repetitionsToDecide === null
         ? 'not decided within 100 repetitions at this spread'
-        : `about ${t.repetitionsToDecide} repetitions would decide it`,
+        : `about ${t.repetitionsToDecide} repetitions would decide it${t.runsToDecide ? ` (${t.runsToDecide} more runs)` : ''}`,
     );
   return parts.join(', ');
 }
@@ -59,6 +59,7 @@ export function FindingVerdict({ finding }: { finding: PresetFinding }) {
             {' '}
             ({t.name}
             {testNumbers(t) ? `: ${testNumbers(t)}` : ''}; {nText(t)}
+            {basisText(t) ? ` (${basisText(t)})` : ''}
             {t.deterministic ? ', closed-form' : ''})
           </Text>
         )}
