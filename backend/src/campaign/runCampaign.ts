@@ -9,6 +9,7 @@ import { stringify } from 'yaml';
 import { KeptLab } from '../run/keptLab.js';
 import { runOrRecord } from '../run/runOrRecord.js';
 import type { RunSummary } from '../run/summary.js';
+import { poolLabNames } from '../service/labDriver.js';
 import { type Campaign, expandCampaign, type Variant, writtenVariant } from './expand.js';
 import { toCsv } from './resultsCsv.js';
 
@@ -45,7 +46,7 @@ export function runInLab(labName: string | undefined, log: (line: string) => voi
  * the others `BASE-2` … `BASE-n`, each booted on first use and each with its own kept dumbbell.
  */
 export function runInLabs(base: string | undefined, n: number, log?: (line: string) => void): RunOne[] {
-  return Array.from({ length: n }, (_, i) => runInLab(i === 0 ? base : `${base ?? 'default'}-${i + 1}`, log));
+  return poolLabNames(n, base).map((name) => runInLab(name, log));
 }
 
 export interface CampaignRow {

@@ -5,7 +5,13 @@ import { saveProgress, syncedText, syncProgress } from '../campaign/progress.js'
 import { runCampaign, runInLabs } from '../campaign/runCampaign.js';
 import { type Command, table, UsageError } from './args.js';
 import { CAMPAIGN_TABLE_HELP, campaignTable } from './campaignTable.js';
-import { parseLabCount, parseRetryInvalid, RETRY_INVALID_HELP } from './labsOption.js';
+import {
+  labsLeftUpNote,
+  parseLabCount,
+  parseRetryInvalid,
+  poolLabNames,
+  RETRY_INVALID_HELP,
+} from './labsOption.js';
 import { STOP_HELP, stopOnSignals } from './stopSignals.js';
 
 export const campaignCommand: Command = {
@@ -88,6 +94,7 @@ ${STOP_HELP}`,
       typeof values['retry-invalid'] === 'string' ? values['retry-invalid'] : undefined,
     );
     const progress = typeof values.progress === 'string' ? resolve(values.progress) : null;
+    const labBase = typeof values.lab === 'string' ? values.lab : undefined;
     const stopping = stopOnSignals();
     try {
       console.log(`lfnlab campaign ${campaign.name} → ${dir}${labCount > 1 ? ` on ${labCount} labs` : ''}`);
@@ -99,7 +106,7 @@ ${STOP_HELP}`,
         signal: stopping.signal,
         drain: stopping.drain,
         retryInvalid,
-        runOne: runInLabs(typeof values.lab === 'string' ? values.lab : undefined, labCount),
+        runOne: runInLabs(labBase, labCount),
         afterRun: progress ? (id) => saveProgress(dir, progress, id) : undefined,
       });
       const rows = out.rows.map((r) => [
@@ -117,6 +124,7 @@ ${STOP_HELP}`,
       );
       console.log(`${out.ran} run now, ${out.skipped} already done; table in ${join(dir, 'results.csv')}`);
       console.log(`means and 95 % intervals per cell: lfnlab campaign table ${dir}`);
+      if (out.ran > 0) console.log(labsLeftUpNote(poolLabNames(Math.min(labCount, out.ran), labBase)));
       return stopping.stopped() ? 130 : out.rows.every((r) => r.status === 'completed') ? 0 : 1;
     } finally {
       stopping.release();

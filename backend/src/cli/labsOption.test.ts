@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from './args.js';
-import { parseLabCount, parseLabOption, poolLabNames } from './labsOption.js';
+import { labsLeftUpNote, parseLabCount, parseLabOption, poolLabNames } from './labsOption.js';
 
 describe('--lab and --labs', () => {
   it('names the pool after --lab: default labs, a lab PC, or none at all', () => {
@@ -18,5 +18,14 @@ describe('--lab and --labs', () => {
       /--labs must be a whole number from 1 to 8 \(got 0\)/,
     );
     expect(() => parseLabCount('2.5', () => undefined)).toThrow(UsageError);
+  });
+
+  it('tells which labs a campaign left up and how to power each off', () => {
+    expect(labsLeftUpNote(['default'])).toBe(
+      'lab default stays up for the next run (paused between uses, holding memory); to free it: lfnlab lab down --name default',
+    );
+    expect(labsLeftUpNote(poolLabNames(2))).toMatch(
+      /^labs default, default-2 stay up .*to free them: lfnlab lab down --name default; lfnlab lab down --name default-2$/,
+    );
   });
 });

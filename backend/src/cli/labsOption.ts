@@ -26,6 +26,16 @@ export function parseLabCount(text: string | undefined, warn: (line: string) => 
   return n;
 }
 
+/**
+ * What a campaign leaves behind: its labs stay up so the next command starts without a boot (a
+ * dilated lab pauses between uses and costs no CPU, but each keeps its memory), which a user who
+ * never typed `lab up` would not expect unless told.
+ */
+export function labsLeftUpNote(names: readonly string[]): string {
+  const downs = names.map((n) => `lfnlab lab down --name ${n}`).join('; ');
+  return `${names.length === 1 ? `lab ${names[0]} stays` : `labs ${names.join(', ')} stay`} up for the next run (paused between uses, holding memory); to free ${names.length === 1 ? 'it' : 'them'}: ${downs}`;
+}
+
 /** --retry-invalid N: how many more runs a variant gets after the lab could not carry it (0 to 3). */
 export function parseRetryInvalid(text: string | undefined): number {
   if (text === undefined) return 0;

@@ -32,7 +32,13 @@ import { renderPresetComparison } from '../report/presetReport.js';
 import { renderResultsSummaryHtml, renderResultsSummaryMarkdown } from '../report/presetSummary.js';
 import { codeVersion } from '../run/codeVersion.js';
 import { type Command, table, UsageError } from './args.js';
-import { parseLabCount, parseRetryInvalid, RETRY_INVALID_HELP } from './labsOption.js';
+import {
+  labsLeftUpNote,
+  parseLabCount,
+  parseRetryInvalid,
+  poolLabNames,
+  RETRY_INVALID_HELP,
+} from './labsOption.js';
 import { formatPresetShow } from './presetShow.js';
 import { STOP_HELP, stopOnSignals } from './stopSignals.js';
 
@@ -351,8 +357,10 @@ ${STOP_HELP}`,
     console.log(
       `cost: ${formatCost(cost)}${labCount > 1 ? `; on ${labCount} labs at best ${formatWallS(cost.wallS / labCount)}` : ''}; resumable (Ctrl-C or SIGUSR2, then run it again)`,
     );
+    const labBase = typeof values.lab === 'string' ? values.lab : undefined;
     const stopping = stopOnSignals();
     let allDone = true;
+    let ran = 0;
     try {
       for (const { part, campaign } of campaigns) {
         if (stopping.stopped()) break;
@@ -365,16 +373,18 @@ ${STOP_HELP}`,
           signal: stopping.signal,
           drain: stopping.drain,
           retryInvalid,
-          runOne: runInLabs(typeof values.lab === 'string' ? values.lab : undefined, labCount),
+          runOne: runInLabs(labBase, labCount),
           afterRun: progress ? (id) => saveProgress(partDir, join(progress, part), id) : undefined,
         });
         allDone &&= out.rows.every((r) => r.status === 'completed');
+        ran += out.ran;
       }
     } finally {
       stopping.release();
     }
     const out = compareDir(preset, dir, values);
     console.log(`\n${out.text}\n${out.html}`);
+    if (ran > 0) console.log(labsLeftUpNote(poolLabNames(Math.min(labCount, ran), labBase)));
     return stopping.stopped() ? 130 : allDone ? 0 : 1;
   },
 };
