@@ -249,9 +249,16 @@ describe('comparePreset', () => {
     expect(alike?.sentence).toContain(`; about ${n} repetitions would decide it at this mean and spread)`);
   });
 
-  it('reads σ from summary.json and leaves out failed or invalid runs', () => {
+  it("reads σ from the run's metrics and leaves out failed or invalid runs", () => {
+    // The flow's own sd field as summaries before 2026-12-03 wrote it (iperf3's closing fraction of a
+    // second counted as an interval): not what the comparison reads.
     const summary = {
-      flows: [{ name: 'test', goodputMbps: { mean: 30, sd: 2.5, wholeRun: 31 }, stability: 0.08 }],
+      flows: [{ name: 'test', goodputMbps: { mean: 30, sd: 12, wholeRun: 31 }, stability: 0.4 }],
+      metrics: {
+        flows: [{ flow: 'test', metrics: [{ id: 'throughput.sd', value: 2.5e6, unit: 'bit/s' }] }],
+        groups: [],
+        theory: [],
+      },
     } as unknown as RunSummary;
     const rows = agreeing.map((r) => (r.id === 'bic-50ms' ? { ...r, summary } : r));
     rows.push(row('bic', '50ms', 99, 1, { id: 'x', status: 'failed' }));

@@ -32,9 +32,14 @@ export function goodputSum(row: PresetRow, flows: string | string[]): number | n
   return xs ? xs.reduce((a, b) => a + b, 0) : null;
 }
 
-function summaryFlows(row: PresetRow, flows: string | string[] | undefined) {
+/** A per-flow run metric, averaged over the flows matching `flows` (all when undefined). */
+function flowMetric(row: PresetRow, flows: string | string[] | undefined, id: string): number | null {
   const res = flows === undefined ? null : patterns(flows);
-  return (row.summary?.flows ?? []).filter((f) => res === null || matchesAny(f.name, res));
+  return meanOrNull(
+    (row.summary?.metrics?.flows ?? [])
+      .filter((f) => res === null || matchesAny(f.flow, res))
+      .map((f) => f.metrics.find((x) => x.id === id)?.value),
+  );
 }
 
 function meanOrNull(xs: (number | null | undefined)[]): number | null {
@@ -51,10 +56,14 @@ export function rowMeasure(m: Measure, row: PresetRow): number | null {
       const sum = xs.reduce((a, b) => a + b, 0);
       return m.agg === 'mean' ? sum / xs.length : sum;
     }
-    case 'goodputSd':
-      return meanOrNull(summaryFlows(row, m.flows).map((f) => f.goodputMbps.sd));
+    // From the run metrics, not the summary's flow fields: summaries written before 2026-12-03
+    // counted iperf3's last fraction-of-a-second report as one more interval there.
+    case 'goodputSd': {
+      const sd = flowMetric(row, m.flows, 'throughput.sd');
+      return sd === null ? null : sd / 1e6;
+    }
     case 'stability':
-      return meanOrNull(summaryFlows(row, m.flows).map((f) => f.stability));
+      return flowMetric(row, m.flows, 'stability.sigma_over_mu');
     case 'jain': {
       if (m.flows === undefined) return finite(row.jainForward) ? row.jainForward : null;
       const xs = goodputs(row, m.flows);
@@ -97,14 +106,7 @@ export function rowMeasure(m: Measure, row: PresetRow): number | null {
     case 'metric': {
       const metrics = row.summary?.metrics;
       if (!metrics) return null;
-      if (m.scope === 'flow') {
-        const res = m.flows === undefined ? null : patterns(m.flows);
-        return meanOrNull(
-          metrics.flows
-            .filter((f) => res === null || matchesAny(f.flow, res))
-            .map((f) => f.metrics.find((x) => x.id === m.id)?.value),
-        );
-      }
+      if (m.scope === 'flow') return flowMetric(row, m.flows, m.id);
       if (m.scope === 'group') {
         const g = metrics.groups.find((x) => x.direction === 'forward');
         return g?.metrics.find((x) => x.id === m.id)?.value ?? null;
@@ -215,9 +217,9 @@ export function describeMeasure(m: Measure): string {
     case 'goodput':
       return `CampaignRow.goodputMbps[${fl(m.flows)}]${m.agg === 'mean' ? ' (mean)' : ''}`;
     case 'goodputSd':
-      return `summary flows[${fl(m.flows)}].goodputMbps.sd`;
+      return `run metric throughput.sd of [${fl(m.flows)}] (σ over 5 s intervals, Mbit/s)`;
     case 'stability':
-      return `summary flows[${fl(m.flows)}].stability (σ/μ)`;
+      return `run metric stability.sigma_over_mu of [${fl(m.flows)}] (σ/μ over 5 s intervals)`;
     case 'jain':
       return m.flows === undefined ? 'CampaignRow.jainForward' : `Jain of goodputMbps[${fl(m.flows)}]`;
     case 'utilisation':

@@ -68,9 +68,9 @@ export const MeasureSchema: z.ZodType<Measure> = z.lazy(() =>
       flows: FlowsSchema,
       agg: z.enum(['sum', 'mean']).optional(),
     }),
-    /** σ of the flow's interval goodputs (summary.json flows[].goodputMbps.sd), Mbit/s. */
+    /** σ of the flow's 5 s interval goodputs (run metric throughput.sd), Mbit/s, averaged over the flows. */
     z.strictObject({ kind: z.literal('goodputSd'), flows: FlowsSchema }),
-    /** Stability index σ/μ (summary.json flows[].stability), averaged over the flows. */
+    /** Stability index σ/μ over 5 s intervals (run metric stability.sigma_over_mu), averaged over the flows. */
     z.strictObject({ kind: z.literal('stability'), flows: FlowsSchema }),
     /** Jain's index: CampaignRow.jainForward, or over the named flows' goodputs. */
     z.strictObject({ kind: z.literal('jain'), flows: FlowsSchema.optional() }),

@@ -1,65 +1,95 @@
-// A flow's `omit`: its slow start left out of the interval statistics (mean ± σ, σ/μ), not of its
-// whole-run goodput.
-import type { FlowTopology } from '@lfnlab/emulator';
+// A flow's interval statistics (mean ± σ, σ/μ): its slow start (`omit`) left out, and iperf3's
+// closing report, a fraction of a second after the sender stopped, never counted as an interval.
+// The summary repeats the run metrics: one computation, whichever a reader looks at.
+import { buildPlan, validateSpec } from '@lfnlab/emulator';
 import { describe, expect, it } from 'vitest';
+import { findMetric } from '../report/format.js';
 import type { IntervalSample } from './iperf.js';
-import { afterOmit, emptyFlowResult, summariseFlow } from './summary.js';
+import { emptyFlowResult, summarise } from './summary.js';
 
-const flow: FlowTopology = {
-  name: 'reno-1',
-  transport: 'tcp',
-  stack: 'reno',
-  path: 'main',
-  direction: 'forward',
-  streams: 1,
-  port: 5201,
-  rttMs: 170,
-  clientNs: 'lfn-p0-snd',
-  serverNs: 'lfn-p0-rcv',
-  serverAddr: '10.1.2.2',
-  startMs: 0,
-  durationMs: 40_000,
-  bytes: null,
-  windowBytes: null,
-  rateBps: null,
-  payloadSeed: 1001,
+const specOf = (omit?: string) => {
+  const v = validateSpec({
+    name: 'omit',
+    duration: '40s',
+    sampleInterval: '5s',
+    paths: { main: { rtt: '10ms', rate: '100Mbit' } },
+    flows: [{ name: 'reno-1', stack: 'reno', ...(omit ? { omit } : {}) }],
+  });
+  if (!v.ok) throw new Error('bad spec');
+  return v.spec;
 };
 
-/** 5 s intervals from a data start at 0.3 s: slow start reaches 60 Mbit/s, then 100 steady. */
-const intervals: IntervalSample[] = [60, 100, 100, 100, 100, 100, 100, 100].map((mbps, k) => ({
+const interval = (t: number, seconds: number, mbps: number): IntervalSample => ({
   kind: 'interval',
   flow: 'reno-1',
-  t: 0.3 + 5 * (k + 1),
-  seconds: 5,
+  t,
+  seconds,
   goodputBps: mbps * 1e6,
   sendBps: null,
   retransmits: null,
   cwndBytes: null,
   rttMs: null,
   streams: [],
-}));
+});
 
-describe('omit', () => {
-  it('keeps the intervals that begin at least omit after the first began', () => {
-    expect(afterOmit(intervals, 0)).toHaveLength(8);
-    expect(afterOmit(intervals, 5).map((s) => s.t)).toEqual(intervals.slice(1).map((s) => s.t));
-    expect(afterOmit(intervals, 5.1)).toHaveLength(6);
-    expect(afterOmit([], 5)).toEqual([]);
+/**
+ * iperf3's receiver reports as a kept run did (table1, Caltech, HS-TCP at its window): 5 s intervals
+ * from t = 0, slow start reaching 60 Mbit/s, then 89.6 steady; then a last 0.011 s report at 57
+ * Mbit/s, after the sender stopped at 40 s.
+ */
+const intervals = [
+  ...[60, 89.6, 89.6, 89.6, 89.6, 89.6, 89.6, 89.6].map((mbps, k) => interval(5 * (k + 1), 5, mbps)),
+  interval(40.011, 0.011, 57),
+];
+
+const summaryOf = (omit?: string) => {
+  const spec = specOf(omit);
+  const plan = buildPlan(spec);
+  return summarise({
+    spec,
+    paths: plan.topology.paths,
+    results: plan.topology.flows.map((f) => ({ ...emptyFlowResult(f), intervals })),
+    samples: [],
+    idleRtt: {},
+    status: 'completed',
+    error: null,
+    fidelity: null,
+  });
+};
+
+describe('interval statistics of a flow', () => {
+  it('leave slow start out when the spec says omit, and say so', () => {
+    const all = summaryOf();
+    const f = all.flows[0];
+    // One slow interval in eight: σ/μ 0.114 although the flow is steady after it.
+    expect(f?.stability).toBeCloseTo(0.114, 3);
+    expect(f?.goodputMbps.mean).toBeCloseTo(85.9, 6);
+    expect(f?.omitS).toBeUndefined();
+    const steady = summaryOf('5s').flows[0];
+    expect(steady?.stability).toBeCloseTo(0, 9);
+    expect(steady?.goodputMbps.mean).toBeCloseTo(89.6, 6);
+    expect(steady?.goodputMbps.sd).toBeCloseTo(0, 9);
+    expect(steady?.omitS).toBe(5);
   });
 
-  it("leaves slow start out of the flow's mean, σ and stability, and says so", () => {
-    const r = (omitMs?: number) => ({
-      ...emptyFlowResult({ ...flow, ...(omitMs === undefined ? {} : { omitMs }) }),
-      intervals,
-    });
-    const all = summariseFlow(r());
-    // One slow interval in eight: σ/μ 0.139 although the flow is steady after it.
-    expect(all.stability).toBeCloseTo(0.1393, 3);
-    expect(all.goodputMbps.mean).toBe(95);
-    expect(all.omitS).toBeUndefined();
-    const steady = summariseFlow(r(5000));
-    expect(steady.stability).toBe(0);
-    expect(steady.goodputMbps).toMatchObject({ mean: 100, sd: 0 });
-    expect(steady.omitS).toBe(5);
+  it("never count iperf3's closing fraction of a second as an interval", () => {
+    // Counted as an eighth interval it gave this steady flow σ 10.8 Mbit/s and σ/μ 0.126, as the
+    // summaries of kept runs had it.
+    const s = summaryOf('5s');
+    expect(s.flows[0]?.stability).toBeLessThan(1e-9);
+  });
+
+  it('are the run metrics, copied: one computation whichever a reader looks at', () => {
+    const s = summaryOf('5s');
+    const fm = s.metrics.flows.find((f) => f.flow === 'reno-1')?.metrics ?? [];
+    expect(s.flows[0]?.stability).toBe(findMetric(fm, 'stability.sigma_over_mu'));
+    expect((s.flows[0]?.goodputMbps.sd ?? Number.NaN) * 1e6).toBeCloseTo(
+      findMetric(fm, 'throughput.sd') ?? -1,
+      6,
+    );
+    expect((s.flows[0]?.goodputMbps.mean ?? Number.NaN) * 1e6).toBeCloseTo(
+      findMetric(fm, 'throughput.mean') ?? -1,
+      6,
+    );
   });
 });

@@ -121,7 +121,13 @@ function flowMetrics(f: FlowTopology, samples: Sample[], intervalS: number): Flo
   if (goodput) {
     try {
       // Slow start the spec asked to leave out (flow `omit`) stays out of σ and σ/μ here too.
-      const st = throughputStats(goodput, { intervalS, startS: startS + (f.omitMs ?? 0) / 1000, endS });
+      const from = startS + (f.omitMs ?? 0) / 1000;
+      // A flow that sends for less than one interval still has a mean: over all of its sending.
+      const st = throughputStats(goodput, {
+        intervalS: Math.min(intervalS, endS - from),
+        startS: from,
+        endS,
+      });
       out.push(metricValue('throughput.mean', st.meanBitPerS));
       // One 5 s interval has no spread: a σ of 0 would read as perfectly steady, so none is given.
       if (st.intervals >= 2) {

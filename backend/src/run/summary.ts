@@ -2,14 +2,14 @@
 // utilisation; Jain's index between flows sharing a bottleneck direction.
 
 import type { FlowTopology, PathTopology, Spec, Transport } from '@lfnlab/emulator';
-import { bottleneckJain, type MetricValue, meanAndSd, metricValue, stabilityIndex } from '@lfnlab/metrics';
+import { bottleneckJain, type MetricValue, metricValue } from '@lfnlab/metrics';
 import type { FidelityReport } from './fidelity.js';
 import type { IntervalSample, IperfJson } from './iperf.js';
 import { linkProofOf, withLabLimits } from './labLimitCheck.js';
 import { type FlowLimit, flowLimits } from './limitedBy.js';
 import type { PingSummary } from './probes.js';
 import type { ReuseRecord } from './reuse.js';
-import { type RunMetrics, runMetrics } from './runMetrics.js';
+import { type FlowMetrics, type RunMetrics, runMetrics } from './runMetrics.js';
 import type { RttSample, Sample } from './samples.js';
 import type { RunClock } from './schedule.js';
 import type { TransferResult } from './transportFlows.js';
@@ -59,9 +59,12 @@ export interface FlowSummary {
   durationS: number;
   status: 'ok' | 'failed';
   error: string | null;
-  /** mean and sd: over the sample intervals after `omitS`; wholeRun: every byte. */
+  /**
+   * mean and sd: over the whole 5 s intervals between `omitS` and the flow's end (the run metrics
+   * throughput.mean and throughput.sd, copied here); wholeRun: every byte.
+   */
   goodputMbps: { mean: number | null; sd: number | null; wholeRun: number | null };
-  /** σ/μ of the interval goodputs after `omitS`. */
+  /** σ/μ over the same intervals (the run metric stability.sigma_over_mu). */
   stability: number | null;
   /** The flow's first seconds left out of mean, sd and stability (spec `omit`; absent: none). */
   omitS?: number;
@@ -136,33 +139,21 @@ export interface RejudgeNote {
 
 const mbps = (bps: number | null | undefined) => (bps === null || bps === undefined ? null : bps / 1e6);
 
+const metricIn = (fm: FlowMetrics | undefined, id: string) =>
+  fm?.metrics.find((m) => m.id === id)?.value ?? null;
 /**
- * The intervals that begin at least `omitS` after the first one began (iperf3 times them from the
- * flow's data connection), so a flow's slow start can be left out of its interval statistics.
+ * `cpuMHz`: the lab CPU's clock, for seed 000's MHz per Mbit/s. `fm`: the flow's run metrics, whose
+ * interval statistics the summary repeats: computed once, over whole intervals inside the flow's
+ * sending time (iperf3's receiver adds a last report of a fraction of a second after the sender
+ * stops, which as one more interval alone gave steady flows a σ/μ of 0.15).
  */
-export function afterOmit<T extends { t: number; seconds: number }>(
-  intervals: readonly T[],
-  omitS: number,
-): T[] {
-  const first = intervals[0];
-  if (!first || omitS <= 0) return [...intervals];
-  const from = first.t - first.seconds + omitS - 1e-3;
-  return intervals.filter((s) => s.t - s.seconds >= from);
-}
-
-/** `cpuMHz`: the lab CPU's clock, for seed 000's MHz per Mbit/s. */
-export function summariseFlow(r: FlowResult, cpuMHz: number | null = null): FlowSummary {
+export function summariseFlow(r: FlowResult, cpuMHz: number | null = null, fm?: FlowMetrics): FlowSummary {
   const { flow } = r;
-  const goodput = afterOmit(r.intervals, (flow.omitMs ?? 0) / 1000)
-    .map((s) => s.goodputBps)
-    .filter((x): x is number => x !== null);
-  const stats = goodput.length ? meanAndSd(goodput) : null;
   const sender = r.client?.end?.streams?.map((s) => s.sender).filter((s) => s !== undefined) ?? [];
   const rtts = sender.map((s) => s?.mean_rtt).filter((x): x is number => x !== undefined);
   const cwnds = r.intervals.map((s) => s.cwndBytes).filter((x): x is number => x !== null);
   const transfer = r.transfer ?? null;
   const wholeRun = transfer ? transfer.goodputBps : (r.client?.end?.sum_received?.bits_per_second ?? null);
-  const stability = stats && stats.mean > 0 ? stabilityIndex(goodput) : null;
   const retransmitted = r.client?.end?.sum_sent?.retransmits ?? null;
   const metrics: MetricValue[] = [];
   const senderCpu = r.client?.end?.cpu_utilization_percent?.host_total;
@@ -191,8 +182,12 @@ export function summariseFlow(r: FlowResult, cpuMHz: number | null = null): Flow
           ? `integrity mismatch: receiver sha256 ${transfer.sha256.receiver} (${transfer.bytes.received} B), sender ${transfer.sha256.sender} (${transfer.bytes.sent} B)`
           : 'integrity unknown: a side reported no digest'
         : null),
-    goodputMbps: { mean: mbps(stats?.mean), sd: mbps(stats?.sd), wholeRun: mbps(wholeRun) },
-    stability,
+    goodputMbps: {
+      mean: mbps(metricIn(fm, 'throughput.mean')),
+      sd: mbps(metricIn(fm, 'throughput.sd')),
+      wholeRun: mbps(wholeRun),
+    },
+    stability: metricIn(fm, 'stability.sigma_over_mu'),
     ...(flow.omitMs ? { omitS: flow.omitMs / 1000 } : {}),
     retransmits: retransmitted,
     rttMs: {
@@ -256,8 +251,18 @@ export function summarise(args: {
     args.samples,
     linkProofOf(args.fidelity),
   );
+  const metrics = runMetrics(
+    args.spec,
+    args.paths,
+    args.results.map((r) => r.flow),
+    [...args.samples, ...args.results.flatMap((r) => r.intervals)],
+  );
   const flows = args.results.map((r) => ({
-    ...summariseFlow(r, args.cpuMHz ?? null),
+    ...summariseFlow(
+      r,
+      args.cpuMHz ?? null,
+      metrics.flows.find((f) => f.flow === r.flow.name),
+    ),
     limitedBy: limits[r.flow.name] ?? null,
     ...(args.spec.wire
       ? { labSide: labSideOf({ name: r.flow.name, durationMs: r.flow.durationMs }, args.samples) }
@@ -311,12 +316,7 @@ export function summarise(args: {
     fidelity,
     flows,
     paths,
-    metrics: runMetrics(
-      args.spec,
-      args.paths,
-      args.results.map((r) => r.flow),
-      [...args.samples, ...args.results.flatMap((r) => r.intervals)],
-    ),
+    metrics,
     clock: args.clock ?? null,
   };
 }
