@@ -22,7 +22,7 @@ export function formatSummary(s: RunSummary): string {
       'dir',
       'streams',
       'goodput Mbit/s',
-      'σ',
+      'σ (5 s)',
       'whole run',
       'retrans',
       'RTT ms',
