@@ -5,13 +5,7 @@ import { saveProgress, syncedText, syncProgress } from '../campaign/progress.js'
 import { runCampaign, runInLabs } from '../campaign/runCampaign.js';
 import { type Command, table, UsageError } from './args.js';
 import { CAMPAIGN_TABLE_HELP, campaignTable } from './campaignTable.js';
-import {
-  labsLeftUpNote,
-  parseLabCount,
-  parseRetryInvalid,
-  poolLabNames,
-  RETRY_INVALID_HELP,
-} from './labsOption.js';
+import { labsLeftUpNote, parseLabCount, parseRetryInvalid, RETRY_INVALID_HELP } from './labsOption.js';
 import { STOP_HELP, stopOnSignals } from './stopSignals.js';
 
 export const campaignCommand: Command = {
@@ -124,7 +118,8 @@ ${STOP_HELP}`,
       );
       console.log(`${out.ran} run now, ${out.skipped} already done; table in ${join(dir, 'results.csv')}`);
       console.log(`means and 95 % intervals per cell: lfnlab campaign table ${dir}`);
-      if (out.ran > 0) console.log(labsLeftUpNote(poolLabNames(Math.min(labCount, out.ran), labBase)));
+      const leftUp = labsLeftUpNote(labCount, out.ran, labBase);
+      if (leftUp) console.log(leftUp);
       return stopping.stopped() ? 130 : out.rows.every((r) => r.status === 'completed') ? 0 : 1;
     } finally {
       stopping.release();

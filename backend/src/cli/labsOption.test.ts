@@ -21,11 +21,13 @@ describe('--lab and --labs', () => {
   });
 
   it('tells which labs a campaign left up and how to power each off', () => {
-    expect(labsLeftUpNote(['default'])).toBe(
+    expect(labsLeftUpNote(2, 0)).toBeNull();
+    // One run on a pool of two: only the first lab was booted.
+    expect(labsLeftUpNote(2, 1)).toBe(
       'lab default stays up for the next run (paused between uses, holding memory); to free it: lfnlab lab down --name default',
     );
-    expect(labsLeftUpNote(poolLabNames(2))).toMatch(
-      /^labs default, default-2 stay up .*to free them: lfnlab lab down --name default; lfnlab lab down --name default-2$/,
+    expect(labsLeftUpNote(2, 5, 'repro')).toMatch(
+      /^labs repro, repro-2 stay up .*to free them: lfnlab lab down --name repro; lfnlab lab down --name repro-2$/,
     );
   });
 });

@@ -3,9 +3,9 @@
 import { availableParallelism } from 'node:os';
 import { expectedClock } from '@lfnlab/lab-images';
 import { defaultLabCount, labsThatFit } from '../campaign/labPool.js';
-import { LAB_NAME } from '../service/labDriver.js';
+import { LAB_NAME, poolLabNames } from '../service/labDriver.js';
 
-export { poolLabNames } from '../service/labDriver.js';
+export { poolLabNames };
 
 import { UsageError } from './args.js';
 
@@ -27,11 +27,13 @@ export function parseLabCount(text: string | undefined, warn: (line: string) => 
 }
 
 /**
- * What a campaign leaves behind: its labs stay up so the next command starts without a boot (a
- * dilated lab pauses between uses and costs no CPU, but each keeps its memory), which a user who
- * never typed `lab up` would not expect unless told.
+ * What a campaign leaves behind: the labs its `ran` runs used stay up so the next command starts
+ * without a boot (a dilated lab pauses between uses and costs no CPU, but each keeps its memory),
+ * which a user who never typed `lab up` would not expect unless told. Null when nothing ran.
  */
-export function labsLeftUpNote(names: readonly string[]): string {
+export function labsLeftUpNote(labCount: number, ran: number, base?: string): string | null {
+  if (ran < 1) return null;
+  const names = poolLabNames(Math.min(labCount, ran), base);
   const downs = names.map((n) => `lfnlab lab down --name ${n}`).join('; ');
   return `${names.length === 1 ? `lab ${names[0]} stays` : `labs ${names.join(', ')} stay`} up for the next run (paused between uses, holding memory); to free ${names.length === 1 ? 'it' : 'them'}: ${downs}`;
 }

@@ -32,13 +32,7 @@ import { renderPresetComparison } from '../report/presetReport.js';
 import { renderResultsSummaryHtml, renderResultsSummaryMarkdown } from '../report/presetSummary.js';
 import { codeVersion } from '../run/codeVersion.js';
 import { type Command, table, UsageError } from './args.js';
-import {
-  labsLeftUpNote,
-  parseLabCount,
-  parseRetryInvalid,
-  poolLabNames,
-  RETRY_INVALID_HELP,
-} from './labsOption.js';
+import { labsLeftUpNote, parseLabCount, parseRetryInvalid, RETRY_INVALID_HELP } from './labsOption.js';
 import { formatPresetShow } from './presetShow.js';
 import { STOP_HELP, stopOnSignals } from './stopSignals.js';
 
@@ -384,7 +378,8 @@ ${STOP_HELP}`,
     }
     const out = compareDir(preset, dir, values);
     console.log(`\n${out.text}\n${out.html}`);
-    if (ran > 0) console.log(labsLeftUpNote(poolLabNames(Math.min(labCount, ran), labBase)));
+    const leftUp = labsLeftUpNote(labCount, ran, labBase);
+    if (leftUp) console.log(leftUp);
     return stopping.stopped() ? 130 : allDone ? 0 : 1;
   },
 };
