@@ -5,6 +5,7 @@
 import { jainIndex } from '@lfnlab/metrics';
 import { matchPattern } from '../campaign/pattern.js';
 import type { CampaignRow } from '../campaign/runCampaign.js';
+import { findMetric } from '../report/format.js';
 import type { RunSummary } from '../run/summary.js';
 import { globRe } from './load.js';
 import type { Measure, Where } from './schema.js';
@@ -38,7 +39,7 @@ function flowMetric(row: PresetRow, flows: string | string[] | undefined, id: st
   return meanOrNull(
     (row.summary?.metrics?.flows ?? [])
       .filter((f) => res === null || matchesAny(f.flow, res))
-      .map((f) => f.metrics.find((x) => x.id === id)?.value),
+      .map((f) => findMetric(f.metrics, id)),
   );
 }
 

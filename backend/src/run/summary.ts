@@ -3,6 +3,7 @@
 
 import type { FlowTopology, PathTopology, Spec, Transport } from '@lfnlab/emulator';
 import { bottleneckJain, type MetricValue, metricValue } from '@lfnlab/metrics';
+import { findMetric } from '../report/format.js';
 import type { FidelityReport } from './fidelity.js';
 import type { IntervalSample, IperfJson } from './iperf.js';
 import { linkProofOf, withLabLimits } from './labLimitCheck.js';
@@ -139,8 +140,6 @@ export interface RejudgeNote {
 
 const mbps = (bps: number | null | undefined) => (bps === null || bps === undefined ? null : bps / 1e6);
 
-const metricIn = (fm: FlowMetrics | undefined, id: string) =>
-  fm?.metrics.find((m) => m.id === id)?.value ?? null;
 /**
  * `cpuMHz`: the lab CPU's clock, for seed 000's MHz per Mbit/s. `fm`: the flow's run metrics, whose
  * interval statistics the summary repeats: computed once, over whole intervals inside the flow's
@@ -183,11 +182,11 @@ export function summariseFlow(r: FlowResult, cpuMHz: number | null = null, fm?: 
           : 'integrity unknown: a side reported no digest'
         : null),
     goodputMbps: {
-      mean: mbps(metricIn(fm, 'throughput.mean')),
-      sd: mbps(metricIn(fm, 'throughput.sd')),
+      mean: mbps(findMetric(fm?.metrics, 'throughput.mean')),
+      sd: mbps(findMetric(fm?.metrics, 'throughput.sd')),
       wholeRun: mbps(wholeRun),
     },
-    stability: metricIn(fm, 'stability.sigma_over_mu'),
+    stability: findMetric(fm?.metrics, 'stability.sigma_over_mu'),
     ...(flow.omitMs ? { omitS: flow.omitMs / 1000 } : {}),
     retransmits: retransmitted,
     rttMs: {
