@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFile
 import { join } from 'node:path';
 import type { Spec } from '@lfnlab/emulator';
 import { stringify } from 'yaml';
+import { readRunSummary } from '../report/load.js';
 import { KeptLab } from '../run/keptLab.js';
 import { runOrRecord } from '../run/runOrRecord.js';
 import type { RunSummary } from '../run/summary.js';
@@ -66,10 +67,8 @@ export interface CampaignRow {
 /** A run counts as done once it completed; failed or aborted runs are tried again on resume. */
 /** A run directory's summary when the run completed (a result, valid or not), else null. */
 export function completedSummary(dir: string): RunSummary | null {
-  const f = join(dir, 'summary.json');
-  if (!existsSync(f)) return null;
-  const s = JSON.parse(readFileSync(f, 'utf8')) as RunSummary;
-  return s.status === 'completed' ? s : null;
+  const s = readRunSummary<RunSummary>(dir);
+  return s?.status === 'completed' ? s : null;
 }
 
 export function rowOf(v: Variant, s: RunSummary | null): CampaignRow {
@@ -187,9 +186,7 @@ export async function runCampaign(o: {
     // The last dumbbells come down and the labs are released, also after a failure or Ctrl-C.
     await Promise.all(labs.map((l) => l.close?.()));
   }
-  const rows = variants.map((v) =>
-    rowOf(v, completedSummary(join(o.dir, 'runs', v.id)) ?? readSummary(join(o.dir, 'runs', v.id))),
-  );
+  const rows = variants.map((v) => rowOf(v, readRunSummary<RunSummary>(join(o.dir, 'runs', v.id))));
   writeFileSync(join(o.dir, 'results.json'), `${JSON.stringify(rows, null, 2)}\n`);
   writeFileSync(join(o.dir, 'results.csv'), toCsv(rows));
   return { rows, ran, skipped: done.length };
@@ -279,11 +276,6 @@ async function runVariants(
   const failed = ends.find((e): e is PromiseRejectedResult => e.status === 'rejected');
   if (failed) throw failed.reason;
   return ran;
-}
-
-function readSummary(dir: string): RunSummary | null {
-  const f = join(dir, 'summary.json');
-  return existsSync(f) ? (JSON.parse(readFileSync(f, 'utf8')) as RunSummary) : null;
 }
 
 /** The campaign's remaining wall time from the runs that ran to their end, or why there is none. */

@@ -2,7 +2,6 @@
 // and the value of every qualification metric for the flow under test. Every value comes from a
 // function of @lfnlab/metrics (or the run's own metric pipeline, runMetrics); nothing is computed
 // here but the plumbing from run files to those functions.
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildPlan, type FlowTopology, type Spec } from '@lfnlab/emulator';
 import {
@@ -15,7 +14,7 @@ import {
   windowRecoveries,
   windowReductionFactor,
 } from '@lfnlab/metrics';
-import { type EnvironmentFile, type RunSummaryFile, readJson } from '../report/load.js';
+import { type EnvironmentFile, type RunSummaryFile, readJson, readRunSummary } from '../report/load.js';
 import { readSamples } from '../run/readSamples.js';
 import { goodputSeries, runMetrics } from '../run/runMetrics.js';
 import { type RttSample, type Sample, tcpSamplesOf } from '../run/samples.js';
@@ -134,9 +133,7 @@ export function measureRun(
   v: { id: string; condition: string; stack: string; repetition: number; subjectIndex: number },
 ): RunMeasurement {
   const base = { id: v.id, condition: v.condition, stack: v.stack, repetition: v.repetition };
-  const summary = existsSync(join(dir, 'summary.json'))
-    ? readJson<RunSummaryFile>(join(dir, 'summary.json'))
-    : null;
+  const summary = readRunSummary(dir);
   const spec = readJson<Spec>(join(dir, 'spec.json'));
   if (!summary)
     return {

@@ -18,7 +18,7 @@ import type {
   WireFlowSample,
 } from '../run/samples.js';
 import { type IntervalSample, SAMPLE_KINDS, type SampleKind } from '../run/samples.js';
-import type { RunSummary } from '../run/summary.js';
+import { type RunSummary, withIntervalStatsFromMetrics } from '../run/summary.js';
 
 /** summary.json as runExperiment writes it: the summary plus when it ran. */
 export type RunSummaryFile = RunSummary & {
@@ -138,6 +138,16 @@ export function emptySamples(): SamplesByKind {
   return { tcp: [], goodput: [], queue: [], cpu: [], rtt: [], interval: [], udp: [], wireflow: [] };
 }
 
+/**
+ * A run directory's summary.json, or null when it is absent or unreadable. Every reader goes
+ * through here so that a summary an older lfnlab wrote states its flows' interval statistics as
+ * a new one does (withIntervalStatsFromMetrics).
+ */
+export function readRunSummary<T extends RunSummary = RunSummaryFile>(dir: string): T | null {
+  const s = readJson<T>(join(dir, 'summary.json'));
+  return s && typeof s === 'object' ? withIntervalStatsFromMetrics(s) : s;
+}
+
 export function isRunDir(dir: string): boolean {
   return existsSync(join(dir, 'summary.json'));
 }
@@ -158,7 +168,7 @@ export function isCampaignDir(dir: string): boolean {
 }
 
 export function loadRun(dir: string): RunData {
-  const summary = readJson<RunSummaryFile>(join(dir, 'summary.json'));
+  const summary = readRunSummary(dir);
   if (!summary) throw new Error(`${dir}: no readable summary.json; is this a run directory?`);
   let skippedLines = 0;
   const samples = emptySamples();
@@ -271,7 +281,7 @@ export function loadCampaign(dir: string): CampaignData {
       params: v.params ?? {},
       repetition: v.repetition ?? 1,
       row: rows.find((r) => r.id === v.id) ?? null,
-      summary: readJson<RunSummaryFile>(join(runDir, 'summary.json')),
+      summary: readRunSummary(runDir),
     };
   });
   const vary =

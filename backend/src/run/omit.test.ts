@@ -1,9 +1,13 @@
 // A flow's interval statistics (mean ± σ, σ/μ): its slow start (`omit`) left out, and iperf3's
 // closing report, a fraction of a second after the sender stopped, never counted as an interval.
 // The summary repeats the run metrics: one computation, whichever a reader looks at.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { buildPlan, validateSpec } from '@lfnlab/emulator';
 import { describe, expect, it } from 'vitest';
 import { findMetric } from '../report/format.js';
+import { readRunSummary } from '../report/load.js';
 import type { IntervalSample } from './iperf.js';
 import { emptyFlowResult, summarise } from './summary.js';
 
@@ -91,5 +95,32 @@ describe('interval statistics of a flow', () => {
       findMetric(fm, 'throughput.mean') ?? -1,
       6,
     );
+  });
+
+  it('read back from a summary an older lfnlab wrote, are the metrics beside it', () => {
+    // Such a summary stated the closing report's σ (10.8 Mbit/s, σ/μ 0.126) next to metrics that
+    // never counted it; every reader now sees the metrics' numbers.
+    const s = summaryOf('5s');
+    const old = {
+      ...s,
+      flows: s.flows.map((f) => ({ ...f, goodputMbps: { ...f.goodputMbps, sd: 10.8 }, stability: 0.126 })),
+    };
+    const dir = mkdtempSync(join(tmpdir(), 'lfnlab-old-summary-'));
+    try {
+      writeFileSync(join(dir, 'summary.json'), JSON.stringify(old));
+      const f = readRunSummary(dir)?.flows[0];
+      expect(f?.stability).toBeLessThan(1e-9);
+      expect(f?.goodputMbps.sd).toBeCloseTo(0, 9);
+      expect(f?.goodputMbps.mean).toBeCloseTo(89.6, 6);
+      expect(f?.goodputMbps.wholeRun).toBe(s.flows[0]?.goodputMbps.wholeRun);
+      // A flow without metrics (a partial record) keeps what it states.
+      writeFileSync(
+        join(dir, 'summary.json'),
+        JSON.stringify({ ...old, metrics: { flows: [], groups: [], theory: [] } }),
+      );
+      expect(readRunSummary(dir)?.flows[0]?.stability).toBe(0.126);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

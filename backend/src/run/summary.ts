@@ -140,6 +140,35 @@ export interface RejudgeNote {
 
 const mbps = (bps: number | null | undefined) => (bps === null || bps === undefined ? null : bps / 1e6);
 
+/** A flow's interval statistics as its summary states them: its run metrics', in Mbit/s. */
+function intervalStats(fm: FlowMetrics | undefined) {
+  return {
+    mean: mbps(findMetric(fm?.metrics, 'throughput.mean')),
+    sd: mbps(findMetric(fm?.metrics, 'throughput.sd')),
+    stability: findMetric(fm?.metrics, 'stability.sigma_over_mu'),
+  };
+}
+
+/**
+ * A summary with each flow's mean, σ and σ/μ taken from its run metrics. Summaries written before
+ * the flow fields were copied from the metrics counted iperf3's closing report as an interval; the
+ * metrics beside them never did, so reading an old summary through this shows the numbers a new
+ * run states. A flow without metrics (a partial record) keeps what it has.
+ */
+export function withIntervalStatsFromMetrics<T extends Pick<RunSummary, 'flows' | 'metrics'>>(s: T): T {
+  const byFlow = s.metrics?.flows;
+  if (!Array.isArray(s.flows) || !Array.isArray(byFlow)) return s;
+  return {
+    ...s,
+    flows: s.flows.map((f) => {
+      const fm = byFlow.find((m) => m.flow === f.name);
+      if (!fm) return f;
+      const { mean, sd, stability } = intervalStats(fm);
+      return { ...f, goodputMbps: { ...f.goodputMbps, mean, sd }, stability };
+    }),
+  };
+}
+
 /**
  * `cpuMHz`: the lab CPU's clock, for seed 000's MHz per Mbit/s. `fm`: the flow's run metrics, whose
  * interval statistics the summary repeats: computed once, over whole intervals inside the flow's
@@ -155,6 +184,7 @@ export function summariseFlow(r: FlowResult, cpuMHz: number | null = null, fm?: 
   const wholeRun = transfer ? transfer.goodputBps : (r.client?.end?.sum_received?.bits_per_second ?? null);
   const retransmitted = r.client?.end?.sum_sent?.retransmits ?? null;
   const metrics: MetricValue[] = [];
+  const stats = intervalStats(fm);
   const senderCpu = r.client?.end?.cpu_utilization_percent?.host_total;
   if (cpuMHz && senderCpu !== undefined && wholeRun && wholeRun > 0) {
     metrics.push(metricValue('cpu.mhz_per_mbps', ((senderCpu / 100) * cpuMHz) / (wholeRun / 1e6)));
@@ -181,12 +211,8 @@ export function summariseFlow(r: FlowResult, cpuMHz: number | null = null, fm?: 
           ? `integrity mismatch: receiver sha256 ${transfer.sha256.receiver} (${transfer.bytes.received} B), sender ${transfer.sha256.sender} (${transfer.bytes.sent} B)`
           : 'integrity unknown: a side reported no digest'
         : null),
-    goodputMbps: {
-      mean: mbps(findMetric(fm?.metrics, 'throughput.mean')),
-      sd: mbps(findMetric(fm?.metrics, 'throughput.sd')),
-      wholeRun: mbps(wholeRun),
-    },
-    stability: findMetric(fm?.metrics, 'stability.sigma_over_mu'),
+    goodputMbps: { mean: stats.mean, sd: stats.sd, wholeRun: mbps(wholeRun) },
+    stability: stats.stability,
     ...(flow.omitMs ? { omitS: flow.omitMs / 1000 } : {}),
     retransmits: retransmitted,
     rttMs: {

@@ -16,6 +16,7 @@ import {
 } from '../presets/index.js';
 import { pendingPresets, progressDirOf } from '../presets/pending.js';
 import { type Explanation, type RunsInfo, readExplanations } from '../presets/publish.js';
+import { readRunSummary } from '../report/load.js';
 import { publishedRunsText } from '../report/presetSummary.js';
 import type { RunSummary } from '../run/summary.js';
 import type { PublicUser, Run } from './types.js';
@@ -130,7 +131,7 @@ export class PresetFindings {
     const used = [...byVariant.values()];
     const rows: PresetRow[] = [];
     for (const m of used) {
-      const summary = readSummary(this.runs.dir(user, m.run.id));
+      const summary = readRunSummary<RunSummary>(this.runs.dir(user, m.run.id));
       if (summary) rows.push({ ...rowOf(m.variant, summary), part: m.part, summary });
     }
     if (!rows.length) return null;
@@ -154,16 +155,6 @@ export class PresetFindings {
         shortenedToS: newest.shortenedToS,
       },
     };
-  }
-}
-
-function readSummary(dir: string): RunSummary | null {
-  const f = join(dir, 'summary.json');
-  if (!existsSync(f)) return null;
-  try {
-    return JSON.parse(readFileSync(f, 'utf8')) as RunSummary;
-  } catch {
-    return null;
   }
 }
 

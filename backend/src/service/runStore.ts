@@ -6,8 +6,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Spec } from '@lfnlab/emulator';
-import type { RunSummaryFile } from '../report/load.js';
-import { readJson } from '../report/load.js';
+import { readJson, readRunSummary } from '../report/load.js';
 import { writeJsonAtomic } from './jsonFile.js';
 import type { Run } from './types.js';
 
@@ -33,7 +32,7 @@ export const stacksOf = (spec: Partial<Spec> | null) => [...new Set((spec?.flows
 /** A run directory the CLI wrote, as a Run. */
 function foreignRun(id: string, dir: string, owner: RunOwner): Run | null {
   const spec = readJson<Spec>(join(dir, 'spec.json'));
-  const summary = readJson<RunSummaryFile>(join(dir, 'summary.json'));
+  const summary = readRunSummary(dir);
   if (!spec && !summary) return null;
   let createdAt = new Date(statSync(dir).mtimeMs).toISOString();
   const firstEvent = existsSync(join(dir, 'events.jsonl'))

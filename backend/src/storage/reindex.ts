@@ -6,6 +6,7 @@
 import { createReadStream, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { readRunSummary } from '../report/load.js';
 import { SAMPLE_KINDS, type Sample, type SampleKind } from '../run/samples.js';
 import type { RunSummary } from '../run/summary.js';
 import { type RunContext, samplePoint, trafficOrigin } from './points.js';
@@ -147,8 +148,7 @@ function runEventPoints(dir: string, ctx: RunContext, campaign?: string) {
       );
     }
   }
-  const summaryPath = join(dir, 'summary.json');
-  const summary = existsSync(summaryPath) ? (readJson(summaryPath) as RunSummary) : null;
+  const summary = readRunSummary<RunSummary>(dir);
   if (summary && Array.isArray(summary.flows))
     points.push(...endPoints(ctx, summary), ...summaryPoints(ctx, summary, campaign));
   return points;

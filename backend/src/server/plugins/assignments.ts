@@ -2,7 +2,6 @@
 // assignment (theory, template, their attempts and grade), launching the sheet's run with their
 // values and prediction, answers, and the instructor's class table (JSON and CSV). Students reach
 // only their own class's assignments and their own submission; instructors only their classes'.
-import { join } from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { stringify } from 'yaml';
@@ -13,7 +12,7 @@ import { gradeSubmission, tableCsv } from '../../classroom/grading.js';
 import { checkRunnable } from '../../classroom/runnable.js';
 import { type Sheet, SheetSchema, shippedSheets } from '../../classroom/sheet.js';
 import { fieldValue, studentSpec, templateDocument } from '../../classroom/template.js';
-import { readJson } from '../../report/index.js';
+import { readRunSummary } from '../../report/index.js';
 import type { RunSummary } from '../../run/summary.js';
 import { type PublicUser, type Run, ServiceError } from '../../service/types.js';
 import {
@@ -79,7 +78,7 @@ export async function assignmentRoutes(app: FastifyInstance, { s }: { s: Service
     },
     summary: (id: string): RunSummary | null => {
       try {
-        return readJson<RunSummary>(join(s.runs.dir(viewer, id), 'summary.json'));
+        return readRunSummary<RunSummary>(s.runs.dir(viewer, id));
       } catch {
         return null;
       }

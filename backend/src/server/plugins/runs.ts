@@ -12,6 +12,7 @@ import {
   flentData,
   loadRun,
   readJson,
+  readRunSummary,
   renderRunReport,
   replaySamples,
   runJson,
@@ -191,9 +192,9 @@ export async function runRoutes(app: FastifyInstance, { s }: { s: Services }) {
       schema: { tags: ['runs'], summary: "The run's summary.json", params: Id, response: { 200: Document } },
     },
     async (req) => {
-      const summary = readJson(join(runDir(req, req.params.id), 'summary.json'));
+      const summary = readRunSummary(runDir(req, req.params.id));
       if (!summary) throw new ServiceError(404, `run ${req.params.id} has no summary yet`);
-      return summary as Record<string, unknown>;
+      return summary as unknown as Record<string, unknown>;
     },
   );
   r.get(
