@@ -357,6 +357,14 @@ export const STACK_PARAMS: Readonly<Record<string, StackParams>> = {
         [0, 10_000],
         'smallest d_max − d_min before the delay inference acts',
       ),
+      live(
+        'owd_newest',
+        0,
+        'ratio',
+        'ratio',
+        [0, 1],
+        'time each one-way delay from the newest segment an ACK covers (1) or from its TSecr (0)',
+      ),
     ],
   },
   grid: {

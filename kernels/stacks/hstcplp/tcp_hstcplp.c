@@ -13,7 +13,8 @@
  *     f(w) = (log w - log 38) / (log 83000 - log 38);  a = 1, b = 0.5 for w <= 38.
  *
  *   TCP-LP (Kuzmanovic & Knightly, INFOCOM 2003):
- *     one-way delay d = TSval - TSecr of each ACK (1 ms TCP timestamps),
+ *     one-way delay d = TSval - TSecr of each ACK (1 ms TCP timestamps;
+ *     owd_newest=1 times the newest segment the ACK covers instead),
  *     sd <- 7/8 sd + 1/8 d;  early congestion when sd > d_min + delta (d_max - d_min);
  *     first indication: w <- w/2 and an inference time-out itt (itt_rtts RTTs)
  *     during which the window does not grow; another indication before itt
@@ -53,6 +54,10 @@ MODULE_PARM_DESC(itt_rtts, "TCP-LP inference time-out in smoothed RTTs, default 
 static unsigned int hlp_min_spread_ms __read_mostly = 5;
 module_param_named(min_spread_ms, hlp_min_spread_ms, uint, 0644);
 MODULE_PARM_DESC(min_spread_ms, "smallest d_max - d_min (ms) before delay inference acts, default 5");
+
+static unsigned int hlp_owd_newest __read_mostly;
+module_param_named(owd_newest, hlp_owd_newest, uint, 0644);
+MODULE_PARM_DESC(owd_newest, "time each one-way delay from the newest segment an ACK covers (1) instead of the TSecr it echoes (0, as mainline tcp_lp), default 0");
 
 static unsigned int hlp_hs_window_pct __read_mostly = 100;
 module_param_named(hs_window_pct, hlp_hs_window_pct, uint, 0644);
@@ -125,7 +130,7 @@ static void hlp_pkts_acked(struct sock *sk, const struct ack_sample *sample)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct hlp_sk *ca = inet_csk_ca(sk);
-	u32 now_ms, cwnd;
+	u32 now_ms, sent_ms, cwnd;
 	enum hlp_action act;
 
 	if (!hlp_lp_enable || ca->mode == HLP_MODE_FALLBACK)
@@ -138,13 +143,15 @@ static void hlp_pkts_acked(struct sock *sk, const struct ack_sample *sample)
 	 * and only undelayed ones time the path */
 	if (!hlp_ack_measures_path(sample->pkts_acked) ||
 	    !tp->rx_opt.saw_tstamp ||
-	    !tp->rx_opt.rcv_tsecr ||
-	    inet_csk(sk)->icsk_ca_state != TCP_CA_Open)
+	    inet_csk(sk)->icsk_ca_state != TCP_CA_Open ||
+	    !hlp_timed_send_ms(READ_ONCE(hlp_owd_newest) != 0,
+			       tp->rx_opt.rcv_tsecr, tp->tcp_mstamp,
+			       sample->rtt_us, tp->tsoffset, &sent_ms))
 		return;
 
 	now_ms = tcp_time_stamp(tp);
-	hlp_owd_sample(&ca->lp, tp->rx_opt.rcv_tsval, tp->rx_opt.rcv_tsecr,
-		       now_ms, tp->snd_una);
+	hlp_owd_sample(&ca->lp, tp->rx_opt.rcv_tsval, sent_ms, now_ms,
+		       tp->snd_una);
 	if (ca->lp.flags & HLP_F_CLOCK_BAD) {
 		hlp_fall_back(ca);
 		return;

@@ -258,6 +258,67 @@ static void check_lp(void)
 	CHECK(hlp_usable(&c), "peer clock 5%% fast: inference on");
 }
 
+/*
+ * One ACK for a delayed-ACK pair on an idle path (OWD 5 ms each way): the
+ * first segment left at s, the second gap ms later (ACK-clocked at a small
+ * window); the receiver acks on the second's arrival.  Local clock in us,
+ * peer clock = local ms + 7777, tsoffset 1000.
+ */
+static void feed_pair(struct hlp_core *c, bool newest, u32 s, u32 gap,
+		      u32 una)
+{
+	u32 ack_sent = s + gap + 5, now = ack_sent + 5, sent_ms = 0;
+	u64 now_us = (u64)now * 1000;
+	s64 rtt_us = (s64)(now - (s + gap)) * 1000;
+
+	if (hlp_timed_send_ms(newest, s + 1000, now_us, rtt_us, 1000, &sent_ms))
+		hlp_owd_sample(c, ack_sent + 7777, sent_ms, now, una);
+}
+
+static void check_timed_send(void)
+{
+	struct hlp_core c;
+	u32 sent = 0, t, una, mode;
+	int reactions[2];
+
+	CHECK(hlp_timed_send_ms(false, 4242, 5000000, 10400, 1000, &sent) &&
+	      sent == 4242, "TSecr mode: the echoed timestamp");
+	CHECK(!hlp_timed_send_ms(false, 0, 5000000, 10400, 1000, &sent),
+	      "TSecr mode: no echo, no sample");
+	CHECK(hlp_timed_send_ms(true, 4242, 5000000, 10400, 1000, &sent) &&
+	      sent == 4989 + 1000,
+	      "newest mode: now - RTT of the newest segment, + tsoffset (5000 ms - 10.4 ms -> 4989)");
+	CHECK(!hlp_timed_send_ms(true, 4242, 5000000, -1, 1000, &sent),
+	      "newest mode: no RTT sample (retransmitted data), no OWD sample");
+
+	/* 1.5 s of back-to-back pairs, one 10 ms queue (slow start's) so
+	 * d_max - d_min = 10 ms and the threshold is 1.5 ms; then a window of
+	 * 3: pairs 4 ms apart on the idle path. */
+	for (mode = 0; mode < 2; mode++) {
+		hlp_core_init(&c);
+		una = 0;
+		for (t = 10000; t < 11500; t += 10)
+			feed_pair(&c, mode, t, 0, ++una);
+		/* one ACK 10 ms later than the path's (the queue) */
+		hlp_owd_sample(&c, 11620 + 15 + 7777, 11620 + 1000, 11640, ++una);
+		for (t = 11700; t < 12000; t += 10)
+			feed_pair(&c, mode, t, 0, ++una);
+		CHECK(hlp_usable(&c), "clock check passed");
+		CHECK_EQ(hlp_check(&c, 12000, una, 10, 15, 3, 5), HLP_NONE,
+			 "back-to-back pairs on the idle path: no reaction");
+		reactions[mode] = 0;
+		for (t = 12000; t < 13000; t += 10) {
+			feed_pair(&c, mode, t, 4, ++una);
+			if (hlp_check(&c, t + 14, una, 10, 15, 3, 5) != HLP_NONE)
+				reactions[mode]++;
+		}
+	}
+	CHECK(reactions[0] > 5,
+	      "timed from TSecr, the 4 ms between a pair's segments reads as queue: reactions on an idle path");
+	CHECK_EQ(reactions[1], 0,
+		 "timed from the newest segment: the idle path shows no queue");
+}
+
 int main(void)
 {
 	check_fixed_point();
@@ -265,5 +326,6 @@ int main(void)
 	check_window_steps();
 	check_scaled_table();
 	check_lp();
+	check_timed_send();
 	return check_summary("hstcplp");
 }
