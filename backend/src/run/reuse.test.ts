@@ -72,8 +72,16 @@ describe('same topology', () => {
     ['a flow with its own RTT (its own hosts)', (s: Draft) => (s.flows[0].rtt = '60ms')],
     ['a third path', (s: Draft) => (s.paths.third = { rtt: '10ms', rate: '10Mbit' })],
     ['cross traffic', (s: Draft) => (s.paths.main.cross = [{ pattern: 'cbr', rate: '1Mbit' }])],
+    // Written as `tee FILE` with the value on stdin: the argv alone is the same for every value.
+    ['a stack parameter', (s: Draft) => (s.stackParams = { fast: { alpha: 16 } })],
   ])('does not hold when the %s differs', (_what, change) => {
     expect(topologyDifferences(plan(), plan(change)).length).toBeGreaterThan(0);
+  });
+
+  it("does not hold when only a stack parameter's value differs", () => {
+    const alpha = (a: number) => plan((s) => (s.stackParams = { fast: { alpha: a } }));
+    expect(topologyDifferences(alpha(16), alpha(16))).toEqual([]);
+    expect(topologyDifferences(alpha(16), alpha(50))).toEqual(['set-up "stack parameters"']);
   });
 
   it('names what differs', () => {

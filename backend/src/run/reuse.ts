@@ -9,7 +9,12 @@ import type { RunSummary } from './summary.js';
 /** The set-up section that holds per-namespace sysctls: the one part a reused dumbbell may change. */
 export const SYSCTL_SECTION = 'per-namespace sysctls';
 
-const argvKey = (c: Cmd) => JSON.stringify(c.argv);
+/**
+ * What a command does to the lab: its argv, what it reads on stdin (a sysfs write is `tee FILE`
+ * with the value there: comparing argv alone kept the previous run's stack parameter in force
+ * when a campaign varied only its value) and where it runs.
+ */
+const cmdKey = (c: Cmd) => JSON.stringify([c.argv, c.stdin ?? null, c.on ?? null]);
 
 /**
  * Why two plans would not build the same dumbbell: namespaces, veths, IFBs, addresses, offloads,
@@ -27,8 +32,8 @@ export function topologyDifferences(a: Plan, b: Plan): string[] {
   const sb = sections(b);
   const titles = [...new Set([...sa, ...sb].map((s) => s.title))];
   for (const t of titles) {
-    const x = sa.find((s) => s.title === t)?.cmds.map(argvKey);
-    const y = sb.find((s) => s.title === t)?.cmds.map(argvKey);
+    const x = sa.find((s) => s.title === t)?.cmds.map(cmdKey);
+    const y = sb.find((s) => s.title === t)?.cmds.map(cmdKey);
     if (!same(x, y)) out.push(`set-up "${t}"`);
   }
   const probes = (p: Plan) => p.idleRtt.map((r) => ({ ...r, warmup: r.warmup.argv, probe: r.probe.argv }));
@@ -57,7 +62,7 @@ export function sysctlChange(a: Plan, b: Plan): SysctlChange {
   const section = (p: Plan) => p.setup.find((s) => s.title === SYSCTL_SECTION)?.cmds ?? [];
   const ca = section(a);
   const cb = section(b);
-  if (JSON.stringify(ca.map(argvKey)) === JSON.stringify(cb.map(argvKey))) return { ok: true, cmds: [] };
+  if (JSON.stringify(ca.map(cmdKey)) === JSON.stringify(cb.map(cmdKey))) return { ok: true, cmds: [] };
   const written = new Set(cb.map(sysctlTarget));
   const left = ca.map(sysctlTarget).filter((k) => k === null || !written.has(k));
   if (left.length)
