@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { checkDelayStageLoss, checkHiddenDrops, wilson95 } from './dropChecks.js';
-import { checkBottleneckRate, checkIdleRtt, checkLabCpu, checkSamplers, verdictOf } from './fidelity.js';
+import {
+  checkBottleneckRate,
+  checkIdleRtt,
+  checkLabCpu,
+  checkSamplers,
+  checkStackParams,
+  verdictOf,
+} from './fidelity.js';
 import type { QueueSample } from './samples.js';
 import type { DirectionTiming } from './timingChecks.js';
 
@@ -206,5 +213,29 @@ describe('bottleneck rate with a schedule', () => {
     const rate = (t: number) => (t < 2 ? 10e6 : 5e6);
     expect(checkBottleneckRate('p', 'forward', rate, samples).status).toBe('pass');
     expect(checkBottleneckRate('p', 'forward', 10e6, samples).status).toBe('fail');
+  });
+});
+
+describe('stack parameters in force', () => {
+  const spec = { stackParams: { hstcplp: { hs_window_pct: 16, owd_newest: 1 } } };
+
+  it("pass when every value read back before and after traffic is the spec's", () => {
+    const read = { hstcplp: { hs_window_pct: 16, owd_newest: 1 } };
+    expect(checkStackParams(spec, [read, read])?.status).toBe('pass');
+  });
+
+  it("fail, naming the parameter, when a value in force is not the spec's", () => {
+    // As a kept dumbbell left it: the previous run's owd_newest 0 still in force.
+    const c = checkStackParams(spec, [{ hstcplp: { hs_window_pct: 16, owd_newest: 0 } }, undefined]);
+    expect(c?.status).toBe('fail');
+    expect(c?.message).toContain('hstcplp owd_newest 0 (spec 1)');
+    expect(checkStackParams(spec, [{ hstcplp: { hs_window_pct: 16, owd_newest: null } }])?.message).toContain(
+      'owd_newest unreadable',
+    );
+  });
+
+  it('are not judged when the spec sets none or nothing was read (older records)', () => {
+    expect(checkStackParams({}, [{ fast: { alpha: 16 } }])).toBeNull();
+    expect(checkStackParams(spec, [undefined, undefined])).toBeNull();
   });
 });

@@ -262,10 +262,45 @@ export interface FidelityInput {
   timing?: DirectionTiming[];
   /** When each TCP flow's data began, s from traffic start (absent: starts not judged). */
   dataStarts?: ReadonlyMap<string, number>;
+  /** The stack parameters read back before and after traffic (absent: not read, not judged). */
+  stackParamsInForce?: (Record<string, Record<string, number | null>> | undefined)[];
+}
+
+/**
+ * The spec's stack parameters were in force for the whole run: each read back before and after
+ * traffic equals the value the spec sets. A kept dumbbell once carried the previous run's value
+ * into a run whose spec set another, and every other check passed.
+ */
+export function checkStackParams(
+  spec: Pick<Spec, 'stackParams'>,
+  reads: readonly (Record<string, Record<string, number | null>> | undefined)[],
+): Check | null {
+  const set = Object.entries(spec.stackParams ?? {}).flatMap(([stack, ps]) =>
+    Object.entries(ps).map(([name, value]) => ({ stack, name, value })),
+  );
+  const read = reads.filter((r): r is Record<string, Record<string, number | null>> => r !== undefined);
+  if (!set.length || !read.length) return null;
+  const wrong = set.flatMap((p) =>
+    read
+      .map((r) => r[p.stack]?.[p.name])
+      .filter((v) => v !== p.value)
+      .map((v) => `${p.stack} ${p.name} ${v ?? 'unreadable'} (spec ${p.value})`),
+  );
+  return {
+    id: 'stack-params',
+    status: wrong.length ? 'fail' : 'pass',
+    measured: wrong.length,
+    expected: 'every stack parameter the spec sets in force before and after traffic',
+    message: wrong.length
+      ? `stack parameters not as the spec sets them: ${[...new Set(wrong)].join(', ')}`
+      : `${set.length} stack parameter${set.length === 1 ? '' : 's'} in force as the spec sets ${set.length === 1 ? 'it' : 'them'}`,
+  };
 }
 
 export function fidelity(i: FidelityInput): FidelityReport {
   const checks: Check[] = [];
+  const params = checkStackParams(i.spec, i.stackParamsInForce ?? []);
+  if (params) checks.push(params);
   for (const p of i.paths) {
     const path = i.spec.paths[p.name];
     if (!path) continue;

@@ -62,6 +62,8 @@ export function addedStacksRecord(image: LabImage, info: AgentInfo) {
 export interface Snapshot {
   qdiscs: QdiscStat[];
   links: Record<string, LinkStat[]>;
+  /** The spec's stack parameters as read back from sysfs (stack-params-WHEN.json); absent: not read. */
+  stackParams?: Record<string, Record<string, number | null>>;
 }
 
 /** A snapshot section's JSON, or `fallback` when the command printed nothing or not JSON. */
@@ -117,15 +119,15 @@ export async function snapshot(
     plan.topology.namespaces.map((ns, i) => [ns, json<LinkStat[]>(out.links?.[i]?.stdout, [])]),
   );
   rec.json(`links-${when}.json`, links);
-  if (out['stack parameters'])
-    rec.json(`stack-params-${when}.json`, stackParamsInForce(out['stack parameters']));
+  const stackParams = out['stack parameters'] ? stackParamsInForce(out['stack parameters']) : undefined;
+  if (stackParams) rec.json(`stack-params-${when}.json`, stackParams);
   let state: HostState | null = null;
   if (when === 'before') {
     state = kept ?? hostState(plan, out, rec.dir);
     rec.json('sysctls.json', state.sysctls);
     rec.json('offloads.json', state.offloads);
   }
-  return { qdiscs: json<QdiscStat[]>(qdiscText, []), links, state };
+  return { qdiscs: json<QdiscStat[]>(qdiscText, []), links, ...(stackParams ? { stackParams } : {}), state };
 }
 
 function hostState(plan: Plan, out: Record<string, StepResult[]>, readIn: string): HostState {

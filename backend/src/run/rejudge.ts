@@ -80,6 +80,11 @@ export function rejudgeRun(dir: string): Rejudged {
       typeof f.dataStartS === 'number' ? [[f.name, f.dataStartS] as const] : [],
     ),
   );
+  // Records before the read-back existed have no file: the check is then skipped, not failed.
+  const inForce = (when: 'before' | 'after') => {
+    const v = readJson<Record<string, Record<string, number | null>>>(join(dir, `stack-params-${when}.json`));
+    return v ? { stackParams: v } : {};
+  };
   const report = fidelity(
     verdictInput(
       {
@@ -90,10 +95,12 @@ export function rejudgeRun(dir: string): Rejudged {
         before: {
           qdiscs: json<QdiscStat[]>(readFileSync(join(dir, 'qdisc-before.json'), 'utf8'), []),
           links: readJson<Record<string, LinkStat[]>>(join(dir, 'links-before.json')) ?? {},
+          ...inForce('before'),
         },
         after: {
           qdiscs: json<QdiscStat[]>(readFileSync(join(dir, 'qdisc-after.json'), 'utf8'), []),
           links: readJson<Record<string, LinkStat[]>>(join(dir, 'links-after.json')) ?? {},
+          ...inForce('after'),
         },
         idleRtt: readJson<Record<string, PingSummary | null>>(join(dir, 'idle-rtt.json')) ?? {},
         counters: readJson<SamplerCounters[]>(join(dir, 'sampling.json')) ?? [],

@@ -61,5 +61,6 @@ export function verdictInput(f: VerdictFacts, timing: DirectionTiming[]): Fideli
     tcp: of('tcp') as TcpFlowSample[],
     timing,
     dataStarts: f.dataStarts,
+    stackParamsInForce: [f.before.stackParams, f.after.stackParams],
   };
 }
