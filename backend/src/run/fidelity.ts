@@ -1,6 +1,6 @@
 // The fidelity verdict: did the emulated link do what the spec said? Each check is a pure function
 // of what the run measured. Any failed check makes the run invalid, any warning suspect.
-import type { FlowTopology, PathTopology, Spec } from '@lfnlab/emulator';
+import { type FlowTopology, type PathTopology, type Spec, stackParamSettings } from '@lfnlab/emulator';
 import { checkBurstDrops } from './burstDrops.js';
 import type { SamplerCounters } from './demux.js';
 import { checkDelayStageLoss, checkHiddenDrops } from './dropChecks.js';
@@ -275,9 +275,7 @@ export function checkStackParams(
   spec: Pick<Spec, 'stackParams'>,
   reads: readonly (Record<string, Record<string, number | null>> | undefined)[],
 ): Check | null {
-  const set = Object.entries(spec.stackParams ?? {}).flatMap(([stack, ps]) =>
-    Object.entries(ps).map(([name, value]) => ({ stack, name, value })),
-  );
+  const set = stackParamSettings(spec);
   const read = reads.filter((r): r is Record<string, Record<string, number | null>> => r !== undefined);
   if (!set.length || !read.length) return null;
   const wrong = set.flatMap((p) =>
