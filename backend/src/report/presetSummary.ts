@@ -89,6 +89,7 @@ const runsLine = (r: RunsInfo) => {
 
 /** How a limit other than the network reads in "N of M flows by …". */
 const HELD_BY: Record<Exclude<LimitKind, 'network'>, string> = {
+  'congestion-control': 'their own congestion control (the link idle)',
   'receiver-window': 'their window',
   'send-buffer': 'their send buffer',
   sender: 'the lab (sender)',

@@ -2,7 +2,7 @@
 // while the bottleneck idled) measured the emulator, not the stack. Suspect when that held for a
 // fifth of the flow's busy time, invalid when for most of it.
 import { type Check, type FidelityReport, verdictOf } from './fidelity.js';
-import type { FlowLimit, LinkProof } from './limitedBy.js';
+import { type FlowLimit, LIMIT_NAMES, type LinkProof } from './limitedBy.js';
 
 export const LAB_LIMITED_WARN = 0.2;
 export const LAB_LIMITED_FAIL = 0.5;
@@ -21,7 +21,7 @@ export function labLimitChecks(limits: Record<string, FlowLimit | null>): Check[
         message:
           share >= LAB_LIMITED_WARN
             ? `${flow}: limited by the sender (the lab) for ${pct} % of its busy time — the bottleneck delivered under its rate while the lab lagged (a queue the emulated link did not drain, or an idle link and a busy lab CPU), so the rate measures the emulator`
-            : `${flow}: limited by the lab for ${pct} % of its busy time (mostly ${l.limitedBy})`,
+            : `${flow}: limited by the lab for ${pct} % of its busy time (mostly ${LIMIT_NAMES[l.limitedBy]})`,
       },
     ];
   });

@@ -126,11 +126,25 @@ describe('what limited a flow', () => {
     );
     expect(l?.limitedBy).toBe('sender');
   });
-  it('an idle bottleneck under a full window (after a loss), the lab CPU busy: the network (the stack chose it)', () => {
-    expect(limits(run({ backlog: 0, linkShare: 0.6, cpuPct: 70 }))?.limitedBy).toBe('network');
+  it('an idle bottleneck under a full window (after a loss), the lab CPU busy: the congestion control chose it', () => {
+    const l = limits(run({ backlog: 0, linkShare: 0.6, cpuPct: 70 }));
+    expect(l?.limitedBy).toBe('congestion-control');
+    expect(formatLimit(l)).toBe('congestion control 100 %');
+    expect(labLimitChecks({ [flow]: l ?? null })[0]?.status).not.toBe('fail');
   });
-  it('an idle bottleneck and an idle lab: the congestion window, counted as the network', () => {
-    expect(limits(run({ backlog: 0, linkShare: 0.6, cpuPct: 10 }))?.limitedBy).toBe('network');
+  it('an idle bottleneck and an idle lab: the congestion control, also with the window unfilled (pacing)', () => {
+    expect(limits(run({ backlog: 0, linkShare: 0.6, cpuPct: 10 }))?.limitedBy).toBe('congestion-control');
+    expect(limits(run({ backlog: 0, linkShare: 0.6, cpuPct: 10, fill: 0.5 }))?.limitedBy).toBe(
+      'congestion-control',
+    );
+  });
+  it('an old record without the congestion-control share still reads', () => {
+    const old = {
+      limitedBy: 'network' as const,
+      shares: { network: 0.9, 'receiver-window': 0.1, 'send-buffer': 0, sender: 0 },
+      busyS: 1,
+    };
+    expect(formatLimit(old)).toBe('network 90 %');
   });
   it("the receiver's window for 80 ms of every 100: receiver-window, 80 %", () => {
     const l = limits(run({ rwnd: 80, backlog: 0, linkShare: 0.3, cpuPct: 10 }));

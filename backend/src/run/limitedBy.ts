@@ -1,10 +1,13 @@
 // What held each flow back, second by second: tcp_info's chrono counters say whether the sender
 // waited on the receiver's window, on its send buffer, or had data in flight under its congestion
 // window. In that last case the bottleneck decides between the network (it dropped or delivered
-// its rate, or its queue came and went) and the lab itself (a queue that outlasted a sampling step
-// while the link sent under its rate: the emulated link is not keeping up; or the link idle while
-// the lab's CPU was busy: the sender could not keep up, or its pacing timers fired late). Either
-// way the numbers measure the emulator, not the stack.
+// its rate, or its queue came and went), the stack's own congestion control (the link idle, no
+// queue, no loss: the window was smaller than the path could carry and nothing in the network set
+// it, as when a delay-based stack backs off or a loss-based one regrows under the BDP), and the lab
+// itself (a queue that outlasted a sampling step while the link sent under its rate: the emulated
+// link is not keeping up; or the link idle while the lab's CPU was busy and the window unfilled:
+// the sender could not keep up, or its pacing timers fired late). The lab's share means the numbers
+// measure the emulator, not the stack.
 import type { FlowTopology, PathTopology, Spec } from '@lfnlab/emulator';
 import { keptBusy } from './queueSteps.js';
 import {
@@ -15,14 +18,23 @@ import {
   tcpSamplesOf,
 } from './samples.js';
 
-export type LimitKind = 'network' | 'receiver-window' | 'send-buffer' | 'sender';
-export const LIMIT_KINDS: LimitKind[] = ['network', 'receiver-window', 'send-buffer', 'sender'];
+export type LimitKind = 'network' | 'congestion-control' | 'receiver-window' | 'send-buffer' | 'sender';
+export const LIMIT_KINDS: LimitKind[] = [
+  'network',
+  'congestion-control',
+  'receiver-window',
+  'send-buffer',
+  'sender',
+];
 
 export interface FlowLimit {
   /** The kind that held the flow for the largest share of its busy time. */
   limitedBy: LimitKind;
-  /** Share of the flow's busy time (data in flight) per kind; they sum to 1. */
-  shares: Record<LimitKind, number>;
+  /**
+   * Share of the flow's busy time (data in flight) per kind; they sum to 1. Records written before
+   * 'congestion-control' was told apart from 'network' lack that key (it was counted as network).
+   */
+  shares: Partial<Record<LimitKind, number>> & Record<Exclude<LimitKind, 'congestion-control'>, number>;
   /** Seconds with data in flight, as the kernel counted them. */
   busyS: number;
 }
@@ -132,7 +144,13 @@ function flowLimit(
   }
   const queueBy = byWindow(queue);
   const cpuBy = byWindow(cpu);
-  const us: Record<LimitKind, number> = { network: 0, 'receiver-window': 0, 'send-buffer': 0, sender: 0 };
+  const us: Record<LimitKind, number> = {
+    network: 0,
+    'congestion-control': 0,
+    'receiver-window': 0,
+    'send-buffer': 0,
+    sender: 0,
+  };
   for (const [k, w] of perWindow) {
     // The counters tick in jiffies: a window's parts may add up to a little more than its busy time.
     const rwnd = Math.min(w.rwnd, w.busy);
@@ -147,8 +165,9 @@ function flowLimit(
     const cpuPct = cpus.length ? cpus.reduce((s, c) => s + c.busyPct, 0) / cpus.length : 0;
     const state = q.length ? bottleneckState(q, prev?.at(-1), rateAt(k)) : 'full';
     // An idle link under a flow that keeps its window full is the congestion control's choice
-    // (after a loss, a delay-based back-off); one whose sender leaves its window unfilled while the
-    // lab's CPU is busy is the lab's (no cycles to send, or pacing timers firing late).
+    // (regrowth after a loss, a delay-based back-off), and so is one left unfilled while the lab
+    // is calm (pacing); unfilled while the lab's CPU is busy it is the lab's (no cycles to send, or
+    // pacing timers firing late).
     const unfilled = w.cwnd > 0 && w.inFlight < WINDOW_FILLED * w.cwnd;
     // A queue under a link delivering less than its rate is the lab's only when nothing shows the
     // link kept pace: not exact packet timing, not this second's steps with work throughout, not
@@ -158,7 +177,7 @@ function flowLimit(
       (state === 'lagging' && !proof.timing) ||
       (state === 'queued' && !proof.timing && !proof.rate) ||
       (state === 'idle' && unfilled && cpuPct >= LAB_CPU_BUSY_PCT);
-    us[labHeld ? 'sender' : 'network'] += cwnd;
+    us[labHeld ? 'sender' : state === 'idle' ? 'congestion-control' : 'network'] += cwnd;
   }
   const total = LIMIT_KINDS.reduce((s, kind) => s + us[kind], 0);
   if (total <= 0) return null;
@@ -215,9 +234,17 @@ export function flowLimits(
   return out;
 }
 
-/** How a flow's limit reads in a table: "network 97 %", "sender (lab) 64 %". */
+/** How each kind reads in a table. */
+export const LIMIT_NAMES: Record<LimitKind, string> = {
+  network: 'network',
+  'congestion-control': 'congestion control',
+  'receiver-window': 'receiver-window',
+  'send-buffer': 'send-buffer',
+  sender: 'sender (lab)',
+};
+
+/** How a flow's limit reads in a table: "network 97 %", "congestion control 71 %", "sender (lab) 64 %". */
 export function formatLimit(l: FlowLimit | null | undefined): string {
   if (!l) return '-';
-  const name = l.limitedBy === 'sender' ? 'sender (lab)' : l.limitedBy;
-  return `${name} ${Math.round(l.shares[l.limitedBy] * 100)} %`;
+  return `${LIMIT_NAMES[l.limitedBy]} ${Math.round((l.shares[l.limitedBy] ?? 0) * 100)} %`;
 }

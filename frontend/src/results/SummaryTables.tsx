@@ -8,8 +8,13 @@ import { FlowNumberCells, NumTd, num, TableHead, TablePanel } from '../lib/table
 /** What held the flow back and for what share of its busy time (backend run/limitedBy.ts). */
 function limitText(l: FlowSummary['limitedBy']): string {
   if (!l) return '-';
-  const name = l.limitedBy === 'sender' ? 'sender (lab)' : l.limitedBy;
-  return `${name} ${Math.round(l.shares[l.limitedBy] * 100)} %`;
+  const name =
+    l.limitedBy === 'sender'
+      ? 'sender (lab)'
+      : l.limitedBy === 'congestion-control'
+        ? 'congestion control'
+        : l.limitedBy;
+  return `${name} ${Math.round((l.shares[l.limitedBy] ?? 0) * 100)} %`;
 }
 
 export function FlowSummaryTable({ summary }: { summary: RunSummary }) {
