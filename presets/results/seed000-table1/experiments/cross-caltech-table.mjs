@@ -1,0 +1,109 @@
+// Scores the cross-caltech experiment two ways, after `npm run build`:
+//   node presets/results/seed000-table1/experiments/cross-caltech-table.mjs [CAMPAIGN_DIR]
+// 1. Caltech alone, per stack at windows 2 and 3 (1.02 and 2.05 BDP): whole-run goodput and the
+//    stability index σ/μ of the 5 s intervals, with the 30 % background against the reproduction's
+//    idle path (mean and 95 % t interval over the 6 runs of each), into cross-caltech-results.csv.
+// 2. The preset's own judgement of its findings with the Caltech part replaced by these runs (the
+//    run ids are the preset's, so `lfnlab preset run --progress` on a copy of the progress
+//    directory whose Caltech runs are swapped judges them as the preset does; UFL and Manchester
+//    stay as reproduced, without background). Prints the verdict lines of every finding.
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..', '..', '..', '..');
+const campaign = process.argv[2] ?? join(root, 'campaigns', 'cross-caltech');
+const progress = join(here, '..', 'progress');
+const cli = join(root, 'backend', 'bin', 'lfnlab.js');
+if (!existsSync(join(campaign, 'runs'))) {
+  console.error(`no runs in ${campaign}/runs: run the campaign first (lfnlab campaign run ${join(here, 'cross-caltech.yaml')})`);
+  process.exit(1);
+}
+
+// t(0.975) for 1..10 degrees of freedom.
+const T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228];
+const stats = (xs) => {
+  const n = xs.length;
+  const mean = xs.reduce((a, x) => a + x, 0) / n;
+  const sd = n > 1 ? Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (n - 1)) : Number.NaN;
+  const half = n > 1 ? (T975[Math.min(n - 1, 10) - 1] * sd) / Math.sqrt(n) : Number.NaN;
+  return { n, mean, lo: mean - half, hi: mean + half };
+};
+const metric = (summary, flow, id) =>
+  summary.metrics?.flows?.find((f) => f.flow === flow)?.metrics?.find((m) => m.id === id)?.value ?? null;
+const label = (flow) => (flow.stack === 'reno' && flow.streams > 1 ? 'ptcp' : flow.stack);
+
+/** Completed runs at windows 2 and 3 of a runs directory: stack, window, goodput, σ/μ, verdict. */
+function runsOf(dir) {
+  const out = [];
+  for (const id of readdirSync(dir).sort()) {
+    const f = join(dir, id, 'summary.json');
+    if (!existsSync(f)) continue;
+    const s = JSON.parse(readFileSync(f, 'utf8'));
+    const spec = JSON.parse(readFileSync(join(dir, id, 'spec.json'), 'utf8'));
+    const flow = spec.flows.find((x) => x.name === 'test');
+    const window = flow?.window?.bdp;
+    if (s.status !== 'completed' || !flow || !(window > 1)) continue;
+    out.push({
+      id,
+      stack: label(flow),
+      window,
+      goodputMbps: (metric(s, 'test', 'throughput.mean') ?? Number.NaN) / 1e6,
+      wholeRunMbps: s.flows.find((x) => x.name === 'test')?.goodputMbps?.wholeRun ?? Number.NaN,
+      stability: metric(s, 'test', 'stability.sigma_over_mu') ?? Number.NaN,
+      verdict: s.verdict,
+      background: (spec.paths.main.cross ?? []).length > 0,
+    });
+  }
+  return out;
+}
+
+const cross = runsOf(join(campaign, 'runs'));
+const idle = runsOf(join(progress, 'caltech', 'runs'));
+const rows = [...idle, ...cross];
+const header = ['id', 'background', 'stack', 'window', 'wholeRunMbps', 'goodputMbps', 'stability', 'verdict'];
+const cell = (x) => (typeof x === 'number' && !Number.isInteger(x) ? x.toPrecision(4) : x);
+writeFileSync(
+  join(here, 'cross-caltech-results.csv'),
+  `${[header.join(','), ...rows.map((r) => header.map((h) => cell(r[h])).join(','))].join('\n')}\n`,
+);
+
+const fmt = (s, d) => `${s.mean.toFixed(d)} (${s.lo.toFixed(d)} to ${s.hi.toFixed(d)}, n = ${s.n})`;
+console.log('Caltech, windows 2 and 3: whole-run goodput Mbit/s and σ/μ, idle path against 30 % background');
+for (const stack of [...new Set(rows.map((r) => r.stack))]) {
+  const a = idle.filter((r) => r.stack === stack);
+  const b = cross.filter((r) => r.stack === stack);
+  if (!a.length || !b.length) continue;
+  console.log(
+    `${stack}: goodput ${fmt(stats(a.map((r) => r.wholeRunMbps)), 1)} -> ${fmt(stats(b.map((r) => r.wholeRunMbps)), 1)}; ` +
+      `σ/μ ${fmt(stats(a.map((r) => r.stability)), 4)} -> ${fmt(stats(b.map((r) => r.stability)), 4)}; ` +
+      `verdicts ${b.map((r) => r.verdict).join(' ')}`,
+  );
+}
+
+// The preset's judgement with Caltech swapped.
+const tmp = mkdtempSync(join(tmpdir(), 'cross-caltech-'));
+try {
+  const swapped = join(tmp, 'progress');
+  cpSync(progress, swapped, { recursive: true });
+  const runs = join(campaign, 'runs');
+  let n = 0;
+  for (const id of readdirSync(runs)) {
+    const to = join(swapped, 'caltech', 'runs', id);
+    if (!existsSync(join(runs, id, 'summary.json')) || !existsSync(to)) continue;
+    for (const f of ['summary.json', 'spec.json']) cpSync(join(runs, id, f), join(to, f));
+    n++;
+  }
+  console.log(`\nThe preset's findings with ${n} of its 72 Caltech runs replaced by runs with the background:`);
+  const out = execFileSync(
+    process.execPath,
+    [cli, 'preset', 'run', 'seed000-table1', '--reproduce', '--out', join(tmp, 'out'), '--lab', 'scratch', '--progress', swapped],
+    { encoding: 'utf8', maxBuffer: 64 << 20 },
+  );
+  for (const line of out.split('\n')) if (/^\[(holds|fails|inconclusive)\]/.test(line)) console.log(line);
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
+}
