@@ -1,25 +1,26 @@
-// Scores the cross-caltech experiment two ways, after `npm run build`:
-//   node presets/results/seed000-table1/experiments/cross-caltech-table.mjs [CAMPAIGN_DIR]
+// Scores an experiment on seed000-table1's Caltech part (cross-caltech.yaml, buffer-caltech.yaml)
+// two ways, after `npm run build`:
+//   node presets/results/seed000-table1/experiments/caltech-table.mjs CAMPAIGN_DIR
 // 1. Caltech alone, per stack at windows 2 and 3 (1.02 and 2.05 BDP): whole-run goodput and the
-//    stability index σ/μ of the 5 s intervals, with the 30 % background against the reproduction's
-//    idle path (mean and 95 % t interval over the 6 runs of each), into cross-caltech-results.csv.
+//    stability index σ/μ of the 5 s intervals, the reproduction's runs against the experiment's
+//    (mean and 95 % t interval over the runs of each), into NAME-results.csv beside this file.
 // 2. The preset's own judgement of its findings with the Caltech part replaced by these runs (the
-//    run ids are the preset's, so `lfnlab preset run --progress` on a copy of the progress
-//    directory whose Caltech runs are swapped judges them as the preset does; UFL and Manchester
-//    stay as reproduced, without background). Prints the verdict lines of every finding.
+//    campaigns keep the preset's run ids, so `lfnlab preset run --progress` on a copy of the
+//    progress directory whose Caltech runs are swapped judges them as the preset does; UFL and
+//    Manchester stay as reproduced). Prints the verdict lines of every finding.
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..', '..', '..');
-const campaign = process.argv[2] ?? join(root, 'campaigns', 'cross-caltech');
+const campaign = process.argv[2];
 const progress = join(here, '..', 'progress');
 const cli = join(root, 'backend', 'bin', 'lfnlab.js');
-if (!existsSync(join(campaign, 'runs'))) {
-  console.error(`no runs in ${campaign}/runs: run the campaign first (lfnlab campaign run ${join(here, 'cross-caltech.yaml')})`);
+if (!campaign || !existsSync(join(campaign, 'runs'))) {
+  console.error(`usage: caltech-table.mjs CAMPAIGN_DIR (a campaign directory with runs/, from lfnlab campaign run ${join(here, 'cross-caltech.yaml')})`);
   process.exit(1);
 }
 
@@ -56,26 +57,27 @@ function runsOf(dir) {
       stability: metric(s, 'test', 'stability.sigma_over_mu') ?? Number.NaN,
       verdict: s.verdict,
       background: (spec.paths.main.cross ?? []).length > 0,
+      bufferBdp: spec.paths.main.buffer?.bdp ?? null,
     });
   }
   return out;
 }
 
-const cross = runsOf(join(campaign, 'runs'));
+const experiment = runsOf(join(campaign, 'runs'));
 const idle = runsOf(join(progress, 'caltech', 'runs'));
-const rows = [...idle, ...cross];
-const header = ['id', 'background', 'stack', 'window', 'wholeRunMbps', 'goodputMbps', 'stability', 'verdict'];
+const rows = [...idle, ...experiment];
+const header = ['id', 'background', 'bufferBdp', 'stack', 'window', 'wholeRunMbps', 'goodputMbps', 'stability', 'verdict'];
 const cell = (x) => (typeof x === 'number' && !Number.isInteger(x) ? x.toPrecision(4) : x);
 writeFileSync(
-  join(here, 'cross-caltech-results.csv'),
+  join(here, `${basename(campaign)}-results.csv`),
   `${[header.join(','), ...rows.map((r) => header.map((h) => cell(r[h])).join(','))].join('\n')}\n`,
 );
 
 const fmt = (s, d) => `${s.mean.toFixed(d)} (${s.lo.toFixed(d)} to ${s.hi.toFixed(d)}, n = ${s.n})`;
-console.log('Caltech, windows 2 and 3: whole-run goodput Mbit/s and σ/μ, idle path against 30 % background');
+console.log(`Caltech, windows 2 and 3: whole-run goodput Mbit/s and σ/μ, the reproduction -> ${basename(campaign)}`);
 for (const stack of [...new Set(rows.map((r) => r.stack))]) {
   const a = idle.filter((r) => r.stack === stack);
-  const b = cross.filter((r) => r.stack === stack);
+  const b = experiment.filter((r) => r.stack === stack);
   if (!a.length || !b.length) continue;
   console.log(
     `${stack}: goodput ${fmt(stats(a.map((r) => r.wholeRunMbps)), 1)} -> ${fmt(stats(b.map((r) => r.wholeRunMbps)), 1)}; ` +
@@ -85,7 +87,7 @@ for (const stack of [...new Set(rows.map((r) => r.stack))]) {
 }
 
 // The preset's judgement with Caltech swapped.
-const tmp = mkdtempSync(join(tmpdir(), 'cross-caltech-'));
+const tmp = mkdtempSync(join(tmpdir(), 'caltech-table-'));
 try {
   const swapped = join(tmp, 'progress');
   cpSync(progress, swapped, { recursive: true });
@@ -97,7 +99,7 @@ try {
     for (const f of ['summary.json', 'spec.json']) cpSync(join(runs, id, f), join(to, f));
     n++;
   }
-  console.log(`\nThe preset's findings with ${n} of its 72 Caltech runs replaced by runs with the background:`);
+  console.log(`\nThe preset's findings with ${n} of its 72 Caltech runs replaced by ${basename(campaign)}'s:`);
   const out = execFileSync(
     process.execPath,
     [cli, 'preset', 'run', 'seed000-table1', '--reproduce', '--out', join(tmp, 'out'), '--lab', 'scratch', '--progress', swapped],
