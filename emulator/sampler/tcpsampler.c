@@ -38,7 +38,8 @@
 #include "lfn_netlink.h"
 
 #define PROG "lfn-tcpsampler"
-#define FORMAT_VERSION 1
+/* v2: the five vegas_* columns (the stack's own state, INET_DIAG_VEGASINFO) added at the end. */
+#define FORMAT_VERSION 2
 
 /* Disjoint ranges after merging; bounded by the u16 jump offsets in the filter. */
 #define MAX_PORT_RANGES 256
@@ -118,7 +119,12 @@ static const char *const state_names[ST_MAX] = {
 	X(rto_us, ti->tcpi_rto, "retransmission timeout, us")                                    \
 	X(ca_state, ti->tcpi_ca_state, "0 open 1 disorder 2 cwr 3 recovery 4 loss")              \
 	X(info_len, info_len, "bytes of tcp_info the kernel returned (0 = none)")               \
-	X(cookie, cookie, "kernel socket cookie, stable id for the flow")
+	X(cookie, cookie, "kernel socket cookie, stable id for the flow")                        \
+	X(vegas_len, vegas_len, "bytes of tcpvegas_info the stack returned (0 = none)")          \
+	X(vegas_enabled, vi->tcpv_enabled, "tcpvegas_info as the stack fills it: enabled")       \
+	X(vegas_rttcnt, vi->tcpv_rttcnt, "  ... rttcnt (a count; meaning per stack)")             \
+	X(vegas_rtt, vi->tcpv_rtt, "  ... rtt (Vegas: us; meaning per stack)")                   \
+	X(vegas_minrtt, vi->tcpv_minrtt, "  ... minrtt (Vegas: us; meaning per stack)")
 
 struct port_range {
 	uint16_t lo, hi;
@@ -252,7 +258,13 @@ static void build_request(const struct options *o)
 
 	memset(&req, 0, sizeof(req));
 	r->sdiag_protocol = IPPROTO_TCP;
-	r->idiag_ext = (1 << (INET_DIAG_INFO - 1)) | (1 << (INET_DIAG_CONG - 1));
+	/*
+	 * VEGASINFO asks every stack with a get_info hook for its state: Vegas,
+	 * Illinois, NV and lfnlab's own modules answer with tcpvegas_info (BBR and
+	 * DCTCP answer with their own structs, which are not read).
+	 */
+	r->idiag_ext = (1 << (INET_DIAG_INFO - 1)) | (1 << (INET_DIAG_CONG - 1)) |
+		       (1 << (INET_DIAG_VEGASINFO - 1));
 	r->idiag_states = o->states;
 	req_len = NLMSG_SPACE(sizeof(*r));
 
@@ -347,7 +359,7 @@ static char *put_cc(char *p, const char *cc)
 }
 
 static int write_record(const struct tick_ctx *t, const struct inet_diag_msg *m, const struct tcp_info *tip,
-			uint32_t info_len, const char *cc)
+			uint32_t info_len, const char *cc, const struct tcpvegas_info *vi, uint32_t vegas_len)
 {
 	const struct tcp_info *ti = tip;
 	const uint64_t cookie = (uint64_t)m->id.idiag_cookie[0] | (uint64_t)m->id.idiag_cookie[1] << 32;
@@ -426,7 +438,8 @@ static int handle_diag_msg(const struct tick_ctx *t, const struct nlmsghdr *nlh)
 {
 	const struct inet_diag_msg *m = NLMSG_DATA(nlh);
 	struct tcp_info ti;
-	uint32_t info_len = 0;
+	struct tcpvegas_info vi;
+	uint32_t info_len = 0, vegas_len = 0;
 	const char *cc = NULL;
 	char cc_buf[32];
 	const char *a;
@@ -437,6 +450,7 @@ static int handle_diag_msg(const struct tick_ctx *t, const struct nlmsghdr *nlh)
 
 	/* Older kernels send a shorter tcp_info, newer ones a longer one. */
 	memset(&ti, 0, sizeof(ti));
+	memset(&vi, 0, sizeof(vi));
 
 	a = (const char *)m + NLMSG_ALIGN(sizeof(*m));
 	rem = nlh->nlmsg_len - NLMSG_SPACE(sizeof(*m));
@@ -455,6 +469,10 @@ static int handle_diag_msg(const struct tick_ctx *t, const struct nlmsghdr *nlh)
 			info_len = (uint32_t)dlen;
 			memcpy(&ti, a + NLA_HDRLEN, dlen < sizeof(ti) ? dlen : sizeof(ti));
 			break;
+		case INET_DIAG_VEGASINFO:
+			vegas_len = (uint32_t)dlen;
+			memcpy(&vi, a + NLA_HDRLEN, dlen < sizeof(vi) ? dlen : sizeof(vi));
+			break;
 		case INET_DIAG_CONG:
 			if (dlen >= sizeof(cc_buf))
 				dlen = sizeof(cc_buf) - 1;
@@ -468,7 +486,7 @@ static int handle_diag_msg(const struct tick_ctx *t, const struct nlmsghdr *nlh)
 		a += NLA_ALIGN(na.nla_len);
 		rem -= (size_t)NLA_ALIGN(na.nla_len);
 	}
-	return write_record(t, m, &ti, info_len, cc);
+	return write_record(t, m, &ti, info_len, cc, &vi, vegas_len);
 }
 
 /*
@@ -563,7 +581,7 @@ static void usage(FILE *f)
 	NUM_COLUMNS(HELP_COL)
 #undef HELP_COL
 	fprintf(f,
-		"Values the running kernel's tcp_info does not have are 0.\n"
+		"Values the running kernel's tcp_info does not have are 0; vegas_* are 0 when vegas_len is.\n"
 		"The last line is the summary:\n"
 		"  #end reason=duration|signal|error ticks=N late=N skipped=N records=N errors=N\n"
 		"       max_work_ns=N elapsed_ns=N cpu_ns=N   (tab-separated key=value)\n"

@@ -51,6 +51,11 @@ export const SAMPLE_COLUMNS = {
     { json: 'lostPackets', influx: 'lost_packets', csv: 'lost_packets' },
     { json: 'unackedPackets', influx: 'unacked_packets', csv: 'unacked_packets' },
     { json: 'dataSegsOut', influx: 'data_segs_out', csv: 'data_segs_out' },
+    // The stack's own state, raw (tcpvegas_info; what each number means is the stack's).
+    { json: 'vegasEnabled', influx: 'vegas_enabled', csv: 'vegas_enabled' },
+    { json: 'vegasRttcnt', influx: 'vegas_rttcnt', csv: 'vegas_rttcnt' },
+    { json: 'vegasRtt', influx: 'vegas_rtt', csv: 'vegas_rtt' },
+    { json: 'vegasMinrtt', influx: 'vegas_minrtt', csv: 'vegas_minrtt' },
   ],
   goodput: [
     { json: 't', csv: 't_s' },

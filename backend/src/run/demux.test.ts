@@ -26,6 +26,8 @@ function tcpLine(o: {
   cc?: string;
   /** busy, rwnd-limited and sndbuf-limited µs */
   chrono?: [number, number, number];
+  /** the stack's tcpvegas_info: enabled, rttcnt, rtt, minrtt */
+  vegas?: [number, number, number, number];
 }) {
   const row: Record<string, string | number> = Object.fromEntries(TCP_SAMPLER_COLUMNS.map((c) => [c, 0]));
   Object.assign(row, {
@@ -55,6 +57,11 @@ function tcpLine(o: {
     busy_us: o.chrono?.[0] ?? 0,
     rwnd_limited_us: o.chrono?.[1] ?? 0,
     sndbuf_limited_us: o.chrono?.[2] ?? 0,
+    vegas_len: o.vegas ? 16 : 0,
+    vegas_enabled: o.vegas?.[0] ?? 0,
+    vegas_rttcnt: o.vegas?.[1] ?? 0,
+    vegas_rtt: o.vegas?.[2] ?? 0,
+    vegas_minrtt: o.vegas?.[3] ?? 0,
   });
   return `${TCP_SAMPLER_COLUMNS.map((c) => row[c]).join('\t')}\n`;
 }
@@ -86,6 +93,7 @@ describe('SampleDemux', () => {
         received: 0,
         cookie: '1',
         chrono: [90_000, 20_000, 1_000],
+        vegas: [1, 4, 2, 1],
       }) +
       tcpLine({
         tick: 1,
@@ -107,10 +115,11 @@ describe('SampleDemux', () => {
       acked: 200_000,
       received: 0,
       cookie: '1',
+      vegas: [1, 5, 3, 1],
     });
     d.feed(
       name,
-      `# lfn-tcpsampler v1 hz=10\n#${TCP_SAMPLER_COLUMNS.join('\t')}\n${tick1}${tick2.slice(0, 20)}`,
+      `# lfn-tcpsampler v2 hz=10\n#${TCP_SAMPLER_COLUMNS.join('\t')}\n${tick1}${tick2.slice(0, 20)}`,
     );
     expect(out).toHaveLength(0); // tick 1 is complete only once tick 2 begins
     d.feed(name, tick2.slice(20));
@@ -135,7 +144,17 @@ describe('SampleDemux', () => {
     );
     d.end(name);
     expect(out).toHaveLength(2);
-    expect(out[1]).toMatchObject({ t: 0.2, streams: 1, cwndPackets: 60 });
+    // Two streams have two stack states: none is kept; one stream's is.
+    expect(out[0]).not.toHaveProperty('vegasRttcnt');
+    expect(out[1]).toMatchObject({
+      t: 0.2,
+      streams: 1,
+      cwndPackets: 60,
+      vegasEnabled: 1,
+      vegasRttcnt: 5,
+      vegasRtt: 3,
+      vegasMinrtt: 1,
+    });
     expect(d.counters.get(name)).toMatchObject({ records: 4, samples: 2, end: { records: 4, ticks: 2 } });
   });
 

@@ -14,6 +14,7 @@ import {
   type Sampler,
   type SamplerEnd,
   type TcpSample,
+  type VegasInfo,
 } from '@lfnlab/emulator';
 import type {
   CpuSample,
@@ -65,6 +66,10 @@ class Lines {
 }
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+/** A socket's tcpvegas_info as a flow sample's vegas* fields (none when it gave none). */
+const vegasFields = (v: VegasInfo | null | undefined): Partial<TcpFlowSample> =>
+  v ? { vegasEnabled: v.enabled, vegasRttcnt: v.rttcnt, vegasRtt: v.rtt, vegasMinrtt: v.minrtt } : {};
 
 class TcpDemux {
   private tick: TcpSample[] = [];
@@ -129,6 +134,8 @@ class TcpDemux {
             busyUs: socks.reduce((a, s) => a + s.busyUs, 0),
             rwndLimitedUs: socks.reduce((a, s) => a + s.rwndLimitedUs, 0),
             sndbufLimitedUs: socks.reduce((a, s) => a + s.sndbufLimitedUs, 0),
+            // Several streams have several states: only a one-socket flow's is kept.
+            ...vegasFields(socks.length === 1 ? socks[0]?.vegas : null),
           };
           this.emit(sample);
           n++;

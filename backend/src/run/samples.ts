@@ -33,6 +33,16 @@ export interface TcpFlowSample {
   busyUs?: number;
   rwndLimitedUs?: number;
   sndbufLimitedUs?: number;
+  /**
+   * The stack's own state (tcpvegas_info, raw), for a one-stream flow whose stack gives it; each
+   * stack's get_info says what the four numbers are (Vegas: enabled, RTTs this round, last RTT µs,
+   * base RTT µs; tcp_hstcplp: inference on, reactions, smoothed queueing delay ms, threshold ms;
+   * tcp_fast: mode, updates, average RTT µs, base RTT µs). Absent otherwise and in older records.
+   */
+  vegasEnabled?: number;
+  vegasRttcnt?: number;
+  vegasRtt?: number;
+  vegasMinrtt?: number;
 }
 
 /** Goodput of a flow at its receiver: the change in bytes received since the previous tick. */

@@ -66,6 +66,11 @@ export interface TsvLineHandlers<R, E, J> {
   json?: (text: string) => J;
 }
 
+/** The format version a parser reads, or the versions it reads (a newer one added columns at the end). */
+export type Versions = number | readonly number[];
+const readable = (v: Versions, found: unknown) =>
+  typeof v === 'number' ? found === v : typeof found === 'number' && v.includes(found);
+
 const columnIndexes = new WeakMap<readonly string[], Map<string, number>>();
 
 function columnIndex(columns: readonly string[]): Map<string, number> {
@@ -155,10 +160,10 @@ export function lineParsers(ErrorClass: LineParseErrorClass) {
     return (c) => fields[index.get(c) ?? -1];
   }
 
-  /** Fails unless a `# <program> vN ...` header is of format version `version`. */
-  function checkVersion(text: string, program: string, version: number): void {
+  /** Fails unless a `# <program> vN ...` header is of format version `version` (or one of them). */
+  function checkVersion(text: string, program: string, version: Versions): void {
     const found = new RegExp(`^# ${program} v(\\d+)\\b`).exec(text)?.[1];
-    if (Number(found) !== version) fail(`unsupported ${program} format version`, text);
+    if (!readable(version, Number(found))) fail(`unsupported ${program} format version`, text);
   }
 
   /**
@@ -169,7 +174,7 @@ export function lineParsers(ErrorClass: LineParseErrorClass) {
    */
   function tsvLine<R, E, J = never>(
     program: string,
-    version: number,
+    version: Versions,
     line: string,
     handlers: TsvLineHandlers<R, E, J>,
   ): R | E | J | null {
@@ -191,7 +196,7 @@ export function lineParsers(ErrorClass: LineParseErrorClass) {
    */
   function jsonLine<T>(
     program: string,
-    version: number,
+    version: Versions,
     line: string,
     builders: Record<string, (get: (key: string) => unknown, rec: Record<string, unknown>) => T>,
   ): T | null {
@@ -206,7 +211,7 @@ export function lineParsers(ErrorClass: LineParseErrorClass) {
     const get = (k: string) => (Object.hasOwn(rec, k) ? rec[k] : undefined);
     const type = rec.type;
     if (type === 'start') {
-      if (rec.version !== version) fail(`unsupported ${program} format version`, line);
+      if (!readable(version, rec.version)) fail(`unsupported ${program} format version`, line);
       return null;
     }
     const build = typeof type === 'string' && Object.hasOwn(builders, type) ? builders[type] : undefined;

@@ -57,6 +57,11 @@ const tsvValues: Record<string, string> = {
   ca_state: '0',
   info_len: '232',
   cookie: '4',
+  vegas_len: '0',
+  vegas_enabled: '0',
+  vegas_rttcnt: '0',
+  vegas_rtt: '0',
+  vegas_minrtt: '0',
 };
 const tsvLine = (over: Record<string, string> = {}) =>
   TCP_SAMPLER_COLUMNS.map((c) => over[c] ?? tsvValues[c]).join('\t');
@@ -114,16 +119,35 @@ describe('parseSamplerLine', () => {
     });
   });
 
-  it('returns null for header, comment and blank lines', () => {
+  it("reads the stack's tcpvegas_info when it gave one, and v1 rows (without those columns) as giving none", () => {
+    const lp = parseSamplerLine(
+      tsvLine({
+        cc: 'hstcplp',
+        vegas_len: '16',
+        vegas_enabled: '1',
+        vegas_rttcnt: '23',
+        vegas_rtt: '2',
+        vegas_minrtt: '1',
+      }),
+    );
+    expect(lp).toMatchObject({ cc: 'hstcplp', vegas: { enabled: 1, rttcnt: 23, rtt: 2, minrtt: 1 } });
+    expect(parseSamplerLine(tsvLine())).toMatchObject({ cc: 'bbr', vegas: null });
+    const v1 = tsvLine().split('\t').slice(0, -5).join('\t');
+    expect(parseSamplerLine(v1)).toMatchObject({ cwndPackets: 13, cookie: '4', vegas: null });
     expect(parseSamplerLine('# lfn-tcpsampler v1 hz=50 duration_s=1 states=0x2 ports=5201')).toBeNull();
+    expect(() => parseSamplerLine(tsvLine().split('\t').slice(0, -1).join('\t'))).toThrow(/fields/);
+  });
+
+  it('returns null for header, comment and blank lines', () => {
+    expect(parseSamplerLine('# lfn-tcpsampler v2 hz=50 duration_s=1 states=0x2 ports=5201')).toBeNull();
     expect(parseSamplerLine(`#${TCP_SAMPLER_COLUMNS.join('\t')}`)).toBeNull();
     expect(parseSamplerLine('')).toBeNull();
     expect(parseSamplerLine('\r\n')).toBeNull();
   });
 
   it('rejects a header of a format version it does not know', () => {
-    expect(() => parseSamplerLine('# lfn-tcpsampler v2 hz=50')).toThrow(/version/);
-    expect(() => parseSamplerLine('{"type":"start","version":2}')).toThrow(/version/);
+    expect(() => parseSamplerLine('# lfn-tcpsampler v3 hz=50')).toThrow(/version/);
+    expect(() => parseSamplerLine('{"type":"start","version":3}')).toThrow(/version/);
   });
 
   it('parses the TSV end record', () => {
@@ -322,7 +346,7 @@ describe('lfn-tcpsampler on loopback', () => {
       tcpSamplerArgv({ hz: 1, durationS: 0.001, ports: [port], binary: SAMPLER_BIN }),
     );
     expect(run.code).toBe(0);
-    expect(run.lines[0]).toMatch(/^# lfn-tcpsampler v1 /);
+    expect(run.lines[0]).toMatch(/^# lfn-tcpsampler v2 /);
     expect(run.lines[1]).toBe(`#${TCP_SAMPLER_COLUMNS.join('\t')}`);
   });
 

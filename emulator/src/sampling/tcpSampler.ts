@@ -9,11 +9,13 @@ import { checkInt, checkPort, checkSeconds } from '../native/argv.js';
 import { type Fail, LineParseError, lineParsers, type SamplingEndBase } from '../native/tsv.js';
 
 export const TCP_SAMPLER_BINARY = 'lfn-tcpsampler';
-/** Output format version the parser understands (the `v1` in the TSV header, `version` in JSONL). */
-export const TCP_SAMPLER_FORMAT_VERSION = 1;
+/** Output format version the sampler writes (the `v2` in the TSV header, `version` in JSONL). */
+export const TCP_SAMPLER_FORMAT_VERSION = 2;
+/** Versions the parser reads: v1, kept in older runs' raw files, lacks v2's vegas_* columns. */
+const READABLE_VERSIONS = [1, TCP_SAMPLER_FORMAT_VERSION] as const;
 
-/** TSV column order of format v1, as printed after `#` on the sampler's second header line. */
-export const TCP_SAMPLER_COLUMNS = [
+/** TSV column order of format v1. */
+const V1_COLUMNS = [
   'tick',
   'ts_ns',
   'mono_ns',
@@ -53,6 +55,16 @@ export const TCP_SAMPLER_COLUMNS = [
   'ca_state',
   'info_len',
   'cookie',
+] as const;
+
+/** TSV column order of format v2, as printed after `#` on the sampler's second header line. */
+export const TCP_SAMPLER_COLUMNS = [
+  ...V1_COLUMNS,
+  'vegas_len',
+  'vegas_enabled',
+  'vegas_rttcnt',
+  'vegas_rtt',
+  'vegas_minrtt',
 ] as const;
 export type TcpSamplerColumn = (typeof TCP_SAMPLER_COLUMNS)[number];
 
@@ -127,6 +139,20 @@ export interface TcpSample {
   infoLen: number;
   /** Kernel socket cookie (decimal): identifies the socket across ticks even if ports are reused. */
   cookie: string;
+  /**
+   * The stack's own state as it fills struct tcpvegas_info (INET_DIAG_VEGASINFO), raw: the four
+   * fields mean what each stack makes them mean (Vegas: enabled, RTTs this round, last RTT µs,
+   * base RTT µs; tcp_hstcplp: inference on, reactions, smoothed queueing delay ms, threshold ms;
+   * see each module's get_info). null when the stack gives none, and in format v1 records.
+   */
+  vegas: VegasInfo | null;
+}
+
+export interface VegasInfo {
+  enabled: number;
+  rttcnt: number;
+  rtt: number;
+  minrtt: number;
 }
 
 /** The sampler's last line: a tick is one netlink dump, an error a tick whose dump failed. */
@@ -197,6 +223,20 @@ function buildSample(get: (column: TcpSamplerColumn) => unknown, line: string): 
     infoLen: u('info_len'),
     // Kept as text: a u64 cookie need not fit a double, and JSONL already hands it over as a number.
     cookie: String(u('cookie')),
+    vegas: vegasInfo(get, line),
+  };
+}
+
+/** The vegas_* columns when the stack answered (vegas_len > 0); absent in format v1. */
+function vegasInfo(get: (column: TcpSamplerColumn) => unknown, line: string): VegasInfo | null {
+  const len = get('vegas_len');
+  if (len === undefined || uint(len, 'vegas_len', line) === 0) return null;
+  const u = (c: TcpSamplerColumn) => uint(get(c), c, line);
+  return {
+    enabled: u('vegas_enabled'),
+    rttcnt: u('vegas_rttcnt'),
+    rtt: u('vegas_rtt'),
+    minrtt: u('vegas_minrtt'),
   };
 }
 
@@ -206,14 +246,23 @@ function buildSample(get: (column: TcpSamplerColumn) => unknown, line: string): 
  * Throws SamplerParseError for anything malformed, so a format mismatch is never silently dropped.
  */
 export function parseSamplerLine(line: string): TcpSample | SamplerEnd | null {
-  return parsers.tsvLine(TCP_SAMPLER_BINARY, TCP_SAMPLER_FORMAT_VERSION, line, {
+  return parsers.tsvLine(TCP_SAMPLER_BINARY, READABLE_VERSIONS, line, {
     json: (text) =>
-      parsers.jsonLine<TcpSample | SamplerEnd>(TCP_SAMPLER_BINARY, TCP_SAMPLER_FORMAT_VERSION, text, {
+      parsers.jsonLine<TcpSample | SamplerEnd>(TCP_SAMPLER_BINARY, READABLE_VERSIONS, text, {
         sample: (get) => buildSample(get, text),
         end: (get) => parsers.samplingEndBase(get, text),
       }),
     end: (kv, text) => parsers.samplingEndBase((k) => kv.get(k), text),
-    row: (fields, text) => buildSample(parsers.row(fields, TCP_SAMPLER_COLUMNS, text), text),
+    // A row's field count tells the versions apart: v2 only added columns at the end.
+    row: (fields, text) =>
+      buildSample(
+        parsers.row<TcpSamplerColumn>(
+          fields,
+          fields.length === V1_COLUMNS.length ? V1_COLUMNS : TCP_SAMPLER_COLUMNS,
+          text,
+        ),
+        text,
+      ),
   });
 }
 
