@@ -36,7 +36,7 @@ export interface TcpFlowSample {
   /**
    * The stack's own state (tcpvegas_info, raw), for a one-stream flow whose stack gives it; each
    * stack's get_info says what the four numbers are (Vegas: enabled, RTTs this round, last RTT µs,
-   * base RTT µs; tcp_hstcplp: inference on, reactions, smoothed queueing delay ms, threshold ms;
+   * base RTT µs; tcp_hstcplp: inference on, reactions, smoothed queueing delay µs, threshold µs;
    * tcp_fast: mode, updates, average RTT µs, base RTT µs). Absent otherwise and in older records.
    */
   vegasEnabled?: number;

@@ -142,7 +142,7 @@ export interface TcpSample {
   /**
    * The stack's own state as it fills struct tcpvegas_info (INET_DIAG_VEGASINFO), raw: the four
    * fields mean what each stack makes them mean (Vegas: enabled, RTTs this round, last RTT µs,
-   * base RTT µs; tcp_hstcplp: inference on, reactions, smoothed queueing delay ms, threshold ms;
+   * base RTT µs; tcp_hstcplp: inference on, reactions, smoothed queueing delay µs, threshold µs;
    * see each module's get_info). null when the stack gives none, and in format v1 records.
    */
   vegas: VegasInfo | null;

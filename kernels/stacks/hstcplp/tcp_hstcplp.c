@@ -219,9 +219,12 @@ static size_t hlp_get_info(struct sock *sk, u32 ext, int *attr,
 	if (ext & (1 << (INET_DIAG_VEGASINFO - 1))) {
 		info->vegas.tcpv_enabled = ca->mode == HLP_MODE_LP;
 		info->vegas.tcpv_rttcnt = ca->lp.reactions;
-		info->vegas.tcpv_rtt = hlp_queue_q3(&ca->lp) >> HLP_SOWD_SHIFT;
-		info->vegas.tcpv_minrtt =
-			hlp_threshold_q3(&ca->lp, hlp_delta_pct) >> HLP_SOWD_SHIFT;
+		/* in us: whole ms would show a 1.5 ms threshold as 1 and any
+		 * queue under 1 ms as none (the values are kept in ms / 8) */
+		info->vegas.tcpv_rtt = hlp_queue_q3(&ca->lp) *
+				       (USEC_PER_MSEC >> HLP_SOWD_SHIFT);
+		info->vegas.tcpv_minrtt = hlp_threshold_q3(&ca->lp, hlp_delta_pct) *
+					  (USEC_PER_MSEC >> HLP_SOWD_SHIFT);
 		*attr = INET_DIAG_VEGASINFO;
 		return sizeof(struct tcpvegas_info);
 	}
