@@ -24,6 +24,7 @@ export { MetricInputError } from './guard.js';
 export * from './interval.js';
 export * from './jackknife.js';
 export * from './kendall.js';
+export * from './limits.js';
 export * from './linkShare.js';
 export * from './lossResponse.js';
 export * from './rampup.js';

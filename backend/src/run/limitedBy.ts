@@ -9,6 +9,7 @@
 // the sender could not keep up, or its pacing timers fired late). The lab's share means the numbers
 // measure the emulator, not the stack.
 import type { FlowTopology, PathTopology, Spec } from '@lfnlab/emulator';
+import { type FlowLimit, LIMIT_KINDS, type LimitKind } from '@lfnlab/metrics/limits';
 import { keptBusy } from './queueSteps.js';
 import {
   type CpuSample,
@@ -18,26 +19,13 @@ import {
   tcpSamplesOf,
 } from './samples.js';
 
-export type LimitKind = 'network' | 'congestion-control' | 'receiver-window' | 'send-buffer' | 'sender';
-export const LIMIT_KINDS: LimitKind[] = [
-  'network',
-  'congestion-control',
-  'receiver-window',
-  'send-buffer',
-  'sender',
-];
-
-export interface FlowLimit {
-  /** The kind that held the flow for the largest share of its busy time. */
-  limitedBy: LimitKind;
-  /**
-   * Share of the flow's busy time (data in flight) per kind; they sum to 1. Records written before
-   * 'congestion-control' was told apart from 'network' lack that key (it was counted as network).
-   */
-  shares: Partial<Record<LimitKind, number>> & Record<Exclude<LimitKind, 'congestion-control'>, number>;
-  /** Seconds with data in flight, as the kernel counted them. */
-  busyS: number;
-}
+export {
+  type FlowLimit,
+  formatLimit,
+  LIMIT_KINDS,
+  LIMIT_NAMES,
+  type LimitKind,
+} from '@lfnlab/metrics/limits';
 
 /**
  * A standing queue: the second's median backlog is at least this many packets. The median: under
@@ -232,19 +220,4 @@ export function flowLimits(
     out[f.name] = flowLimit(tcp, queue, cpu, rateAt, proof(f.path, f.direction));
   }
   return out;
-}
-
-/** How each kind reads in a table. */
-export const LIMIT_NAMES: Record<LimitKind, string> = {
-  network: 'network',
-  'congestion-control': 'congestion control',
-  'receiver-window': 'receiver-window',
-  'send-buffer': 'send-buffer',
-  sender: 'sender (lab)',
-};
-
-/** How a flow's limit reads in a table: "network 97 %", "congestion control 71 %", "sender (lab) 64 %". */
-export function formatLimit(l: FlowLimit | null | undefined): string {
-  if (!l) return '-';
-  return `${LIMIT_NAMES[l.limitedBy]} ${Math.round((l.shares[l.limitedBy] ?? 0) * 100)} %`;
 }

@@ -200,6 +200,46 @@ describe('ResultsPage', () => {
     expect(note.textContent).toContain('rate fail → warn');
   });
 
+  it('names what held each flow back: its own congestion control, the network or the lab', async () => {
+    const held = (limitedBy: 'congestion-control' | 'sender', share: number) => ({
+      limitedBy,
+      shares: {
+        network: 1 - share,
+        'congestion-control': 0,
+        'receiver-window': 0,
+        'send-buffer': 0,
+        sender: 0,
+        [limitedBy]: share,
+      },
+      busyS: 30,
+    });
+    mockApi({
+      'GET /api/runs/r42': { body: run },
+      'GET /api/runs/r42/summary': {
+        body: {
+          ...summary,
+          flows: [
+            ...summary.flows,
+            flow({ name: 'lp', stack: 'hstcplp', limitedBy: held('congestion-control', 0.974) }),
+            flow({ name: 'bbr', stack: 'bbr', limitedBy: held('sender', 0.64) }),
+          ],
+        },
+      },
+    });
+    renderInApp(<ResultsPage runId="r42" />);
+    const table = await screen.findByTestId('flow-summary');
+    const limitOf = (name: string) =>
+      must(
+        within(table)
+          .getAllByRole('row')
+          .find((r) => r.querySelector('td')?.textContent === name),
+        `row for flow ${name}`,
+      ).querySelectorAll('td')[7]?.textContent;
+    expect(limitOf('cubic')).toBe('network 97 %');
+    expect(limitOf('lp')).toBe('congestion control 97 %');
+    expect(limitOf('bbr')).toBe('sender (lab) 64 %');
+  });
+
   it('shows each flow as mean ± σ with units, and the verdict with its reasons', async () => {
     mockApi({
       'GET /api/runs/r42': { body: run },

@@ -1,21 +1,10 @@
 // Per-flow and per-path summary: mean ± σ goodput, stability σ/μ, retransmits, RTT; utilisation and Jain's index.
+import { formatLimit } from '@lfnlab/metrics/limits';
 import { ScrollArea, Table, Text } from '@mantine/core';
-import type { FlowSummary, RunSummary } from '../api/types';
+import type { RunSummary } from '../api/types';
 import { flowStyles } from '../lib/colors';
 import { fmt, fmtPct } from '../lib/format';
 import { FlowNumberCells, NumTd, num, TableHead, TablePanel } from '../lib/tables';
-
-/** What held the flow back and for what share of its busy time (backend run/limitedBy.ts). */
-function limitText(l: FlowSummary['limitedBy']): string {
-  if (!l) return '-';
-  const name =
-    l.limitedBy === 'sender'
-      ? 'sender (lab)'
-      : l.limitedBy === 'congestion-control'
-        ? 'congestion control'
-        : l.limitedBy;
-  return `${name} ${Math.round((l.shares[l.limitedBy] ?? 0) * 100)} %`;
-}
 
 export function FlowSummaryTable({ summary }: { summary: RunSummary }) {
   // The swatch is the flow's line on the charts: its stack's colour.
@@ -72,7 +61,7 @@ export function FlowSummaryTable({ summary }: { summary: RunSummary }) {
                 </Table.Td>
                 <FlowNumberCells f={f} rttRange />
                 <Table.Td c={f.limitedBy?.limitedBy === 'sender' ? 'red.8' : undefined}>
-                  {limitText(f.limitedBy)}
+                  {formatLimit(f.limitedBy)}
                 </Table.Td>
               </Table.Tr>
             ))}
