@@ -154,3 +154,22 @@ describe('packet spacing on a lightly used link', () => {
     expect(checkPacketSpacing(d as never, 0.08).status).toBe('fail');
   });
 });
+
+describe("the lab tests' allowance for delay-stage jitter", () => {
+  it('accepts the check’s own warning and nothing else', async () => {
+    const { expectValidButForDelayJitter } = await import('../../test/support/verdict.js');
+    const spread = (ms: number) =>
+      checkDelayJitter(
+        { path: 'main', direction: 'reverse', delay: { n: 300, medianMs: 19.956, spreadMs: ms } } as never,
+        0,
+      );
+    const warned = spread(0.754);
+    expect(warned.status).toBe('warn');
+    expectValidButForDelayJitter('suspect', [warned.message], 'warned');
+    expectValidButForDelayJitter('valid', [], 'valid');
+    expect(() => expectValidButForDelayJitter('invalid', [spread(1.5).message], 'failed')).toThrow();
+    expect(() =>
+      expectValidButForDelayJitter('suspect', [warned.message, 'main forward: 88 % of the rate'], 'rate'),
+    ).toThrow();
+  });
+});
