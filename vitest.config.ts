@@ -11,6 +11,7 @@ const alias = {
   '@lfnlab/emulator/sizing': fileURLToPath(new URL('./emulator/src/plan/sizing.ts', import.meta.url)),
   '@lfnlab/metrics/theory': fileURLToPath(new URL('./backend/metrics/src/theory.ts', import.meta.url)),
   '@lfnlab/metrics/registry': fileURLToPath(new URL('./backend/metrics/src/registry.ts', import.meta.url)),
+  '@lfnlab/metrics/limits': fileURLToPath(new URL('./backend/metrics/src/limits.ts', import.meta.url)),
   '@lfnlab/metrics': fileURLToPath(new URL('./backend/metrics/src/index.ts', import.meta.url)),
   '@lfnlab/emulator': src('emulator'),
   '@lfnlab/kernels': src('kernels'),

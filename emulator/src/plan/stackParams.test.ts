@@ -49,6 +49,16 @@ describe('plan: stack parameters', () => {
     ).toEqual({ fast: { alpha: 16 }, vegas: { alpha: null } });
   });
 
+  it('reads a flag (a bool parameter, written 0 or 1) back from its N or Y', () => {
+    expect(
+      stackParamsInForce([
+        { argv: ['cat', '/sys/module/tcp_hstcplp/parameters/lp_enable'], stdout: 'N\n', code: 0 },
+        { argv: ['cat', '/sys/module/tcp_fast/parameters/startup'], stdout: 'Y\n', code: 0 },
+        { argv: ['cat', '/sys/module/tcp_grid/parameters/probe_mode'], stdout: '1\n', code: 0 },
+      ]),
+    ).toEqual({ hstcplp: { lp_enable: 0 }, fast: { startup: 1 }, grid: { probe_mode: 1 } });
+  });
+
   it('prints the write as a pipe in the dry run', () => {
     expect(formatPlan(plan)).toContain("printf '%s\\n' 16 | tee /sys/module/tcp_fast/parameters/alpha");
   });

@@ -104,7 +104,9 @@ export function stackParamsInForce(
     const m = /^\/sys\/module\/([\w-]+)\/parameters\/(\w+)$/.exec(r.argv[1] ?? '');
     const stack = m && Object.keys(STACK_PARAMS).find((s) => STACK_PARAMS[s]?.module === m[1]);
     if (!m?.[2] || !stack) continue;
-    const v = r.code === 0 && r.stdout.trim() !== '' ? Number(r.stdout.trim()) : Number.NaN;
+    // A bool parameter (a flag) reads back as Y or N; it was written as 1 or 0.
+    const text = r.code === 0 ? r.stdout.trim() : '';
+    const v = text === 'Y' ? 1 : text === 'N' ? 0 : text !== '' ? Number(text) : Number.NaN;
     out[stack] ??= {};
     (out[stack] as Record<string, number | null>)[m[2]] = Number.isFinite(v) ? v : null;
   }

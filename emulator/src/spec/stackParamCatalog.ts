@@ -94,7 +94,15 @@ const atBoot = (...args: Parameters<typeof live>): StackParam => ({
 
 const I31 = 2 ** 31 - 1;
 
-/** Per stack name (STACKS): its parameters. Flags (on/off switches) are left out: no scaling touches them. */
+/**
+ * A switch of one of our own modules (0 off, 1 on; a bool reads back as N or Y): settable so an
+ * experiment can turn a mechanism off (TCP-LP's inference, FAST's start-up); no scaling touches it.
+ * Mainline's flags (HyStart, BBR's modes) are left out.
+ */
+const flag = (name: string, def: 0 | 1, meaning: string): StackParam =>
+  live(name, def, 'ratio', 'ratio', [0, 1], meaning);
+
+/** Per stack name (STACKS): its parameters. */
 export const STACK_PARAMS: Readonly<Record<string, StackParams>> = {
   reno: { module: null, params: [] },
   cubic: {
@@ -313,11 +321,14 @@ export const STACK_PARAMS: Readonly<Record<string, StackParams>> = {
         'packets the flow keeps queued in the path (FAST α)',
       ),
       live('gamma_pct', 50, 'ratio', 'ratio', [1, 100], 'FAST γ, percent', 100),
+      flag('pacing', 1, 'new sockets ask for pacing (1) or not (0)'),
+      flag('startup', 1, 'exponential start-up until queueing appears (1) or naive FAST (0)'),
     ],
   },
   hstcplp: {
     module: 'tcp_hstcplp',
     params: [
+      flag('lp_enable', 1, "TCP-LP's early congestion inference on (1) or plain HighSpeed TCP (0)"),
       fixed(
         'hs_low_window',
         38,
@@ -358,6 +369,14 @@ export const STACK_PARAMS: Readonly<Record<string, StackParams>> = {
         'smallest d_max − d_min before the delay inference acts',
       ),
       live(
+        'min_threshold_us',
+        0,
+        'us',
+        'time',
+        [0, 1_000_000],
+        'least threshold above d_min, µs, whatever delta_pct gives (0 = as published; 2000 = two 1 ms timestamp ticks)',
+      ),
+      live(
         'owd_newest',
         0,
         'ratio',
@@ -387,6 +406,7 @@ export const STACK_PARAMS: Readonly<Record<string, StackParams>> = {
         [0, I31],
         'TCP greedy timer: time held at a level before probing',
       ),
+      flag('probe_mode', 0, 'increase after the greedy timer: +1 packet per RTT (0) or eq. (20) (1)'),
     ],
   },
 };

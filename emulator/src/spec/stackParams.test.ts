@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { quotaProblems, STACK_PARAMS, STACKS, settableParams, validateSpec } from './index.js';
 
@@ -113,4 +114,25 @@ describe('stackParams and quotas', () => {
     ]);
     expect(problems).toEqual(quotaProblems(plain.spec, quota, 'student'));
   });
+});
+
+describe("our own modules' parameters", () => {
+  // The catalog is transcribed from the sources; a parameter added to a module without its entry
+  // would be unsettable from a spec, and an entry without its parameter a write to nothing.
+  const source = (dir: string) =>
+    readFileSync(new URL(`../../../kernels/stacks/${dir}/tcp_${dir}.c`, import.meta.url), 'utf8');
+  it.each(['fast', 'hstcplp', 'grid'])(
+    '%s: every writable module parameter is a live entry, and no other',
+    (stack) => {
+      const writable = [...source(stack).matchAll(/module_param_named\((\w+),\s*\w+,\s*\w+,\s*0644\)/g)]
+        .map((m) => m[1])
+        .sort();
+      const live = (STACK_PARAMS[stack]?.params ?? [])
+        .filter((p) => p.sysfs === 'live')
+        .map((p) => p.name)
+        .sort();
+      expect(writable.length).toBeGreaterThan(0);
+      expect(live).toEqual(writable);
+    },
+  );
 });

@@ -382,6 +382,23 @@ static inline u32 hlp_threshold_q3(const struct hlp_core *c, u32 delta_pct)
 	return (u32)div_u64((u64)spread * delta_pct << HLP_SOWD_SHIFT, 100);
 }
 
+/*
+ * The threshold in force, ms << 3: (L2)'s, or floor_us when that is more.
+ * d_max - d_min of an idle path can be one late sample (min_spread_ms, 5),
+ * whose 15 % (750 us) is under the 1 ms timestamp tick: the smoothed delay
+ * of an empty queue, which moves in whole ticks, then crosses it.  A floor
+ * of two ticks keeps quantization from reading as a queue.  floor_us 0
+ * (the default) is TCP-LP as published.
+ */
+static inline u32 hlp_threshold_in_force_q3(const struct hlp_core *c,
+					    u32 delta_pct, u32 floor_us)
+{
+	u32 t = hlp_threshold_q3(c, delta_pct);
+	u32 f = (u32)div_u64((u64)floor_us << HLP_SOWD_SHIFT, 1000);
+
+	return t > f ? t : f;
+}
+
 /* Smoothed queueing delay above d_min in ms << 3. */
 static inline u32 hlp_queue_q3(const struct hlp_core *c)
 {
@@ -400,13 +417,14 @@ static inline bool hlp_in_inference(const struct hlp_core *c, u32 now_ms)
 /*
  * (L2)/(L3): decide the reaction at local time now_ms.  srtt_ms is the
  * smoothed RTT; min_spread_ms is the smallest d_max - d_min for which the
- * 1 ms timestamps can tell a queue from clock jitter; snd_nxt marks the
- * data sent before a reaction (no indication until it is acknowledged).
+ * 1 ms timestamps can tell a queue from clock jitter; min_threshold_us the
+ * least threshold (hlp_threshold_in_force_q3); snd_nxt marks the data sent
+ * before a reaction (no indication until it is acknowledged).
  */
 static inline enum hlp_action hlp_check(struct hlp_core *c, u32 now_ms,
 					u32 snd_nxt, u32 srtt_ms,
 					u32 delta_pct, u32 itt_rtts,
-					u32 min_spread_ms)
+					u32 min_spread_ms, u32 min_threshold_us)
 {
 	enum hlp_action act = HLP_HALVE;
 
@@ -414,7 +432,8 @@ static inline enum hlp_action hlp_check(struct hlp_core *c, u32 now_ms,
 		return HLP_NONE;
 	if (c->owd_max - c->owd_min < min_spread_ms)
 		return HLP_NONE;
-	if (hlp_queue_q3(c) <= hlp_threshold_q3(c, delta_pct))
+	if (hlp_queue_q3(c) <=
+	    hlp_threshold_in_force_q3(c, delta_pct, min_threshold_us))
 		return HLP_NONE;
 	if (srtt_ms == 0)
 		srtt_ms = 1;

@@ -16,6 +16,7 @@
  *     one-way delay d = TSval - TSecr of each ACK (1 ms TCP timestamps;
  *     owd_newest=1 times the newest segment the ACK covers instead),
  *     sd <- 7/8 sd + 1/8 d;  early congestion when sd > d_min + delta (d_max - d_min);
+ *     (min_threshold_us puts a floor under that threshold; 0 = as published)
  *     first indication: w <- w/2 and an inference time-out itt (itt_rtts RTTs)
  *     during which the window does not grow; another indication before itt
  *     expires: w <- 1.  An indication counts only from ACKs of data sent
@@ -54,6 +55,10 @@ MODULE_PARM_DESC(itt_rtts, "TCP-LP inference time-out in smoothed RTTs, default 
 static unsigned int hlp_min_spread_ms __read_mostly = 5;
 module_param_named(min_spread_ms, hlp_min_spread_ms, uint, 0644);
 MODULE_PARM_DESC(min_spread_ms, "smallest d_max - d_min (ms) before delay inference acts, default 5");
+
+static unsigned int hlp_min_threshold_us __read_mostly;
+module_param_named(min_threshold_us, hlp_min_threshold_us, uint, 0644);
+MODULE_PARM_DESC(min_threshold_us, "least TCP-LP threshold above d_min in us, whatever delta_pct of d_max - d_min gives (0 = as published), default 0");
 
 static unsigned int hlp_owd_newest __read_mostly;
 module_param_named(owd_newest, hlp_owd_newest, uint, 0644);
@@ -161,7 +166,8 @@ static void hlp_pkts_acked(struct sock *sk, const struct ack_sample *sample)
 	ca->mode = HLP_MODE_LP;
 
 	act = hlp_check(&ca->lp, now_ms, tp->snd_nxt, hlp_srtt_ms(tp),
-			hlp_delta_pct, hlp_itt_rtts, hlp_min_spread_ms);
+			hlp_delta_pct, hlp_itt_rtts, hlp_min_spread_ms,
+			READ_ONCE(hlp_min_threshold_us));
 	if (act == HLP_NONE)
 		return;
 
@@ -223,8 +229,10 @@ static size_t hlp_get_info(struct sock *sk, u32 ext, int *attr,
 		 * queue under 1 ms as none (the values are kept in ms / 8) */
 		info->vegas.tcpv_rtt = hlp_queue_q3(&ca->lp) *
 				       (USEC_PER_MSEC >> HLP_SOWD_SHIFT);
-		info->vegas.tcpv_minrtt = hlp_threshold_q3(&ca->lp, hlp_delta_pct) *
-					  (USEC_PER_MSEC >> HLP_SOWD_SHIFT);
+		info->vegas.tcpv_minrtt =
+			hlp_threshold_in_force_q3(&ca->lp, hlp_delta_pct,
+						  READ_ONCE(hlp_min_threshold_us)) *
+			(USEC_PER_MSEC >> HLP_SOWD_SHIFT);
 		*attr = INET_DIAG_VEGASINFO;
 		return sizeof(struct tcpvegas_info);
 	}

@@ -172,7 +172,7 @@ static void check_lp(void)
 
 	hlp_core_init(&c);
 	CHECK(!hlp_usable(&c), "no samples: inference off (plain HSTCP)");
-	CHECK_EQ(hlp_check(&c, 0, 0, 100, 15, 3, 5), HLP_NONE,
+	CHECK_EQ(hlp_check(&c, 0, 0, 100, 15, 3, 5, 0), HLP_NONE,
 		 "no samples: no reaction");
 
 	/* 1 s of samples at OWD 50 ms: clock check passes */
@@ -181,7 +181,7 @@ static void check_lp(void)
 	CHECK(!hlp_usable(&c), "before 1 s: clock not verified yet");
 	feed(&c, 11000, 50, 1, 1, ++una);
 	CHECK(hlp_usable(&c), "after 1 s at the same rate: inference on");
-	CHECK_EQ(hlp_check(&c, 11000, 1000, 100, 15, 3, 5), HLP_NONE,
+	CHECK_EQ(hlp_check(&c, 11000, 1000, 100, 15, 3, 5, 0), HLP_NONE,
 		 "d_max - d_min = 0 < min_spread: no reaction");
 
 	/* queue builds: OWD 150 ms.  d_min 50, d_max 150: threshold 65.
@@ -189,7 +189,7 @@ static void check_lp(void)
 	t = 11010;
 	for (i = 1; i <= 3 && first_eci < 0; i++, t += 10) {
 		feed(&c, t, 150, 1, 1, ++una);
-		act = hlp_check(&c, t, 2000, 100, 15, 3, 5);
+		act = hlp_check(&c, t, 2000, 100, 15, 3, 5, 0);
 		if (act != HLP_NONE) {
 			first_eci = (int)i;
 			CHECK_EQ(act, HLP_HALVE, "first early indication halves");
@@ -199,31 +199,31 @@ static void check_lp(void)
 	CHECK_EQ(hlp_threshold_q3(&c, 15) >> 3, 15, "threshold = 15% of 100 ms");
 	t -= 10;				/* time of the reaction */
 	CHECK(hlp_in_inference(&c, t + 1), "inference time-out running");
-	CHECK_EQ(hlp_check(&c, t + 50, 2000, 100, 15, 3, 5), HLP_NONE,
+	CHECK_EQ(hlp_check(&c, t + 50, 2000, 100, 15, 3, 5, 0), HLP_NONE,
 		 "within one RTT of the halving: no second reaction");
 
 	/* The ACKs of the window sent before the halving still carry its
 	 * queue (one RTT and more later): they must not count again. */
 	for (i = 0; i < 20; i++)
 		feed(&c, t + 100 + i, 150, 1, 1, 1990);
-	CHECK_EQ(hlp_check(&c, t + 150, 3000, 100, 15, 3, 5), HLP_NONE,
+	CHECK_EQ(hlp_check(&c, t + 150, 3000, 100, 15, 3, 5, 0), HLP_NONE,
 		 "stale queue from before the halving: no second reaction");
 
 	/* Idle path: the data sent after the halving sees no queue, but one
 	 * packet comes late (TCG timers): no single sample decides. */
 	feed(&c, t + 160, 150, 1, 1, 2001);
-	CHECK_EQ(hlp_check(&c, t + 160, 3000, 100, 15, 3, 5), HLP_NONE,
+	CHECK_EQ(hlp_check(&c, t + 160, 3000, 100, 15, 3, 5, 0), HLP_NONE,
 		 "one late packet after the halving: no reaction yet");
 	for (i = 1; i < 8; i++)
 		feed(&c, t + 160 + i, 50, 1, 1, 2001 + i);
-	CHECK_EQ(hlp_check(&c, t + 168, 3000, 100, 15, 3, 5), HLP_NONE,
+	CHECK_EQ(hlp_check(&c, t + 168, 3000, 100, 15, 3, 5, 0), HLP_NONE,
 		 "after the halving the queue is gone: no reaction");
 
 	/* Competing traffic keeps the queue: the next reaction needs its own
 	 * window of samples after this one. */
 	for (i = 0; i < 8; i++)
 		feed(&c, t + 170 + i, 150, 1, 1, 2010 + i);
-	CHECK_EQ(hlp_check(&c, t + 175, 3000, 100, 15, 3, 5), HLP_TO_ONE,
+	CHECK_EQ(hlp_check(&c, t + 175, 3000, 100, 15, 3, 5, 0), HLP_TO_ONE,
 		 "queue persists after the halving, inside itt = 300 ms: window to 1");
 	CHECK(hlp_in_inference(&c, t + 175 + 299), "itt restarted at that reaction");
 	CHECK(!hlp_in_inference(&c, t + 175 + 300), "itt over after 3 RTTs");
@@ -231,12 +231,12 @@ static void check_lp(void)
 	/* delay falls back to the minimum: no indication */
 	for (i = 0; i < 60; i++)
 		feed(&c, t + 500 + i, 50, 1, 1, 3001 + i);
-	CHECK_EQ(hlp_check(&c, t + 560, 4000, 100, 15, 3, 5), HLP_NONE,
+	CHECK_EQ(hlp_check(&c, t + 560, 4000, 100, 15, 3, 5, 0), HLP_NONE,
 		 "delay back at d_min: no indication");
 	/* congestion again long after itt: halve, not 1 */
 	for (i = 0; i < 10; i++)
 		feed(&c, t + 1000 + i, 150, 1, 1, 4100 + i);
-	CHECK_EQ(hlp_check(&c, t + 1010, 4000, 100, 15, 3, 5), HLP_HALVE,
+	CHECK_EQ(hlp_check(&c, t + 1010, 4000, 100, 15, 3, 5, 0), HLP_HALVE,
 		 "indication after itt expired: halve again");
 	CHECK_EQ(c.reactions, 3, "three reactions counted");
 
@@ -304,12 +304,12 @@ static void check_timed_send(void)
 		for (t = 11700; t < 12000; t += 10)
 			feed_pair(&c, mode, t, 0, ++una);
 		CHECK(hlp_usable(&c), "clock check passed");
-		CHECK_EQ(hlp_check(&c, 12000, una, 10, 15, 3, 5), HLP_NONE,
+		CHECK_EQ(hlp_check(&c, 12000, una, 10, 15, 3, 5, 0), HLP_NONE,
 			 "back-to-back pairs on the idle path: no reaction");
 		reactions[mode] = 0;
 		for (t = 12000; t < 13000; t += 10) {
 			feed_pair(&c, mode, t, 4, ++una);
-			if (hlp_check(&c, t + 14, una, 10, 15, 3, 5) != HLP_NONE)
+			if (hlp_check(&c, t + 14, una, 10, 15, 3, 5, 0) != HLP_NONE)
 				reactions[mode]++;
 		}
 	}
@@ -317,6 +317,48 @@ static void check_timed_send(void)
 	      "timed from TSecr, the 4 ms between a pair's segments reads as queue: reactions on an idle path");
 	CHECK_EQ(reactions[1], 0,
 		 "timed from the newest segment: the idle path shows no queue");
+}
+
+/*
+ * An idle path whose d_max - d_min is one late sample (5 ms = min_spread):
+ * the threshold is 15 % of it, 750 us, under the 1 ms tick, and an empty
+ * queue the timestamps read as 1 ms above d_min crosses it.  A floor of two
+ * ticks (min_threshold_us 2000) keeps it from reacting; a real 10 ms queue
+ * is still answered.
+ */
+static void check_threshold_floor(void)
+{
+	static const u32 floors[] = { 0, 2000 };
+	struct hlp_core c;
+	u32 t, una, k, reactions[2];
+
+	for (k = 0; k < 2; k++) {
+		hlp_core_init(&c);
+		una = 0;
+		for (t = 10000; t < 11100; t += 10)
+			feed(&c, t, 50, 1, 1, ++una);
+		feed(&c, 11100, 55, 1, 1, ++una);	/* one late sample */
+		CHECK_EQ(hlp_threshold_q3(&c, 15), 6,
+			 "15 % of a 5 ms spread: 750 us (6 eighths of a ms)");
+		CHECK_EQ(hlp_threshold_in_force_q3(&c, 15, floors[k]),
+			 k ? 16U : 6U, "the floor lifts it to 2 ms, 0 leaves it");
+		reactions[k] = 0;
+		/* quantization: the empty queue reads 1 ms above d_min */
+		for (t = 11110; t < 13000; t += 10) {
+			feed(&c, t, 51, 1, 1, ++una);
+			if (hlp_check(&c, t, una, 10, 15, 3, 5, floors[k]) !=
+			    HLP_NONE)
+				reactions[k]++;
+		}
+		/* a 10 ms queue is answered with or without the floor */
+		for (t = 14000; t < 14100; t += 10)
+			feed(&c, t, 60, 1, 1, ++una);
+		CHECK(hlp_check(&c, 14100, una, 10, 15, 3, 5, floors[k]) !=
+		      HLP_NONE, "a 10 ms queue: a reaction");
+	}
+	CHECK(reactions[0] > 10,
+	      "no floor: a 1 ms tick above d_min reads as a queue on an idle path");
+	CHECK_EQ(reactions[1], 0, "a 2 ms floor: no reaction to the tick");
 }
 
 int main(void)
@@ -327,5 +369,6 @@ int main(void)
 	check_scaled_table();
 	check_lp();
 	check_timed_send();
+	check_threshold_floor();
 	return check_summary("hstcplp");
 }
