@@ -107,6 +107,19 @@ const summary: RunSummary = {
   metrics: { flows: [], groups: [], theory: [] },
 };
 
+/** The cells of a flow's row in the Flows table, by the flow's name in its first cell. */
+const flowCells = (table: HTMLElement, name: string) =>
+  within(
+    must(
+      within(table)
+        .getAllByRole('row')
+        .find((r) => r.querySelector('td')?.textContent === name),
+      `row for flow ${name}`,
+    ),
+  )
+    .getAllByRole('cell')
+    .map((c) => c.textContent);
+
 describe('ResultsPage', () => {
   it('says which clock the lab ran on and how lab time compared with wall time', async () => {
     mockApi({
@@ -228,13 +241,7 @@ describe('ResultsPage', () => {
     });
     renderInApp(<ResultsPage runId="r42" />);
     const table = await screen.findByTestId('flow-summary');
-    const limitOf = (name: string) =>
-      must(
-        within(table)
-          .getAllByRole('row')
-          .find((r) => r.querySelector('td')?.textContent === name),
-        `row for flow ${name}`,
-      ).querySelectorAll('td')[7]?.textContent;
+    const limitOf = (name: string) => flowCells(table, name)[7];
     expect(limitOf('cubic')).toBe('network 97 %');
     expect(limitOf('lp')).toBe('congestion control 97 %');
     expect(limitOf('bbr')).toBe('sender (lab) 64 %');
@@ -248,17 +255,7 @@ describe('ResultsPage', () => {
     renderInApp(<ResultsPage runId="r42" />);
 
     const table = await screen.findByTestId('flow-summary');
-    const rowOf = (name: string) =>
-      must(
-        within(table)
-          .getAllByRole('row')
-          .find((r) => r.querySelector('td')?.textContent === name),
-        `row for flow ${name}`,
-      );
-    const cells = (name: string) =>
-      within(rowOf(name))
-        .getAllByRole('cell')
-        .map((c) => c.textContent);
+    const cells = (name: string) => flowCells(table, name);
 
     // Flow, stack, path / dir., goodput mean ± σ, stability, retransmits, RTT mean (min-max), limited by.
     expect(cells('reno')).toEqual([
