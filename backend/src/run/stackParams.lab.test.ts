@@ -28,20 +28,30 @@ async function readSysfs(files: string[]): Promise<string[]> {
 
 describe('stack parameters', () => {
   it('are in force during the run and restored after it', async () => {
-    const files = ['/sys/module/tcp_fast/parameters/alpha', '/sys/module/tcp_vegas/parameters/alpha'];
-    expect(await readSysfs(files)).toEqual(['100', '2']);
+    // A boolean switch too: the kernel shows it as Y/N and the record reads it back as 1/0.
+    const files = [
+      '/sys/module/tcp_fast/parameters/alpha',
+      '/sys/module/tcp_vegas/parameters/alpha',
+      '/sys/module/tcp_hstcplp/parameters/lp_enable',
+    ];
+    const defaults = ['100', '2', 'Y'];
+    expect(await readSysfs(files)).toEqual(defaults);
     const r = await runSpec({
       name: 'stack-params',
       duration: '6s',
       paths: { main: { rtt: '40ms', rate: '20Mbit' } },
-      stackParams: { fast: { alpha: 16 }, vegas: { alpha: 1 } },
+      stackParams: { fast: { alpha: 16 }, vegas: { alpha: 1 }, hstcplp: { lp_enable: 0 } },
       flows: [{ stack: 'fast' }],
     });
     expect(r.summary.status).toBe('completed');
     // Read back after setup (before the first flow) and after the last flow (before teardown).
     for (const when of ['before', 'after'])
-      expect(r.read(`stack-params-${when}.json`), when).toEqual({ fast: { alpha: 16 }, vegas: { alpha: 1 } });
-    expect(await readSysfs(files)).toEqual(['100', '2']);
+      expect(r.read(`stack-params-${when}.json`), when).toEqual({
+        fast: { alpha: 16 },
+        vegas: { alpha: 1 },
+        hstcplp: { lp_enable: 0 },
+      });
+    expect(await readSysfs(files)).toEqual(defaults);
   });
 
   it('a load-time one boots the lab kernel with it, and the next run that does not ask gets the default back', async () => {
