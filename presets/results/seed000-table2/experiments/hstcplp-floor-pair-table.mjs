@@ -1,0 +1,60 @@
+// Scores hstcplp-floor-pair against its control, the reproduction's HSTCP-LP Caltech runs (floor 0):
+// Jain's index of the two flows as the preset reads it (whole-run goodputs), per window, with a 95 %
+// interval (bootstrap ∪ jackknife t, bounded to [0.5, 1]), and each flow's goodput. Reads only kept
+// records (summary and spec), so it runs on a fresh clone after `npm run build`:
+//   node presets/results/seed000-table2/experiments/hstcplp-floor-pair-table.mjs
+// Writes hstcplp-floor-pair-results.csv beside it and prints the answer's numbers.
+import { writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { smallSampleCi } from '@lfnlab/metrics';
+import { keptCompletedRuns } from '../../../../backend/dist/campaign/progress.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const sources = [
+  join(here, 'hstcplp-floor-pair-progress', 'runs'), // the experiment
+  join(here, '..', 'progress', 'caltech', 'runs'), // the reproduction: its HSTCP-LP runs
+];
+
+const runs = [];
+for (const { id, summary, spec } of sources.flatMap(keptCompletedRuns)) {
+  if (spec.flows[0]?.stack !== 'hstcplp') continue;
+  const [a, b] = summary.flows.map((f) => f.goodputMbps.wholeRun).sort((x, y) => y - x);
+  runs.push({
+    id,
+    floorUs: spec.stackParams?.hstcplp?.min_threshold_us ?? 0,
+    window: spec.flows[0].window?.bdp, // in BDPs
+    seed: summary.seed,
+    verdict: typeof summary.verdict === 'string' ? summary.verdict : summary.verdict?.verdict,
+    jain: summary.paths[0].jain.forward,
+    fasterMbps: a,
+    slowerMbps: b,
+  });
+}
+
+const header = ['id', 'floorUs', 'window', 'seed', 'verdict', 'jain', 'fasterMbps', 'slowerMbps'];
+const fmt = (v) => (typeof v === 'number' && !Number.isInteger(v) ? v.toFixed(4) : v);
+writeFileSync(
+  join(here, 'hstcplp-floor-pair-results.csv'),
+  `${[header.join(','), ...runs.map((r) => header.map((h) => fmt(r[h])).join(','))].join('\n')}\n`,
+);
+
+const mean = (xs) => xs.reduce((s, x) => s + x, 0) / xs.length;
+const describe = (rs) => {
+  if (rs.length === 0) return 'no runs';
+  const ci = smallSampleCi([rs.map((r) => r.jain)], (g) => mean(g[0]), { bounds: [0.5, 1] });
+  const mbps = (k) => mean(rs.map((r) => r[k])).toFixed(1);
+  return `Jain ${mean(rs.map((r) => r.jain)).toFixed(3)} (n = ${rs.length}, ${
+    ci ? `${ci.low.toFixed(3)} to ${ci.high.toFixed(3)}` : 'no interval'
+  }; runs ${rs.map((r) => r.jain.toFixed(3)).join(', ')}), flows ${mbps('fasterMbps')} and ${mbps('slowerMbps')} Mbit/s, ${rs
+    .map((r) => r.verdict)
+    .join('/')}`;
+};
+
+for (const floor of [0, 2000]) {
+  console.log(`\nmin_threshold_us ${floor}${floor ? '' : ' (the reproduction)'}`);
+  const mine = runs.filter((r) => r.floorUs === floor);
+  for (const w of [0.51, 1.02, 2.05])
+    console.log(`  window ${w} BDP ${describe(mine.filter((r) => r.window === w))}`);
+  console.log(`  all           ${describe(mine)}`);
+}
