@@ -1,6 +1,7 @@
-// Scores hstcplp-floor-pair against its control, the reproduction's HSTCP-LP Caltech runs (floor 0):
-// Jain's index of the two flows as the preset reads it (whole-run goodputs), per window, with a 95 %
-// interval (bootstrap ∪ jackknife t, bounded to [0.5, 1]), and each flow's goodput. Reads only kept
+// Scores hstcplp-floor-pair and hstcplp-newest-pair against their control, the reproduction's HSTCP-LP
+// Caltech runs (floor 0, TSecr timing): Jain's index of the two flows as the preset reads it
+// (whole-run goodputs), per window, with a 95 % interval (bootstrap ∪ jackknife t, bounded to
+// [0.5, 1]), and each flow's goodput and mean smoothed RTT (faster flow first). Reads only kept
 // records (summary and spec), so it runs on a fresh clone after `npm run build`:
 //   node presets/results/seed000-table2/experiments/hstcplp-floor-pair-table.mjs
 // Writes hstcplp-floor-pair-results.csv beside it and prints the answer's numbers.
@@ -12,27 +13,43 @@ import { keptCompletedRuns } from '../../../../backend/dist/campaign/progress.js
 
 const here = dirname(fileURLToPath(import.meta.url));
 const sources = [
-  join(here, 'hstcplp-floor-pair-progress', 'runs'), // the experiment
+  join(here, 'hstcplp-floor-pair-progress', 'runs'), // the experiments
+  join(here, 'hstcplp-newest-pair-progress', 'runs'),
   join(here, '..', 'progress', 'caltech', 'runs'), // the reproduction: its HSTCP-LP runs
 ];
 
 const runs = [];
 for (const { id, summary, spec } of sources.flatMap(keptCompletedRuns)) {
   if (spec.flows[0]?.stack !== 'hstcplp') continue;
-  const [a, b] = summary.flows.map((f) => f.goodputMbps.wholeRun).sort((x, y) => y - x);
+  const [a, b] = [...summary.flows].sort((x, y) => y.goodputMbps.wholeRun - x.goodputMbps.wholeRun);
   runs.push({
     id,
     floorUs: spec.stackParams?.hstcplp?.min_threshold_us ?? 0,
+    owdNewest: spec.stackParams?.hstcplp?.owd_newest ?? 0,
     window: spec.flows[0].window?.bdp, // in BDPs
     seed: summary.seed,
     verdict: typeof summary.verdict === 'string' ? summary.verdict : summary.verdict?.verdict,
     jain: summary.paths[0].jain.forward,
-    fasterMbps: a,
-    slowerMbps: b,
+    fasterMbps: a.goodputMbps.wholeRun,
+    slowerMbps: b.goodputMbps.wholeRun,
+    fasterSrttMs: a.rttMs.mean,
+    slowerSrttMs: b.rttMs.mean,
   });
 }
 
-const header = ['id', 'floorUs', 'window', 'seed', 'verdict', 'jain', 'fasterMbps', 'slowerMbps'];
+const header = [
+  'id',
+  'floorUs',
+  'owdNewest',
+  'window',
+  'seed',
+  'verdict',
+  'jain',
+  'fasterMbps',
+  'slowerMbps',
+  'fasterSrttMs',
+  'slowerSrttMs',
+];
 const fmt = (v) => (typeof v === 'number' && !Number.isInteger(v) ? v.toFixed(4) : v);
 writeFileSync(
   join(here, 'hstcplp-floor-pair-results.csv'),
@@ -43,17 +60,21 @@ const mean = (xs) => xs.reduce((s, x) => s + x, 0) / xs.length;
 const describe = (rs) => {
   if (rs.length === 0) return 'no runs';
   const ci = smallSampleCi([rs.map((r) => r.jain)], (g) => mean(g[0]), { bounds: [0.5, 1] });
-  const mbps = (k) => mean(rs.map((r) => r[k])).toFixed(1);
+  const avg = (k) => mean(rs.map((r) => r[k])).toFixed(1);
   return `Jain ${mean(rs.map((r) => r.jain)).toFixed(3)} (n = ${rs.length}, ${
     ci ? `${ci.low.toFixed(3)} to ${ci.high.toFixed(3)}` : 'no interval'
-  }; runs ${rs.map((r) => r.jain.toFixed(3)).join(', ')}), flows ${mbps('fasterMbps')} and ${mbps('slowerMbps')} Mbit/s, ${rs
+  }; runs ${rs.map((r) => r.jain.toFixed(3)).join(', ')}), flows ${avg('fasterMbps')} and ${avg('slowerMbps')} Mbit/s, srtt ${avg('fasterSrttMs')} and ${avg('slowerSrttMs')} ms, ${rs
     .map((r) => r.verdict)
     .join('/')}`;
 };
 
-for (const floor of [0, 2000]) {
-  console.log(`\nmin_threshold_us ${floor}${floor ? '' : ' (the reproduction)'}`);
-  const mine = runs.filter((r) => r.floorUs === floor);
+for (const [floor, newest] of [
+  [0, 0],
+  [2000, 0],
+  [2000, 1],
+]) {
+  console.log(`\nmin_threshold_us ${floor}, owd_newest ${newest}${floor ? '' : ' (the reproduction)'}`);
+  const mine = runs.filter((r) => r.floorUs === floor && r.owdNewest === newest);
   for (const w of [0.51, 1.02, 2.05])
     console.log(`  window ${w} BDP ${describe(mine.filter((r) => r.window === w))}`);
   console.log(`  all           ${describe(mine)}`);
