@@ -8,7 +8,7 @@
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { smallSampleCi } from '@lfnlab/metrics';
+import { mean, smallSampleCi } from '@lfnlab/metrics';
 import { keptCompletedRuns } from '../../../../backend/dist/campaign/progress.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -56,7 +56,6 @@ writeFileSync(
   `${[header.join(','), ...runs.map((r) => header.map((h) => fmt(r[h])).join(','))].join('\n')}\n`,
 );
 
-const mean = (xs) => xs.reduce((s, x) => s + x, 0) / xs.length;
 const describe = (rs) => {
   if (rs.length === 0) return 'no runs';
   const ci = smallSampleCi([rs.map((r) => r.jain)], (g) => mean(g[0]), { bounds: [0.5, 1] });
