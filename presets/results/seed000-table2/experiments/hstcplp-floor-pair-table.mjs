@@ -1,5 +1,5 @@
-// Scores hstcplp-floor-pair and hstcplp-newest-pair against their control, the reproduction's HSTCP-LP
-// Caltech runs (floor 0, TSecr timing): Jain's index of the two flows as the preset reads it
+// Scores hstcplp-floor-pair, hstcplp-newest-pair and hstcplp-quickack-pair against their control,
+// the reproduction's HSTCP-LP Caltech runs (floor 0, TSecr timing): Jain's index of the two flows as the preset reads it
 // (whole-run goodputs), per window, with a 95 % interval (bootstrap ∪ jackknife t, bounded to
 // [0.5, 1]), and each flow's goodput and mean smoothed RTT (faster flow first). Reads only kept
 // records (summary and spec), so it runs on a fresh clone after `npm run build`:
@@ -15,6 +15,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const sources = [
   join(here, 'hstcplp-floor-pair-progress', 'runs'), // the experiments
   join(here, 'hstcplp-newest-pair-progress', 'runs'),
+  join(here, 'hstcplp-quickack-pair-progress', 'runs'),
   join(here, '..', 'progress', 'caltech', 'runs'), // the reproduction: its HSTCP-LP runs
 ];
 
@@ -26,6 +27,7 @@ for (const { id, summary, spec } of sources.flatMap(keptCompletedRuns)) {
     id,
     floorUs: spec.stackParams?.hstcplp?.min_threshold_us ?? 0,
     owdNewest: spec.stackParams?.hstcplp?.owd_newest ?? 0,
+    quickack: spec.paths.main?.quickack === true ? 1 : 0,
     window: spec.flows[0].window?.bdp, // in BDPs
     seed: summary.seed,
     verdict: typeof summary.verdict === 'string' ? summary.verdict : summary.verdict?.verdict,
@@ -41,6 +43,7 @@ const header = [
   'id',
   'floorUs',
   'owdNewest',
+  'quickack',
   'window',
   'seed',
   'verdict',
@@ -67,13 +70,16 @@ const describe = (rs) => {
     .join('/')}`;
 };
 
-for (const [floor, newest] of [
-  [0, 0],
-  [2000, 0],
-  [2000, 1],
+for (const [floor, newest, quickack] of [
+  [0, 0, 0],
+  [2000, 0, 0],
+  [2000, 1, 0],
+  [2000, 0, 1],
 ]) {
-  console.log(`\nmin_threshold_us ${floor}, owd_newest ${newest}${floor ? '' : ' (the reproduction)'}`);
-  const mine = runs.filter((r) => r.floorUs === floor && r.owdNewest === newest);
+  console.log(
+    `\nmin_threshold_us ${floor}, owd_newest ${newest}, ${quickack ? 'quickack' : 'delayed ACKs'}${floor ? '' : ' (the reproduction)'}`,
+  );
+  const mine = runs.filter((r) => r.floorUs === floor && r.owdNewest === newest && r.quickack === quickack);
   for (const w of [0.51, 1.02, 2.05])
     console.log(`  window ${w} BDP ${describe(mine.filter((r) => r.window === w))}`);
   console.log(`  all           ${describe(mine)}`);
