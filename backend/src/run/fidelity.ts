@@ -7,6 +7,8 @@ import { checkDelayStageLoss, checkHiddenDrops } from './dropChecks.js';
 import { checkFlowStarts } from './flowStart.js';
 import type { PingSummary } from './probes.js';
 import { keptBusy } from './queueSteps.js';
+import type { RouteEntry } from './routeChecks.js';
+import { checkQuickack } from './routeChecks.js';
 import type { CpuSample, QueueSample, TcpFlowSample } from './samples.js';
 import { checkDelayJitter, checkPacketSpacing, type DirectionTiming } from './timingChecks.js';
 
@@ -264,6 +266,8 @@ export interface FidelityInput {
   dataStarts?: ReadonlyMap<string, number>;
   /** The stack parameters read back before and after traffic (absent: not read, not judged). */
   stackParamsInForce?: (Record<string, Record<string, number | null>> | undefined)[];
+  /** The end hosts' routes read before traffic (absent: not read, not judged). */
+  routes?: Record<string, RouteEntry[]>;
 }
 
 /**
@@ -299,6 +303,8 @@ export function fidelity(i: FidelityInput): FidelityReport {
   const checks: Check[] = [];
   const params = checkStackParams(i.spec, i.stackParamsInForce ?? []);
   if (params) checks.push(params);
+  const quickack = checkQuickack(i.spec, i.paths, i.routes);
+  if (quickack) checks.push(quickack);
   for (const p of i.paths) {
     const path = i.spec.paths[p.name];
     if (!path) continue;

@@ -20,6 +20,7 @@ import { KEY_SYSCTLS, parseOffloads, parseSysctl, TOOL_VERSION_CMDS, toolVersion
 import { checkIdleRtt, type LinkStat, type QdiscStat } from './fidelity.js';
 import { type PingSummary, parsePing } from './probes.js';
 import type { RunRecorder } from './record.js';
+import type { RouteEntry } from './routeChecks.js';
 import type { LabSession, StepResult } from './session.js';
 
 export interface AgentInfo {
@@ -64,6 +65,8 @@ export interface Snapshot {
   links: Record<string, LinkStat[]>;
   /** The spec's stack parameters as read back from sysfs (stack-params-WHEN.json); absent: not read. */
   stackParams?: Record<string, Record<string, number | null>>;
+  /** Before traffic: the end hosts' routes (routes.json); absent: not read. */
+  routes?: Record<string, RouteEntry[]>;
 }
 
 /** A snapshot section's JSON, or `fallback` when the command printed nothing or not JSON. */
@@ -80,13 +83,15 @@ export const json = <T>(text: string | undefined, fallback: T): T => {
  * and the stack parameters in force (the record shows they held for the whole run).
  */
 const AFTER_SECTIONS = ['qdiscs', 'links', 'stack parameters'];
-/** The sections that read the hosts' configuration (sysctls.json, offloads.json), not counters. */
-const STATE_SECTIONS = ['sysctls', 'offloads'];
+/** The sections that read the hosts' configuration (sysctls.json, offloads.json, routes.json), not counters. */
+const STATE_SECTIONS = ['sysctls', 'offloads', 'routes'];
 
-/** sysctls.json and offloads.json as a run read them, and which run that was. */
+/** sysctls.json, offloads.json and routes.json as a run read them, and which run that was. */
 export interface HostState {
   sysctls: unknown;
   offloads: unknown;
+  /** Per end host namespace, its routes (absent in records from before routes were read). */
+  routes?: Record<string, RouteEntry[]>;
   readIn: string;
 }
 
@@ -126,9 +131,20 @@ export async function snapshot(
     state = kept ?? hostState(plan, out, rec.dir);
     rec.json('sysctls.json', state.sysctls);
     rec.json('offloads.json', state.offloads);
+    if (state.routes) rec.json('routes.json', state.routes);
   }
-  return { qdiscs: json<QdiscStat[]>(qdiscText, []), links, ...(stackParams ? { stackParams } : {}), state };
+  return {
+    qdiscs: json<QdiscStat[]>(qdiscText, []),
+    links,
+    ...(stackParams ? { stackParams } : {}),
+    ...(state?.routes ? { routes: state.routes } : {}),
+    state,
+  };
 }
+
+/** `ip -n NS -j route show` results, per namespace (the argv's third word). */
+export const routesByNs = (results: readonly StepResult[]): Record<string, RouteEntry[]> =>
+  Object.fromEntries(results.map((r) => [r.argv[2] ?? '?', json<RouteEntry[]>(r.stdout, [])]));
 
 function hostState(plan: Plan, out: Record<string, StepResult[]>, readIn: string): HostState {
   const sysctlText = (out.sysctls ?? []).slice(1).map((r) => r.stdout);
@@ -146,6 +162,7 @@ function hostState(plan: Plan, out: Record<string, StepResult[]>, readIn: string
     offloads: Object.fromEntries(
       (out.offloads ?? []).map((r) => [r.argv.slice(3).join(' '), parseOffloads(r.stdout)]),
     ),
+    ...(out.routes ? { routes: routesByNs(out.routes) } : {}),
     readIn,
   };
 }

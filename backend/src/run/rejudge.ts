@@ -12,6 +12,7 @@ import { linkProofOf, withLabLimits } from './labLimitCheck.js';
 import { json } from './labSetup.js';
 import { type FlowLimit, flowLimits } from './limitedBy.js';
 import type { PingSummary } from './probes.js';
+import type { RouteEntry } from './routeChecks.js';
 import type { Sample } from './samples.js';
 import { runTiming, verdictInput } from './verdictInput.js';
 
@@ -85,6 +86,7 @@ export function rejudgeRun(dir: string): Rejudged {
     const v = readJson<Record<string, Record<string, number | null>>>(join(dir, `stack-params-${when}.json`));
     return v ? { stackParams: v } : {};
   };
+  const routes = readJson<Record<string, RouteEntry[]>>(join(dir, 'routes.json'));
   const report = fidelity(
     verdictInput(
       {
@@ -96,6 +98,7 @@ export function rejudgeRun(dir: string): Rejudged {
           qdiscs: json<QdiscStat[]>(readFileSync(join(dir, 'qdisc-before.json'), 'utf8'), []),
           links: readJson<Record<string, LinkStat[]>>(join(dir, 'links-before.json')) ?? {},
           ...inForce('before'),
+          ...(routes ? { routes } : {}),
         },
         after: {
           qdiscs: json<QdiscStat[]>(readFileSync(join(dir, 'qdisc-after.json'), 'utf8'), []),

@@ -62,5 +62,6 @@ export function verdictInput(f: VerdictFacts, timing: DirectionTiming[]): Fideli
     timing,
     dataStarts: f.dataStarts,
     stackParamsInForce: [f.before.stackParams, f.after.stackParams],
+    ...(f.before.routes ? { routes: f.before.routes } : {}),
   };
 }

@@ -21,6 +21,10 @@ export const sysctl = (ns: string | null, key: string, value: string | number): 
   argv: ns ? inNs(ns, ['sysctl', '-q', '-w', `${key}=${value}`]) : ['sysctl', '-q', '-w', `${key}=${value}`],
 });
 
+/** Options of the TCP end hosts' default routes: `quickack 1` turns their delayed ACKs off. */
+export const endHostRouteOptions = (path: Pick<Path, 'quickack'>): string[] =>
+  path.quickack ? ['quickack', '1'] : [];
+
 /** An end host's TCP settings: buffers that hold the path, no cached state, comparable timestamps. */
 export function endHostTcpSysctls(ns: string, max: number): Cmd[] {
   return [
@@ -42,6 +46,13 @@ export function endHostTcpSysctls(ns: string, max: number): Cmd[] {
     },
   ];
 }
+
+/** A path's TCP end hosts: its own sender and receiver, then those of its host groups. */
+export const tcpEndHosts = (p: PathTopology): string[] => [
+  p.senderNs,
+  p.receiverNs,
+  ...p.groups.flatMap((g) => [g.senderNs, g.receiverNs]),
+];
 
 export function pathTopology(spec: Spec, name: string, index: number): PathTopology {
   const path = spec.paths[name] as Path;
@@ -212,6 +223,7 @@ export function buildDumbbell(spec: Spec): {
   for (const p of paths) {
     const { toSender, toReceiver, toProbe, forwardIfb, reverseIfb } = p.routerIfs;
     const net = p.index + 1;
+    const ack = endHostRouteOptions(spec.paths[p.name] as Path);
     links.push(
       {
         comment: `path ${p.name}: ${p.senderNs} <-> router <-> ${p.receiverNs}`,
@@ -238,8 +250,11 @@ export function buildDumbbell(spec: Spec): {
       { argv: ['ip', '-n', p.senderNs, 'addr', 'add', `${p.senderAddr}/24`, 'dev', HOST_IF] },
       { argv: ['ip', '-n', p.receiverNs, 'addr', 'add', `${p.receiverAddr}/24`, 'dev', HOST_IF] },
       { argv: ['ip', '-n', p.probeNs, 'addr', 'add', `${p.probeAddr}/24`, 'dev', HOST_IF] },
-      { argv: ['ip', '-n', p.senderNs, 'route', 'add', 'default', 'via', `10.${net}.1.1`] },
-      { argv: ['ip', '-n', p.receiverNs, 'route', 'add', 'default', 'via', `10.${net}.2.1`] },
+      {
+        ...(ack.length ? { comment: 'no delayed ACKs: every segment acknowledged at once' } : {}),
+        argv: ['ip', '-n', p.senderNs, 'route', 'add', 'default', 'via', `10.${net}.1.1`, ...ack],
+      },
+      { argv: ['ip', '-n', p.receiverNs, 'route', 'add', 'default', 'via', `10.${net}.2.1`, ...ack] },
       { argv: ['ip', '-n', p.probeNs, 'route', 'add', 'default', 'via', `10.${net}.3.1`] },
     );
     const off = ['tso', 'off', 'gso', 'off', 'gro', 'off'];
@@ -279,8 +294,8 @@ export function buildDumbbell(spec: Spec): {
         { argv: ['ip', '-n', ROUTER_NS, 'addr', 'add', `${r}.1/24`, 'dev', gi.toReceiver] },
         { argv: ['ip', '-n', g.senderNs, 'addr', 'add', `${g.senderAddr}/24`, 'dev', HOST_IF] },
         { argv: ['ip', '-n', g.receiverNs, 'addr', 'add', `${g.receiverAddr}/24`, 'dev', HOST_IF] },
-        { argv: ['ip', '-n', g.senderNs, 'route', 'add', 'default', 'via', `${s}.1`] },
-        { argv: ['ip', '-n', g.receiverNs, 'route', 'add', 'default', 'via', `${r}.1`] },
+        { argv: ['ip', '-n', g.senderNs, 'route', 'add', 'default', 'via', `${s}.1`, ...ack] },
+        { argv: ['ip', '-n', g.receiverNs, 'route', 'add', 'default', 'via', `${r}.1`, ...ack] },
       );
       offloads.push(
         { argv: inNs(g.senderNs, ['ethtool', '-K', HOST_IF, ...off]) },
@@ -348,6 +363,10 @@ export function buildDumbbell(spec: Spec): {
       ],
     },
     { title: 'links', cmds: allNs.map((ns) => ({ argv: ['ip', '-n', ns, '-s', '-j', 'link', 'show'] })) },
+    {
+      title: 'routes',
+      cmds: paths.flatMap(tcpEndHosts).map((ns) => ({ argv: ['ip', '-n', ns, '-j', 'route', 'show'] })),
+    },
   ];
 
   const teardown: Section = {

@@ -260,6 +260,52 @@ describe('flows with their own RTT', () => {
   });
 });
 
+describe('delayed ACKs off (quickack)', () => {
+  const routeCmds = (p: ReturnType<typeof buildPlan>) =>
+    allArgv(p)
+      .map((a) => a.join(' '))
+      .filter((c) => / route add default /.test(c));
+
+  it("adds quickack 1 to the default routes of the path's TCP end hosts and its host groups, not the probe", () => {
+    const p = buildPlan(
+      spec({
+        paths: { main: { rtt: '10ms', rate: '50Mbit', quickack: true } },
+        flows: [{ stack: 'cubic' }, { stack: 'reno', rtt: '70ms' }],
+      }),
+    );
+    expect(routeCmds(p)).toEqual([
+      'ip -n lfn-p0-snd route add default via 10.1.1.1 quickack 1',
+      'ip -n lfn-p0-rcv route add default via 10.1.2.1 quickack 1',
+      'ip -n lfn-p0-prb route add default via 10.1.3.1',
+      'ip -n lfn-p0g1-snd route add default via 10.1.17.1 quickack 1',
+      'ip -n lfn-p0g1-rcv route add default via 10.1.33.1 quickack 1',
+    ]);
+    expect(p.snapshot.find((s) => s.title === 'routes')?.cmds.map((c) => c.argv.join(' '))).toEqual([
+      'ip -n lfn-p0-snd -j route show',
+      'ip -n lfn-p0-rcv -j route show',
+      'ip -n lfn-p0g1-snd -j route show',
+      'ip -n lfn-p0g1-rcv -j route show',
+    ]);
+  });
+
+  it("keeps Linux's delayed ACKs when the path does not ask, and on the other paths", () => {
+    const p = buildPlan(
+      spec({
+        paths: { a: { rtt: '10ms', rate: '50Mbit', quickack: true }, b: { rtt: '10ms', rate: '50Mbit' } },
+        flows: [
+          { stack: 'cubic', path: 'a' },
+          { stack: 'cubic', path: 'b' },
+        ],
+      }),
+    );
+    const routes = routeCmds(p);
+    expect(routes.filter((c) => c.endsWith('quickack 1'))).toHaveLength(2);
+    const other = routes.filter((c) => c.includes('lfn-p1-'));
+    expect(other).toHaveLength(3);
+    expect(other.filter((c) => c.includes('quickack'))).toEqual([]);
+  });
+});
+
 describe('UDP cross traffic', () => {
   it('sends from its own host through the forward bottleneck to a sink at the receiver', () => {
     const p = buildPlan(

@@ -69,6 +69,14 @@ describe('spec schema', () => {
     expect(p[0]?.message).toMatch(/unknown stack "foo"; available: reno, cubic, bic, htcp/);
   });
 
+  it('names paths.X.quickack and its two values when it is not a boolean', () => {
+    const p = problems({ ...base, paths: { main: { ...base.paths.main, quickack: 'yes' } } });
+    expect(p).toContainEqual({
+      path: 'paths.main.quickack',
+      message: 'must be true (acknowledge every segment at once) or false (delayed ACKs)',
+    });
+  });
+
   it('reports a missing field as required', () => {
     const { duration: _, ...noDuration } = base;
     expect(problems(noDuration)).toContainEqual({

@@ -99,6 +99,19 @@ export const PathSchema = strict({
     .meta({
       description: 'packets, for all interfaces of the path, or per role { sender, receiver, router }',
     }),
+  /**
+   * true: the path's end hosts acknowledge every segment at once (`ip route add default via GW
+   * quickack 1` in each), instead of Linux's delayed ACKs (one ACK per two full segments, or a lone
+   * segment's after up to 40 ms). Delayed ACKs shape what a flow of a few packets measures: its RTT
+   * samples and any one-way delay timed from the TSecr an ACK echoes.
+   */
+  quickack: z
+    .boolean({ error: 'must be true (acknowledge every segment at once) or false (delayed ACKs)' })
+    .optional()
+    .meta({
+      description:
+        "true: end hosts ACK every segment at once (route quickack 1); default Linux's delayed ACKs",
+    }),
   /** The reverse bottleneck (receiver → sender); the forward rate and buffer unless given. */
   reverse: strict({
     rate: rate(LIMITS.rateBps.min, LIMITS.rateBps.max).optional(),
