@@ -10,6 +10,7 @@ import { keptBusy } from './queueSteps.js';
 import type { RouteEntry } from './routeChecks.js';
 import { checkQuickack } from './routeChecks.js';
 import type { CpuSample, QueueSample, TcpFlowSample } from './samples.js';
+import { settingsCheck } from './settingsCheck.js';
 import { checkDelayJitter, checkPacketSpacing, type DirectionTiming } from './timingChecks.js';
 
 export type CheckStatus = 'pass' | 'warn' | 'fail' | 'skip';
@@ -288,15 +289,13 @@ export function checkStackParams(
       .filter((v) => v !== p.value)
       .map((v) => `${p.stack} ${p.name} ${v ?? 'unreadable'} (spec ${p.value})`),
   );
-  return {
-    id: 'stack-params',
-    status: wrong.length ? 'fail' : 'pass',
-    measured: wrong.length,
-    expected: 'every stack parameter the spec sets in force before and after traffic',
-    message: wrong.length
-      ? `stack parameters not as the spec sets them: ${[...new Set(wrong)].join(', ')}`
-      : `${set.length} stack parameter${set.length === 1 ? '' : 's'} in force as the spec sets ${set.length === 1 ? 'it' : 'them'}`,
-  };
+  return settingsCheck(
+    'stack-params',
+    'every stack parameter the spec sets in force before and after traffic',
+    'stack parameters',
+    [...new Set(wrong)],
+    `${set.length} stack parameter${set.length === 1 ? '' : 's'} in force as the spec sets ${set.length === 1 ? 'it' : 'them'}`,
+  );
 }
 
 export function fidelity(i: FidelityInput): FidelityReport {

@@ -3,6 +3,7 @@
 // any one-way delay timed from an echoed timestamp), so a run must show which it had.
 import { type PathTopology, type Spec, tcpEndHosts } from '@lfnlab/emulator';
 import type { Check } from './fidelity.js';
+import { settingsCheck } from './settingsCheck.js';
 
 /** An end host's route as `ip -j route show` prints it (the fields read here). */
 export interface RouteEntry {
@@ -33,20 +34,18 @@ export function checkQuickack(
     }),
   );
   if (!hosts.some((h) => h.want || h.got)) return null;
-  const wrong = hosts.filter((h) => h.got !== h.want);
+  const wrong = hosts
+    .filter((h) => h.got !== h.want)
+    .map(
+      (h) =>
+        `${h.ns} ${h.got === null ? 'has no default route' : h.got ? 'quickack 1' : 'delayed ACKs'} (spec ${h.want ? 'quickack' : 'delayed ACKs'})`,
+    );
   const asked = hosts.filter((h) => h.want).length;
-  return {
-    id: 'quickack',
-    status: wrong.length ? 'fail' : 'pass',
-    measured: wrong.length,
-    expected: 'quickack 1 on the default route of every end host of a path that asks for it, and only there',
-    message: wrong.length
-      ? `end hosts' routes not as the spec sets them: ${wrong
-          .map(
-            (h) =>
-              `${h.ns} ${h.got === null ? 'has no default route' : h.got ? 'quickack 1' : 'delayed ACKs'} (spec ${h.want ? 'quickack' : 'delayed ACKs'})`,
-          )
-          .join(', ')}`
-      : `quickack 1 in force on ${asked} end host${asked === 1 ? '' : 's'}: every segment acknowledged at once`,
-  };
+  return settingsCheck(
+    'quickack',
+    'quickack 1 on the default route of every end host of a path that asks for it, and only there',
+    "end hosts' routes",
+    wrong,
+    `quickack 1 in force on ${asked} end host${asked === 1 ? '' : 's'}: every segment acknowledged at once`,
+  );
 }
