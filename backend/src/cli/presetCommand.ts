@@ -166,7 +166,8 @@ compare  puts the paper's published numbers (scaled by the preset's rule) beside
          ours and judges each finding holds / fails / inconclusive by a
          stated test (95 % CI: bootstrap, widened to t at few runs; Kendall's
          tau for orderings) with
-         the runs per cell (n; fewer than 3 is inconclusive); prints it and
+         the runs per cell (n; fewer than 3 is inconclusive; a variant the lab
+         could not carry is left out of averages and named); prints it and
          writes DIR/comparison.json and DIR/comparison.html
 publish  compares, then copies the comparison and what the runs were (length,
          runs and verdicts, lab clock, wall time) to RESULTS/NAME/ (default

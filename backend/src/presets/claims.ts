@@ -15,9 +15,10 @@ import {
   shareRangeText,
   shareRecord,
   shareToDecide,
+  type UnitCredit,
   valueCi,
 } from './decidedShare.js';
-import { type EstimateContext, estimate, estimates, jointCi, underRun } from './estimate.js';
+import { type Estimate, type EstimateContext, estimate, estimates, jointCi, underRun } from './estimate.js';
 import { fmt, pct } from './fmt.js';
 import {
   CI_NAME,
@@ -40,6 +41,33 @@ import type { Claim } from './schema.js';
 import type { Verdict } from './verdict.js';
 
 type ClaimOf<K extends Claim['kind']> = Extract<Claim, { kind: K }>;
+
+/** A cell a share cannot judge on its own: it counts every way it could go. */
+const UNDECIDED: UnitCredit = { min: 0, max: 1 };
+
+/**
+ * A share's cells short of runs: those measured fewer than MIN_RUNS times, and those whose runs
+ * were all made and none usable (the lab could not carry them). Both count every way they could go,
+ * so the share can still be decided when they could not move it past its bound; cells never run,
+ * or that the preset does not measure, stay out of the share. `text`: "…; " naming them, or "".
+ */
+function shortCells(items: readonly Estimate[]): { unmeasured: Estimate[]; text: string } {
+  const measured = items.filter((e) => e.value !== null);
+  const few = underRun(measured);
+  const unmeasured = items.filter((e) => e.value === null && e.tried > 0);
+  const parts = [
+    ...(unmeasured.length
+      ? [
+          `${unmeasured.length} cell${unmeasured.length > 1 ? 's' : ''} with none of ${unmeasured.length > 1 ? 'their' : 'its'} runs usable`,
+        ]
+      : []),
+    ...(few.length ? [underRunText(few, measured.length, 'cell', false)] : []),
+  ];
+  return {
+    unmeasured,
+    text: parts.length ? `${parts.join(' and ')}, counted every way they could go; ` : '',
+  };
+}
 
 const NO_CI = 'the bootstrap could not compute an interval';
 
@@ -206,31 +234,27 @@ export function share(c: ClaimOf<'share'>, ctx: EstimateContext): Judged {
     );
   const k = measured.filter((e) => passes(e.value as number, c.op, c.value)).length;
   const head = `${k} of ${measured.length} measured cells (${pct(k / measured.length)}) are ${opText[c.op]} ${fmt(c.value)} here; ${paper}`;
-  const few = underRun(measured);
   const extra = { agreement: k / measured.length };
-  if (few.length)
-    return judged(
-      'inconclusive',
-      `${head}: inconclusive, ${underRunText(few, measured.length)}.`,
-      test,
-      extra,
-    );
   const region = opRegion(c.op, c.value);
+  const short = shortCells(items);
   const range = shareRange(
-    measured.map((e, i) => {
-      const ci = valueCi(e, `${c.id}:${i}`);
-      const d = ci ? decide(ci, region) : 'inconclusive';
-      const outcomes = new Set([passes(e.value as number, c.op, c.value) ? 1 : 0]);
-      if (d !== 'fails') outcomes.add(1);
-      if (d !== 'holds') outcomes.add(0);
-      return creditRange(outcomes, (o) => o, ci, { observed: e.value as number, edges: region });
-    }),
+    measured
+      .map((e, i) => {
+        if (underRun([e]).length) return UNDECIDED;
+        const ci = valueCi(e, `${c.id}:${i}`);
+        const d = ci ? decide(ci, region) : 'inconclusive';
+        const outcomes = new Set([passes(e.value as number, c.op, c.value) ? 1 : 0]);
+        if (d !== 'fails') outcomes.add(1);
+        if (d !== 'holds') outcomes.add(0);
+        return creditRange(outcomes, (o) => o, ci, { observed: e.value as number, edges: region });
+      })
+      .concat(short.unmeasured.map(() => UNDECIDED)),
   );
   const verdict = decide(range, { lo: need, hi: 1 });
   const more = verdict === 'inconclusive' ? shareToDecide(range) : { text: '', record: {} };
   return judged(
     verdict,
-    `${head}; share ${shareRangeText(range, 'cells')}: ${verdictText(verdict, `the range straddles ${pct(need)}${more.text}`)}.`,
+    `${head}; ${short.text}share ${shareRangeText(range, 'cells')}: ${verdictText(verdict, `the range straddles ${pct(need)}${more.text}`)}.`,
     { ...test, ci: shareRecord(range, seedFromText(c.id)), ...more.record },
     extra,
   );
@@ -248,27 +272,26 @@ export function signs(c: ClaimOf<'signs'>, ctx: EstimateContext): Judged {
   const head =
     `${c.subject} (0 within ±${fmt(c.deadband)}): paper ${measured.map((e) => `${e.name} ${sym(sign(e.paper as number))}`).join(', ')}; ` +
     `here ${measured.map((e) => `${e.name} ${sym(sign(e.value as number))}`).join(', ')} — ${same.length} of ${measured.length} agree, the claim needs ${pct(c.minAgreement)}`;
-  const few = underRun(measured);
-  if (few.length)
-    return judged('inconclusive', `${head}: inconclusive, ${underRunText(few, measured.length)}.`, test, {
-      agreement,
-    });
+  const short = shortCells(items);
   const range = shareRange(
-    measured.map((e, i) => {
-      const paperSign = sign(e.paper as number);
-      const ci = valueCi(e, `${c.id}:${i}`);
-      const outcomes = outcomesOf(ci, e.value as number, c.deadband);
-      return creditRange(outcomes, (s) => (s === paperSign ? 1 : 0), ci, {
-        observed: e.value as number,
-        edges: bandEdges(c.deadband),
-      });
-    }),
+    measured
+      .map((e, i) => {
+        if (underRun([e]).length) return UNDECIDED;
+        const paperSign = sign(e.paper as number);
+        const ci = valueCi(e, `${c.id}:${i}`);
+        const outcomes = outcomesOf(ci, e.value as number, c.deadband);
+        return creditRange(outcomes, (s) => (s === paperSign ? 1 : 0), ci, {
+          observed: e.value as number,
+          edges: bandEdges(c.deadband),
+        });
+      })
+      .concat(short.unmeasured.map(() => UNDECIDED)),
   );
   const verdict = decide(range, { lo: c.minAgreement, hi: 1 });
   const more = verdict === 'inconclusive' ? shareToDecide(range) : { text: '', record: {} };
   return judged(
     verdict,
-    `${head}; agreement ${shareRangeText(range, 'signs')}: ${verdictText(verdict, `the range straddles ${pct(c.minAgreement)}${more.text}`)}.`,
+    `${head}; ${short.text}agreement ${shareRangeText(range, 'signs')}: ${verdictText(verdict, `the range straddles ${pct(c.minAgreement)}${more.text}`)}.`,
     { ...test, ci: shareRecord(range, seedFromText(c.id)), ...more.record },
     { agreement },
   );

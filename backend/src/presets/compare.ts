@@ -2,7 +2,7 @@
 // our rows, each holds / fails / inconclusive by a stated test (claims.ts, orderings.ts) with the
 // runs behind it (n), and a generated sentence.
 import { close, share, signs, similar, threshold } from './claims.js';
-import type { EstimateContext } from './estimate.js';
+import type { EstimateContext, LeftOut } from './estimate.js';
 import { fmt } from './fmt.js';
 import type { Judged } from './judge.js';
 import type { Preset } from './load.js';
@@ -83,6 +83,26 @@ function checkClaim(c: Claim, ctx: EstimateContext): Judged {
   }
 }
 
+/**
+ * A claim judged, and the variants its averages left out because the lab could not carry them
+ * (estimate.ts, withoutUncarried): named in its sentence and listed in its test record.
+ */
+function judgedWithLeftOut(c: Claim, ctx: EstimateContext, onlyPart?: string): Judged {
+  const leftOut = new Map<string, LeftOut>();
+  const j = checkClaim(c, { ...ctx, leftOut });
+  if (leftOut.size === 0) return j;
+  // A preset of one part names no part.
+  const list = [...leftOut.values()]
+    .map((v) => (onlyPart ? { ...v, label: v.label.replace(`${onlyPart} · `, '') } : v))
+    .sort((a, b) => (a.label < b.label ? -1 : 1));
+  const named = list.map((v) => `${v.label} (${v.usable} of ${v.tried} runs usable)`).join('; ');
+  return {
+    ...j,
+    sentence: `${j.sentence} Left out of the averages, every repetition run and the rest fidelity invalid (the lab could not carry them): ${named}.`,
+    test: { ...j.test, leftOut: list },
+  };
+}
+
 /** How results name a preset's paper, and group by it: `Short (seed NNN)`. */
 export const paperLabel = (preset: Preset) => `${preset.meta.paper.short} (seed ${preset.meta.paper.id})`;
 
@@ -95,8 +115,9 @@ export function comparePreset(
 ): PresetComparison {
   const only = preset.parts.length === 1 ? preset.parts[0]?.name : undefined;
   const tagged = rows.map((r) => (r.part === undefined && only ? { ...r, part: only } : r));
-  const used = tagged.filter((r) => r.status === 'completed' && r.verdict !== 'invalid');
-  const ctx: EstimateContext = { rows: used, meta: preset.meta };
+  const usable = (r: PresetRow) => r.status === 'completed' && r.verdict !== 'invalid';
+  const used = tagged.filter(usable);
+  const ctx: EstimateContext = { rows: used, meta: preset.meta, left: tagged.filter((r) => !usable(r)) };
   const cells: CellComparison[] = preset.meta.published.map((p) => {
     const scaled = p.value * p.scale;
     const scaledSd = p.sd === null ? null : p.sd * p.scale;
@@ -126,7 +147,7 @@ export function comparePreset(
     kind: c.kind,
     text: c.text,
     ref: formatRef(c.ref),
-    ...checkClaim(c, ctx),
+    ...judgedWithLeftOut(c, ctx, only),
   }));
   const hold = findings.filter((f) => f.verdict === 'holds').length;
   const fail = findings.filter((f) => f.verdict === 'fails').length;

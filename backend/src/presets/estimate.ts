@@ -45,6 +45,11 @@ export interface Estimate {
   /** Runs in the smallest and largest stratum (0 when not measured). */
   n: number;
   nMax: number;
+  /**
+   * Runs made for the variant with the fewest, usable or not (fidelity invalid): above n when the
+   * lab could not carry some of them; 0 when none of the item's runs was made.
+   */
+  tried: number;
   /** Rows that matched the item's `where`. */
   rows: number;
   /** Computed from the configuration alone (closed-form theory): every run gives the same value. */
@@ -52,8 +57,20 @@ export interface Estimate {
 }
 
 export interface EstimateContext {
+  /** The runs a finding may use: completed and not fidelity invalid. */
   rows: PresetRow[];
   meta: PresetMeta;
+  /** The other runs made (fidelity invalid, failed): they say which variants the lab could not carry. */
+  left?: PresetRow[];
+  /** Collects, per finding, the variants left out of items that average over several. */
+  leftOut?: Map<string, LeftOut>;
+}
+
+/** A variant left out of an average: every repetition ran, fewer than MIN_RUNS were usable. */
+export interface LeftOut {
+  label: string;
+  usable: number;
+  tried: number;
 }
 
 const finite = (x: number | null | undefined): x is number => typeof x === 'number' && Number.isFinite(x);
@@ -84,6 +101,9 @@ function sizes(groups: unknown[][]): { n: number; nMax: number } {
   return ns.length ? { n: Math.min(...ns), nMax: Math.max(...ns) } : { n: 0, nMax: 0 };
 }
 
+/** A run's variant: its part and parameter values. */
+const variantKey = (r: PresetRow) => JSON.stringify([r.part ?? '', r.params]);
+
 /**
  * Rows split by variant (part and parameter values): the strata a bootstrap resamples within.
  * A cell that spans several variants (a stack over three paths) thus never counts three single
@@ -97,7 +117,7 @@ function byVariant<T>(
   for (const r of rows) {
     const v = value(r);
     if (v === null) continue;
-    const key = JSON.stringify([r.part ?? '', r.params]);
+    const key = variantKey(r);
     const g = out.get(key) ?? { key, row: r, values: [], rows: [] };
     g.values.push(v);
     g.rows.push(r);
@@ -119,6 +139,7 @@ type Body = Pick<
   | 'nMax'
   | 'rows'
   | 'deterministic'
+  | 'tried'
 >;
 
 type Stratum = { key: string; values: unknown[]; rows: PresetRow[] };
@@ -126,7 +147,7 @@ type Stratum = { key: string; values: unknown[]; rows: PresetRow[] };
 function body(
   strata: Stratum[],
   stat: (g: Groups) => number,
-  rest: Pick<Body, 'runs' | 'rows' | 'deterministic'> & Partial<Pick<Body, 'blocks'>>,
+  rest: Pick<Body, 'runs' | 'rows' | 'deterministic' | 'tried'> & Partial<Pick<Body, 'blocks'>>,
 ): Body {
   const groups = strata.map((g) => g.values);
   const v = groups.length ? stat(groups) : Number.NaN;
@@ -142,7 +163,66 @@ function body(
   };
 }
 
-function measured(where: Where, m: Measure, rows: PresetRow[], missingIsInfinite: boolean): Body {
+/** Runs made per variant among `rows` (those not yet made, status missing, do not count). */
+function madeByVariant(rows: readonly PresetRow[]): Map<string, { row: PresetRow; count: number }> {
+  const out = new Map<string, { row: PresetRow; count: number }>();
+  for (const r of rows) {
+    if (r.status === 'missing') continue;
+    const key = variantKey(r);
+    const g = out.get(key) ?? { row: r, count: 0 };
+    g.count++;
+    out.set(key, g);
+  }
+  return out;
+}
+
+/** "manchester · reno · 16 streams · 0.4 BDP": a variant's part and label, without its repetition. */
+function variantWords(r: PresetRow): string {
+  const label =
+    r.label?.replace(/ · rep \d+$/, '') ??
+    Object.entries(r.params)
+      .map(([k, v]) => `${k} ${typeof v === 'string' ? v : JSON.stringify(v)}`)
+      .join(' · ');
+  return r.part ? `${r.part} · ${label}` : label;
+}
+
+/**
+ * An item that averages over several variants (a path over every stack and window) loses those the
+ * lab could not carry: all their repetitions ran and fewer than MIN_RUNS were usable. More runs
+ * would not help them, and keeping them would leave the whole item, and so the finding, undecided.
+ * They go only while most of the item's variants stay; each one left out is collected for the
+ * finding's sentence. Otherwise they stay, and one with no usable run at all holds the item's n at
+ * 0 (`n`). Variants short of runs not yet made stay and keep the item under-run.
+ */
+function withoutUncarried<S extends { key: string; values: unknown[]; row: PresetRow }>(
+  strata: S[],
+  /** The runs made and left out (fidelity invalid, failed), per variant. */
+  made: Map<string, { row: PresetRow; count: number }>,
+  leftOut: Map<string, LeftOut> | undefined,
+): { strata: S[]; n?: number } {
+  const keys = new Set([...strata.map((g) => g.key), ...made.keys()]);
+  const usable = (k: string) => strata.find((g) => g.key === k)?.values.length ?? 0;
+  const tried = (k: string) => usable(k) + (made.get(k)?.count ?? 0);
+  const uncarried = [...keys].filter((k) => usable(k) < MIN_RUNS && tried(k) >= MIN_RUNS);
+  const kept = [...keys].filter((k) => usable(k) >= MIN_RUNS).length;
+  if (uncarried.length === 0) return { strata };
+  if (keys.size < 2 || 2 * kept < keys.size) return { strata, n: Math.min(...[...keys].map(usable)) };
+  for (const k of uncarried) {
+    const row = made.get(k)?.row ?? (strata.find((g) => g.key === k)?.row as PresetRow);
+    leftOut?.set(k, { label: variantWords(row), usable: usable(k), tried: tried(k) });
+  }
+  return { strata: strata.filter((g) => !uncarried.includes(g.key)) };
+}
+
+/** The fewest runs made for any variant `where` selects, usable or not. */
+function triedOf(where: Where, ctx: EstimateContext): number {
+  const made = madeByVariant([...ctx.rows, ...(ctx.left ?? [])].filter((r) => rowMatches(r, where)));
+  return made.size ? Math.min(...[...made.values()].map((g) => g.count)) : 0;
+}
+
+function measured(where: Where, m: Measure, ctx: EstimateContext, missingIsInfinite: boolean): Body {
+  const rows = ctx.rows;
+  const tried = triedOf(where, ctx);
   const matched = rows.filter((r) => rowMatches(r, where));
   if (m.kind === 'cellRatio') {
     const side = (s: { where: Where; measure: Measure }) =>
@@ -160,7 +240,7 @@ function measured(where: Where, m: Measure, rows: PresetRow[], missingIsInfinite
       return d === 0 ? Number.NaN : pooledMean(g, 0, a.length) / d;
     };
     const strata = a.length && b.length ? [...a, ...b] : [];
-    return body(strata, stat, { runs: null, rows: matched.length, deterministic: false });
+    return body(strata, stat, { runs: null, rows: matched.length, deterministic: false, tried });
   }
   if (m.kind === 'equivalence') {
     const variants = byVariant(matched, (r) => {
@@ -178,20 +258,25 @@ function measured(where: Where, m: Measure, rows: PresetRow[], missingIsInfinite
       const e = equivalentCount(pts);
       return e === null ? (missingIsInfinite ? Number.POSITIVE_INFINITY : Number.NaN) : e;
     };
-    return body(variants, stat, { runs: null, rows: matched.length, deterministic: false });
+    return body(variants, stat, { runs: null, rows: matched.length, deterministic: false, tried });
   }
   // A row without the measure is a run where the event never happened, when the claim says so.
-  const variants = byVariant(matched, (r) => {
-    const v = rowMeasure(m, r);
-    return finite(v) ? v : missingIsInfinite ? Number.POSITIVE_INFINITY : null;
-  });
+  const carried = withoutUncarried(
+    byVariant(matched, (r) => {
+      const v = rowMeasure(m, r);
+      return finite(v) ? v : missingIsInfinite ? Number.POSITIVE_INFINITY : null;
+    }),
+    madeByVariant((ctx.left ?? []).filter((r) => rowMatches(r, where))),
+    ctx.leftOut,
+  );
+  const variants = carried.strata;
   const runs = variants.flatMap((g) => g.values);
   const chosen = new Set(Object.keys(where));
   const free = (r: PresetRow) =>
     Object.entries(r.params)
       .filter(([k]) => !chosen.has(k))
       .sort(([a], [b]) => (a < b ? -1 : 1));
-  return body(variants, meanOfAll, {
+  const b = body(variants, meanOfAll, {
     runs: runs.length ? runs : null,
     blocks: variants.flatMap((g) => {
       const setting = JSON.stringify([g.row.part ?? '', free(g.row)]);
@@ -199,7 +284,9 @@ function measured(where: Where, m: Measure, rows: PresetRow[], missingIsInfinite
     }),
     rows: matched.length,
     deterministic: deterministic(m),
+    tried,
   });
+  return carried.n === undefined ? b : { ...b, n: Math.min(b.n, carried.n) };
 }
 
 function fromResolved(
@@ -209,7 +296,7 @@ function fromResolved(
 ): Estimate {
   if ('id' in it) {
     const body: Body = it.measure
-      ? measured(it.where, it.measure, ctx.rows, missingIsInfinite)
+      ? measured(it.where, it.measure, ctx, missingIsInfinite)
       : {
           groups: [],
           repetitions: [],
@@ -222,6 +309,7 @@ function fromResolved(
           nMax: 0,
           rows: 0,
           deterministic: false,
+          tried: 0,
         };
     return {
       name: it.name,
@@ -238,7 +326,7 @@ function fromResolved(
     paper: null,
     scaled: false,
     unit: measureUnit(it.measure),
-    ...measured(it.where, it.measure, ctx.rows, missingIsInfinite),
+    ...measured(it.where, it.measure, ctx, missingIsInfinite),
   };
 }
 

@@ -156,9 +156,20 @@ export function verdictText(v: Verdict, why = 'the interval straddles the bound'
   return v === 'holds' ? 'holds' : v === 'fails' ? 'does not hold' : `inconclusive (${why})`;
 }
 
-/** "2 of 6 cells have fewer than 3 runs (n = 1–2)" for an inconclusive sentence. */
-export function underRunText(few: readonly Estimate[], of: number, what = 'cell'): string {
+/**
+ * "2 of 6 cells have fewer than 3 runs (n = 1–2)", and why: runs not made yet (a test needs more),
+ * or made and fidelity invalid (the lab could not carry them, so more of the same would not help).
+ * `decides`: false where the sentence goes on to decide without those cells.
+ */
+export function underRunText(few: readonly Estimate[], of: number, what = 'cell', decides = true): string {
   const t = { n: Math.min(...few.map((e) => e.n)), nMax: Math.max(...few.map((e) => e.n)) };
   const which = of === 1 ? `this ${what} has` : `${few.length} of ${of} ${what}s have`;
-  return `${which} fewer than ${MIN_RUNS} runs (${nText(t)}); a test needs ${MIN_RUNS} or more to decide`;
+  const notMade = few.some((e) => e.tried < MIN_RUNS);
+  const why = notMade ? '' : ' though every repetition ran (the rest fidelity invalid)';
+  const end = !decides
+    ? ''
+    : notMade
+      ? `; a test needs ${MIN_RUNS} or more to decide`
+      : '; the lab could not carry them, so a test cannot decide';
+  return `${which} fewer than ${MIN_RUNS} runs (${nText(t)})${why}${end}`;
 }

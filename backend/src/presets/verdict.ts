@@ -56,6 +56,12 @@ export interface VerdictTest {
   measured: number;
   /** The claim needs no repetitions (a closed-form value), so n = 1 decides it. */
   deterministic?: boolean;
+  /**
+   * Variants left out of the items that average over several (a path over every stack): each ran
+   * all its repetitions, yet fewer than MIN_RUNS were usable (fidelity invalid), so the lab could
+   * not carry it. `label`: part and parameters in words; `usable` of `tried` runs.
+   */
+  leftOut?: { label: string; usable: number; tried: number }[];
 }
 
 /**

@@ -38,7 +38,7 @@ export function renderPresetComparison(c: PresetComparison, o: { campaignLinks?:
     `<p><strong>Scaling rule:</strong> ${esc(c.scaling)}</p>`,
     `<p>${esc(c.summary)}</p>`,
     '<h2>Findings, checked here</h2>',
-    `<p class="unit">Each finding holds or fails only when its test decides at 95 % confidence (a seeded bootstrap interval, widened for a value to the Student t interval where that is wider, as it is at a few runs; a share of pairs or cells judged unit by unit, each undecided one counted every way it could go; and Kendall's τ-b at p &lt; 0.05 for orderings), with at least ${MIN_RUNS} runs per cell; otherwise it is inconclusive.</p>`,
+    `<p class="unit">Each finding holds or fails only when its test decides at 95 % confidence (a seeded bootstrap interval, widened for a value to the Student t interval where that is wider, as it is at a few runs; a share of pairs or cells judged unit by unit, each undecided one counted every way it could go; and Kendall's τ-b at p &lt; 0.05 for orderings), with at least ${MIN_RUNS} runs per cell; otherwise it is inconclusive. A variant the lab could not carry (every repetition ran, fewer than ${MIN_RUNS} usable) is left out of averages over several variants, and the finding names it.</p>`,
     `<ul>${findings.join('') || '<li>This preset states no finding to check.</li>'}</ul>`,
     '<h2>Published numbers beside ours</h2>',
     table(

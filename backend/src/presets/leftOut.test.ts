@@ -1,0 +1,159 @@
+// Judging with variants the lab could not carry: every repetition ran and fewer than MIN_RUNS were
+// usable (fidelity invalid). Averages leave them out and say so; shares count such cells every way.
+import { describe, expect, it } from 'vitest';
+import { comparePreset } from './compare.js';
+import { parsePreset } from './load.js';
+import type { PresetRow } from './measure.js';
+
+const campaign = `
+name: carry
+base:
+  name: carry
+  duration: 60s
+  paths: { main: { rtt: 50ms, rate: 100Mbit } }
+  flows: [{ name: test, stack: reno }, { name: other, stack: reno }]
+vary:
+  flows[0].stack: [reno, cubic, bic]
+  paths.main.rtt: [50ms, 100ms]
+`;
+
+const meta = `
+paper: { id: '000', short: Carry, title: A toy paper }
+experiment: Three stacks on two paths.
+finding: The short path is fairer.
+scaling: { rule: 'Nothing is scaled in this toy preset at all, rates are kept.', rateFactor: 1, timeFactor: 1 }
+ci: { seconds: 5 }
+tables:
+  - id: t
+    ref: { table: Table 9, section: '§9' }
+    unit: ratio
+    scale: 1
+    measure: { kind: jain }
+    columns:
+      - { key: reno, label: Reno, where: { 'flows[0].stack': reno } }
+      - { key: cubic, label: CUBIC, where: { 'flows[0].stack': cubic } }
+      - { key: bic, label: BIC, where: { 'flows[0].stack': bic } }
+    rows:
+      - { key: short, label: 50 ms, where: { 'paths.main.rtt': 50ms }, values: [1, 1, 1] }
+      - { key: long, label: 100 ms, where: { 'paths.main.rtt': 100ms }, values: [0.8, 0.8, 0.8] }
+claims:
+  - id: by.path
+    kind: ordering
+    subject: Jain's index by path
+    text: The short path is fairer than the long one.
+    ref: { table: Table 9 }
+    paperOrder: [[short], [long]]
+    tie: { abs: 0.005 }
+    items:
+      - { label: short, where: { 'paths.main.rtt': 50ms }, measure: { kind: jain } }
+      - { label: long, where: { 'paths.main.rtt': 100ms }, measure: { kind: jain } }
+  - id: mostly.fair
+    kind: share
+    text: Most cells are fair.
+    ref: { table: Table 9 }
+    items: ['t.*']
+    op: '>='
+    value: 0.7
+    share: 0.6
+  - id: bic.long
+    kind: threshold
+    text: BIC on the long path is fair enough.
+    ref: { table: Table 9 }
+    item: t.long.bic
+    op: '>='
+    value: 0.5
+`;
+
+const preset = () => parsePreset('carry', meta, () => campaign);
+
+/** Jain 0.99 on the short path and 0.85 on the long one, a little spread over repetitions. */
+function runs(verdict: (stack: string, rtt: string, rep: number) => PresetRow['verdict']): PresetRow[] {
+  return ['reno', 'cubic', 'bic'].flatMap((stack) =>
+    ['50ms', '100ms'].flatMap((rtt) =>
+      [1, 2, 3].map((rep) => ({
+        id: `${stack}-${rtt}#${rep}`,
+        label: `${stack} · ${rtt} · rep ${rep}`,
+        repetition: rep,
+        params: { 'flows[0].stack': stack, 'paths.main.rtt': rtt },
+        status: 'completed' as const,
+        verdict: verdict(stack, rtt, rep),
+        goodputMbps: { test: 40, other: 40 },
+        jainForward: (rtt === '50ms' ? 0.99 : 0.85) + 0.002 * rep,
+        utilisationForward: 0.95,
+      })),
+    ),
+  );
+}
+
+const finding = (rows: PresetRow[], id: string) => {
+  const f = comparePreset(preset(), rows).findings.find((x) => x.id === id);
+  if (!f) throw new Error(`no finding ${id}`);
+  return f;
+};
+
+describe('variants the lab could not carry', () => {
+  it('leaves them out of an average, decides on the rest and names them', () => {
+    // BIC on the long path: all three repetitions ran, two were fidelity invalid.
+    const rows = runs((s, rtt, rep) => (s === 'bic' && rtt === '100ms' && rep > 1 ? 'invalid' : 'valid'));
+    const f = finding(rows, 'by.path');
+    expect(f.verdict).toBe('holds');
+    expect(f.test.leftOut).toEqual([{ label: 'bic · 100ms', usable: 1, tried: 3 }]);
+    expect(f.sentence).toMatch(/Left out of the averages.*: bic · 100ms \(1 of 3 runs usable\)\./);
+    // The long path's average stands on two stacks' runs, each with 3.
+    expect(f.test).toMatchObject({ n: 3, nMax: 3 });
+  });
+
+  it('keeps a variant whose runs are not all made yet: the finding waits for them', () => {
+    const rows = runs((s, rtt, rep) => (s === 'bic' && rtt === '100ms' && rep > 1 ? 'invalid' : 'valid')).map(
+      (r) => (r.id === 'bic-100ms#3' ? { ...r, status: 'missing' as const, verdict: null } : r),
+    );
+    const f = finding(rows, 'by.path');
+    expect(f.verdict).toBe('inconclusive');
+    expect(f.test.leftOut).toBeUndefined();
+    expect(f.sentence).toMatch(/fewer than 3 runs \(n = 1\); a test needs 3 or more to decide/);
+  });
+
+  it('keeps them when most of an average would go', () => {
+    const rows = runs((s, rtt) => (s !== 'reno' && rtt === '100ms' ? 'invalid' : 'valid'));
+    const f = finding(rows, 'by.path');
+    expect(f.verdict).toBe('inconclusive');
+    expect(f.test.leftOut).toBeUndefined();
+  });
+
+  it('counts a share’s cells short of usable runs every way they could go, and still decides', () => {
+    const rows = runs((s, rtt, rep) =>
+      s === 'bic' && rtt === '100ms'
+        ? 'invalid'
+        : s === 'cubic' && rtt === '100ms' && rep > 1
+          ? 'invalid'
+          : 'valid',
+    );
+    const f = finding(rows, 'mostly.fair');
+    // 4 cells decided above 0.7, 2 undecided: at least 4 of 6 (67 %) against the needed 60 %.
+    expect(f.verdict).toBe('holds');
+    expect(f.test.ci).toMatchObject({ units: 6, undecided: 2, low: 4 / 6, high: 1 });
+    expect(f.sentence).toMatch(
+      /1 cell with none of its runs usable and 1 of 5 cells have fewer than 3 runs \(n = 1\) though every repetition ran \(the rest fidelity invalid\), counted every way they could go; share/,
+    );
+  });
+
+  it('leaves a share inconclusive when the cells short of runs could move it past its bound', () => {
+    const rows = runs((s, rtt) => (rtt === '100ms' && s !== 'reno' ? 'invalid' : 'valid'));
+    const f = finding(rows, 'mostly.fair');
+    // 4 decided, 2 open: 67 % to 100 % straddles nothing at 60 %; with 3 open it would.
+    expect(f.verdict).toBe('holds');
+    const worse = runs((_, rtt, rep) => (rtt === '100ms' || rep > 1 ? 'invalid' : 'valid'));
+    const g = finding(worse, 'mostly.fair');
+    expect(g.verdict).toBe('inconclusive');
+    expect(g.test.ci).toMatchObject({ units: 6, undecided: 6 });
+  });
+
+  it('says a single cell the lab could not carry cannot be decided by more of the same runs', () => {
+    const rows = runs((s, rtt, rep) => (s === 'bic' && rtt === '100ms' && rep > 1 ? 'invalid' : 'valid'));
+    const f = finding(rows, 'bic.long');
+    expect(f.verdict).toBe('inconclusive');
+    expect(f.sentence).toMatch(
+      /though every repetition ran \(the rest fidelity invalid\); the lab could not carry them, so a test cannot decide/,
+    );
+  });
+});
