@@ -1,6 +1,6 @@
-// Scores hstcplp-floor-pair, hstcplp-newest-pair and hstcplp-quickack-pair against their control,
-// the reproduction's HSTCP-LP Caltech runs (floor 0, TSecr timing): Jain's index of the two flows as the preset reads it
-// (whole-run goodputs), per window, with a 95 % interval (bootstrap ∪ jackknife t, bounded to
+// Scores hstcplp-floor-pair, hstcplp-newest-pair and hstcplp-quickack-pair against their
+// control, the reproduction's HSTCP-LP Caltech runs (floor 0, TSecr timing, delayed ACKs): Jain's
+// index of the two flows as the preset reads it (whole-run goodputs), per window, with a 95 % interval (bootstrap ∪ jackknife t, bounded to
 // [0.5, 1]), and each flow's goodput and mean smoothed RTT (faster flow first). Reads only kept
 // records (summary and spec), so it runs on a fresh clone after `npm run build`:
 //   node presets/results/seed000-table2/experiments/hstcplp-floor-pair-table.mjs
