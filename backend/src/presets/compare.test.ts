@@ -1,22 +1,11 @@
 // comparePreset on hand-made rows: orderings that hold and that do not, the other claim kinds, the
 // `where` patterns, summary-backed measures and the equivalence estimate.
 import { describe, expect, it } from 'vitest';
+import { toyCampaign } from '../../test/support/toyPreset.js';
 import type { RunSummary } from '../run/summary.js';
 import { comparePreset, formatComparison } from './compare.js';
 import { loadPresets, PresetError, parsePreset } from './load.js';
 import { equivalentCount, type PresetRow } from './measure.js';
-
-const campaign = `
-name: toy
-base:
-  name: toy
-  duration: 60s
-  paths: { main: { rtt: 50ms, rate: 100Mbit } }
-  flows: [{ name: test, stack: reno }, { name: other, stack: reno }]
-vary:
-  flows[0].stack: [reno, cubic, bic]
-  paths.main.rtt: [50ms, 100ms]
-`;
 
 const meta = `
 paper: { id: '000', short: Toy, title: A toy paper }
@@ -110,7 +99,7 @@ claims:
     tolerance: { rel: 0.5 }
 `;
 
-const toy = () => parsePreset('toy', meta, () => campaign);
+const toy = () => parsePreset('toy', meta, () => toyCampaign);
 
 function row(
   stack: string,
@@ -299,7 +288,7 @@ claims:
     value: 100
     missing: infinite
 `,
-      () => campaign,
+      () => toyCampaign,
     );
     const summary = { metrics: { flows: [], groups: [{ direction: 'forward', metrics: [] }], theory: [] } };
     const r = { ...row('reno', '50ms', 10, 10), summary: summary as unknown as RunSummary };
@@ -402,7 +391,7 @@ describe('parsePreset', () => {
       .replace("items: ['t.short.*']", "items: ['t.nowhere.*']")
       .replace("'paths.main.rtt': 100ms", "'paths.main.rate': 100ms");
     try {
-      parsePreset('toy', bad, () => campaign);
+      parsePreset('toy', bad, () => toyCampaign);
       throw new Error('should have failed');
     } catch (err) {
       expect(err).toBeInstanceOf(PresetError);

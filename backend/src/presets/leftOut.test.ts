@@ -1,21 +1,10 @@
 // Judging with variants the lab could not carry: every repetition ran and fewer than MIN_RUNS were
 // usable (fidelity invalid). Averages leave them out and say so; shares count such cells every way.
 import { describe, expect, it } from 'vitest';
+import { toyCampaign } from '../../test/support/toyPreset.js';
 import { comparePreset } from './compare.js';
 import { parsePreset } from './load.js';
 import type { PresetRow } from './measure.js';
-
-const campaign = `
-name: carry
-base:
-  name: carry
-  duration: 60s
-  paths: { main: { rtt: 50ms, rate: 100Mbit } }
-  flows: [{ name: test, stack: reno }, { name: other, stack: reno }]
-vary:
-  flows[0].stack: [reno, cubic, bic]
-  paths.main.rtt: [50ms, 100ms]
-`;
 
 const meta = `
 paper: { id: '000', short: Carry, title: A toy paper }
@@ -64,7 +53,7 @@ claims:
     value: 0.5
 `;
 
-const preset = () => parsePreset('carry', meta, () => campaign);
+const preset = () => parsePreset('carry', meta, () => toyCampaign);
 
 /** Jain 0.99 on the short path and 0.85 on the long one, a little spread over repetitions. */
 function runs(verdict: (stack: string, rtt: string, rep: number) => PresetRow['verdict']): PresetRow[] {

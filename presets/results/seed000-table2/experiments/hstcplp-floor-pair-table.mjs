@@ -5,11 +5,11 @@
 // records (summary and spec), so it runs on a fresh clone after `npm run build`:
 //   node presets/results/seed000-table2/experiments/hstcplp-floor-pair-table.mjs
 // Writes hstcplp-floor-pair-results.csv beside it and prints the answer's numbers.
-import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { mean, smallSampleCi } from '@lfnlab/metrics';
+import { mean } from '@lfnlab/metrics';
 import { keptCompletedRuns } from '../../../../backend/dist/campaign/progress.js';
+import { jainText, writeResults } from './pairScore.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const sources = [
@@ -53,19 +53,12 @@ const header = [
   'fasterSrttMs',
   'slowerSrttMs',
 ];
-const fmt = (v) => (typeof v === 'number' && !Number.isInteger(v) ? v.toFixed(4) : v);
-writeFileSync(
-  join(here, 'hstcplp-floor-pair-results.csv'),
-  `${[header.join(','), ...runs.map((r) => header.map((h) => fmt(r[h])).join(','))].join('\n')}\n`,
-);
+writeResults(join(here, 'hstcplp-floor-pair-results.csv'), header, runs);
 
 const describe = (rs) => {
   if (rs.length === 0) return 'no runs';
-  const ci = smallSampleCi([rs.map((r) => r.jain)], (g) => mean(g[0]), { bounds: [0.5, 1] });
   const avg = (k) => mean(rs.map((r) => r[k])).toFixed(1);
-  return `Jain ${mean(rs.map((r) => r.jain)).toFixed(3)} (n = ${rs.length}, ${
-    ci ? `${ci.low.toFixed(3)} to ${ci.high.toFixed(3)}` : 'no interval'
-  }; runs ${rs.map((r) => r.jain.toFixed(3)).join(', ')}), flows ${avg('fasterMbps')} and ${avg('slowerMbps')} Mbit/s, srtt ${avg('fasterSrttMs')} and ${avg('slowerSrttMs')} ms, ${rs
+  return `${jainText(rs)}, flows ${avg('fasterMbps')} and ${avg('slowerMbps')} Mbit/s, srtt ${avg('fasterSrttMs')} and ${avg('slowerSrttMs')} ms, ${rs
     .map((r) => r.verdict)
     .join('/')}`;
 };

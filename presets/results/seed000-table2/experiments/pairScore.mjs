@@ -1,0 +1,18 @@
+// What the pair experiments' scoring scripts share: the results CSV and Jain's index of a set of
+// runs with its 95 % interval (bootstrap ∪ jackknife t, bounded to [0.5, 1] as two flows bound it).
+import { writeFileSync } from 'node:fs';
+import { mean, smallSampleCi } from '@lfnlab/metrics';
+
+/** One row per run, the columns in `header` order; fractions to 4 decimals. */
+export function writeResults(file, header, runs) {
+  const fmt = (v) => (typeof v === 'number' && !Number.isInteger(v) ? v.toFixed(4) : v);
+  writeFileSync(file, `${[header.join(','), ...runs.map((r) => header.map((h) => fmt(r[h])).join(','))].join('\n')}\n`);
+}
+
+/** "Jain 0.992 (n = 3, 0.978 to 1.000; runs 0.988, 0.990, 0.999)" over runs carrying `jain`. */
+export function jainText(rs) {
+  const ci = smallSampleCi([rs.map((r) => r.jain)], (g) => mean(g[0]), { bounds: [0.5, 1] });
+  return `Jain ${mean(rs.map((r) => r.jain)).toFixed(3)} (n = ${rs.length}, ${
+    ci ? `${ci.low.toFixed(3)} to ${ci.high.toFixed(3)}` : 'no interval'
+  }; runs ${rs.map((r) => r.jain.toFixed(3)).join(', ')})`;
+}
