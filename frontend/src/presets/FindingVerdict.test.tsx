@@ -166,6 +166,19 @@ describe('FindingVerdict', () => {
     ).toBeTruthy();
   });
 
+  it('names the variants its averages left out because the lab could not carry them', () => {
+    const leftOut = [
+      { label: 'manchester · reno (16 streams) · window 0.4 BDP', usable: 0, tried: 3 },
+      { label: 'ufl · reno (16 streams) · window 1.14 BDP', usable: 2, tried: 3 },
+    ];
+    inApp(<FindingVerdict finding={{ ...decided, verdict: 'fails', test: { ...decidedTest, leftOut } }} />);
+    expect(
+      screen.getByText(
+        /n = 3–5\) Left out of the averages, the lab could not carry them: manchester · reno \(16 streams\) · window 0.4 BDP \(0 of 3 runs usable\); ufl · reno \(16 streams\) · window 1.14 BDP \(2 of 3 runs usable\)\./,
+      ),
+    ).toBeTruthy();
+  });
+
   it('reads an older finding that has only holds', () => {
     const { id, kind, text, ref, sentence } = decided;
     inApp(<FindingVerdict finding={{ id, kind, text, ref, sentence, holds: true }} />);

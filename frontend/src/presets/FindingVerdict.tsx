@@ -38,6 +38,13 @@ export function testNumbers(t: VerdictTest): string {
   return parts.join(', ');
 }
 
+/** The variants a finding's averages left out because the lab could not carry them; "" for none. */
+export function leftOutText(t: VerdictTest): string {
+  if (!t.leftOut?.length) return '';
+  const named = t.leftOut.map((v) => `${v.label} (${v.usable} of ${v.tried} runs usable)`).join('; ');
+  return `Left out of the averages, the lab could not carry them: ${named}.`;
+}
+
 export function FindingVerdict({ finding }: { finding: PresetFinding }) {
   const verdict = verdictOf(finding);
   const t = finding.test;
@@ -60,7 +67,7 @@ export function FindingVerdict({ finding }: { finding: PresetFinding }) {
             ({t.name}
             {testNumbers(t) ? `: ${testNumbers(t)}` : ''}; {nText(t)}
             {basisText(t) ? ` (${basisText(t)})` : ''}
-            {t.deterministic ? ', closed-form' : ''})
+            {t.deterministic ? ', closed-form' : ''}){leftOutText(t) ? ` ${leftOutText(t)}` : ''}
           </Text>
         )}
       </Text>
