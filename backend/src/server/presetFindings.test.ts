@@ -59,6 +59,8 @@ function writeFixture(dir: string) {
     p: 0.0004,
     pMethod: 'normal',
     designEffect: 1.71,
+    // A variant its averages left out: the lab could not carry it.
+    leftOut: [{ label: 'bic · window 1.2 BDP', usable: 1, tried: 3 }],
   };
   // A value judged by the bootstrap widened to the t interval (small n).
   const quarter = c.findings.find((f) => f.id === 'fast.quarter');
@@ -181,6 +183,7 @@ describe('GET /api/presets/:id/findings', () => {
     // Every field of the test, the design effect among them (the response schema once dropped it).
     expect(f?.test).toEqual(fixture.test);
     expect(f?.test?.designEffect).toBe(1.71);
+    expect(f?.test?.leftOut).toEqual([{ label: 'bic · window 1.2 BDP', usable: 1, tried: 3 }]);
     expect(f?.cells).toHaveLength(fixture.cells);
     const cell = f?.cells.find((c) => c.id === fixture.cell);
     expect(cell?.ours).toEqual({ mean: 0.3, sd: 0.05, n: 3 });

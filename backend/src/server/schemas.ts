@@ -246,6 +246,8 @@ const VerdictTestSchema = z.object({
   items: z.number(),
   measured: z.number(),
   deterministic: z.boolean().optional(),
+  // Variants left out of averages: every repetition ran, fewer than 3 usable (the lab could not carry them).
+  leftOut: z.array(z.object({ label: z.string(), usable: z.number(), tried: z.number() })).optional(),
 });
 const FindingCellSchema = z.object({
   id: z.string(),
