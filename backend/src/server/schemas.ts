@@ -3,6 +3,7 @@
 // spec language decides (summary, record, a validated spec) are objects of any fields here.
 import { z } from 'zod';
 import { SHORTEN_RANGE_TEXT, SHORTEN_S } from '../presets/pick.js';
+import type { VerdictTest } from '../presets/verdict.js';
 import { ROLES } from '../service/types.js';
 
 export const ProblemSchema = z.object({ path: z.string(), message: z.string() });
@@ -249,6 +250,13 @@ const VerdictTestSchema = z.object({
   // Variants left out of averages: every repetition ran, fewer than 3 usable (the lab could not carry them).
   leftOut: z.array(z.object({ label: z.string(), usable: z.number(), tried: z.number() })).optional(),
 });
+// The reply keeps only what this schema names: a field VerdictTest gains and the schema lacks would
+// vanish from the API (twice it did). Naming the same fields is checked when this compiles.
+type KeysApart<A, B> = Exclude<keyof A, keyof B> | Exclude<keyof B, keyof A>;
+const verdictTestFieldsMatch: [KeysApart<VerdictTest, z.infer<typeof VerdictTestSchema>>] extends [never]
+  ? true
+  : never = true;
+void verdictTestFieldsMatch;
 const FindingCellSchema = z.object({
   id: z.string(),
   label: z.string(),
