@@ -98,7 +98,7 @@ function judgedWithLeftOut(c: Claim, ctx: EstimateContext, onlyPart?: string): J
   const named = list.map((v) => `${v.label} (${v.usable} of ${v.tried} runs usable)`).join('; ');
   return {
     ...j,
-    sentence: `${j.sentence} Left out of the averages, every repetition run and the rest fidelity invalid (the lab could not carry them): ${named}.`,
+    sentence: `${j.sentence} Left out of the averages (every repetition ran, too few usable: the lab could not carry them): ${named}.`,
     test: { ...j.test, leftOut: list },
   };
 }
