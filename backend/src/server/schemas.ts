@@ -2,6 +2,7 @@
 // not fit its schema is a 500, so the schemas stay true). Documents whose shape the run or the
 // spec language decides (summary, record, a validated spec) are objects of any fields here.
 import { z } from 'zod';
+import type { FindingCell, FindingView, PresetFindingsView } from '../presets/findingsView.js';
 import { SHORTEN_RANGE_TEXT, SHORTEN_S } from '../presets/pick.js';
 import type { VerdictTest } from '../presets/verdict.js';
 import { ROLES } from '../service/types.js';
@@ -250,13 +251,6 @@ const VerdictTestSchema = z.object({
   // Variants left out of averages: every repetition ran, fewer than 3 usable (the lab could not carry them).
   leftOut: z.array(z.object({ label: z.string(), usable: z.number(), tried: z.number() })).optional(),
 });
-// The reply keeps only what this schema names: a field VerdictTest gains and the schema lacks would
-// vanish from the API (twice it did). Naming the same fields is checked when this compiles.
-type KeysApart<A, B> = Exclude<keyof A, keyof B> | Exclude<keyof B, keyof A>;
-const verdictTestFieldsMatch: [KeysApart<VerdictTest, z.infer<typeof VerdictTestSchema>>] extends [never]
-  ? true
-  : never = true;
-void verdictTestFieldsMatch;
 const FindingCellSchema = z.object({
   id: z.string(),
   label: z.string(),
@@ -309,6 +303,20 @@ export const PresetFindingsReply = z.object({
   ),
   summary: z.string().nullable(),
 });
+
+// A reply keeps only what its schema names: a field the findings view gains and the schema lacks
+// would vanish from the API (twice it did). Naming the same fields is checked when this compiles.
+type KeysApart<A, B> = Exclude<keyof A, keyof B> | Exclude<keyof B, keyof A>;
+type FindingsReply = z.infer<typeof PresetFindingsReply>;
+const findingsFieldsMatch: [
+  | KeysApart<VerdictTest, z.infer<typeof VerdictTestSchema>>
+  | KeysApart<FindingCell, z.infer<typeof FindingCellSchema>>
+  | KeysApart<FindingView, FindingsReply['findings'][number]>
+  | KeysApart<PresetFindingsView, FindingsReply>,
+] extends [never]
+  ? true
+  : never = true;
+void findingsFieldsMatch;
 
 const WallEstimateSchema = z.object({
   runs: z.number().int(),
