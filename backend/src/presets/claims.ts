@@ -69,6 +69,9 @@ function shortCells(items: readonly Estimate[]): { unmeasured: Estimate[]; text:
   };
 }
 
+/** Why a value is missing: no runs yet, or runs that gave none (their counts left out, say). */
+const unmeasured = (e: Estimate) => (e.tried > 0 ? 'no value from the runs made' : 'not measured yet');
+
 const NO_CI = 'the bootstrap could not compute an interval';
 
 interface Interval {
@@ -95,7 +98,7 @@ export function threshold(c: ClaimOf<'threshold'>, ctx: EstimateContext): Judged
   const name = `${CI_NAME} of the mean against ${c.op} ${fmt(c.value)}`;
   const test = testOf(name, [e]);
   const paper = `the paper puts it ${opText[c.op]} ${fmt(c.value)}`;
-  if (e.value === null) return judged('inconclusive', `${e.label}: not measured yet (${paper}).`, test);
+  if (e.value === null) return judged('inconclusive', `${e.label}: ${unmeasured(e)} (${paper}).`, test);
   const here = e.value === Number.POSITIVE_INFINITY ? 'never reached in a run' : fmt(e.value);
   if (underRun([e]).length)
     return judged(
@@ -145,7 +148,7 @@ export function close(c: ClaimOf<'close'>, ctx: EstimateContext): Judged {
   if (paper === null) return judged('inconclusive', `${e.label}: no paper value to compare with.`, test);
   const unit = e.unit ? ` ${e.unit}` : '';
   const paperText = `paper ${fmt(paper)}${unit}${e.scaled && c.value === undefined ? ' (at our scale)' : ''}`;
-  if (e.value === null) return judged('inconclusive', `${e.label}: ${paperText}; not measured yet.`, test);
+  if (e.value === null) return judged('inconclusive', `${e.label}: ${paperText}; ${unmeasured(e)}.`, test);
   const band = toleranceBand(paper, c.tolerance);
   const head = `${e.label}: ${paperText}, here ${fmt(e.value)}`;
   const bandText = `the band ${toleranceText(c.tolerance)} runs ${fmt(band.lo)} to ${fmt(band.hi)}`;

@@ -243,22 +243,33 @@ function measured(where: Where, m: Measure, ctx: EstimateContext, missingIsInfin
     return body(strata, stat, { runs: null, rows: matched.length, deterministic: false, tried });
   }
   if (m.kind === 'equivalence') {
-    const variants = byVariant(matched, (r) => {
-      const single = goodputSum(r, m.single);
-      const many = goodputSum(r, m.many);
-      return single === null || many === null ? null : { single, many };
-    }).filter((g) => Number.isFinite(Number(g.row.params[m.countParam])));
-    const countOf = variants.map((g) => Number(g.row.params[m.countParam]));
+    const countIn = (r: PresetRow) => Number(r.params[m.countParam]);
+    const made = madeByVariant((ctx.left ?? []).filter((r) => rowMatches(r, where)));
+    const carried = withoutUncarried(
+      byVariant(matched, (r) => {
+        const single = goodputSum(r, m.single);
+        const many = goodputSum(r, m.many);
+        return single === null || many === null ? null : { single, many };
+      }).filter((g) => Number.isFinite(countIn(g.row))),
+      made,
+      ctx.leftOut,
+    );
+    const variants = carried.strata;
+    const countOf = variants.map((g) => countIn(g.row));
     const counts = [...new Set(countOf)];
+    // Never reached among the counts kept says "more than the largest" only when no larger count
+    // was left out (the lab could not carry it): then it is unknown.
+    const largerLeftOut = [...made.values()].some((g) => countIn(g.row) > Math.max(...countOf));
     const stat = (g: Groups) => {
       const pts = counts.map((n) => {
         const rs = g.filter((_, i) => countOf[i] === n).flat() as { single: number; many: number }[];
         return { n, single: fastMean(rs.map((x) => x.single)), many: fastMean(rs.map((x) => x.many)) };
       });
       const e = equivalentCount(pts);
-      return e === null ? (missingIsInfinite ? Number.POSITIVE_INFINITY : Number.NaN) : e;
+      return e === null ? (missingIsInfinite && !largerLeftOut ? Number.POSITIVE_INFINITY : Number.NaN) : e;
     };
-    return body(variants, stat, { runs: null, rows: matched.length, deterministic: false, tried });
+    const b = body(variants, stat, { runs: null, rows: matched.length, deterministic: false, tried });
+    return carried.n === undefined ? b : { ...b, n: Math.min(b.n, carried.n) };
   }
   // A row without the measure is a run where the event never happened, when the claim says so.
   const carried = withoutUncarried(

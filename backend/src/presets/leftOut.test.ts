@@ -146,3 +146,75 @@ describe('variants the lab could not carry', () => {
     );
   });
 });
+
+const equivalenceCampaign = `
+name: eq
+base:
+  name: eq
+  duration: 60s
+  paths: { main: { rtt: 50ms, rate: 100Mbit } }
+  flows: [{ name: one, stack: highspeed }, { name: many, stack: reno, streams: 1 }]
+vary:
+  flows[1].streams: [1, 2, 4, 8]
+`;
+
+const equivalenceMeta = `
+paper: { id: '000', short: Eq, title: A toy paper }
+experiment: One flow against n streams.
+finding: One flow is worth a few streams.
+scaling: { rule: 'Nothing is scaled in this toy preset at all, rates are kept.', rateFactor: 1, timeFactor: 1 }
+ci: { seconds: 5 }
+published:
+  - id: eq
+    label: Streams one flow is worth
+    value: 4
+    unit: flows
+    ref: { table: Table 1 }
+    measure: { kind: equivalence, single: one, many: many, countParam: 'flows[1].streams' }
+claims:
+  - id: worth.two
+    kind: threshold
+    text: One flow is worth at least two streams.
+    ref: { table: Table 1 }
+    item: eq
+    op: '>='
+    value: 2
+    missing: infinite
+`;
+
+/** One flow at 60 Mbit/s against n streams carrying `perStream` each; 8 streams fidelity invalid. */
+function equivalenceRuns(perStream: number): PresetRow[] {
+  return [1, 2, 4, 8].flatMap((n) =>
+    [1, 2, 3].map((rep) => ({
+      id: `s${n}#${rep}`,
+      label: `${n} streams · rep ${rep}`,
+      repetition: rep,
+      params: { 'flows[1].streams': n },
+      status: 'completed' as const,
+      verdict: n === 8 ? ('invalid' as const) : ('valid' as const),
+      goodputMbps: { one: 60 + rep * 0.1, many: perStream * n },
+      jainForward: null,
+      utilisationForward: null,
+    })),
+  );
+}
+
+describe('an equivalence count with the largest stream count the lab could not carry', () => {
+  const equivalence = () => parsePreset('eq', equivalenceMeta, () => equivalenceCampaign);
+
+  it('is still read where the crossing lies among the counts kept', () => {
+    // 20 Mbit/s a stream: 40 at 2 streams, 80 at 4, so about 3 streams match the single flow.
+    const f = comparePreset(equivalence(), equivalenceRuns(20)).findings[0];
+    expect(f?.verdict).toBe('holds');
+    expect(f?.test.leftOut).toEqual([{ label: '8 streams', usable: 0, tried: 3 }]);
+  });
+
+  it('is unknown, not infinite, when the crossing lies past them', () => {
+    // 7.5 Mbit/s a stream meets 60 only at 8 streams: among 1, 2 and 4 it is never reached.
+    const f = comparePreset(equivalence(), equivalenceRuns(7.5)).findings[0];
+    expect(f?.verdict).toBe('inconclusive');
+    expect(f?.sentence).toMatch(
+      /^Streams one flow is worth: no value from the runs made \(the paper puts it at least 2\)\. Left out .*: 8 streams \(0 of 3 runs usable\)\.$/,
+    );
+  });
+});
