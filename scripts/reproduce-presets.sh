@@ -4,7 +4,8 @@
 # is judged again with the current checks, compared and published to presets/results/ as soon as
 # its runs are done; with --commit the result is committed at once, so a long measurement loses
 # nothing when a session ends. A run the lab could not carry (verdict invalid) runs once more; the
-# invalid try is kept and counted.
+# invalid try is kept and counted. Once both tries of one repetition are invalid, the variant's
+# other repetitions run once each.
 # Each finished run's record is kept in presets/results/PRESET/progress as it ends (and with
 # --commit committed every 10 minutes), so a preset longer than a sitting resumes on a fresh clone.
 # --labs N runs N dilated labs at once (NAME, NAME-2 …): a dilated lab's clock counts its own

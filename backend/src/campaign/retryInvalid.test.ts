@@ -80,6 +80,49 @@ describe('a campaign with --retry-invalid', () => {
     expect(tries.cubic).toBe(3);
   });
 
+  it('gives no second try to the other repetitions of a variant the lab could not carry', async () => {
+    const repeated = parseCampaignText(`
+name: retry
+base:
+  name: retry
+  duration: 10s
+  paths: { main: { rtt: 40ms, rate: 20Mbit } }
+  flows: [{ stack: reno }]
+vary:
+  flows[0].stack: [reno, cubic]
+repeat: 3
+order: sequential
+`);
+    const dir = mkdtempSync(join(tmpdir(), 'lfnlab-retry-'));
+    // cubic is never carried; reno only its first run.
+    const { runOne, tries } = lab({ reno: 1, cubic: 99 });
+    const lines: string[] = [];
+    const out = await runCampaign({
+      campaign: repeated,
+      dir,
+      runOne,
+      retryInvalid: 1,
+      log: (l) => lines.push(l),
+    });
+    // reno: rep 1 invalid then valid, reps 2 and 3 valid. cubic: rep 1 twice, reps 2 and 3 once.
+    expect(tries).toEqual({ reno: 4, cubic: 4 });
+    expect(out.rows.filter((r) => r.verdict === 'invalid').map((r) => r.id)).toEqual([
+      '002-cubic-r1',
+      '002-cubic-r2',
+      '002-cubic-r3',
+    ]);
+    expect(lines.filter((l) => l.includes('no further try'))).toHaveLength(2);
+    // Resumed: the same rule keeps them settled.
+    const again = await runCampaign({
+      campaign: repeated,
+      dir,
+      runOne,
+      retryInvalid: 1,
+      log: () => undefined,
+    });
+    expect(again.ran).toBe(0);
+  });
+
   it('leaves an invalid run standing without it (the default)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'lfnlab-retry-'));
     const { runOne, tries } = lab({ reno: 1 });

@@ -110,6 +110,31 @@ function settled(campaignDir: string, id: string, retryInvalid: number): boolean
   return s.verdict !== 'invalid' || invalidTries(campaignDir, id) >= retryInvalid;
 }
 
+/** Variants alike but for their repetition: the same parameters. */
+const alikeKey = (v: Variant) => JSON.stringify(v.params);
+
+/**
+ * The variants (by alikeKey) one of whose repetitions stayed invalid through all `retry` more
+ * tries: the lab could not carry them, so their other repetitions get no second try. Each would
+ * cost a run (ten minutes and more on a dilated lab) to the same end; one try each still runs, so
+ * a finding still sees every repetition made.
+ */
+function gaveUp(campaignDir: string, variants: readonly Variant[], retry: number): Set<string> {
+  if (retry === 0) return new Set();
+  return new Set(
+    variants
+      .filter(
+        (v) =>
+          invalidTries(campaignDir, v.id) >= retry &&
+          completedSummary(join(campaignDir, 'runs', v.id))?.verdict === 'invalid',
+      )
+      .map(alikeKey),
+  );
+}
+
+/** The tries a variant has after an invalid run: `retry`, or none once the lab gave up on one alike. */
+const retriesFor = (v: Variant, retry: number, given: Set<string>) => (given.has(alikeKey(v)) ? 0 : retry);
+
 /** Moves an invalid run aside so its variant runs again; returns the try's new home. */
 function setAside(campaignDir: string, id: string): string {
   const to = join(campaignDir, INVALID_DIR, `${id}~${invalidTries(campaignDir, id) + 1}`);
@@ -175,7 +200,8 @@ export async function runCampaign(o: {
   } else {
     writeFileSync(planFile, `${JSON.stringify(written, null, 2)}\n`);
   }
-  const done = variants.filter((v) => settled(o.dir, v.id, retry));
+  const given = gaveUp(o.dir, variants, retry);
+  const done = variants.filter((v) => settled(o.dir, v.id, retriesFor(v, retry, given)));
   if (done.length) log(`resuming: ${done.length} of ${variants.length} runs already finished`);
   let ran = 0;
   const times: number[] = [];
@@ -220,7 +246,11 @@ async function runVariants(
   let ran = 0;
   let next = 0;
   let stopped = false;
-  const pending = () => variants.filter((x) => !settled(o.dir, x.id, o.retry)).length;
+  const triesLeft = (v: Variant) => retriesFor(v, o.retry, gaveUp(o.dir, variants, o.retry));
+  const pending = () => {
+    const given = gaveUp(o.dir, variants, o.retry);
+    return variants.filter((x) => !settled(o.dir, x.id, retriesFor(x, o.retry, given))).length;
+  };
   const halted = () => stopped || o.signal?.aborted || o.drain?.aborted;
   // Each lab takes the next unfinished variant in the campaign's order as soon as it is free.
   const work = async (runOne: RunOne) => {
@@ -230,7 +260,8 @@ async function runVariants(
       const v = variants[i];
       if (!v) return;
       const dir = join(o.dir, 'runs', v.id);
-      if (settled(o.dir, v.id, o.retry)) continue;
+      const retry = triesLeft(v);
+      if (settled(o.dir, v.id, retry)) continue;
       // Resumed with an invalid run and a try left: it goes aside and the variant runs again.
       if (completedSummary(dir)) setAside(o.dir, v.id);
       else setAsideUnfinished(o.dir, v.id);
@@ -239,17 +270,21 @@ async function runVariants(
         const t = Date.now();
         const again = invalidTries(o.dir, v.id);
         log(
-          `[${i + 1}/${variants.length}] ${v.label} (${v.id})${again ? `, try ${again + 1} of ${o.retry + 1}` : ''}`,
+          `[${i + 1}/${variants.length}] ${v.label} (${v.id})${again ? `, try ${again + 1} of ${retry + 1}` : ''}`,
         );
         s = await runOne(v.resolved, dir, o.signal, stringify(v.spec));
         ran++;
         // A run cut short says nothing about how long the others take.
         if (s.status !== 'aborted') times.push(Date.now() - t);
-        const retrying = s.status === 'completed' && s.verdict === 'invalid' && again < o.retry;
+        const invalid = s.status === 'completed' && s.verdict === 'invalid';
+        // Another repetition may have used up its tries while this one ran.
+        const retrying = invalid && again < Math.min(retry, triesLeft(v));
         const left = pending();
         log(
           `[${i + 1}/${variants.length}] ${v.label} (${v.id}): ${s.status}${s.status === 'failed' && s.error ? ` (${s.error})` : ''}, verdict ${s.verdict ?? '-'} in ${((Date.now() - t) / 1000).toFixed(0)} s; ${left} left${etaText(times, left, o.labs.length, s.status === 'aborted')}`,
         );
+        if (invalid && again < o.retry && !retrying)
+          log('  no further try: another repetition of it stayed invalid through all its tries');
         if (!retrying || halted()) {
           o.afterRun?.(v.id);
           break;

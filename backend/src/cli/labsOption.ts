@@ -49,7 +49,9 @@ export function parseRetryInvalid(text: string | undefined): number {
 
 export const RETRY_INVALID_HELP = `  --retry-invalid N  run a variant again, up to N more times, when the lab could not carry
                      it (verdict invalid); each invalid try is kept under DIR/invalid/
-                     and counted when the results are published (default 0)`;
+                     and counted when the results are published (default 0). Once a
+                     repetition stays invalid through all its tries, the variant's other
+                     repetitions run once each`;
 
 /**
  * --lab real|fake|NAME: fake runs no lab; real keeps labs named default, default-2 …; NAME keeps
