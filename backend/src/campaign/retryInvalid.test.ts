@@ -10,7 +10,9 @@ import type { RunSummary } from '../run/summary.js';
 import { parseCampaignText } from './expand.js';
 import { INVALID_DIR, invalidTries, type RunOne, runCampaign, UNFINISHED_DIR } from './runCampaign.js';
 
-const campaign = parseCampaignText(`
+/** Reno and CUBIC, each `repeat` times, in order. */
+const campaignOf = (repeat: number) =>
+  parseCampaignText(`
 name: retry
 base:
   name: retry
@@ -19,8 +21,10 @@ base:
   flows: [{ stack: reno }]
 vary:
   flows[0].stack: [reno, cubic]
+repeat: ${repeat}
 order: sequential
 `);
+const campaign = campaignOf(1);
 
 /** A lab that cannot carry the first `invalid[stack]` runs of a stack. */
 function lab(invalid: Record<string, number>) {
@@ -81,18 +85,7 @@ describe('a campaign with --retry-invalid', () => {
   });
 
   it('gives no second try to the other repetitions of a variant the lab could not carry', async () => {
-    const repeated = parseCampaignText(`
-name: retry
-base:
-  name: retry
-  duration: 10s
-  paths: { main: { rtt: 40ms, rate: 20Mbit } }
-  flows: [{ stack: reno }]
-vary:
-  flows[0].stack: [reno, cubic]
-repeat: 3
-order: sequential
-`);
+    const repeated = campaignOf(3);
     const dir = mkdtempSync(join(tmpdir(), 'lfnlab-retry-'));
     // cubic is never carried; reno only its first run.
     const { runOne, tries } = lab({ reno: 1, cubic: 99 });

@@ -39,21 +39,7 @@ for (const { id, summary, spec } of sources.flatMap(keptCompletedRuns)) {
   });
 }
 
-const header = [
-  'id',
-  'floorUs',
-  'owdNewest',
-  'quickack',
-  'window',
-  'seed',
-  'verdict',
-  'jain',
-  'fasterMbps',
-  'slowerMbps',
-  'fasterSrttMs',
-  'slowerSrttMs',
-];
-writeResults(join(here, 'hstcplp-floor-pair-results.csv'), header, runs);
+writeResults(join(here, 'hstcplp-floor-pair-results.csv'), runs);
 
 const describe = (rs) => {
   if (rs.length === 0) return 'no runs';

@@ -36,19 +36,7 @@ for (const { id, summary, spec } of sources.flatMap(keptCompletedRuns)) {
   });
 }
 
-const header = [
-  'id',
-  'bufferBdp',
-  'window',
-  'seed',
-  'verdict',
-  'jain',
-  'fasterMbps',
-  'slowerMbps',
-  'retransmits',
-  'heldBy',
-];
-writeResults(join(here, 'htcp-manchester-results.csv'), header, runs);
+writeResults(join(here, 'htcp-manchester-results.csv'), runs);
 
 const describe = (rs) => {
   if (rs.length === 0) return 'no runs';

@@ -3,8 +3,9 @@
 import { writeFileSync } from 'node:fs';
 import { mean, smallSampleCi } from '@lfnlab/metrics';
 
-/** One row per run, the columns in `header` order; fractions to 4 decimals. */
-export function writeResults(file, header, runs) {
+/** One row per run, the columns in the order of the first run's fields; fractions to 4 decimals. */
+export function writeResults(file, runs) {
+  const header = Object.keys(runs[0] ?? {});
   const fmt = (v) => (typeof v === 'number' && !Number.isInteger(v) ? v.toFixed(4) : v);
   writeFileSync(file, `${[header.join(','), ...runs.map((r) => header.map((h) => fmt(r[h])).join(','))].join('\n')}\n`);
 }
