@@ -2,22 +2,15 @@
 // holds, the opposite fails, overlapping runs stay inconclusive; closed-form values need one run.
 import { kendallTau, normalUpperQuantile } from '@lfnlab/metrics';
 import { describe, expect, it } from 'vitest';
+import { toyCampaignOf } from '../../test/support/toyPreset.js';
 import type { RunSummary } from '../run/summary.js';
 import { comparePreset, formatComparison } from './compare.js';
 import { parsePreset } from './load.js';
 import type { PresetRow } from './measure.js';
 import { verdictOf } from './verdict.js';
 
-const campaign = `
-name: toy
-base:
-  name: toy
-  duration: 60s
-  paths: { main: { rtt: 50ms, rate: 100Mbit } }
-  flows: [{ name: test, stack: reno }, { name: other, stack: reno }]
-vary:
-  flows[0].stack: [reno, cubic, bic]
-`;
+const campaign = toyCampaignOf(`  flows[0].stack: [reno, cubic, bic]
+`);
 
 const goodput = (stack: string) =>
   `{ label: ${stack}, where: { 'flows[0].stack': ${stack.toLowerCase()} }, measure: { kind: goodput, flows: test } }`;

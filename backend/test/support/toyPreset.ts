@@ -1,6 +1,6 @@
-// The campaign behind the hand-made presets that judging tests use: three stacks on two paths, two
-// flows (`test` and `other`), so a table of stacks by path and claims across both can be written.
-export const toyCampaign = `
+// The campaign behind the hand-made presets that judging tests use: three stacks, two flows (`test`
+// and `other`), on one path or (toyCampaign) on two, so tables of stacks by path can be written.
+export const toyCampaignOf = (vary: string) => `
 name: toy
 base:
   name: toy
@@ -8,6 +8,8 @@ base:
   paths: { main: { rtt: 50ms, rate: 100Mbit } }
   flows: [{ name: test, stack: reno }, { name: other, stack: reno }]
 vary:
-  flows[0].stack: [reno, cubic, bic]
+${vary}`;
+
+export const toyCampaign = toyCampaignOf(`  flows[0].stack: [reno, cubic, bic]
   paths.main.rtt: [50ms, 100ms]
-`;
+`);

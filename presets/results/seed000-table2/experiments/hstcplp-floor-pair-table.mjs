@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { mean } from '@lfnlab/metrics';
 import { keptCompletedRuns } from '../../../../backend/dist/campaign/progress.js';
-import { jainText, writeResults } from './pairScore.mjs';
+import { jainText, pairRow, writeResults } from './pairScore.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const sources = [
@@ -20,23 +20,15 @@ const sources = [
 ];
 
 const runs = [];
-for (const { id, summary, spec } of sources.flatMap(keptCompletedRuns)) {
+for (const kept of sources.flatMap(keptCompletedRuns)) {
+  const { spec } = kept;
   if (spec.flows[0]?.stack !== 'hstcplp') continue;
-  const [a, b] = [...summary.flows].sort((x, y) => y.goodputMbps.wholeRun - x.goodputMbps.wholeRun);
-  runs.push({
-    id,
+  const { row, faster, slower } = pairRow(kept, {
     floorUs: spec.stackParams?.hstcplp?.min_threshold_us ?? 0,
     owdNewest: spec.stackParams?.hstcplp?.owd_newest ?? 0,
     quickack: spec.paths.main?.quickack === true ? 1 : 0,
-    window: spec.flows[0].window?.bdp, // in BDPs
-    seed: summary.seed,
-    verdict: typeof summary.verdict === 'string' ? summary.verdict : summary.verdict?.verdict,
-    jain: summary.paths[0].jain.forward,
-    fasterMbps: a.goodputMbps.wholeRun,
-    slowerMbps: b.goodputMbps.wholeRun,
-    fasterSrttMs: a.rttMs.mean,
-    slowerSrttMs: b.rttMs.mean,
   });
+  runs.push({ ...row, fasterSrttMs: faster.rttMs.mean, slowerSrttMs: slower.rttMs.mean });
 }
 
 writeResults(join(here, 'hstcplp-floor-pair-results.csv'), runs);

@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { mean } from '@lfnlab/metrics';
 import { keptCompletedRuns } from '../../../../backend/dist/campaign/progress.js';
-import { jainText, writeResults } from './pairScore.mjs';
+import { jainText, pairRow, writeResults } from './pairScore.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const sources = [
@@ -18,19 +18,13 @@ const sources = [
 ];
 
 const runs = [];
-for (const { id, summary, spec } of sources.flatMap(keptCompletedRuns)) {
+for (const kept of sources.flatMap(keptCompletedRuns)) {
+  const { summary, spec } = kept;
   if (spec.flows[0]?.stack !== 'htcp') continue;
-  const [a, b] = [...summary.flows].sort((x, y) => y.goodputMbps.wholeRun - x.goodputMbps.wholeRun);
   const held = summary.flows.map((f) => f.limitedBy?.limitedBy ?? 'unknown');
+  const { row } = pairRow(kept, { bufferBdp: spec.paths.main?.buffer?.bdp });
   runs.push({
-    id,
-    bufferBdp: spec.paths.main?.buffer?.bdp,
-    window: spec.flows[0].window?.bdp, // in BDPs
-    seed: summary.seed,
-    verdict: typeof summary.verdict === 'string' ? summary.verdict : summary.verdict?.verdict,
-    jain: summary.paths[0].jain.forward,
-    fasterMbps: a.goodputMbps.wholeRun,
-    slowerMbps: b.goodputMbps.wholeRun,
+    ...row,
     retransmits: summary.flows.reduce((s, f) => s + (f.retransmits ?? 0), 0),
     heldBy: [...new Set(held)].join('+'),
   });

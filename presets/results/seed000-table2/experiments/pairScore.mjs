@@ -3,6 +3,26 @@
 import { writeFileSync } from 'node:fs';
 import { mean, smallSampleCi } from '@lfnlab/metrics';
 
+/**
+ * A kept run of two flows as a results row: its id, `fields` (what the experiment varies), then the
+ * window, seed, verdict, Jain's index and both flows' goodputs, faster first. `faster` and `slower`
+ * are the flows' summaries, for the columns an experiment adds after these.
+ */
+export function pairRow({ id, summary, spec }, fields) {
+  const [faster, slower] = [...summary.flows].sort((x, y) => y.goodputMbps.wholeRun - x.goodputMbps.wholeRun);
+  const row = {
+    id,
+    ...fields,
+    window: spec.flows[0].window?.bdp, // in BDPs
+    seed: summary.seed,
+    verdict: typeof summary.verdict === 'string' ? summary.verdict : summary.verdict?.verdict,
+    jain: summary.paths[0].jain.forward,
+    fasterMbps: faster.goodputMbps.wholeRun,
+    slowerMbps: slower.goodputMbps.wholeRun,
+  };
+  return { row, faster, slower };
+}
+
 /** One row per run, the columns in the order of the first run's fields; fractions to 4 decimals. */
 export function writeResults(file, runs) {
   const header = Object.keys(runs[0] ?? {});
