@@ -131,3 +131,30 @@ func TestSpawnReportsExitAndStopAllKills(t *testing.T) {
 	}
 	waitFor(t, &out, `"name":"sleeper","signal":"terminated"`)
 }
+
+func TestParseStatSchedCountsFieldsFromTheLastParen(t *testing.T) {
+	// A comm with a space and a ')' inside, then fields 3 to 52 of /proc/PID/stat: rt_priority 10
+	// (field 40) and policy 1 (field 41, SCHED_FIFO).
+	fields := make([]string, 50)
+	for i := range fields {
+		fields[i] = "0"
+	}
+	fields[0] = "S"
+	fields[37], fields[38] = "10", "1"
+	line := "12 (ksoftirqd/0 x)) " + strings.Join(fields, " ")
+	comm, policy, prio, err := parseStatSched(line)
+	if err != nil || comm != "ksoftirqd/0 x)" || policy != schedFIFO || prio != 10 {
+		t.Fatalf("got %q %d %d %v", comm, policy, prio, err)
+	}
+	if _, _, _, err := parseStatSched("12 (short) S 1 2"); err == nil {
+		t.Fatal("a short stat line was accepted")
+	}
+}
+
+func TestTcpMemGivesTcpMostOfTheGuest(t *testing.T) {
+	// A 2 GiB lab (MemTotal 2012380 kB measured): pressure from 983 MiB, the limit at 1228 MiB.
+	got := tcpMemPages(2012380)
+	if got != [3]int64{125773, 251547, 314434} {
+		t.Fatalf("tcp_mem for 2012380 kB: %v", got)
+	}
+}

@@ -70,6 +70,8 @@ func runInit() {
 			report.Modules = append(report.Modules, ml)
 		}
 	}
+	report.Softirq = prioritizeSoftirq()
+	report.TcpMem = raiseTcpMem()
 	// On a lab PC the control channel is the network: bring it up once, before the agent starts
 	// (a restarted agent finds it up).
 	if c, err := loadRemoteConfig(); err != nil {

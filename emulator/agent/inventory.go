@@ -30,6 +30,10 @@ type bootReport struct {
 	BootMs  int64        `json:"agentStartMs"`
 	// Network is why a lab PC's control port could not be configured (empty when it was).
 	Network string `json:"networkError,omitempty"`
+	// Softirq is what kept ksoftirqd from real-time priority (empty when every thread has it).
+	Softirq string `json:"softirqError,omitempty"`
+	// TcpMem is why net.ipv4.tcp_mem could not be raised (empty when it was).
+	TcpMem string `json:"tcpMemError,omitempty"`
 }
 
 func readTrim(path string) string {
@@ -145,6 +149,7 @@ func (a *agent) info() map[string]interface{} {
 		"qdiscModules":    qdiscModules(),
 		"modules":         loadedModules(),
 		"boot":            a.boot,
+		"softirq":         softirqThreads(),
 		"namespaces":      listNamespaces(),
 		"processes":       a.procs.list(),
 		"image":           readTrim("/etc/lfnlab/image-id"),

@@ -31,6 +31,13 @@ describe('emulated link', () => {
     expect(ping?.minMs).toBeLessThanOrEqual(50 * 1.01 + 0.5);
     // Calibration must not overshoot: packets cannot arrive before the configured delay.
     expect(ping?.minMs).toBeGreaterThanOrEqual(49.5);
+    // The router's softirq work must not wait behind the senders (emulator/agent/softirq.go), and
+    // the run's record says so.
+    const softirq: { comm: string; policy: string; priority: number }[] =
+      r.read('environment.json').agent.softirq;
+    expect(softirq.length).toBeGreaterThan(0);
+    for (const t of softirq)
+      expect(t).toMatchObject({ comm: expect.stringMatching(/^ksoftirqd\//), policy: 'fifo', priority: 10 });
   });
 
   it('one CUBIC flow over 50 Mbit/s, 20 ms, 1 BDP buffer, 10 s: goodput >= 90 % of the rate', async () => {

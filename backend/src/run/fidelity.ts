@@ -11,6 +11,7 @@ import type { RouteEntry } from './routeChecks.js';
 import { checkQuickack } from './routeChecks.js';
 import type { CpuSample, QueueSample, TcpFlowSample } from './samples.js';
 import { settingsCheck } from './settingsCheck.js';
+import { checkTcpMemory, type TcpCounters } from './tcpMemory.js';
 import { checkDelayJitter, checkPacketSpacing, type DirectionTiming } from './timingChecks.js';
 
 export type CheckStatus = 'pass' | 'warn' | 'fail' | 'skip';
@@ -269,6 +270,8 @@ export interface FidelityInput {
   stackParamsInForce?: (Record<string, Record<string, number | null>> | undefined)[];
   /** The end hosts' routes read before traffic (absent: not read, not judged). */
   routes?: Record<string, RouteEntry[]>;
+  /** The end hosts' TcpExt counters before and after traffic (absent: not read, not judged). */
+  tcpCounters?: [TcpCounters | undefined, TcpCounters | undefined];
 }
 
 /**
@@ -353,6 +356,8 @@ export function fidelity(i: FidelityInput): FidelityReport {
     const sampledUntilS = i.tcp?.length ? i.tcp.reduce((a, s) => Math.max(a, s.t), -Infinity) : null;
     checks.push(checkFlowStarts(i.flows, i.dataStarts, i.spec.sampleHz, sampledUntilS));
   }
+  const memory = checkTcpMemory(...(i.tcpCounters ?? [undefined, undefined]));
+  if (memory) checks.push(memory);
   checks.push(checkHiddenDrops(i.linksBefore, i.linksAfter));
   checks.push(checkLabCpu(i.cpu, i.trafficS[0], i.trafficS[1]));
   checks.push(...checkSamplers(i.samplers));

@@ -22,6 +22,7 @@ import { type PingSummary, parsePing } from './probes.js';
 import type { RunRecorder } from './record.js';
 import type { RouteEntry } from './routeChecks.js';
 import type { LabSession, StepResult } from './session.js';
+import { type TcpCounters, tcpCountersByNs } from './tcpMemory.js';
 
 export interface AgentInfo {
   kernel: string;
@@ -67,6 +68,8 @@ export interface Snapshot {
   stackParams?: Record<string, Record<string, number | null>>;
   /** Before traffic: the end hosts' routes (routes.json); absent: not read. */
   routes?: Record<string, RouteEntry[]>;
+  /** The end hosts' TcpExt counters (tcp-counters-WHEN.json); absent: not read. */
+  tcpCounters?: TcpCounters;
 }
 
 /** A snapshot section's JSON, or `fallback` when the command printed nothing or not JSON. */
@@ -82,7 +85,7 @@ export const json = <T>(text: string | undefined, fallback: T): T => {
  * The snapshot sections read again after traffic: the counters the verdict takes differences of,
  * and the stack parameters in force (the record shows they held for the whole run).
  */
-const AFTER_SECTIONS = ['qdiscs', 'links', 'stack parameters'];
+const AFTER_SECTIONS = ['qdiscs', 'links', 'stack parameters', 'tcp counters'];
 /** The sections that read the hosts' configuration (sysctls.json, offloads.json, routes.json), not counters. */
 const STATE_SECTIONS = ['sysctls', 'offloads', 'routes'];
 
@@ -126,6 +129,8 @@ export async function snapshot(
   rec.json(`links-${when}.json`, links);
   const stackParams = out['stack parameters'] ? stackParamsInForce(out['stack parameters']) : undefined;
   if (stackParams) rec.json(`stack-params-${when}.json`, stackParams);
+  const tcpCounters = out['tcp counters'] ? tcpCountersByNs(out['tcp counters']) : undefined;
+  if (tcpCounters) rec.json(`tcp-counters-${when}.json`, tcpCounters);
   let state: HostState | null = null;
   if (when === 'before') {
     state = kept ?? hostState(plan, out, rec.dir);
@@ -138,6 +143,7 @@ export async function snapshot(
     links,
     ...(stackParams ? { stackParams } : {}),
     ...(state?.routes ? { routes: state.routes } : {}),
+    ...(tcpCounters ? { tcpCounters } : {}),
     state,
   };
 }

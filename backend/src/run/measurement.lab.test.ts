@@ -69,6 +69,37 @@ describe('fidelity verdict', () => {
     expect(r.summary.verdict).toBe('invalid');
     expect(r.summary.fidelity?.checks.find((c) => c.id === 'delay-loss:main:forward')?.status).toBe('fail');
   });
+  it('hosts whose shared TCP memory runs short fail tcp-memory; the lab gives TCP most of the guest', async () => {
+    const spec = {
+      name: 'tcp-memory',
+      duration: '4s',
+      paths: { main: { rtt: '40ms', rate: '50Mbit', buffer: '1bdp' } },
+      flows: [{ stack: 'cubic' }],
+    };
+    // As the lab boots: tcp_mem from a quarter to five eighths of the guest's memory (the agent's
+    // tcpmem.go), where the kernel's own default stops at about 9 %.
+    const ok = await runSpec(spec);
+    const tcpMem = String(ok.read('sysctls.json').lab['net.ipv4.tcp_mem']);
+    const [, pressure, limit] = tcpMem.split(/\s+/).map(Number);
+    const pages = ok.read('environment.json').agent.memBytes / 4096;
+    expect((pressure ?? 0) / pages).toBeGreaterThan(0.45);
+    expect((limit ?? 0) / pages).toBeGreaterThan(0.55);
+    expect(ok.summary.fidelity?.checks.find((c) => c.id === 'tcp-memory')?.status).toBe('pass');
+    // A 1 MB limit for every host together, put back as it was when the run ends.
+    const squeeze = (plan: Plan): Plan => {
+      plan.setup.push({
+        title: 'test: tiny tcp_mem',
+        cmds: [{ argv: ['sysctl', '-w', 'net.ipv4.tcp_mem=64 128 256'] }],
+      });
+      plan.teardown.cmds.push({ argv: ['sysctl', '-w', `net.ipv4.tcp_mem=${tcpMem.replace(/\s+/g, ' ')}`] });
+      return plan;
+    };
+    const r = await runSpec({ ...spec, name: 'tcp-memory-short' }, { alterPlan: squeeze });
+    const check = r.summary.fidelity?.checks.find((c) => c.id === 'tcp-memory');
+    console.log(check?.message);
+    expect(check?.status).toBe('fail');
+    expect(r.summary.verdict).toBe('invalid');
+  });
   it("a bottleneck serving 80 % of the spec's rate fails bottleneck-rate, judged by queue steps and by busy gaps", async () => {
     // netem on the forward bottleneck at 16 Mbit/s where the spec says 20.
     const slow = (plan: Plan): Plan => {

@@ -14,6 +14,7 @@ import { type FlowLimit, flowLimits } from './limitedBy.js';
 import type { PingSummary } from './probes.js';
 import type { RouteEntry } from './routeChecks.js';
 import type { Sample } from './samples.js';
+import type { TcpCounters } from './tcpMemory.js';
 import { runTiming, verdictInput } from './verdictInput.js';
 
 export interface Rejudged {
@@ -84,7 +85,8 @@ export function rejudgeRun(dir: string): Rejudged {
   // Records before the read-back existed have no file: the check is then skipped, not failed.
   const inForce = (when: 'before' | 'after') => {
     const v = readJson<Record<string, Record<string, number | null>>>(join(dir, `stack-params-${when}.json`));
-    return v ? { stackParams: v } : {};
+    const tcp = readJson<TcpCounters>(join(dir, `tcp-counters-${when}.json`));
+    return { ...(v ? { stackParams: v } : {}), ...(tcp ? { tcpCounters: tcp } : {}) };
   };
   const routes = readJson<Record<string, RouteEntry[]>>(join(dir, 'routes.json'));
   const report = fidelity(

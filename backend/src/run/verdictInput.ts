@@ -63,5 +63,6 @@ export function verdictInput(f: VerdictFacts, timing: DirectionTiming[]): Fideli
     dataStarts: f.dataStarts,
     stackParamsInForce: [f.before.stackParams, f.after.stackParams],
     ...(f.before.routes ? { routes: f.before.routes } : {}),
+    tcpCounters: [f.before.tcpCounters, f.after.tcpCounters],
   };
 }

@@ -47,6 +47,15 @@ export function endHostTcpSysctls(ns: string, max: number): Cmd[] {
   ];
 }
 
+/** The lab-wide sysctls a run records (sysctls.json, `lab`); tcp_mem is the agent's, set at boot. */
+export const LAB_SYSCTLS_READ = [
+  'sysctl',
+  'net.core.netdev_max_backlog',
+  'net.core.rmem_max',
+  'net.core.wmem_max',
+  'net.ipv4.tcp_mem',
+];
+
 /** A path's TCP end hosts: its own sender and receiver, then those of its host groups. */
 export const tcpEndHosts = (p: PathTopology): string[] => [
   p.senderNs,
@@ -357,15 +366,17 @@ export function buildDumbbell(spec: Spec): {
     },
     {
       title: 'sysctls',
-      cmds: [
-        { argv: ['sysctl', 'net.core.netdev_max_backlog', 'net.core.rmem_max', 'net.core.wmem_max'] },
-        ...allNs.map((ns) => ({ argv: inNs(ns, ['sysctl', '-a']) })),
-      ],
+      cmds: [{ argv: LAB_SYSCTLS_READ }, ...allNs.map((ns) => ({ argv: inNs(ns, ['sysctl', '-a']) }))],
     },
     { title: 'links', cmds: allNs.map((ns) => ({ argv: ['ip', '-n', ns, '-s', '-j', 'link', 'show'] })) },
     {
       title: 'routes',
       cmds: paths.flatMap(tcpEndHosts).map((ns) => ({ argv: ['ip', '-n', ns, '-j', 'route', 'show'] })),
+    },
+    {
+      // TcpExt counters, among them TCPMemoryPressures: the hosts share the guest's TCP memory.
+      title: 'tcp counters',
+      cmds: paths.flatMap(tcpEndHosts).map((ns) => ({ argv: inNs(ns, ['cat', '/proc/net/netstat']) })),
     },
   ];
 

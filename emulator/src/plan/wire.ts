@@ -5,7 +5,7 @@
 // marked `on: 'hosts'` and run through the agent on the lab host.
 import type { Path, Spec } from '../spec/schema.js';
 import type { Wire } from '../spec/wire.js';
-import { endHostTcpSysctls, pathTopology, sysctl } from './dumbbell.js';
+import { endHostTcpSysctls, LAB_SYSCTLS_READ, pathTopology, sysctl } from './dumbbell.js';
 import { HOST_IF, txqueuelenCmds } from './hosts.js';
 import { inNs } from './netns.js';
 import { bottleneckStage, delayStage, ROUTER_NS } from './stages.js';
@@ -169,7 +169,7 @@ export function buildWire(
     {
       title: 'sysctls',
       cmds: [
-        { argv: ['sysctl', 'net.core.netdev_max_backlog', 'net.core.rmem_max', 'net.core.wmem_max'] },
+        { argv: LAB_SYSCTLS_READ },
         { argv: inNs(ROUTER_NS, ['sysctl', '-a']) },
         ...hostNs.map((ns) => hosts({ argv: inNs(ns, ['sysctl', '-a']) })),
       ],
