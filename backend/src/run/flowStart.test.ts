@@ -1,6 +1,7 @@
 import { buildPlan, validateSpec } from '@lfnlab/emulator';
 import { describe, expect, it } from 'vitest';
-import { checkFlowStarts, startAllowanceS } from './flowStart.js';
+import { checkFlowStarts, sequentialConnectS, startAllowanceS } from './flowStart.js';
+import { finishGraceS } from './schedule.js';
 
 /** Three flows over 20 ms, sampled at 10 Hz: a clean start allows 4 × 20 ms + 2 ticks = 0.28 s. */
 function flowsOf(duration: string, extra: Record<string, unknown> = {}) {
@@ -53,6 +54,39 @@ describe('checkFlowStarts', () => {
     expect(missed.measured).toBeCloseTo(7.13, 9);
     // The worst first.
     expect(missed.message.indexOf('cdg-2')).toBeLessThan(missed.message.indexOf('vegas-3'));
+  });
+
+  it("names iperf3's one-by-one stream connects as the cause of a parallel flow's late start", () => {
+    // Recorded: one Scalable flow against 48 Reno streams at 1.2 s, 120 s; the streams' data began
+    // about a minute in, and the run was cut off 30 s past its planned end before they finished.
+    const v = validateSpec({
+      name: 'parallel',
+      duration: '120s',
+      paths: { main: { rtt: '1200ms', rate: '100Mbit' } },
+      flows: [
+        { name: 'one', stack: 'scalable' },
+        { name: 'many', stack: 'reno', streams: 48 },
+      ],
+    });
+    if (!v.ok) throw new Error('bad spec');
+    const plan = buildPlan(v.spec);
+    const [one, many] = plan.topology.flows;
+    expect(one && sequentialConnectS(one)).toBe(0);
+    expect(many && sequentialConnectS(many)).toBeCloseTo(56.4, 9);
+    expect(finishGraceS(plan)).toBeCloseTo(86.4, 9);
+    const c = checkFlowStarts(
+      plan.topology.flows,
+      new Map([
+        ['one', 0.6],
+        ['many', 57.9],
+      ]),
+      10,
+    );
+    expect(c.status).toBe('fail');
+    expect(c.message).toContain('many began 57.90 s after its planned 0.00 s');
+    expect(c.message).toContain(
+      'iperf3 opens its 48 streams one after another, a round trip each: about 56.40 s',
+    );
   });
 
   it('lets a long flow lose a SYN: 1 s of 300 s passes', () => {

@@ -13,12 +13,22 @@ export function startAllowanceS(flow: Pick<FlowTopology, 'rttMs'>, sampleHz: num
   return (4 * flow.rttMs) / 1000 + 2 / sampleHz;
 }
 
+/**
+ * How long iperf3 takes to open a flow's parallel streams: one after another, a blocking connect of
+ * a round trip each, and no data before the last is up (48 streams at 1.2 s: about 56 s).
+ */
+export function sequentialConnectS(flow: Pick<FlowTopology, 'rttMs' | 'streams' | 'transport'>): number {
+  return flow.transport === 'tcp' && flow.streams > 1 ? ((flow.streams - 1) * flow.rttMs) / 1000 : 0;
+}
+
 /** A late start up to this share of the flow's duration passes; up to LATE_FAIL_SHARE it is suspect. */
 export const LATE_WARN_SHARE = 0.05;
 export const LATE_FAIL_SHARE = 0.25;
 
 interface LateFlow {
   name: string;
+  streams: number;
+  connectS: number;
   lateS: number;
   plannedS: number;
   startedS: number;
@@ -82,6 +92,8 @@ export function checkFlowStarts(
     const lateS = startedS - plannedS - startAllowanceS(f, sampleHz);
     return {
       name: f.name,
+      streams: f.streams,
+      connectS: sequentialConnectS(f),
       lateS,
       plannedS,
       startedS,
@@ -111,7 +123,11 @@ export function checkFlowStarts(
       .slice(0, shown)
       .map(
         (l) =>
-          `${l.name} began ${fmt(l.startedS - l.plannedS)} after its planned ${fmt(l.plannedS)} (${(l.share * 100).toFixed(0)} % of its ${fmt(l.durationS)})`,
+          `${l.name} began ${fmt(l.startedS - l.plannedS)} after its planned ${fmt(l.plannedS)} (${(l.share * 100).toFixed(0)} % of its ${fmt(l.durationS)}${
+            l.connectS >= 1
+              ? `; iperf3 opens its ${l.streams} streams one after another, a round trip each: about ${fmt(l.connectS)}`
+              : ''
+          })`,
       ),
   ].join('; ');
   const more = over.length > shown ? `; ${over.length - shown} more` : '';

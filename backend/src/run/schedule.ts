@@ -7,6 +7,7 @@
 import { setMaxListeners } from 'node:events';
 import type { Cmd, PathChange, Plan } from '@lfnlab/emulator';
 import type { ExitEvent, FiredEvent, LabClockReading } from '@lfnlab/lab-images';
+import { sequentialConnectS } from './flowStart.js';
 import { parseIperf } from './iperf.js';
 import { parseSs, type SocketState } from './probes.js';
 import type { LabSession, TimetableItem, TimetableStart } from './session.js';
@@ -115,6 +116,14 @@ function buildTimetable(o: TrafficOptions): TimetableItem[] {
   return items;
 }
 
+/**
+ * Guest seconds past the planned end before a run is stuck: 30, plus the time iperf3 spends opening
+ * a flow's streams one by one, by which its timed run ends late (the flow-start check judges that).
+ */
+export function finishGraceS(plan: Pick<Plan, 'topology'>): number {
+  return 30 + Math.max(0, ...plan.topology.flows.map(sequentialConnectS));
+}
+
 export async function runTraffic(o: TrafficOptions): Promise<TrafficOutcome> {
   const { session, plan, results, log } = o;
   const probes: SocketProbe[] = [];
@@ -220,7 +229,7 @@ export async function runTraffic(o: TrafficOptions): Promise<TrafficOutcome> {
     const t = guestT();
     const dilation = dilationBetween(first, now);
     o.onProgress?.({ t: Math.min(Math.max(t, 0), end), endS: end, dilation });
-    const grace = o.graceS ?? 30;
+    const grace = o.graceS ?? finishGraceS(plan);
     if (t > end + grace)
       fail(new Error(`flows did not finish within ${grace} s of the planned end (${end} s), lab time`));
     const stall = o.stallS ?? 60;
