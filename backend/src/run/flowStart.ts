@@ -14,8 +14,10 @@ export function startAllowanceS(flow: Pick<FlowTopology, 'rttMs'>, sampleHz: num
 }
 
 /**
- * How long iperf3 takes to open a flow's parallel streams: one after another, a blocking connect of
- * a round trip each, and no data before the last is up (48 streams at 1.2 s: about 56 s).
+ * The least time iperf3 takes to open a flow's parallel streams: one after another, a blocking
+ * connect of a round trip each, and no data before the last is up. A SYN also queues behind the
+ * flows already running: 48 streams at 1.2 s beside a flow that kept a 1 BDP buffer full took 104 s,
+ * not 56.
  */
 export function sequentialConnectS(flow: Pick<FlowTopology, 'rttMs' | 'streams' | 'transport'>): number {
   return flow.transport === 'tcp' && flow.streams > 1 ? ((flow.streams - 1) * flow.rttMs) / 1000 : 0;
@@ -125,7 +127,7 @@ export function checkFlowStarts(
         (l) =>
           `${l.name} began ${fmt(l.startedS - l.plannedS)} after its planned ${fmt(l.plannedS)} (${(l.share * 100).toFixed(0)} % of its ${fmt(l.durationS)}${
             l.connectS >= 1
-              ? `; iperf3 opens its ${l.streams} streams one after another, a round trip each: about ${fmt(l.connectS)}`
+              ? `; iperf3 opens its ${l.streams} streams one after another, a round trip or more each: at least ${fmt(l.connectS)}`
               : ''
           })`,
       ),

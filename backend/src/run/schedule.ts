@@ -117,11 +117,12 @@ function buildTimetable(o: TrafficOptions): TimetableItem[] {
 }
 
 /**
- * Guest seconds past the planned end before a run is stuck: 30, plus the time iperf3 spends opening
- * a flow's streams one by one, by which its timed run ends late (the flow-start check judges that).
+ * Guest seconds past the planned end before a run is stuck: 30, plus what iperf3 may spend opening
+ * a flow's streams one by one, by which its timed run ends late (the flow-start check judges that):
+ * twice the round trips, for SYNs that queue behind a full 1 BDP buffer.
  */
 export function finishGraceS(plan: Pick<Plan, 'topology'>): number {
-  return 30 + Math.max(0, ...plan.topology.flows.map(sequentialConnectS));
+  return 30 + 2 * Math.max(0, ...plan.topology.flows.map(sequentialConnectS));
 }
 
 export async function runTraffic(o: TrafficOptions): Promise<TrafficOutcome> {
