@@ -153,8 +153,8 @@ func TestParseStatSchedCountsFieldsFromTheLastParen(t *testing.T) {
 
 func TestTcpMemGivesTcpMostOfTheGuest(t *testing.T) {
 	// A 2 GiB lab (MemTotal 2012380 kB measured): pressure from 983 MiB, the limit at 1228 MiB.
-	got := tcpMemPages(2012380)
-	if got != [3]int64{125773, 251547, 314434} {
+	got := tcpMemPages(2012380 * 1024)
+	if got != [3]uint64{125773, 251547, 314434} {
 		t.Fatalf("tcp_mem for 2012380 kB: %v", got)
 	}
 }

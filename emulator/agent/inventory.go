@@ -134,15 +134,20 @@ func loadedModules() []map[string]interface{} {
 	return out
 }
 
-func (a *agent) info() map[string]interface{} {
+// memTotalBytes is the guest's memory as the kernel counts it (MemTotal).
+func memTotalBytes() uint64 {
 	var si syscall.Sysinfo_t
 	syscall.Sysinfo(&si)
+	return uint64(si.Totalram) * uint64(si.Unit)
+}
+
+func (a *agent) info() map[string]interface{} {
 	return map[string]interface{}{
 		"agent":           a.version,
 		"kernel":          kernelRelease(),
 		"cmdline":         readTrim("/proc/cmdline"),
 		"cpus":            runtime.NumCPU(),
-		"memBytes":        uint64(si.Totalram) * uint64(si.Unit),
+		"memBytes":        memTotalBytes(),
 		"uptimeS":         uptimeSeconds(),
 		"clocksource":     readTrim("/sys/devices/system/clocksource/clocksource0/current_clocksource"),
 		"stacksAvailable": strings.Fields(readTrim("/proc/sys/net/ipv4/tcp_available_congestion_control")),

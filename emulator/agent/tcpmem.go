@@ -9,38 +9,18 @@ package main
 import (
 	"fmt"
 	"os"
-	"strconv"
-	"strings"
 )
 
 // tcpMemPages gives tcp_mem (no pressure below, pressure from, hard limit; in 4 KiB pages) for a guest
-// of memTotalKiB: a quarter, a half and five eighths of its memory.
-func tcpMemPages(memTotalKiB int64) [3]int64 {
-	pages := memTotalKiB / 4
-	return [3]int64{pages / 4, pages / 2, pages * 5 / 8}
-}
-
-// memTotalKiB reads MemTotal from /proc/meminfo.
-func memTotalKiB() (int64, error) {
-	b, err := os.ReadFile("/proc/meminfo")
-	if err != nil {
-		return 0, err
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if f := strings.Fields(l); len(f) >= 2 && f[0] == "MemTotal:" {
-			return strconv.ParseInt(f[1], 10, 64)
-		}
-	}
-	return 0, fmt.Errorf("no MemTotal in /proc/meminfo")
+// of memBytes: a quarter, a half and five eighths of its memory.
+func tcpMemPages(memBytes uint64) [3]uint64 {
+	pages := memBytes / 4096
+	return [3]uint64{pages / 4, pages / 2, pages * 5 / 8}
 }
 
 // raiseTcpMem writes tcp_mem for this guest's memory; it returns what failed, empty on success.
 func raiseTcpMem() string {
-	kib, err := memTotalKiB()
-	if err != nil {
-		return err.Error()
-	}
-	m := tcpMemPages(kib)
+	m := tcpMemPages(memTotalBytes())
 	v := fmt.Sprintf("%d %d %d", m[0], m[1], m[2])
 	if err := os.WriteFile("/proc/sys/net/ipv4/tcp_mem", []byte(v), 0o644); err != nil {
 		return err.Error()
