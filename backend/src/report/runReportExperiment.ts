@@ -87,6 +87,7 @@ export function experimentSection(run: RunData, flows: FlowInfo[]): string {
       sf?.rtt !== undefined ? `own RTT ${num(sf.rtt, 4)} ms` : '',
       sf?.bytes !== undefined ? `${int(sf.bytes)} bytes` : '',
       sf?.window !== undefined ? `window ${amountText(sf.window)}` : '',
+      sf?.connect === 'together' && f.streams > 1 ? 'streams connect together (one iperf3 each)' : '',
     ]
       .filter(Boolean)
       .join(', ');

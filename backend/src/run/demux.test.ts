@@ -175,6 +175,34 @@ describe('SampleDemux', () => {
     expect(d.dataStarts).toEqual(new Map([['htcp-1', 3.1]]));
   });
 
+  it('counts the streams of a flow that connects them together, one port each, as that flow', () => {
+    const t = validateSpec({
+      name: 'd',
+      duration: '10s',
+      paths: { main: { rtt: '20ms', rate: '10Mbit' } },
+      flows: [{ stack: 'htcp', streams: 3, connect: 'together' }, { stack: 'reno' }],
+    });
+    if (!t.ok) throw new Error('bad spec');
+    const out: Sample[] = [];
+    const d = new SampleDemux(buildPlan(t.spec), T0, (s) => out.push(s));
+    const name = 'tcp:lfn-p0-snd';
+    // htcp-1's streams go to 5201, 5203 and 5204; reno-2's to 5202.
+    const line = (tick: number, lport: number, rport: number, cookie: string, cc = 'htcp') =>
+      tcpLine({ tick, ms: tick * 100, lport, rport, cwnd: 10, acked: 100_000, received: 0, cookie, cc });
+    d.feed(
+      name,
+      line(1, 40000, 5201, '1') +
+        line(1, 40002, 5203, '2') +
+        line(1, 40004, 5204, '3') +
+        line(1, 40006, 5202, '4', 'reno') +
+        line(2, 40000, 5201, '1'),
+    );
+    expect(out.filter((x) => x.kind === 'tcp').map((x) => [x.flow, x.kind === 'tcp' && x.streams])).toEqual([
+      ['htcp-1', 3],
+      ['reno-2', 1],
+    ]);
+  });
+
   it("turns the receiver's byte counter into goodput", () => {
     const out: Sample[] = [];
     const d = new SampleDemux(plan, T0, (s) => out.push(s));

@@ -3,6 +3,7 @@
 import {
   cpuPercent,
   type FlowTopology,
+  flowPorts,
   type PktTimingWindow,
   type Plan,
   parsePktTimingLine,
@@ -104,7 +105,7 @@ class TcpDemux {
     const first = recs[0] as TcpSample;
     for (const f of this.flows) {
       if (f.clientNs === this.ns) {
-        const socks = recs.filter((r) => r.remotePort === f.port && this.isData(r, r.bytesAcked));
+        const socks = recs.filter((r) => flowPorts(f).includes(r.remotePort) && this.isData(r, r.bytesAcked));
         if (socks.length) {
           if (!this.dataStarts.has(f.name)) {
             const up = Math.min(...socks.map((s) => this.firstSeenMs.get(s.cookie) ?? first.timeMs));
@@ -142,7 +143,9 @@ class TcpDemux {
         }
       }
       if (f.serverNs === this.ns) {
-        const socks = recs.filter((r) => r.localPort === f.port && this.isData(r, r.bytesReceived));
+        const socks = recs.filter(
+          (r) => flowPorts(f).includes(r.localPort) && this.isData(r, r.bytesReceived),
+        );
         if (socks.length) {
           const bytes = socks.reduce((a, s) => a + s.bytesReceived, 0);
           const prev = this.lastReceived.get(f.name);

@@ -85,8 +85,15 @@ describe('checkFlowStarts', () => {
     expect(c.status).toBe('fail');
     expect(c.message).toContain('many began 93.50 s after its planned 0.00 s');
     expect(c.message).toContain(
-      'iperf3 opens its 48 streams one after another, a round trip or more each: at least 56.40 s',
+      'iperf3 opens its 48 streams one after another, a round trip or more each: at least 56.40 s (`connect: together` starts them at once)',
     );
+    // With one iperf3 per stream, started together, there is nothing to wait for.
+    const together = buildPlan({
+      ...v.spec,
+      flows: v.spec.flows.map((f) => ({ ...f, connect: 'together' })),
+    });
+    expect(together.topology.flows.map(sequentialConnectS)).toEqual([0, 0]);
+    expect(finishGraceS(together)).toBe(30);
   });
 
   it('lets a long flow lose a SYN: 1 s of 300 s passes', () => {

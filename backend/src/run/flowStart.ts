@@ -19,8 +19,11 @@ export function startAllowanceS(flow: Pick<FlowTopology, 'rttMs'>, sampleHz: num
  * flows already running: 48 streams at 1.2 s beside a flow that kept a 1 BDP buffer full took 104 s,
  * not 56.
  */
-export function sequentialConnectS(flow: Pick<FlowTopology, 'rttMs' | 'streams' | 'transport'>): number {
-  return flow.transport === 'tcp' && flow.streams > 1 ? ((flow.streams - 1) * flow.rttMs) / 1000 : 0;
+export function sequentialConnectS(
+  flow: Pick<FlowTopology, 'rttMs' | 'streams' | 'transport' | 'connect'>,
+): number {
+  const serial = flow.transport === 'tcp' && flow.streams > 1 && flow.connect !== 'together';
+  return serial ? ((flow.streams - 1) * flow.rttMs) / 1000 : 0;
 }
 
 /** A late start up to this share of the flow's duration passes; up to LATE_FAIL_SHARE it is suspect. */
@@ -127,7 +130,7 @@ export function checkFlowStarts(
         (l) =>
           `${l.name} began ${fmt(l.startedS - l.plannedS)} after its planned ${fmt(l.plannedS)} (${(l.share * 100).toFixed(0)} % of its ${fmt(l.durationS)}${
             l.connectS >= 1
-              ? `; iperf3 opens its ${l.streams} streams one after another, a round trip or more each: at least ${fmt(l.connectS)}`
+              ? `; iperf3 opens its ${l.streams} streams one after another, a round trip or more each: at least ${fmt(l.connectS)} (\`connect: together\` starts them at once)`
               : ''
           })`,
       ),

@@ -128,3 +128,83 @@ export function flowIntervals(
   }
   return out;
 }
+
+const total = (xs: readonly (number | undefined)[]): number | undefined =>
+  xs.some((x) => x === undefined) ? undefined : xs.reduce<number>((a, b) => a + (b ?? 0), 0);
+
+/**
+ * The reports of a flow's single-stream iperf3s (its streams connect together) as one iperf3 -P
+ * would give them: the streams side by side, the sums added. Each process numbers its sockets from
+ * the same few descriptors, so they are renumbered 1, 2, … in process order. Interval i is each
+ * process's i-th interval from its own start: they start together and connect within a few round
+ * trips of each other, under one interval apart at the rates and RTTs the presets use.
+ */
+export function mergeIperf(reports: readonly (IperfJson | null)[]): IperfJson | null {
+  const rs = reports.filter((r): r is IperfJson => r !== null);
+  if (rs.length <= 1) return rs[0] ?? null;
+  const ids = rs.map(() => new Map<number, number>());
+  let next = 1;
+  const socket = (j: number, s: number): number => {
+    const m = ids[j] as Map<number, number>;
+    if (!m.has(s)) m.set(s, next++);
+    return m.get(s) as number;
+  };
+  const connected = rs.flatMap((r, j) =>
+    (r.start?.connected ?? []).map((c) => ({ ...c, socket: socket(j, c.socket) })),
+  );
+  const n = Math.max(...rs.map((r) => r.intervals?.length ?? 0));
+  const intervals: NonNullable<IperfJson['intervals']> = [];
+  for (let i = 0; i < n; i++) {
+    const parts = rs.flatMap((r, j) => {
+      const iv = r.intervals?.[i];
+      return iv ? [{ iv, j }] : [];
+    });
+    const first = parts[0]?.iv.sum;
+    if (!first) continue;
+    intervals.push({
+      streams: parts.flatMap(({ iv, j }) =>
+        iv.streams.map((st) => ({ ...st, socket: socket(j, st.socket) })),
+      ),
+      sum: {
+        start: first.start,
+        end: first.end,
+        bytes: parts.reduce((a, p) => a + p.iv.sum.bytes, 0),
+        bits_per_second: parts.reduce((a, p) => a + p.iv.sum.bits_per_second, 0),
+        retransmits: total(parts.map((p) => p.iv.sum.retransmits)),
+      },
+    });
+  }
+  const sums = (pick: (e: NonNullable<IperfJson['end']>) => IperfSum | undefined): IperfSum | undefined => {
+    const xs = rs.map((r) => (r.end ? pick(r.end) : undefined));
+    if (xs.some((x) => x === undefined)) return undefined;
+    const ok = xs as IperfSum[];
+    return {
+      bytes: ok.reduce((a, x) => a + x.bytes, 0),
+      seconds: Math.max(...ok.map((x) => x.seconds)),
+      bits_per_second: ok.reduce((a, x) => a + x.bits_per_second, 0),
+      retransmits: total(ok.map((x) => x.retransmits)),
+    };
+  };
+  const cpu = rs.map((r) => r.end?.cpu_utilization_percent);
+  const end: NonNullable<IperfJson['end']> = {
+    streams: rs.flatMap((r, j) =>
+      (r.end?.streams ?? []).map((st) =>
+        st.sender ? { ...st, sender: { ...st.sender, socket: socket(j, st.sender.socket) } } : st,
+      ),
+    ),
+    sum_sent: sums((e) => e.sum_sent),
+    sum_received: sums((e) => e.sum_received),
+    // Each process's share of a CPU: the flow's is their sum.
+    cpu_utilization_percent: cpu.every((c) => c !== undefined)
+      ? {
+          host_total: cpu.reduce((a, c) => a + (c?.host_total ?? 0), 0),
+          remote_total: cpu.reduce((a, c) => a + (c?.remote_total ?? 0), 0),
+        }
+      : undefined,
+    sender_tcp_congestion: rs[0]?.end?.sender_tcp_congestion,
+    receiver_tcp_congestion: rs[0]?.end?.receiver_tcp_congestion,
+  };
+  return { start: { ...rs[0]?.start, connected }, intervals, end, error: rs.find((r) => r.error)?.error };
+}
+
+type IperfSum = { bytes: number; seconds: number; bits_per_second: number; retransmits?: number };

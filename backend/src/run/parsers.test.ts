@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseOffloads, parseSysctl, toolVersions } from './environment.js';
-import { flowIntervals, type IperfJson } from './iperf.js';
+import { flowIntervals, type IperfJson, mergeIperf } from './iperf.js';
 import { parsePing, parseSs } from './probes.js';
 
 describe('parsePing', () => {
@@ -138,5 +138,55 @@ describe('run metrics on messy samples', () => {
     const g = (t: number, bps: number) => ({ kind: 'goodput' as const, t, flow: 'f', bps, bytesReceived: 0 });
     const s = goodputSeries(flow, [g(0.2, 2), g(0.1, 1), g(0.2, 3), g(0.3, Number.NaN), g(0.4, 4)]);
     expect(s).toEqual({ t: [0.1, 0.2, 0.4], v: [1, 3, 4] });
+  });
+});
+
+describe('mergeIperf', () => {
+  /** One single-stream iperf3's client report: socket 5 every time, as each process numbers its own. */
+  const one = (port: number, bytes: number[], retransmits: number): IperfJson => ({
+    start: { connected: [{ socket: 5, local_port: port, remote_port: 5201 }], tcp_mss_default: 1448 },
+    intervals: bytes.map((b, i) => ({
+      streams: [
+        { socket: 5, start: i, end: i + 1, bytes: b, bits_per_second: b * 8, retransmits, snd_cwnd: 1e5 },
+      ],
+      sum: { start: i, end: i + 1, bytes: b, bits_per_second: b * 8, retransmits },
+    })),
+    end: {
+      streams: [{ sender: { bytes: bytes.reduce((a, b) => a + b, 0), seconds: bytes.length, socket: 5 } }],
+      sum_sent: { bytes: 3e6, seconds: 2, bits_per_second: 12e6, retransmits },
+      sum_received: { bytes: 3e6, seconds: 2.02, bits_per_second: 11.9e6 },
+      cpu_utilization_percent: { host_total: 1.5, remote_total: 0.5 },
+      sender_tcp_congestion: 'reno',
+    },
+  });
+
+  it("reads a flow's single-stream iperf3s as one iperf3 -P: streams side by side, sums added", () => {
+    const m = mergeIperf([one(40000, [1e6, 2e6], 1), null, one(40002, [3e6, 4e6], 2)]) as IperfJson;
+    expect(m.start?.connected).toEqual([
+      { socket: 1, local_port: 40000, remote_port: 5201 },
+      { socket: 2, local_port: 40002, remote_port: 5201 },
+    ]);
+    expect(
+      m.intervals?.map((iv) => [iv.streams.map((s) => s.socket), iv.sum.bytes, iv.sum.retransmits]),
+    ).toEqual([
+      [[1, 2], 4e6, 3],
+      [[1, 2], 6e6, 3],
+    ]);
+    expect(m.end?.sum_sent).toEqual({ bytes: 6e6, seconds: 2, bits_per_second: 24e6, retransmits: 3 });
+    expect(m.end?.sum_received?.bits_per_second).toBeCloseTo(23.8e6);
+    expect(m.end?.cpu_utilization_percent).toEqual({ host_total: 3, remote_total: 1 });
+    expect(m.end?.streams?.map((s) => s.sender?.socket)).toEqual([1, 2]);
+    // And the merged report reads like any other: two streams per interval, the cwnds summed.
+    expect(flowIntervals('many', 0, m, null).map((x) => [x.sendBps, x.cwndBytes])).toEqual([
+      [32e6, 2e5],
+      [48e6, 2e5],
+    ]);
+  });
+
+  it("keeps a process's error, and a report that came alone as it is", () => {
+    const failed: IperfJson = { error: 'unable to connect to server: Connection timed out' };
+    expect(mergeIperf([one(40000, [1e6], 0), failed])?.error).toBe(failed.error);
+    const alone = one(40000, [1e6], 0);
+    expect(mergeIperf([null, alone])).toBe(alone);
   });
 });

@@ -1,6 +1,6 @@
 // The steps of a run after its traffic: each flow's result and the raw reports into the record,
 // then the verdict (packet timing, fidelity) and the summary.
-import type { Plan, Spec } from '@lfnlab/emulator';
+import { flowPorts, type Plan, type Spec } from '@lfnlab/emulator';
 import type { ExitEvent } from '@lfnlab/lab-images';
 import type { SamplerCounters } from './demux.js';
 import { fidelity } from './fidelity.js';
@@ -45,6 +45,7 @@ export function collectFlowResults(o: {
     // The data sockets are the ones iperf3 reports as connected (its control socket uses the
     // default stack); every connection of a psockets flow carries data.
     const dataPorts = new Set((r.client?.start?.connected ?? []).map((c) => c.local_port));
+    const ports = flowPorts(r.flow);
     const isData = (localPort: number) => r.flow.transport === 'psockets' || dataPorts.has(localPort);
     // What `ss` said at the probe times, and what the tcp sampler saw on the data sockets all along
     // (a flow whose handshake lost SYNs can come up after the last probe).
@@ -52,7 +53,7 @@ export function collectFlowResults(o: {
       ...new Set([
         ...probes
           .filter((p) => p.ns === r.flow.clientNs)
-          .flatMap((p) => p.sockets.filter((s) => s.peerPort === r.flow.port && isData(s.localPort)))
+          .flatMap((p) => p.sockets.filter((s) => ports.includes(s.peerPort) && isData(s.localPort)))
           .map((s) => s.stack ?? '?'),
         ...o.tcp.filter((s) => s.flow === r.flow.name).flatMap((s) => s.cc.split(',')),
       ]),

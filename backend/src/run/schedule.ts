@@ -8,7 +8,7 @@ import { setMaxListeners } from 'node:events';
 import type { Cmd, PathChange, Plan } from '@lfnlab/emulator';
 import type { ExitEvent, FiredEvent, LabClockReading } from '@lfnlab/lab-images';
 import { sequentialConnectS } from './flowStart.js';
-import { parseIperf } from './iperf.js';
+import { type IperfJson, mergeIperf, parseIperf } from './iperf.js';
 import { parseSs, type SocketState } from './probes.js';
 import type { LabSession, TimetableItem, TimetableStart } from './session.js';
 import type { FlowResult } from './summary.js';
@@ -134,13 +134,24 @@ export async function runTraffic(o: TrafficOptions): Promise<TrafficOutcome> {
   const end = plannedEndS(plan);
   const items = buildTimetable(o);
   const exits = procs.map((p) => ({ proc: p, exit: session.exited(p.name) }));
+  // A flow has ended when all its clients have (one per stream when its streams connect together).
   const ended = new Set<string>();
+  const clientsLeft = new Map<string, number>();
+  for (const c of plan.clients) clientsLeft.set(c.flow, (clientsLeft.get(c.flow) ?? 0) + 1);
   for (const { proc, exit } of exits)
     if (proc.role === 'client')
       void exit.then(
-        () => ended.add(proc.flow),
+        () => {
+          const left = (clientsLeft.get(proc.flow) ?? 1) - 1;
+          clientsLeft.set(proc.flow, left);
+          if (left <= 0) ended.add(proc.flow);
+        },
         () => undefined,
       );
+  // Each iperf3's report, in plan order, per flow and side: merged into one when a flow has several.
+  const reports = new Map<string, (IperfJson | null)[]>();
+  const procsOf = (flow: string, role: string) =>
+    [...plan.servers, ...plan.clients].filter((p) => p.flow === flow && p.role === role);
 
   // Everything that can end the phase early rejects this one promise.
   let fail!: (err: Error) => void;
@@ -171,7 +182,8 @@ export async function runTraffic(o: TrafficOptions): Promise<TrafficOutcome> {
       if (c?.role === 'cross') {
         log(`  ${fmtT(t)}  started UDP cross traffic ${c.flow}`);
         o.event('cross-started', { source: c.flow, t });
-      } else if (c) {
+      } else if (c && results.get(c.flow)?.startedAtS == null) {
+        // A flow whose streams connect together starts one iperf3 per stream: told once.
         const r = results.get(c.flow);
         if (r) r.startedAtS = t;
         const f = r?.flow;
@@ -274,11 +286,19 @@ export async function runTraffic(o: TrafficOptions): Promise<TrafficOutcome> {
           return;
         }
         const json = parseIperf(e.stdout);
-        if (proc.role === 'client') r.client = json;
-        else r.server = json;
+        const side = procsOf(proc.flow, proc.role);
+        const key = `${proc.role}:${proc.flow}`;
+        const got = reports.get(key) ?? side.map(() => null);
+        got[side.indexOf(proc)] = json;
+        reports.set(key, got);
+        const merged = side.length > 1 ? mergeIperf(got) : json;
+        if (proc.role === 'client') r.client = merged;
+        else r.server = merged;
         if (e.code !== 0) {
           const why = json?.error ?? (e.stderr.trim() || `exit ${e.code}${e.signal ? ` (${e.signal})` : ''}`);
-          r.error = r.error ?? `${proc.role}: ${why}`;
+          const who =
+            side.length > 1 ? `${proc.role} ${side.indexOf(proc) + 1} of ${side.length}` : proc.role;
+          r.error = r.error ?? `${who}: ${why}`;
         }
       }),
     );

@@ -1,7 +1,13 @@
 // A wire's flows as the lab sees them: lfn-flowmeter's half-flows (one direction of one
 // connection) become one typed sample per flow and tick, and each flow's whole-run numbers from the
 // lab's side (`labSide` in the summary), beside what iperf3 and the sender's sockets say.
-import { type FlowmeterRecord, type FlowTopology, parseFlowmeterLine, type Sampler } from '@lfnlab/emulator';
+import {
+  type FlowmeterRecord,
+  type FlowTopology,
+  flowPorts,
+  parseFlowmeterLine,
+  type Sampler,
+} from '@lfnlab/emulator';
 import type { Sample, WireFlowSample } from './samples.js';
 
 /** A flow's whole run from the lab's side. */
@@ -19,7 +25,8 @@ export interface LabSideFlow {
  * Which flow a half-flow's data belongs to: iperf3's client sends to the server's port, so a flow's
  * data half-flows are those to its port (the control connection's few hundred bytes included).
  */
-const flowOf = (flows: FlowTopology[], r: FlowmeterRecord) => flows.find((f) => f.port === r.dstPort);
+const flowOf = (flows: FlowTopology[], r: FlowmeterRecord) =>
+  flows.find((f) => flowPorts(f).includes(r.dstPort));
 
 export class WireFlowDemux {
   private tick = -1;

@@ -78,6 +78,58 @@ describe('buildPlan', () => {
     expect(p.servers[1]?.argv.slice(0, 4)).toEqual(['ip', 'netns', 'exec', 'lfn-p0-snd']);
   });
 
+  it('gives a flow whose streams connect together one server and one single-stream client per stream', () => {
+    const p = buildPlan(
+      spec({
+        paths: { main: { rtt: '20ms', rate: '10Mbit' } },
+        flows: [
+          { stack: 'reno', streams: 3, connect: 'together', window: '64KiB' },
+          { stack: 'htcp' },
+          { stack: 'cubic', streams: 2, connect: 'together' },
+        ],
+      }),
+    );
+    // The flows keep 5201 + their index; the extra streams' ports follow them.
+    expect(p.topology.flows.map((f) => f.ports ?? [f.port])).toEqual([
+      [5201, 5204, 5205],
+      [5202],
+      [5203, 5206],
+    ]);
+    expect(p.clients.map((c) => [c.name, c.at, c.argv.slice(4).join(' ')])).toEqual([
+      ['client:reno-1#1', 0, 'iperf3 -c 10.1.2.2 -p 5201 -C reno -t 20 -i 1 -P 1 -J -w 65536'],
+      ['client:reno-1#2', 0, 'iperf3 -c 10.1.2.2 -p 5204 -C reno -t 20 -i 1 -P 1 -J -w 65536'],
+      ['client:reno-1#3', 0, 'iperf3 -c 10.1.2.2 -p 5205 -C reno -t 20 -i 1 -P 1 -J -w 65536'],
+      ['client:htcp-2', 0, 'iperf3 -c 10.1.2.2 -p 5202 -C htcp -t 20 -i 1 -P 1 -J'],
+      ['client:cubic-3#1', 0, 'iperf3 -c 10.1.2.2 -p 5203 -C cubic -t 20 -i 1 -P 1 -J'],
+      ['client:cubic-3#2', 0, 'iperf3 -c 10.1.2.2 -p 5206 -C cubic -t 20 -i 1 -P 1 -J'],
+    ]);
+    expect(p.servers.map((s) => s.ready?.argv.at(-1))).toEqual([
+      ':5201',
+      ':5204',
+      ':5205',
+      ':5202',
+      ':5203',
+      ':5206',
+    ]);
+    // The tcp sampler on each end host watches every one of those ports.
+    const sampler = p.samplers.find((x) => x.name === 'tcp:lfn-p0-snd')?.argv.join(' ') ?? '';
+    for (const port of [5201, 5202, 5203, 5204, 5205, 5206])
+      expect(sampler).toMatch(new RegExp(`\\b${port}\\b`));
+  });
+
+  it('takes connect: together only for tcp flows', () => {
+    const r = validateSpec({
+      name: 't',
+      paths: { main: { rtt: '20ms', rate: '10Mbit' } },
+      flows: [{ transport: 'psockets', stack: 'reno', streams: 4, bytes: '10MB', connect: 'together' }],
+    });
+    expect(r.ok).toBe(false);
+    if (!r.ok)
+      expect(r.problems.map((x) => `${x.path}: ${x.message}`)).toContain(
+        "flows.0.connect: only applies to transport tcp (iperf3's streams); psockets opens its connections together already",
+      );
+  });
+
   it('splits loss by frame size when there is a BER', () => {
     const p = buildPlan(spec({ paths: { main: { rtt: '20ms', rate: '10Mbit', ber: 1e-8 } } }));
     const argv = allArgv(p).map((a) => a.join(' '));

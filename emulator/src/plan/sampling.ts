@@ -10,6 +10,7 @@ import type { Spec } from '../spec/schema.js';
 import { udpGenArgv, udpSinkArgv } from '../traffic/udpArgv.js';
 import { inNs } from './netns.js';
 import { ROUTER_NS } from './stages.js';
+import { flowPorts } from './traffic.js';
 import type { FlowTopology, PathTopology, Proc, Sampler, WireTopology } from './types.js';
 
 /**
@@ -43,7 +44,8 @@ export function buildSamplers(
   const portsByNs = new Map<string, number[]>();
   // UDT and RBUDP carry their data over UDP: nothing of theirs for the TCP sampler to see.
   for (const f of flows.filter((x) => x.transport === 'tcp' || x.transport === 'psockets')) {
-    for (const ns of [f.clientNs, f.serverNs]) portsByNs.set(ns, [...(portsByNs.get(ns) ?? []), f.port]);
+    for (const ns of [f.clientNs, f.serverNs])
+      portsByNs.set(ns, [...(portsByNs.get(ns) ?? []), ...flowPorts(f)]);
   }
   const tcp: Sampler[] = [...portsByNs.entries()].map(([ns, ports]) => ({
     name: `tcp:${ns}`,

@@ -1,6 +1,6 @@
 // A plan is what the lab will execute, as literal argv: computed on the host, printed by
 // --dry-run, sent to the agent. Nothing here is ever joined into a shell string.
-import type { Transport, TxQueueLens } from '../spec/index.js';
+import type { ConnectMode, Transport, TxQueueLens } from '../spec/index.js';
 
 export interface Cmd {
   argv: string[];
@@ -137,7 +137,12 @@ export interface FlowTopology {
   path: string;
   direction: 'forward' | 'reverse';
   streams: number;
+  /** serial: one iperf3 -P opens the streams one by one; together: one iperf3 per stream, all at once. Absent in older plans (serial). */
+  connect?: ConnectMode;
+  /** Its server's port; the first of `ports` when the flow has one iperf3 per stream. */
   port: number;
+  /** Every server port of the flow, one per stream, when its streams connect together; absent otherwise. */
+  ports?: number[];
   /** Its round-trip propagation delay: its path's, or its own (host group). */
   rttMs: number;
   clientNs: string;

@@ -18,6 +18,14 @@ const TRANSPORT_HELP =
   'UDP at `rate`, then rounds re-sending what the receiver reports missing. udt, rbudp and psockets ' +
   "send `bytes` of seeded data; the receiver's SHA-256 must equal the sender's.";
 
+export const CONNECT_MODES = ['serial', 'together'] as const;
+export type ConnectMode = (typeof CONNECT_MODES)[number];
+
+const CONNECT_HELP =
+  'tcp flows with several streams: serial, one iperf3 -P opening its streams one by one (a round trip ' +
+  'or more each) before any sends; together, one single-stream iperf3 per stream, all started at once ' +
+  'and counted as one flow.';
+
 const unknownStack = (input: unknown) =>
   `unknown stack ${JSON.stringify(input)}; available: ${knownStackNames().join(', ')}`;
 
@@ -49,6 +57,16 @@ const FlowObject = strict({
    * udt and rbudp use one socket.
    */
   streams: int(`a whole number from 1 to ${LIMITS.streams}`, 1, LIMITS.streams).default(1),
+  /**
+   * How a tcp flow's streams come up. serial: one iperf3 -P, which opens them one after another, a
+   * blocking connect (a round trip or more) each, and sends on none before the last is up: 48
+   * streams at 1.2 s took 94 s. together: one single-stream iperf3 per stream, all started at once
+   * and counted as one flow, as iperf2's threads or P-TCP's sockets connect.
+   */
+  connect: z
+    .enum(CONNECT_MODES, { error: `must be one of ${CONNECT_MODES.join(', ')}` })
+    .default('serial')
+    .meta({ description: CONNECT_HELP }),
   /** Start offset from the run's start, ms. */
   start: duration(0, LIMITS.runMs.max).prefault('0s'),
   /** How long the flow sends, ms; until the run ends unless given. tcp only (the others are sized). */
@@ -121,6 +139,11 @@ function checkTransport(f: FlowOut, ctx: z.core.$RefinementCtx<FlowOut>): void {
     );
   if (udp && f.streams !== 1)
     issue('streams', `must be 1 for transport ${t}; striping over several connections is transport psockets`);
+  if (t !== 'tcp' && f.connect !== 'serial')
+    issue(
+      'connect',
+      `only applies to transport tcp (iperf3's streams); ${t === 'psockets' ? 'psockets opens its connections together already' : `${t} uses one socket`}`,
+    );
   if (udp && f.window !== undefined)
     issue('window', `only applies to transports tcp and psockets (a TCP socket buffer)`);
 }
