@@ -1,5 +1,5 @@
-// The TCP flows: stack (from the lab's real list), path, parallel streams, schedule, direction
-// and socket buffer (window).
+// The TCP flows: stack (from the lab's real list), path, parallel streams and how they connect,
+// schedule, direction and socket buffer (window).
 import {
   ActionIcon,
   Button,
@@ -16,6 +16,12 @@ import { Controller, type FieldErrors, type UseFormReturn, useFieldArray, useWat
 import { stackColor } from '../lib/colors';
 import { errorAt } from './fieldError';
 import { newFlow, type SpecForm } from './formModel';
+
+/** iperf3 -P opens its streams a round trip apart, before any sends; `together` runs one iperf3 per stream. */
+const CONNECT_CHOICES = [
+  { value: 'serial', label: 'one by one' },
+  { value: 'together', label: 'together' },
+];
 
 export function FlowsSection({
   form,
@@ -62,6 +68,7 @@ export function FlowsSection({
               <Table.Th>Stack</Table.Th>
               <Table.Th>Path</Table.Th>
               <Table.Th>Streams</Table.Th>
+              <Table.Th>Connect</Table.Th>
               <Table.Th>Start</Table.Th>
               <Table.Th>Duration</Table.Th>
               <Table.Th>Direction</Table.Th>
@@ -150,6 +157,24 @@ export function FlowsSection({
                           value={field.value}
                           onChange={(v) => field.onChange(typeof v === 'number' ? v : Number(v))}
                           error={at('streams')}
+                        />
+                      )}
+                    />
+                  </Table.Td>
+                  <Table.Td>
+                    <Controller
+                      control={control}
+                      name={`flows.${i}.connect`}
+                      render={({ field }) => (
+                        <Select
+                          aria-label={`Flow ${n} streams connect (one by one with iperf3 -P, or together)`}
+                          size="xs"
+                          w={110}
+                          allowDeselect={false}
+                          data={CONNECT_CHOICES}
+                          value={field.value}
+                          onChange={(v) => field.onChange(v ?? 'serial')}
+                          error={at('connect')}
                         />
                       )}
                     />

@@ -32,9 +32,12 @@ describe('form model', () => {
       flows: [
         { name: 'a', stack: 'reno', window: '1.1bdp' },
         { name: 'b', stack: 'cubic', count: 3, every: '10s', direction: 'reverse', streams: 4 },
+        { name: 'c', stack: 'reno', streams: 8, connect: 'together' },
       ],
     };
-    const back = formToSpecInput(specInputToForm(input));
+    const form = specInputToForm(input);
+    expect(form.flows.map((f) => f.connect)).toEqual(['serial', 'serial', 'together']);
+    const back = formToSpecInput(form);
     expect(back).toEqual(input);
     expect(SpecSchema.safeParse(back).success).toBe(true);
   });

@@ -36,6 +36,8 @@ export interface FlowForm {
   stack: string;
   path: string;
   streams: number;
+  /** How several streams come up: one iperf3 -P opening them one by one, or one iperf3 each, together. */
+  connect: 'serial' | 'together';
   start: string;
   duration: string;
   direction: 'forward' | 'reverse';
@@ -97,6 +99,7 @@ export const newFlow = (path: string, stack = 'cubic'): FlowForm => ({
   stack,
   path,
   streams: 1,
+  connect: 'serial',
   start: '0s',
   duration: '',
   direction: 'forward',
@@ -148,7 +151,17 @@ function without<T extends object>(o: T, keys: readonly string[]): Record<string
 
 const CROSS_KEYS = ['pattern', 'rate', 'mean', 'amplitude', 'period', 'hurst', 'start', 'duration'] as const;
 const PATH_KEYS = ['rtt', 'rate', 'buffer', 'ber', 'jitter', 'aqm', 'cross'] as const;
-const FLOW_KEYS = ['name', 'stack', 'path', 'streams', 'start', 'duration', 'direction', 'window'] as const;
+const FLOW_KEYS = [
+  'name',
+  'stack',
+  'path',
+  'streams',
+  'connect',
+  'start',
+  'duration',
+  'direction',
+  'window',
+] as const;
 const SPEC_KEYS = [
   'name',
   'description',
@@ -199,6 +212,7 @@ export function specInputToForm(input: unknown): SpecForm {
       stack: str(f.stack, 'cubic'),
       path: str(f.path, firstPath),
       streams: typeof f.streams === 'number' ? f.streams : 1,
+      connect: f.connect === 'together' ? 'together' : 'serial',
       start: str(f.start, '0s'),
       duration: str(f.duration),
       direction: f.direction === 'reverse' ? 'reverse' : 'forward',
@@ -280,6 +294,7 @@ export function formToSpecInput(form: SpecForm): SpecInput {
         // With one path the spec may leave it out; keep it when it was set to something else.
         path: onePath && f.path === form.paths[0]?.name ? undefined : f.path,
         streams: f.streams === 1 ? undefined : f.streams,
+        connect: f.connect === 'serial' ? undefined : f.connect,
         start: opt(f.start) === '0s' ? undefined : opt(f.start),
         duration: opt(f.duration),
         direction: f.direction === 'forward' ? undefined : f.direction,

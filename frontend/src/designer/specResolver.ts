@@ -17,7 +17,17 @@ const CROSS_FIELDS = new Set([
   'start',
   'duration',
 ]);
-const FLOW_FIELDS = new Set(['name', 'stack', 'path', 'streams', 'start', 'duration', 'direction', 'window']);
+const FLOW_FIELDS = new Set([
+  'name',
+  'stack',
+  'path',
+  'streams',
+  'connect',
+  'start',
+  'duration',
+  'direction',
+  'window',
+]);
 const TOP_FIELDS = new Set(['name', 'description', 'duration', 'sampleHz', 'sampleInterval', 'clock']);
 
 /** A spec problem and the form field it belongs to (react-hook-form dot path), or null when the form has no control for it. */

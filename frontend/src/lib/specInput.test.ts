@@ -21,6 +21,10 @@ describe('toSpecInput', () => {
       flows: [
         { name: 'test', stack: 'reno', window: '1.1bdp' },
         { name: 'late', stack: 'cubic', start: '5s', duration: '10s', direction: 'reverse' },
+        { name: 'many', stack: 'reno', streams: 4, connect: 'together', omit: '2s' },
+        { name: 'striped', transport: 'psockets', stack: 'reno', streams: 4, bytes: '10MB' },
+        { name: 'blast', transport: 'rbudp', bytes: '10MB' },
+        { name: 'udt', transport: 'udt', bytes: '10MB', rate: '20Mbit' },
       ],
     };
     const normal = SpecSchema.parse(written);

@@ -75,15 +75,20 @@ export function toSpecInput(spec: unknown): SpecInput {
   const flows = ((s.flows ?? []) as Loose[]).map((f) =>
     prune({
       name: f.name,
-      stack: f.stack,
+      transport: f.transport === 'tcp' ? undefined : f.transport,
+      // udt and rbudp carry their transport's name as their stack once normalised; they take none.
+      stack: f.transport === 'udt' || f.transport === 'rbudp' ? undefined : f.stack,
       path: f.path,
       streams: f.streams,
+      connect: f.connect === 'serial' ? undefined : f.connect,
       start: ms(f.start),
+      omit: f.omit ? ms(f.omit) : undefined,
       // A sized transfer's duration was filled in by the schema ("until the run ends").
       duration: f.bytes === undefined ? ms(f.duration) : undefined,
       rtt: ms(f.rtt),
       direction: f.direction,
       bytes: typeof f.bytes === 'number' ? `${f.bytes}B` : f.bytes,
+      rate: bps(f.rate),
       window: amount(f.window),
     }),
   );
