@@ -89,6 +89,42 @@ describe('emulated link', () => {
     for (const v of Object.values(d.results)) expect(v).toHaveLength(d.x_values.length);
   });
 
+  it('8 streams that connect together send within a few round trips; iperf3 -P opens its 8 one by one', async () => {
+    const r = await runSpec({
+      name: 'streams-connect',
+      duration: '10s',
+      paths: { main: { rtt: '400ms', rate: '20Mbit', buffer: '1bdp' } },
+      flows: [
+        { name: 'serial', stack: 'reno', streams: 8 },
+        { name: 'together', stack: 'reno', streams: 8, connect: 'together' },
+      ],
+    });
+    const flow = (name: string) => r.summary.flows.find((f) => f.name === name);
+    const serial = flow('serial');
+    const together = flow('together');
+    console.log(
+      `data began: serial ${serial?.dataStartS?.toFixed(2)} s, together ${together?.dataStartS?.toFixed(2)} s; goodput ${serial?.goodputMbps.wholeRun?.toFixed(1)} / ${together?.goodputMbps.wholeRun?.toFixed(1)} Mbit/s`,
+    );
+    expect(together?.status).toBe('ok');
+    // One iperf3 per stream: control connection, data connection, start — about 3 round trips.
+    expect(together?.dataStartS).toBeLessThan(5 * 0.4);
+    // iperf3 -P: seven more blocking connects before any stream sends.
+    expect((serial?.dataStartS ?? 0) - (together?.dataStartS ?? 0)).toBeGreaterThan(5 * 0.4);
+    // The eight reports are one flow: eight distinct streams, each with its own port, all sending.
+    const client = r.read('flows/together.client.json');
+    const ports = client.start.connected.map((c: { local_port: number }) => c.local_port);
+    expect(new Set(client.start.connected.map((c: { socket: number }) => c.socket)).size).toBe(8);
+    expect(new Set(ports).size).toBe(8);
+    expect(client.end.streams.every((s: { sender: { bytes: number } }) => s.sender.bytes > 0)).toBe(true);
+    // The tcp sampler saw the flow's eight data sockets as one flow.
+    const streams = r.samples.flatMap((s) => (s.kind === 'tcp' && s.flow === 'together' ? [s.streams] : []));
+    expect(Math.max(...streams)).toBe(8);
+    // The verdict names the serial flow's one-by-one connects, and only that flow.
+    const start = r.summary.fidelity?.checks.find((c) => c.id === 'flow-start');
+    expect(start?.message).toContain('serial began');
+    expect(start?.message).not.toContain('together began');
+  });
+
   it("reverse traffic: the forward flow's ACKs cross the reverse bottleneck with the reverse data", async () => {
     const r = await runSpec({
       name: 'reverse-acks',
