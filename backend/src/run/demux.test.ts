@@ -175,6 +175,23 @@ describe('SampleDemux', () => {
     expect(d.dataStarts).toEqual(new Map([['htcp-1', 3.1]]));
   });
 
+  it('dates a flow of several streams from its last stream, since iperf3 -P sends on none before then', () => {
+    const d = new SampleDemux(plan, T0, () => undefined);
+    const name = 'tcp:lfn-p0-snd';
+    const tx = (tick: number, cookie: string, lport: number, acked: number) =>
+      tcpLine({ tick, ms: tick * 100, lport, rport: 5201, cwnd: 10, acked, received: 0, cookie });
+    // htcp-1's first stream is up at tick 3, its second (after queued SYNs) at tick 40; both
+    // carry data from tick 41.
+    const ticks = [3, 4, 40, 41, 42, 43].map(
+      (k) =>
+        tx(k, '7', 40002, k < 41 ? 0 : 100_000 * (k - 40)) +
+        (k >= 40 ? tx(k, '8', 40004, k < 41 ? 0 : 100_000 * (k - 40)) : ''),
+    );
+    d.feed(name, ticks.join(''));
+    d.end(name);
+    expect(d.dataStarts).toEqual(new Map([['htcp-1', 4.0]]));
+  });
+
   it('counts the streams of a flow that connects them together, one port each, as that flow', () => {
     const t = validateSpec({
       name: 'd',

@@ -1,7 +1,8 @@
 // Did each TCP flow start when the spec said? iperf3 runs its whole duration from the moment its
 // data connection is up, so a flow whose handshake lost a SYN (TCP waits 1 s, then 2, then 4
 // before sending it again) runs seconds after the flows planned beside it, and may meet none of
-// them. The tcp sampler dates each flow's first data stream (demux.ts); this judges the delay.
+// them. The tcp sampler dates each flow by its last data stream to come up (demux.ts); this
+// judges the delay.
 // Control and SYN packets queue behind the data of flows already running, so in a full bottleneck
 // (17 flows into one BDP in the lab) a flow's start can slip by seconds, or past its whole run.
 import type { FlowTopology } from '@lfnlab/emulator';
