@@ -151,7 +151,8 @@ function without<T extends object>(o: T, keys: readonly string[]): Record<string
 
 const CROSS_KEYS = ['pattern', 'rate', 'mean', 'amplitude', 'period', 'hurst', 'start', 'duration'] as const;
 const PATH_KEYS = ['rtt', 'rate', 'buffer', 'ber', 'jitter', 'aqm', 'cross'] as const;
-const FLOW_KEYS = [
+/** The flow fields the form has a control for; the rest ride along in `extra`. */
+export const FLOW_KEYS = [
   'name',
   'stack',
   'path',

@@ -4,7 +4,7 @@
 // form field it names so it shows next to that field.
 import { problemKeys, type Spec, type SpecProblem, validateSpec } from '@lfnlab/emulator/spec';
 import type { FieldErrors, Resolver } from 'react-hook-form';
-import { formToSpecInput, type SpecForm } from './formModel';
+import { FLOW_KEYS, formToSpecInput, type SpecForm } from './formModel';
 
 const PATH_FIELDS = new Set(['rtt', 'rate', 'buffer', 'ber', 'jitter', 'aqm']);
 const CROSS_FIELDS = new Set([
@@ -17,17 +17,7 @@ const CROSS_FIELDS = new Set([
   'start',
   'duration',
 ]);
-const FLOW_FIELDS = new Set([
-  'name',
-  'stack',
-  'path',
-  'streams',
-  'connect',
-  'start',
-  'duration',
-  'direction',
-  'window',
-]);
+const FLOW_FIELDS = new Set<string>(FLOW_KEYS);
 const TOP_FIELDS = new Set(['name', 'description', 'duration', 'sampleHz', 'sampleInterval', 'clock']);
 
 /** A spec problem and the form field it belongs to (react-hook-form dot path), or null when the form has no control for it. */
