@@ -72,13 +72,33 @@ func (a *agent) schedule(id uint64, req scheduleReq) {
 	t0 := now + lead
 	realNow := float64(time.Now().UnixNano()) / 1e6
 	a.reply(id, map[string]float64{"t0MonoMs": t0, "t0RealtimeMs": realNow + lead}, nil)
-	for _, it := range req.Items {
-		go a.fire(it, t0, cancel)
+	for _, group := range byTime(req.Items) {
+		go a.fireGroup(group, t0, cancel)
 	}
 }
 
-func (a *agent) fire(it scheduleItem, t0 float64, cancel chan struct{}) {
-	if wait := t0 + it.AtMs - monoMs(); wait > 0 {
+// byTime groups the items due at the same moment, each group in plan order. A goroutine per item
+// let the Go scheduler pick who starts first: 49 clients due at t0 went out in any order over about
+// 100 ms of lab time, and the flow the plan lists first could start last.
+func byTime(items []scheduleItem) [][]scheduleItem {
+	var groups [][]scheduleItem
+	at := map[float64]int{}
+	for _, it := range items {
+		i, ok := at[it.AtMs]
+		if !ok {
+			i = len(groups)
+			at[it.AtMs] = i
+			groups = append(groups, nil)
+		}
+		groups[i] = append(groups[i], it)
+	}
+	return groups
+}
+
+// fireGroup waits for the group's moment, then starts its processes one after another in plan
+// order. Commands (probes, scheduled changes) run beside them, so a slow one holds back no start.
+func (a *agent) fireGroup(group []scheduleItem, t0 float64, cancel chan struct{}) {
+	if wait := t0 + group[0].AtMs - monoMs(); wait > 0 {
 		timer := time.NewTimer(time.Duration(wait * float64(time.Millisecond)))
 		select {
 		case <-timer.C:
@@ -87,11 +107,21 @@ func (a *agent) fire(it scheduleItem, t0 float64, cancel chan struct{}) {
 			return
 		}
 	}
-	select {
-	case <-cancel:
-		return
-	default:
+	for _, it := range group {
+		select {
+		case <-cancel:
+			return
+		default:
+		}
+		if it.Exec != nil {
+			go a.fire(it, t0)
+		} else {
+			a.fire(it, t0)
+		}
 	}
+}
+
+func (a *agent) fire(it scheduleItem, t0 float64) {
 	at := monoMs()
 	ev := map[string]interface{}{"tag": it.Tag, "atMs": it.AtMs, "monoMs": at, "tMs": at - t0}
 	switch {

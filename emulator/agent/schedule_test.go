@@ -85,3 +85,47 @@ func TestResetCancelsWhatHasNotFired(t *testing.T) {
 		t.Fatalf("cancelled spawn started a process")
 	}
 }
+
+func TestItemsDueTogetherStartInPlanOrder(t *testing.T) {
+	var out syncBuf
+	a := newTestAgent(&out)
+	var items []scheduleItem
+	for i := 0; i < 24; i++ {
+		name := "c" + string(rune('a'+i))
+		items = append(items, scheduleItem{Tag: name, AtMs: 0, Spawn: &spawnReq{Name: name, Argv: []string{"true"}}})
+	}
+	a.schedule(1, scheduleReq{LeadMs: 10, Items: items})
+	deadline := time.Now().Add(5 * time.Second)
+	for len(firedEvents(t, out.String())) < len(items) && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	evs := firedEvents(t, out.String())
+	if len(evs) != len(items) {
+		t.Fatalf("fired %d of %d items", len(evs), len(items))
+	}
+	for i, ev := range evs {
+		if ev["tag"] != items[i].Tag {
+			t.Fatalf("item %d fired as %v, want %s (plan order)", i, ev["tag"], items[i].Tag)
+		}
+	}
+}
+
+func TestASlowCommandHoldsBackNoStartDueWithIt(t *testing.T) {
+	var out syncBuf
+	a := newTestAgent(&out)
+	a.schedule(1, scheduleReq{LeadMs: 10, Items: []scheduleItem{
+		{Tag: "slow", AtMs: 0, Exec: &execReq{Steps: []step{{Argv: []string{"sleep", "0.5"}}}}},
+		{Tag: "client", AtMs: 0, Spawn: &spawnReq{Name: "client", Argv: []string{"true"}}},
+	}})
+	deadline := time.Now().Add(3 * time.Second)
+	for len(firedEvents(t, out.String())) < 2 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	evs := firedEvents(t, out.String())
+	if len(evs) != 2 || evs[0]["tag"] != "client" {
+		t.Fatalf("fired %v, want the client before the slow command ends", evs)
+	}
+	if got := evs[0]["tMs"].(float64); got > 100 {
+		t.Fatalf("client started %.1f ms after t0 behind a slow command", got)
+	}
+}
