@@ -124,6 +124,9 @@ describe('emulated link', () => {
     const start = r.summary.fidelity?.checks.find((c) => c.id === 'flow-start');
     expect(start?.message).toContain('serial began');
     expect(start?.message).not.toContain('together began');
+    // Nine clients due at t0 start in plan order, so the flow listed first is the first to start.
+    const started = r.events.flatMap((e) => (e.type === 'flow-started' ? [e.flow] : []));
+    expect(started).toEqual(['serial', 'together']);
   });
 
   it("reverse traffic: the forward flow's ACKs cross the reverse bottleneck with the reverse data", async () => {
