@@ -91,7 +91,7 @@ describe('reading a module source', () => {
     writeFileSync(join(dir, 'tcp_lfnvendor.o'), 'object');
     writeFileSync(join(dir, '.tcp_lfnvendor.o.cmd'), 'cmd');
     expect(moduleSourceHash(dir)).toBe(h0);
-    edit(join(dir, 'tcp_lfnvendor.c'), 'cwnd >> 1U', 'cwnd * 7U / 10U');
+    edit(join(dir, 'tcp_lfnvendor.c'), '/ 100U', '/ 101U');
     expect(moduleSourceHash(dir)).not.toBe(h0);
   });
 });
@@ -112,6 +112,8 @@ describe('the stack registry', () => {
         from: FIXTURE,
         addedAt: '2026-01-01T00:00:00.000Z',
         srcDir: join(stackRegistryDir(), 'lfnvendor', 'src'),
+        // Read from the copy: what a run may set for it.
+        params: [{ name: 'beta_pct', type: 'int', default: 50, description: expect.stringMatching(/^share/) }],
       },
     ]);
     // The copy builds the same: its hash is the original's.
@@ -125,7 +127,7 @@ describe('the stack registry', () => {
     const dir = vendorCopy();
     const first = addStack(dir, { reserved });
     expect(addStack(dir, { reserved }).change).toBe('unchanged');
-    edit(join(dir, 'tcp_lfnvendor.c'), 'cwnd >> 1U', 'cwnd * 7U / 10U');
+    edit(join(dir, 'tcp_lfnvendor.c'), '/ 100U', '/ 101U');
     const second = addStack(dir, { reserved });
     expect(second.change).toBe('updated');
     expect(second.previousHash).toBe(first.stack.sourceHash);

@@ -13,6 +13,7 @@ import {
 } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { dataDir } from './data.js';
+import { type ModuleParam, moduleParamsIn } from './moduleParams.js';
 import { BUILD_OUTPUT, readStackSource, StackSourceError } from './stackSource.js';
 
 export type AddedFamily = 'loss' | 'delay' | 'hybrid' | 'model';
@@ -30,6 +31,8 @@ export interface AddedStack {
 export interface AddedStackEntry extends AddedStack {
   /** The copied sources the image builds from. */
   srcDir: string;
+  /** The writable whole-number module parameters its sources declare: what a run may set. */
+  params: ModuleParam[];
 }
 
 /** Names and modules the registry may not take: the lab's own stacks. */
@@ -49,7 +52,8 @@ export function listAddedStacks(): AddedStackEntry[] {
     .filter((e) => e.isDirectory() && !e.name.startsWith('.') && existsSync(join(root, e.name, 'stack.json')))
     .map((e) => {
       const s = JSON.parse(readFileSync(join(root, e.name, 'stack.json'), 'utf8')) as AddedStack;
-      return { ...s, srcDir: join(root, e.name, 'src') };
+      const srcDir = join(root, e.name, 'src');
+      return { ...s, srcDir, params: moduleParamsIn(srcDir) };
     })
     .sort((a, b) => a.name.localeCompare(b.name));
 }
@@ -111,7 +115,7 @@ export function addStack(
   rmSync(final, { recursive: true, force: true });
   renameSync(tmp, final);
   return {
-    stack: { ...record, srcDir: join(final, 'src') },
+    stack: { ...record, srcDir: join(final, 'src'), params: moduleParamsIn(join(final, 'src')) },
     change: old ? 'updated' : 'added',
     previousHash: old?.sourceHash ?? null,
   };

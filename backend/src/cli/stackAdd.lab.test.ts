@@ -3,11 +3,12 @@
 // a throw-away data dir (the user's registry is untouched), then `lfnlab selftest --stacks
 // lfnvendor`: the next image carries the module and loads it at boot (the lab restarts on the new
 // image), the stack passes the selftest as a loss-based stack, and the run's environment.json
-// names the module with its source hash and origin 'added'. Lab time: one stack's selftest
+// names the module with its source hash and origin 'added'; then a 4 s run sets the module's own
+// writable parameter (beta_pct) through stackParams and reads it back. Lab time: one stack's selftest
 // (two runs of 10 s and 6 s) plus the image rebuild and one boot; the next lab test that builds the
 // image without the stack reboots the lab again.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -72,4 +73,24 @@ it('an added stack is built, carried, loaded, selftested and recorded with its s
     expect(e.image.stacks.added.map((s: { sourceHash: string }) => s.sourceHash)).toEqual([sourceHash]);
     expect(e.knownStacks).toContain('lfnvendor');
   }
+
+  // Its own writable module parameter is set for a run, in force while the flow runs, and put back.
+  expect(lfnlab(['stack', 'list']).stdout).toMatch(/^lfnvendor parameters: beta_pct=50 \(int\)/m);
+  const specFile = join(tmp, 'beta.yaml');
+  writeFileSync(
+    specFile,
+    'name: vendor-beta\nduration: 4s\npaths: { main: { rtt: 40ms, rate: 20Mbit } }\nflows: [{ stack: lfnvendor }]\nstackParams: { lfnvendor: { beta_pct: 70 } }\n',
+  );
+  const runDir = join(tmp, 'beta-run');
+  const run = lfnlab(['run', specFile, '--out', runDir, '--lab', TEST_LAB], 900_000);
+  expect(run.status).toBe(0);
+  for (const when of ['before', 'after'])
+    expect(JSON.parse(readFileSync(join(runDir, `stack-params-${when}.json`), 'utf8')), when).toEqual({
+      lfnvendor: { beta_pct: 70 },
+    });
+  const teardown = JSON.parse(readFileSync(join(runDir, 'plan.json'), 'utf8')).teardown.cmds[0];
+  expect(teardown).toMatchObject({
+    argv: ['tee', '/sys/module/tcp_lfnvendor/parameters/beta_pct'],
+    stdin: '50\n',
+  });
 });

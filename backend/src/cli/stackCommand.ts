@@ -78,6 +78,13 @@ function labKernel(): KernelSelection {
 
 const short = (h: string) => h.slice(0, 12);
 
+/** What a spec may set for an added stack (stackParams), e.g. `delta_l_ms=1000 (uint)`. */
+export function paramsLine(s: Pick<AddedStackEntry, 'params'>): string {
+  return s.params.length
+    ? `${s.params.map((p) => `${p.name}=${p.default} (${p.type})`).join(', ')}; a run sets them with stackParams`
+    : 'none a run can set (module_param with owner write and a literal default)';
+}
+
 export function stackRows(added: readonly AddedStackEntry[]): string[][] {
   const own = stacksSourceHash();
   return [
@@ -107,7 +114,10 @@ Bring your own TCP congestion-control module into the lab.
     --name NAME      the .name to take when the source registers several (must match the source)
     --family F       how selftest judges it (default loss; delay also checks it keeps the queue low)
     --no-build       copy and check only; the next image build compiles it
-  list       every stack: name, module, family, source hash, where it comes from
+             Its module_params that the owner may write (0644) and that start from a
+             literal whole number are settable per run: stackParams: { NAME: { param: N } }.
+  list       every stack: name, module, family, source hash, where it comes from, and
+             an added stack's settable parameters
   remove NAME  take an added stack out of the registry (the next image leaves it out)`;
 
 function parseFamily(v: unknown): AddedFamily | undefined {
@@ -148,6 +158,7 @@ export const stackCommand: Command = {
         );
       } else {
         console.log(table(['name', 'module', 'family', 'source hash', 'from'], stackRows(added)));
+        for (const s of added) console.log(`\n${s.name} parameters: ${paramsLine(s)}`);
         if (!added.length) console.log("\nno added stacks yet: 'lfnlab stack add DIR'");
       }
       return 0;
@@ -190,6 +201,7 @@ export const stackCommand: Command = {
     console.log(`  module   ${s.module}.ko (family ${s.family})`);
     console.log(`  sources  ${s.from} → ${s.srcDir}`);
     console.log(`  hash     ${s.sourceHash}`);
+    console.log(`  params   ${paramsLine(s)}`);
     if (values['no-build'] !== true) {
       const sel = labKernel();
       try {

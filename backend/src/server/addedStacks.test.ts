@@ -10,7 +10,13 @@ let admin: Client;
 
 beforeAll(async () => {
   registerStacks([
-    { name: 'lfnvendor', module: 'tcp_lfnvendor', family: 'loss', sourceHash: 'ab'.repeat(32) },
+    {
+      name: 'lfnvendor',
+      module: 'tcp_lfnvendor',
+      family: 'loss',
+      sourceHash: 'ab'.repeat(32),
+      params: [{ name: 'beta_pct', type: 'int', default: 50, description: 'share kept on a loss' }],
+    },
   ]);
   s = await testServer();
   admin = await adminClient(s);
@@ -29,6 +35,17 @@ describe('an added stack in the service', () => {
       text: spec('lfnvendor'),
     });
     expect(good.ok).toBe(true);
+    // Its own module parameter too, within its type's range.
+    const param = (v: number) =>
+      admin.json<{ ok: boolean; problems?: { path: string; message: string }[] }>(
+        'POST',
+        '/api/specs/validate',
+        {
+          text: `${spec('lfnvendor')}stackParams: { lfnvendor: { beta_pct: ${v} } }\n`,
+        },
+      );
+    expect((await param(70)).ok).toBe(true);
+    expect((await param(2 ** 31)).problems?.[0]).toMatchObject({ path: 'stackParams.lfnvendor.beta_pct' });
     const bad = await admin.json<{ ok: boolean; problems: { path: string; message: string }[] }>(
       'POST',
       '/api/specs/validate',
@@ -46,10 +63,16 @@ describe('an added stack in the service', () => {
     expect((await admin.req('POST', '/api/labs/default/boot')).statusCode).toBe(202);
     // The fake lab reports its stacks once it is up, as the real one does.
     const lab = await vi.waitFor(async () => {
-      const [l] = await admin.json<{ state: string; stacks: string[] }[]>('GET', '/api/labs');
+      const [l] = await admin.json<
+        { state: string; stacks: string[]; stackParams?: Record<string, unknown[]> }[]
+      >('GET', '/api/labs');
       expect(l?.state).toBe('ready');
       return l;
     });
     expect(lab?.stacks).toContain('lfnvendor');
+    // With its settable parameters, so the designer's copy of the schema accepts a spec setting them.
+    expect(lab?.stackParams).toEqual({
+      lfnvendor: [{ name: 'beta_pct', type: 'int', default: 50, description: 'share kept on a loss' }],
+    });
   });
 });

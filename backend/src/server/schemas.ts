@@ -127,6 +127,20 @@ export const LabSchema = z.object({
   cpus: z.number().nullable(),
   kernel: z.string().nullable(),
   stacks: z.array(z.string()),
+  /** Added stacks' settable parameters (module_params the owner may write), by stack. */
+  stackParams: z
+    .record(
+      z.string(),
+      z.array(
+        z.object({
+          name: z.string(),
+          type: z.string(),
+          default: z.number(),
+          description: z.string().nullable(),
+        }),
+      ),
+    )
+    .optional(),
   bootMs: z.number().nullable(),
 });
 /** After boot/down/reset: the lab as listed, or only its name and state when it is gone. */

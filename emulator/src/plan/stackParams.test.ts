@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { validateSpec } from '../spec/index.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { registerStacks, validateSpec } from '../spec/index.js';
 import { buildPlan, formatPlan, stackParamsInForce } from './index.js';
 
 function spec(input: Record<string, unknown>) {
@@ -100,5 +100,29 @@ describe('plan: a load-time stack parameter', () => {
       '/sys/module/tcp_cubic/parameters/bic_scale',
       '/sys/module/tcp_cubic/parameters/hystart_low_window',
     ]);
+  });
+});
+
+describe("plan: an added stack's parameters", () => {
+  afterEach(() => registerStacks([]));
+
+  it('are written to, restored in and read back from its own module', () => {
+    registerStacks([
+      {
+        name: 'lfnvendor',
+        module: 'tcp_lfnvendor',
+        family: 'loss',
+        params: [{ name: 'beta_pct', type: 'int', default: 50, description: null }],
+      },
+    ]);
+    const p = buildPlan(
+      spec({ flows: [{ stack: 'lfnvendor' }], stackParams: { lfnvendor: { beta_pct: 70 } } }),
+    );
+    const file = '/sys/module/tcp_lfnvendor/parameters/beta_pct';
+    expect(p.setup.at(-1)?.cmds.map((c) => [c.argv, c.stdin])).toEqual([[['tee', file], '70\n']]);
+    expect(p.teardown.cmds[0]).toMatchObject({ argv: ['tee', file], stdin: '50\n', allowFail: true });
+    expect(stackParamsInForce([{ argv: ['cat', file], stdout: '70\n', code: 0 }])).toEqual({
+      lfnvendor: { beta_pct: 70 },
+    });
   });
 });

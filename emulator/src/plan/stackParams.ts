@@ -3,7 +3,14 @@
 // lab kernel's parameters outlive the run. Writing uses `tee FILE` with the value on stdin: an
 // argv, no shell. A load-time parameter cannot be written: the lab kernel boots with it on its
 // command line (labKernelArgs), and setup only checks that the value in force is the spec's.
-import { kernelParamArg, type Spec, STACK_PARAMS, stackParam, sysfsParamPath } from '../spec/index.js';
+import {
+  kernelParamArg,
+  paramStacks,
+  type Spec,
+  stackParam,
+  stackParamsOf,
+  sysfsParamPath,
+} from '../spec/index.js';
 import type { Cmd, Section } from './types.js';
 
 export interface StackParamSetting {
@@ -21,7 +28,7 @@ export interface StackParamSetting {
 export function stackParamSettings(spec: Pick<Spec, 'stackParams'>): StackParamSetting[] {
   return Object.entries(spec.stackParams ?? {}).flatMap(([stack, params]) =>
     Object.entries(params).flatMap(([name, value]) => {
-      const module = STACK_PARAMS[stack]?.module;
+      const module = stackParamsOf(stack)?.module;
       const p = stackParam(stack, name);
       return module && p
         ? [
@@ -102,7 +109,7 @@ export function stackParamsInForce(
   const out: Record<string, Record<string, number | null>> = {};
   for (const r of results) {
     const m = /^\/sys\/module\/([\w-]+)\/parameters\/(\w+)$/.exec(r.argv[1] ?? '');
-    const stack = m && Object.keys(STACK_PARAMS).find((s) => STACK_PARAMS[s]?.module === m[1]);
+    const stack = m && paramStacks().find((s) => stackParamsOf(s)?.module === m[1]);
     if (!m?.[2] || !stack) continue;
     // A bool parameter (a flag) reads back as Y or N; it was written as 1 or 0.
     const text = r.code === 0 ? r.stdout.trim() : '';

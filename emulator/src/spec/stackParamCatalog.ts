@@ -12,8 +12,20 @@
 // 'none' (a compile-time constant). A 'load' parameter marked `boot` is settable all the same: the
 // lab kernel takes it on its command line (module.param=value) and the lab boots with it.
 
-export type ParamDimension = 'window' | 'rate' | 'time' | 'ratio';
-export type ParamUnit = 'packets' | 'bytes' | 'ms' | 's' | 'us' | 'RTTs' | 'Mbit/s' | 'ratio';
+import { addedStacks, type DeclaredParam } from './stacks.js';
+
+/** `unknown`: an added stack's parameter, whose meaning only its author knows. */
+export type ParamDimension = 'window' | 'rate' | 'time' | 'ratio' | 'unknown';
+export type ParamUnit =
+  | 'packets'
+  | 'bytes'
+  | 'ms'
+  | 's'
+  | 'us'
+  | 'RTTs'
+  | 'Mbit/s'
+  | 'ratio'
+  | "the module's units";
 
 export interface StackParam {
   name: string;
@@ -411,19 +423,61 @@ export const STACK_PARAMS: Readonly<Record<string, StackParams>> = {
   },
 };
 
+/** The range each module_param type holds (64-bit ones cut to what a JSON number keeps exact). */
+const TYPE_RANGE: Record<string, [number, number]> = {
+  bool: [0, 1],
+  byte: [0, 255],
+  short: [-32768, 32767],
+  ushort: [0, 65535],
+  int: [-(2 ** 31), I31],
+  uint: [0, 2 ** 32 - 1],
+  long: [-Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
+  ulong: [0, Number.MAX_SAFE_INTEGER],
+};
+
+/** An added stack's declared parameter as the catalog holds one: live, within its type's range. */
+export function declaredParam(d: DeclaredParam): StackParam | null {
+  const range = TYPE_RANGE[d.type];
+  if (!range || d.default < range[0] || d.default > range[1]) return null;
+  return {
+    name: d.name,
+    default: d.default,
+    unit: "the module's units",
+    dimension: 'unknown',
+    sysfs: 'live',
+    min: range[0],
+    max: range[1],
+    meaning: d.description ?? `module parameter ${d.name} (${d.type})`,
+  };
+}
+
+/**
+ * A stack's parameters: the catalog's for the lab's own stacks; for an added stack, the writable
+ * ones its module declares (settable, as the author made them writable; their dimension unknown).
+ */
+export function stackParamsOf(stack: string): StackParams | undefined {
+  if (Object.hasOwn(STACK_PARAMS, stack)) return STACK_PARAMS[stack];
+  const added = addedStacks().find((s) => s.name === stack);
+  if (!added?.module || !added.params?.length) return undefined;
+  return { module: added.module, params: added.params.flatMap((d) => declaredParam(d) ?? []) };
+}
+
+/** Every stack, built in or added, that has parameters. */
+export const paramStacks = (): string[] => [
+  ...Object.keys(STACK_PARAMS),
+  ...addedStacks().flatMap((s) => (stackParamsOf(s.name) ? [s.name] : [])),
+];
+
 /** The parameters a spec may set for a stack: sysfs 'live' ones, and load-time ones the lab boots with. */
 export const settableParams = (stack: string): StackParam[] =>
-  (Object.hasOwn(STACK_PARAMS, stack) ? (STACK_PARAMS[stack]?.params ?? []) : []).filter(
-    (p) => p.sysfs === 'live' || p.boot === true,
-  );
+  (stackParamsOf(stack)?.params ?? []).filter((p) => p.sysfs === 'live' || p.boot === true);
 
 /** The lab kernel's command-line form of a load-time parameter: `tcp_cubic.bic_scale=7`. */
 export const kernelParamArg = (module: string, name: string, value: number) => `${module}.${name}=${value}`;
 
 /** A parameter's entry, or undefined (own keys only: `constructor` names no stack). */
 export function stackParam(stack: string, name: string): StackParam | undefined {
-  if (!Object.hasOwn(STACK_PARAMS, stack)) return undefined;
-  return STACK_PARAMS[stack]?.params.find((p) => p.name === name);
+  return stackParamsOf(stack)?.params.find((p) => p.name === name);
 }
 
 /** Where the kernel shows a module parameter. */

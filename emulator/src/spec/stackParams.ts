@@ -3,11 +3,12 @@
 // parameters a running socket reads from sysfs, or that the lab kernel takes when it boots, each
 // within its range.
 import { z } from 'zod';
-import { STACK_PARAMS, settableParams, stackParam } from './stackParamCatalog.js';
+import { paramStacks, settableParams, stackParam, stackParamsOf } from './stackParamCatalog.js';
+import { isKnownStack } from './stacks.js';
 
 export * from './stackParamCatalog.js';
 
-const settableStacks = () => Object.keys(STACK_PARAMS).filter((s) => settableParams(s).length > 0);
+const settableStacks = () => paramStacks().filter((s) => settableParams(s).length > 0);
 
 const why = (sysfs: string) =>
   sysfs === 'load'
@@ -20,11 +21,13 @@ type Params = Record<string, Record<string, number>>;
 
 function checkStackParams(value: Params, ctx: z.core.$RefinementCtx<Params>): void {
   for (const [stack, params] of Object.entries(value)) {
-    if (!Object.hasOwn(STACK_PARAMS, stack)) {
+    if (!stackParamsOf(stack)) {
       ctx.addIssue({
         code: 'custom',
         path: [stack],
-        message: `unknown stack; stacks with settable parameters: ${settableStacks().join(', ')}`,
+        message: isKnownStack(stack)
+          ? `${stack} has no settable parameters (an added stack's are its module_params the owner may write, with a literal default); stacks with some: ${settableStacks().join(', ')}`
+          : `unknown stack; stacks with settable parameters: ${settableStacks().join(', ')}`,
       });
       continue;
     }

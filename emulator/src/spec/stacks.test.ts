@@ -87,3 +87,43 @@ describe('stacks added at run time', () => {
     expect(validateSpec(spec('other_cc')).ok).toBe(true);
   });
 });
+
+describe("an added stack's own parameters", () => {
+  const withParams = {
+    ...vendor,
+    params: [
+      { name: 'beta_pct', type: 'int', default: 50, description: 'share kept on a loss' },
+      { name: 'flag', type: 'bool', default: 1, description: null },
+    ],
+  };
+  const withStackParams = (stackParams: Record<string, Record<string, number>>) => ({
+    ...spec('lfnvendor'),
+    stackParams,
+  });
+
+  it('are settable in a spec once the stack is registered with them, within their type', () => {
+    registerStacks([withParams]);
+    expect(validateSpec(withStackParams({ lfnvendor: { beta_pct: 70, flag: 0 } })).ok).toBe(true);
+    const v = validateSpec(withStackParams({ lfnvendor: { flag: 2 } }));
+    expect(v.ok ? [] : v.problems.map((p) => [p.path, p.message])).toEqual([
+      ['stackParams.lfnvendor.flag', "must be a whole number from 0 to 1 (the module's units; default 1)"],
+    ]);
+    const u = validateSpec(withStackParams({ lfnvendor: { nosuch: 1 } }));
+    expect(u.ok ? '' : u.problems[0]?.message).toBe(
+      "lfnvendor has no parameter 'nosuch'; settable: beta_pct, flag",
+    );
+  });
+
+  it('an added stack that declares none says so, and names the ones that have some', () => {
+    registerStacks([vendor]);
+    const v = validateSpec(withStackParams({ lfnvendor: { beta_pct: 70 } }));
+    expect(v.ok ? '' : v.problems[0]?.message).toMatch(
+      /^lfnvendor has no settable parameters \(.*\); stacks with some: .*fast/,
+    );
+  });
+
+  it('the designer learns them from the lab list (GET /api/labs)', () => {
+    registerLabStacks(['reno', 'lfnvendor'], { lfnvendor: withParams.params });
+    expect(validateSpec(withStackParams({ lfnvendor: { beta_pct: 70 } })).ok).toBe(true);
+  });
+});

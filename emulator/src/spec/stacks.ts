@@ -15,6 +15,20 @@ export interface StackInfo {
   family: StackFamily;
   /** Added stacks: sha256 of the module's sources as registered. */
   sourceHash?: string;
+  /** Added stacks: the writable module parameters the sources declare (stackParamsOf reads them). */
+  params?: readonly DeclaredParam[];
+}
+
+/**
+ * A module parameter as an added stack's C source declares it (`module_param(name, type, 0644)`
+ * with a literal default): read by the registry when the stack is added (kernels' moduleParams).
+ */
+export interface DeclaredParam {
+  name: string;
+  /** module_param's type: int, uint, long, ulong, short, ushort, byte or bool. */
+  type: string;
+  default: number;
+  description: string | null;
 }
 
 export const STACKS: readonly StackInfo[] = [
@@ -73,15 +87,25 @@ export function registerStacks(stacks: readonly Omit<StackInfo, 'origin'>[]): vo
 }
 
 /**
- * The web UI knows a lab's stacks only by name (GET /api/labs): names beyond the built-in ones
- * (stacks the lab's operator added) become selectable with what little is known of them, and
- * stacks registered with full details keep them.
+ * The web UI knows a lab's stacks by name and, for added ones, their settable parameters (GET
+ * /api/labs): names beyond the built-in ones (stacks the lab's operator added) become selectable
+ * with what little is known of them, and stacks registered with full details keep them.
  */
-export function registerLabStacks(names: readonly string[]): void {
+export function registerLabStacks(
+  names: readonly string[],
+  params: Readonly<Record<string, readonly DeclaredParam[]>> = {},
+): void {
   const have = new Set(knownStackNames());
+  // A stack with parameters needs its module's name: sysfs files are per module. The browser only
+  // validates, so a stand-in is enough; the lab host plans with the registry's real one.
   const extra = [...new Set(names)]
     .filter((n) => !have.has(n) && STACK_NAME_PATTERN.test(n))
-    .map((name) => ({ name, module: null, family: 'loss' as const }));
+    .map((name) => ({
+      name,
+      module: params[name]?.length ? `tcp_${name}` : null,
+      family: 'loss' as const,
+      ...(params[name]?.length ? { params: params[name] } : {}),
+    }));
   if (extra.length) registerStacks([...added, ...extra]);
 }
 

@@ -53,9 +53,9 @@ export function DesignerPage({ specId }: { specId?: string }) {
   const stacks = lab?.stacks.length ? lab.stacks : [...STACK_NAMES];
   // A stack the lab's operator added (lfnlab stack add) must pass the shared schema here too. In
   // render, not an effect: the validation effect below must already see it.
-  const stackKey = stacks.join(',');
+  const stackKey = `${stacks.join(',')} ${JSON.stringify(lab?.stackParams ?? {})}`;
   // biome-ignore lint/correctness/useExhaustiveDependencies: stackKey stands for the list
-  useMemo(() => registerLabStacks(stacks), [stackKey]);
+  useMemo(() => registerLabStacks(stacks, lab?.stackParams), [stackKey]);
 
   useEffect(() => {
     // A working copy of this spec (edited, then left) wins over the stored text.
