@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -81,20 +82,21 @@ func TestStepTimeoutKillsTheProcessGroup(t *testing.T) {
 }
 
 func TestUntilRetriesUntilTheConditionHolds(t *testing.T) {
-	dir := t.TempDir()
-	flag := dir + "/ready"
-	go func() {
-		time.Sleep(150 * time.Millisecond)
-		runOnce(step{Argv: []string{"touch", flag}})
-	}()
-	s := step{Argv: []string{"cat", flag}}
+	// A command that prints nothing the first time it runs and "ready" every time after: the
+	// condition turns true because of an attempt, not because a timer raced it.
+	script := t.TempDir() + "/ready.sh"
+	body := "#!/bin/sh\nif [ -e \"$0.seen\" ]; then echo ready; else touch \"$0.seen\"; fi\n"
+	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s := step{Argv: []string{script}}
 	s.Until = &struct {
 		TimeoutMs      int  `json:"timeoutMs"`
 		IntervalMs     int  `json:"intervalMs"`
 		StdoutNonEmpty bool `json:"stdoutNonEmpty"`
-	}{TimeoutMs: 3000, IntervalMs: 20}
+	}{TimeoutMs: 3000, IntervalMs: 20, StdoutNonEmpty: true}
 	r := runStep(s)
-	if r.Code != 0 || r.Attempts < 2 {
+	if r.Code != 0 || r.Attempts != 2 || strings.TrimSpace(r.Stdout) != "ready" {
 		t.Fatalf("until: %+v", r)
 	}
 }
