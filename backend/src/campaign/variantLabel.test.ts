@@ -140,7 +140,7 @@ describe('labels of the presets', () => {
 
   it('cross traffic and bit errors in words', () => {
     expect(labelsOf('seed000-sinusoidal')).toContain(
-      'reno (16 streams) · window 1.14 BDP · sine 12.5 % ± 7.5 % period 30 s',
+      'reno (16 streams together) · window 1.14 BDP · sine 12.5 % ± 7.5 % period 30 s',
     );
     expect(labelsOf('seed002-cbr')).toEqual(
       expect.arrayContaining(['reno · no cross traffic', 'scalable · CBR 90 %']),

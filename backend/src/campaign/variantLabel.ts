@@ -132,6 +132,8 @@ export function fieldText(field: string, v: unknown): string {
   switch (field) {
     case 'streams':
       return plural(v, 'stream', 'streams');
+    case 'connect':
+      return v === 'together' ? 'streams together' : 'streams one by one';
     case 'count':
       return plural(v, 'flow', 'flows');
     case 'sources':
@@ -179,7 +181,10 @@ export function fieldText(field: string, v: unknown): string {
   }
 }
 
-/** The shown fields of an object value, in FIELD_ORDER; a stack with its streams reads `reno (16 streams)`. */
+/**
+ * The shown fields of an object value, in FIELD_ORDER; a stack with its streams reads `reno (16
+ * streams)`, or `reno (16 streams together)` when they connect together.
+ */
 function objectText(v: Record<string, unknown>, shown: string[]): string {
   const rank = (k: string) => {
     const i = FIELD_ORDER.indexOf(k);
@@ -189,10 +194,13 @@ function objectText(v: Record<string, unknown>, shown: string[]): string {
   const withStack = keys.includes('stack') || keys.includes('transport');
   return keys
     .flatMap((k) => {
-      if (k === 'streams' && withStack) return [];
+      if ((k === 'streams' || k === 'connect') && withStack) return [];
       if ((k === 'stack' || k === 'transport') && keys.includes('streams')) {
         const name = String(v[k]);
-        return Number(v.streams) > 1 ? [`${name} (${plural(v.streams, 'stream', 'streams')})`] : [name];
+        const together = v.connect === 'together' ? ' together' : '';
+        return Number(v.streams) > 1
+          ? [`${name} (${plural(v.streams, 'stream', 'streams')}${together})`]
+          : [name];
       }
       return [fieldText(k, v[k])];
     })
