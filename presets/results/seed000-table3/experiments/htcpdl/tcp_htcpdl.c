@@ -8,9 +8,12 @@
  * backoff. On a loss the window keeps beta = minRTT/maxRTT of itself, clamped to [0.5, 0.8], or 0.5
  * when the throughput reached between two losses moved by more than a fifth.
  *
- * Mainline's module fixes Delta_L at one second. A preset that shrinks the window by k with the RTT
- * kept shortens every congestion epoch by k, so one second covers k^-1 times more of the epoch than
- * in the paper (the htcp.delta_l/epoch group). delta_l_ms lets a run scale it with the epoch.
+ * Mainline's module fixes Delta_L at one second and counts t in seconds. A preset that shrinks the
+ * window by k with the RTT kept shortens every congestion epoch by k (Reno's is then the paper's
+ * epoch, compressed in time), so one second covers k^-1 times more of the epoch than in the paper
+ * (the htcp.delta_l/epoch group). H-TCP follows the same compression when its whole time axis
+ * does: alpha_ours(t) = alpha_paper(t / k). delta_l_ms sets Delta_L and alpha_time_ms the unit t
+ * is counted in; both at 1000 k keep the group and the shape of the increase within an epoch.
  *
  * This is lfnlab's own implementation, written to the conventions of the kernel's H-TCP so that at
  * delta_l_ms = 1000 the two grow and back off alike: times in jiffies (the lab kernel's HZ is 250),
@@ -29,6 +32,11 @@ static unsigned int delta_l_ms __read_mostly = 1000;
 module_param(delta_l_ms, uint, 0644);
 MODULE_PARM_DESC(delta_l_ms, "low-speed interval Delta_L after a congestion event, in ms "
 		 "(1000 in the published algorithm)");
+
+static unsigned int alpha_time_ms __read_mostly = 1000;
+module_param(alpha_time_ms, uint, 0644);
+MODULE_PARM_DESC(alpha_time_ms, "unit of the time past Delta_L in alpha(t), in ms "
+		 "(1000 in the published algorithm: t in seconds)");
 
 static int use_rtt_scaling __read_mostly = 1;
 module_param(use_rtt_scaling, int, 0644);
@@ -66,12 +74,14 @@ static void htcpdl_set_alpha(struct htcpdl *ca)
 {
 	u32 elapsed = htcpdl_elapsed(ca);
 	u32 low = msecs_to_jiffies(delta_l_ms);
+	u32 unit = max(msecs_to_jiffies(alpha_time_ms), 1UL);
 	u32 gain = 1;
 
 	if (elapsed > low) {
 		u32 t = elapsed - low;	/* jiffies past Delta_L */
 
-		gain = 1 + (10 * t + (t / 2) * (t / 2) / HZ) / HZ;
+		/* 1 + 10 t + (t/2)^2 with t in units of alpha_time_ms, whole steps as mainline's */
+		gain = 1 + (10 * t + (t / 2) * (t / 2) / unit) / unit;
 	}
 	if (use_rtt_scaling && ca->rtt_min) {
 		/* gain * minRTT / 100 ms, the ratio held to [0.1, 2] in eighths, never below one */
