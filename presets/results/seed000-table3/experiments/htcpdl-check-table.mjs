@@ -1,13 +1,16 @@
 // Scores htcpdl-check.yaml: per run, the flow's goodput, retransmits, mean cwnd and its congestion
 // epochs (time between window cuts, read from the tcp sampler's cwnd at 100 ms: a cut is a drop of
 // more than a fifth between two samples), then per stack setting the mean and a 95 % t interval.
-// Usage: node htcpdl-check-table.mjs CAMPAIGN_DIR [OUT.csv]
+// Usage: node htcpdl-check-table.mjs CAMPAIGN_DIR... [--csv OUT.csv]
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const [dir, out] = process.argv.slice(2);
-if (!dir) {
-  console.error('usage: node htcpdl-check-table.mjs CAMPAIGN_DIR [OUT.csv]');
+const args = process.argv.slice(2);
+const csvAt = args.indexOf('--csv');
+const out = csvAt >= 0 ? args[csvAt + 1] : undefined;
+const dirs = args.filter((_, i) => csvAt < 0 || (i !== csvAt && i !== csvAt + 1));
+if (!dirs.length) {
+  console.error('usage: node htcpdl-check-table.mjs CAMPAIGN_DIR... [--csv OUT.csv]');
   process.exit(2);
 }
 
@@ -35,19 +38,21 @@ function interval(xs) {
   return [m, m - h, m + h];
 }
 
-const runsDir = join(dir, 'runs');
 const rows = [];
-for (const id of readdirSync(runsDir).sort()) {
-  const run = join(runsDir, id);
+for (const dir of dirs)
+for (const id of readdirSync(join(dir, 'runs')).sort()) {
+  const run = join(dir, 'runs', id);
   if (!existsSync(join(run, 'summary.json'))) continue;
   const s = JSON.parse(readFileSync(join(run, 'summary.json'), 'utf8'));
   const spec = JSON.parse(readFileSync(join(run, 'spec.json'), 'utf8'));
   const f = s.flows[0];
   const tcp = lines(join(run, 'samples', 'tcp.jsonl')).filter((x) => x.flow === f.name);
   const e = epochs(tcp);
-  const stack = f.stack === 'htcpdl' ? `htcpdl ${spec.stackParams?.htcpdl?.delta_l_ms} ms` : f.stack;
+  const p = spec.stackParams?.htcpdl ?? {};
+  const stack =
+    f.stack === 'htcpdl' ? `htcpdl Delta_L ${p.delta_l_ms ?? 1000} ms, t unit ${p.alpha_time_ms ?? 1000} ms` : f.stack;
   rows.push({
-    run: id,
+    run: `${dir.split('/').filter(Boolean).pop()}/${id}`,
     stack,
     verdict: s.verdict,
     goodputMbps: f.goodputMbps.wholeRun,
