@@ -50,7 +50,7 @@ for (const id of readdirSync(join(dir, 'runs')).sort()) {
   const e = epochs(tcp);
   const p = spec.stackParams?.htcpdl ?? {};
   const stack =
-    f.stack === 'htcpdl' ? `htcpdl Delta_L ${p.delta_l_ms ?? 1000} ms, t unit ${p.alpha_time_ms ?? 1000} ms` : f.stack;
+    f.stack === 'htcpdl' ? `htcpdl Delta_L ${p.delta_l_ms ?? 1000} ms / t unit ${p.alpha_time_ms ?? 1000} ms` : f.stack;
   rows.push({
     run: `${dir.split('/').filter(Boolean).pop()}/${id}`,
     stack,
