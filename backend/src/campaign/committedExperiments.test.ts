@@ -3,11 +3,11 @@
 // under today's schema, and where its kept runs are committed (X-progress/campaign.json) the file
 // must still plan exactly those variants, so the explanation's numbers come from the file shown.
 // An experiment may run a stack of its own (experiments/NAME/ with a Kbuild, added with `lfnlab
-// stack add`): its name is read from that source, as `stack add` reads it.
+// stack add`): its name and settable parameters are read from that source, as `stack add` reads them.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { registerStacks } from '@lfnlab/emulator';
-import { readStackSource } from '@lfnlab/kernels';
+import { moduleParamsIn, readStackSource } from '@lfnlab/kernels';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expandCampaign, parseCampaignText } from './expand.js';
 
@@ -26,7 +26,9 @@ function experimentStacks() {
       .filter((e) => e.isDirectory() && existsSync(join(dir, e.name, 'Kbuild')))
       .map((e) => {
         const src = readStackSource(join(dir, e.name));
-        return { name: src.name, module: src.module, family: 'loss' as const };
+        // With the parameters a run may set, as the registry reads them.
+        const params = moduleParamsIn(join(dir, e.name));
+        return { name: src.name, module: src.module, family: 'loss' as const, params };
       }),
   );
 }

@@ -12,22 +12,23 @@ import { rowMatches } from './where.js';
 
 /** Preset → selection (as load errors name it) → [variants picked, digest of their parameters]. */
 const PICKED_BY_POSITION: Record<string, Record<string, [number, string]>> = {
+  // P-TCP's variants gained `connect: together` (2026-12-04): the same counts, new digests.
   'seed000-sinusoidal': {
-    'published sin.stab.size1': [16, '37026a3f8af4'],
-    'published sin.stab.size2': [16, 'd9dd1ecb7249'],
-    'published sin.stab.size3': [16, '4be69c4e2900'],
-    'published sin.gain (measure.of)': [48, 'a00551f7f836'],
-    'published sin.gain (measure.to)': [24, '8bc31cb8c51b'],
+    'published sin.stab.size1': [16, 'c0ee1deda387'],
+    'published sin.stab.size2': [16, '300cc0540826'],
+    'published sin.stab.size3': [16, '92ac94e5c998'],
+    'published sin.gain (measure.of)': [48, '657f98b6fcba'],
+    'published sin.gain (measure.to)': [24, '641967209cf3'],
     'published sin.bic.sizes23': [4, '38a511f0f82d'],
     'claim stab.by.stack item FAST': [4, '2b4bd798c2e6'],
     'claim stab.by.stack item HSTCP-LP': [4, 'cbbecec5a61c'],
     'claim stab.by.stack item H-TCP': [4, '6f1e0d9d9acb'],
     'claim stab.by.stack item HS-TCP': [4, '5e7e19aa077f'],
-    'claim stab.by.stack item P-TCP': [4, 'a54af66a237f'],
+    'claim stab.by.stack item P-TCP': [4, '2edcd673247d'],
     'claim stab.by.stack item S-TCP': [4, '239e278b147b'],
     'claim stab.by.stack item Bic-TCP': [4, '38a511f0f82d'],
-    'claim periods.alike item 60 s period': [16, '3627019dbd39'],
-    'claim periods.alike item 30 s period': [16, 'ae955ffe97c8'],
+    'claim periods.alike item 60 s period': [16, '5dbaad3ec85d'],
+    'claim periods.alike item 30 s period': [16, '36152ce606d7'],
   },
   'seed000-table1': {
     'published stab.size1': [24, '6c9e28a2e816'],
