@@ -2,8 +2,8 @@
 // may set through sysfs (spec.stackParams) for a stack the user added. Only whole-number
 // parameters whose sysfs file the owner may write count: the lab writes them for a run and puts
 // the declared default back after it, so a parameter without a literal default is left out too.
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { stripComments, walk } from './stackSource.js';
 
 export type ModuleParamType = 'int' | 'uint' | 'long' | 'ulong' | 'short' | 'ushort' | 'byte' | 'bool';
 
@@ -38,7 +38,7 @@ function literal(text: string): number | null {
 
 /** The writable whole-number module_params of one C file (comments are ignored). */
 export function moduleParamsOf(c: string): ModuleParam[] {
-  const code = c.replace(/\/\*[\s\S]*?\*\//g, ' ').replace(/\/\/[^\n]*/g, '');
+  const code = stripComments(c);
   const out: ModuleParam[] = [];
   const re = /\bmodule_param\s*\(\s*(\w+)\s*,\s*(\w+)\s*,\s*([^)]*)\)/g;
   for (let m = re.exec(code); m; m = re.exec(code)) {
@@ -61,14 +61,10 @@ export function moduleParamsOf(c: string): ModuleParam[] {
 
 /** Every C file under `dir`, its parameters in file order (a name declared twice counts once). */
 export function moduleParamsIn(dir: string): ModuleParam[] {
-  const files = (d: string): string[] =>
-    readdirSync(d, { withFileTypes: true }).flatMap((e) => {
-      if (e.name.startsWith('.')) return [];
-      const p = join(d, e.name);
-      return e.isDirectory() ? files(p) : p.endsWith('.c') ? [p] : [];
-    });
   const seen = new Map<string, ModuleParam>();
-  for (const f of files(dir).sort())
+  for (const f of walk(dir)
+    .filter((f) => f.endsWith('.c'))
+    .sort())
     for (const p of moduleParamsOf(readFileSync(f, 'utf8'))) if (!seen.has(p.name)) seen.set(p.name, p);
   return [...seen.values()];
 }

@@ -24,7 +24,8 @@ export const BUILD_OUTPUT = /\.(o|ko|mod|mod\.c|cmd|a|order|symvers|d)$|^\.|\/\.
 
 const HASHED = /\.(c|h)$|Kbuild$|Makefile$/;
 
-function walk(dir: string): string[] {
+/** Every file under `dir`, dot files and directories left out. */
+export function walk(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     if (e.name.startsWith('.')) return [];
     const p = join(dir, e.name);
