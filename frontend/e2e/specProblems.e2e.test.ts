@@ -105,8 +105,10 @@ describe('one bad spec, three front doors', () => {
     await expect.poll(() => rtt.getAttribute('aria-invalid')).toBe('true');
     await expect.poll(() => stack.getAttribute('aria-invalid')).toBe('true');
     const message = (path: string) => fromCli.find((p) => p.path === path)?.message as string;
-    expect(await describedText(rtt)).toContain(message('paths.main.rtt'));
-    expect(await describedText(stack)).toContain(message('flows.1.stack'));
+    // The stack message lists every stack the service knows, added ones too, once the designer has
+    // the service's list (GET /api/stacks), whether or not a lab is up.
+    await expect.poll(() => describedText(rtt)).toContain(message('paths.main.rtt'));
+    await expect.poll(() => describedText(stack)).toContain(message('flows.1.stack'));
     expect(
       await page.getByRole('combobox', { name: 'Flow 1 stack', exact: true }).getAttribute('aria-invalid'),
     ).not.toBe('true');

@@ -1,6 +1,6 @@
 // The service with a stack added (as `lfnlab serve` registers the registry at start): the API's
-// validation accepts it, refuses an unknown stack naming the field and every allowed name, and the
-// lab list the designer reads offers it.
+// validation accepts it, refuses an unknown stack naming the field and every allowed name, the
+// stack list the designer's schema reads has it with its parameters, and the lab list offers it.
 import { registerStacks } from '@lfnlab/emulator';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { adminClient, type Client, type TestServer, testServer } from '../../test/support/testkit.js';
@@ -59,20 +59,36 @@ describe('an added stack in the service', () => {
     ]);
   });
 
+  it('is in the stacks GET /api/stacks lists, with its parameters, while the lab is down', async () => {
+    const [lab] = await admin.json<{ state: string }[]>('GET', '/api/labs');
+    expect(lab?.state).toBe('down');
+    const stacks = await admin.json<{ name: string; origin: string; params?: unknown[] }[]>(
+      'GET',
+      '/api/stacks',
+    );
+    expect(stacks.map((x) => x.name).slice(-2)).toEqual(['grid', 'lfnvendor']);
+    expect(stacks.find((x) => x.name === 'reno')).toEqual({
+      name: 'reno',
+      origin: 'mainline',
+      family: 'loss',
+    });
+    // With its settable parameters, so the designer's copy of the schema accepts a spec setting them.
+    expect(stacks.at(-1)).toEqual({
+      name: 'lfnvendor',
+      origin: 'added',
+      family: 'loss',
+      params: [{ name: 'beta_pct', type: 'int', default: 50, description: 'share kept on a loss' }],
+    });
+  });
+
   it('is in the stacks GET /api/labs reports (what the designer offers)', async () => {
     expect((await admin.req('POST', '/api/labs/default/boot')).statusCode).toBe(202);
     // The fake lab reports its stacks once it is up, as the real one does.
     const lab = await vi.waitFor(async () => {
-      const [l] = await admin.json<
-        { state: string; stacks: string[]; stackParams?: Record<string, unknown[]> }[]
-      >('GET', '/api/labs');
+      const [l] = await admin.json<{ state: string; stacks: string[] }[]>('GET', '/api/labs');
       expect(l?.state).toBe('ready');
       return l;
     });
     expect(lab?.stacks).toContain('lfnvendor');
-    // With its settable parameters, so the designer's copy of the schema accepts a spec setting them.
-    expect(lab?.stackParams).toEqual({
-      lfnvendor: [{ name: 'beta_pct', type: 'int', default: 50, description: 'share kept on a loss' }],
-    });
   });
 });

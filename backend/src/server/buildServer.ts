@@ -42,6 +42,7 @@ import { presetRoutes } from './plugins/presets.js';
 import { queueRoutes } from './plugins/queue.js';
 import { runRoutes } from './plugins/runs.js';
 import { specRoutes } from './plugins/specs.js';
+import { stackRoutes } from './plugins/stacks.js';
 import { registerStatic } from './plugins/static.js';
 import { userRoutes } from './plugins/users.js';
 import { workerRoutes } from './plugins/worker.js';
@@ -227,6 +228,7 @@ export async function buildServer(o: ServerOptions): Promise<LfnServer> {
   await app.register(queueRoutes, withS);
   await app.register(liveRoutes, withS);
   await app.register(labRoutes, withS);
+  await app.register(stackRoutes, withS);
   await app.register(opsRoutes, withS);
   await app.register(workerRoutes, withS);
   const indexHtml = await registerStatic(app, o.staticDir ?? null);

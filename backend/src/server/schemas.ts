@@ -120,6 +120,23 @@ export const ReplaySchema = z.object({
 });
 export const StartedRuns = RunSchema.extend({ queuedRuns: z.array(z.string()) });
 
+/** A module parameter an added stack's source declares writable (the owner may set it). */
+const DeclaredParamSchema = z.object({
+  name: z.string(),
+  type: z.string(),
+  default: z.number(),
+  description: z.string().nullable(),
+});
+
+/** A stack a spec may name on this service: built in, or added with `lfnlab stack add`. */
+export const StackSchema = z.object({
+  name: z.string(),
+  origin: z.enum(['mainline', 'out-of-tree', 'added']),
+  family: z.enum(['loss', 'delay', 'hybrid', 'model']),
+  /** Added stacks: their settable parameters (`stackParams`), so the designer's schema takes them. */
+  params: z.array(DeclaredParamSchema).optional(),
+});
+
 export const LabSchema = z.object({
   name: z.string(),
   state: z.string(),
@@ -127,20 +144,6 @@ export const LabSchema = z.object({
   cpus: z.number().nullable(),
   kernel: z.string().nullable(),
   stacks: z.array(z.string()),
-  /** Added stacks' settable parameters (module_params the owner may write), by stack. */
-  stackParams: z
-    .record(
-      z.string(),
-      z.array(
-        z.object({
-          name: z.string(),
-          type: z.string(),
-          default: z.number(),
-          description: z.string().nullable(),
-        }),
-      ),
-    )
-    .optional(),
   bootMs: z.number().nullable(),
 });
 /** After boot/down/reset: the lab as listed, or only its name and state when it is gone. */

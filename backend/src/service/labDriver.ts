@@ -1,7 +1,7 @@
 // What the service needs from a lab: run an experiment into a run directory, and list, boot, power
 // off and reset labs. The real driver wraps runExperiment and lab-images; the fake one makes
 // realistic synthetic runs in (scaled) real time for tests and UI development.
-import type { DeclaredParam, Plan, Spec } from '@lfnlab/emulator';
+import type { Plan, Spec } from '@lfnlab/emulator';
 import type { Sample } from '../run/samples.js';
 import type { RunSummary } from '../run/summary.js';
 
@@ -31,11 +31,6 @@ export interface LabInfo {
   cpus: number | null;
   kernel: string | null;
   stacks: string[];
-  /**
-   * The settable parameters of the added stacks among `stacks` (their modules' writable
-   * module_params), so the designer's schema accepts a spec that sets them. Filled in by the route.
-   */
-  stackParams?: Record<string, DeclaredParam[]>;
   bootMs: number | null;
 }
 

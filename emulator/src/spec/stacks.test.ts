@@ -86,6 +86,14 @@ describe('stacks added at run time', () => {
     expect(stackInfo('other_cc')).toMatchObject({ origin: 'added', module: null });
     expect(validateSpec(spec('other_cc')).ok).toBe(true);
   });
+
+  it("takes the service's order, so the UI's list of allowed names reads as the API's", () => {
+    registerLabStacks(['lfnvendor']);
+    registerLabStacks(['reno', 'first_cc', 'lfnvendor']);
+    expect(knownStackNames().slice(-2)).toEqual(['first_cc', 'lfnvendor']);
+    const v = validateSpec(spec('tahoe'));
+    expect(v.ok ? '' : v.problems[0]?.message).toMatch(/, grid, first_cc, lfnvendor$/);
+  });
 });
 
 describe("an added stack's own parameters", () => {
@@ -122,7 +130,7 @@ describe("an added stack's own parameters", () => {
     );
   });
 
-  it('the designer learns them from the lab list (GET /api/labs)', () => {
+  it('the designer learns them from the service (GET /api/stacks)', () => {
     registerLabStacks(['reno', 'lfnvendor'], { lfnvendor: withParams.params });
     expect(validateSpec(withStackParams({ lfnvendor: { beta_pct: 70 } })).ok).toBe(true);
   });

@@ -87,26 +87,32 @@ export function registerStacks(stacks: readonly Omit<StackInfo, 'origin'>[]): vo
 }
 
 /**
- * The web UI knows a lab's stacks by name and, for added ones, their settable parameters (GET
- * /api/labs): names beyond the built-in ones (stacks the lab's operator added) become selectable
- * with what little is known of them, and stacks registered with full details keep them.
+ * The web UI knows the service's stacks by name and, for added ones, their settable parameters (GET
+ * /api/stacks, and the names a lab reports): names beyond the built-in ones become selectable with
+ * what little is known of them, in the order given (the service's, so messages list them alike),
+ * and stacks registered with full details keep them.
  */
 export function registerLabStacks(
   names: readonly string[],
   params: Readonly<Record<string, readonly DeclaredParam[]>> = {},
 ): void {
-  const have = new Set(knownStackNames());
+  const builtIn = new Set(STACK_NAMES);
+  const have = new Map(added.map((s) => [s.name, s]));
   // A stack with parameters needs its module's name: sysfs files are per module. The browser only
   // validates, so a stand-in is enough; the lab host plans with the registry's real one.
-  const extra = [...new Set(names)]
-    .filter((n) => !have.has(n) && STACK_NAME_PATTERN.test(n))
-    .map((name) => ({
-      name,
-      module: params[name]?.length ? `tcp_${name}` : null,
-      family: 'loss' as const,
-      ...(params[name]?.length ? { params: params[name] } : {}),
-    }));
-  if (extra.length) registerStacks([...added, ...extra]);
+  const named = [...new Set(names)]
+    .filter((n) => !builtIn.has(n) && STACK_NAME_PATTERN.test(n))
+    .map(
+      (name) =>
+        have.get(name) ?? {
+          name,
+          module: params[name]?.length ? `tcp_${name}` : null,
+          family: 'loss' as const,
+          ...(params[name]?.length ? { params: params[name] } : {}),
+        },
+    );
+  const next = [...named, ...added.filter((s) => !named.includes(s))];
+  if (next.some((s, k) => s !== added[k]) || next.length !== added.length) registerStacks(next);
 }
 
 /** Built-in stacks, then the added ones in the order they were registered. */

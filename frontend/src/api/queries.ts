@@ -17,6 +17,7 @@ import type {
   Run,
   RunRecordView,
   RunSummary,
+  StackListing,
   StoredSpec,
   User,
   WorkerStatus,
@@ -24,6 +25,7 @@ import type {
 
 export const keys = {
   labs: ['labs'] as const,
+  stacks: ['stacks'] as const,
   presets: ['presets'] as const,
   preset: (id: string) => ['presets', id] as const,
   presetFindings: (id: string) => ['presets', id, 'findings'] as const,
@@ -52,6 +54,10 @@ export function useLabs(enabled = true, active = false) {
     enabled,
   });
 }
+
+/** The service's stacks (built in and added): they change only when `lfnlab serve` restarts. */
+export const useStacks = () =>
+  useQuery({ queryKey: keys.stacks, queryFn: () => get<StackListing[]>('/api/stacks'), staleTime: Infinity });
 
 /** The queue board: what runs and waits on each lab. */
 export const useQueueBoard = (refetchMs: number | false = 3000) =>

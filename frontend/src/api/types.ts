@@ -7,6 +7,7 @@
 
 import type { EnvironmentFile } from '@lfnlab/backend-types/report/load.js';
 import type { PublicUser } from '@lfnlab/backend-types/service/types.js';
+import type { StackInfo } from '@lfnlab/emulator/spec';
 import type { Verdict as FindingVerdictWord, VerdictTest } from '@lfnlab/presets/verdict';
 
 export type {
@@ -118,3 +119,6 @@ export interface RunRecordView {
   environment: EnvironmentFile | null;
   [file: string]: unknown;
 }
+
+/** GET /api/stacks: a stack a spec may name on the service, whatever its labs' state. */
+export type StackListing = Pick<StackInfo, 'name' | 'origin' | 'family' | 'params'>;

@@ -115,5 +115,32 @@ describe('DesignerPage', () => {
       await screen.findByText('Spec is valid');
       expect(screen.getByRole('button', { name: 'Launch run' })).toHaveProperty('disabled', false);
     });
+
+    it("knows it from the service's stack list while every lab is down, as the API does", async () => {
+      const down = { ...must(labs[0]), state: 'down', stacks: [] };
+      const listed = [
+        ...must(labs[0]).stacks.map((name) => ({ name, origin: 'mainline', family: 'loss' })),
+        { name: 'lfnvendor', origin: 'added', family: 'loss' },
+      ];
+      mockApi({
+        'GET /api/labs': { body: [down] },
+        'GET /api/stacks': { body: listed },
+        'GET /api/specs': { body: [] },
+      });
+      renderInApp(<DesignerPage />);
+      const stack = screen.getByRole('combobox', { name: 'Flow 1 stack' });
+      fireEvent.click(stack);
+      const list = must(document.getElementById(must(stack.getAttribute('aria-controls'))));
+      const option = await waitFor(() =>
+        must(
+          within(list)
+            .queryAllByRole('option', { hidden: true })
+            .find((o) => o.textContent === 'lfnvendor'),
+        ),
+      );
+      fireEvent.click(option);
+      await waitFor(() => expect((stack as HTMLInputElement).value).toBe('lfnvendor'));
+      await screen.findByText('Spec is valid');
+    });
   });
 });

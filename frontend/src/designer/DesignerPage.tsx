@@ -5,7 +5,7 @@ import { Alert, Button, Divider, Grid, Group, Paper, SimpleGrid, Stack, Text, Ti
 import { useEffect, useMemo, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { ApiError, get } from '../api/client';
-import { useLabs, useQuotas, useStartRun } from '../api/queries';
+import { useLabs, useQuotas, useStacks, useStartRun } from '../api/queries';
 import type { StoredSpec } from '../api/types';
 import { navigate } from '../app/router';
 import { useSessionUser } from '../auth/session';
@@ -48,14 +48,20 @@ export function DesignerPage({ specId }: { specId?: string }) {
   const start = useStartRun();
   const [loadError, setLoadError] = useState<string | null>(null);
 
-  // The lab's own list: a stack whose module failed to load is not offered.
+  // The service's catalog is what its API validates against, labs up or down: the designer's copy of
+  // the schema takes the same names (and added stacks' parameters), so both say the same things.
+  const catalog = useStacks().data;
+  // The lab's own list is what is offered: a stack whose module failed to load is not.
   const lab = labs.data?.find((l) => l.state !== 'down') ?? labs.data?.[0];
-  const stacks = lab?.stacks.length ? lab.stacks : [...STACK_NAMES];
-  // A stack the lab's operator added (lfnlab stack add) must pass the shared schema here too. In
-  // render, not an effect: the validation effect below must already see it.
-  const stackKey = `${stacks.join(',')} ${JSON.stringify(lab?.stackParams ?? {})}`;
+  const stacks = lab?.stacks.length ? lab.stacks : (catalog?.map((s) => s.name) ?? [...STACK_NAMES]);
+  const known = [...(catalog?.map((s) => s.name) ?? []), ...stacks];
+  const params = Object.fromEntries(
+    (catalog ?? []).flatMap((s) => (s.params?.length ? [[s.name, s.params]] : [])),
+  );
+  // In render, not an effect: the validation effect below must already see them.
+  const stackKey = `${known.join(',')} ${JSON.stringify(params)}`;
   // biome-ignore lint/correctness/useExhaustiveDependencies: stackKey stands for the list
-  useMemo(() => registerLabStacks(stacks, lab?.stackParams), [stackKey]);
+  useMemo(() => registerLabStacks(known, params), [stackKey]);
 
   useEffect(() => {
     // A working copy of this spec (edited, then left) wins over the stored text.

@@ -2,11 +2,10 @@
 // reset it. Changing a lab is for admins and instructors; a busy lab is not touched.
 
 import { cpus, totalmem } from 'node:os';
-import { addedStacks } from '@lfnlab/emulator';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { LAB_NAME, type LabInfo } from '../../service/labDriver.js';
+import { LAB_NAME } from '../../service/labDriver.js';
 import { ServiceError } from '../../service/types.js';
 import type { Services } from '../context.js';
 import { LabAfterAction, LabSchema } from '../schemas.js';
@@ -17,21 +16,9 @@ export function hostLabCapacity(): number {
   return Math.max(1, Math.min(cpus().length, Math.floor((totalmem() / 2 ** 30 - 2) / 2.25)));
 }
 
-/** Each lab with the parameters of the added stacks it offers, so the designer's schema knows them. */
-export function withStackParams(labs: LabInfo[]): LabInfo[] {
-  const declared = new Map(addedStacks().flatMap((a) => (a.params?.length ? [[a.name, [...a.params]]] : [])));
-  return labs.map((l) => {
-    const own = l.stacks.flatMap((n) => {
-      const p = declared.get(n);
-      return p ? [[n, p] as const] : [];
-    });
-    return own.length ? { ...l, stackParams: Object.fromEntries(own) } : l;
-  });
-}
-
 export async function labRoutes(app: FastifyInstance, { s }: { s: Services }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const labs = async () => withStackParams(await s.driver.labs(await s.queue.activeLabs()));
+  const labs = async () => s.driver.labs(await s.queue.activeLabs());
   r.get(
     '/labs',
     { schema: { tags: ['labs'], summary: 'Every lab and its state', response: { 200: z.array(LabSchema) } } },
