@@ -134,4 +134,14 @@ describe("an added stack's own parameters", () => {
     registerLabStacks(['reno', 'lfnvendor'], { lfnvendor: withParams.params });
     expect(validateSpec(withStackParams({ lfnvendor: { beta_pct: 70 } })).ok).toBe(true);
   });
+
+  it('also when the lab named the stack first, without them', () => {
+    registerLabStacks(['reno', 'lfnvendor']);
+    expect(validateSpec(withStackParams({ lfnvendor: { beta_pct: 70 } })).ok).toBe(false);
+    registerLabStacks(['reno', 'lfnvendor'], { lfnvendor: withParams.params });
+    expect(validateSpec(withStackParams({ lfnvendor: { beta_pct: 70 } })).ok).toBe(true);
+    // And a later call without them (the lab's list again) keeps them.
+    registerLabStacks(['reno', 'lfnvendor']);
+    expect(validateSpec(withStackParams({ lfnvendor: { beta_pct: 70 } })).ok).toBe(true);
+  });
 });

@@ -102,16 +102,19 @@ export function registerLabStacks(
   // validates, so a stand-in is enough; the lab host plans with the registry's real one.
   const named = [...new Set(names)]
     .filter((n) => !builtIn.has(n) && STACK_NAME_PATTERN.test(n))
-    .map(
-      (name) =>
-        have.get(name) ?? {
-          name,
-          module: params[name]?.length ? `tcp_${name}` : null,
-          family: 'loss' as const,
-          ...(params[name]?.length ? { params: params[name] } : {}),
-        },
-    );
-  const next = [...named, ...added.filter((s) => !named.includes(s))];
+    .map((name) => {
+      // Kept: a registration from the registry itself (it has the sources' hash), or one that already
+      // says all this call knows. A name first seen without parameters takes them when they come.
+      const prev = have.get(name);
+      if (prev && (prev.sourceHash || !params[name]?.length || prev.params === params[name])) return prev;
+      return {
+        name,
+        module: params[name]?.length ? `tcp_${name}` : null,
+        family: 'loss' as const,
+        ...(params[name]?.length ? { params: params[name] } : {}),
+      };
+    });
+  const next = [...named, ...added.filter((s) => !named.some((n) => n.name === s.name))];
   if (next.some((s, k) => s !== added[k]) || next.length !== added.length) registerStacks(next);
 }
 

@@ -77,6 +77,32 @@ describe('DesignerPage', () => {
     expect(screen.getByRole('button', { name: 'Launch run' })).toHaveProperty('disabled', true);
   });
 
+  it("sets a stack's module parameter: folded until asked, the schema's range at the field, launched with it", async () => {
+    const { calls } = mockApi({
+      'GET /api/labs': { body: labs },
+      'GET /api/specs': { body: [] },
+      'POST /api/runs': { status: 201, body: { id: 'r1' } },
+    });
+    renderInApp(<DesignerPage />);
+    await screen.findByText('Spec is valid');
+    // The default flows are Reno (no parameters) and CUBIC (some).
+    expect(screen.queryByLabelText('cubic beta')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Show (cubic)' }));
+    const beta = (await screen.findByLabelText('cubic beta')) as HTMLInputElement;
+    expect(beta.placeholder).toBe("module's own: 717");
+    fireEvent.change(beta, { target: { value: '2000' } });
+    await waitFor(() => expect(beta.getAttribute('aria-invalid')).toBe('true'));
+    expect(describedBy(beta, 'must be a whole number from 1 to 1023 (ratio; default 717)')).toBeDefined();
+    expect(screen.getByRole('button', { name: 'Hide' })).toHaveProperty('disabled', true);
+    expect(screen.getByRole('status').textContent).toBe('1 problem to fix');
+    fireEvent.change(beta, { target: { value: '820' } });
+    await screen.findByText('Spec is valid');
+    fireEvent.click(screen.getByRole('button', { name: 'Launch run' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'POST' && c.path === '/api/runs')).toBe(true));
+    const sent = calls.find((c) => c.path === '/api/runs')?.body as { text: string };
+    expect(sent.text).toMatch(/^stackParams:\n {2}cubic:\n {4}beta: 820$/m);
+  });
+
   it("offers the stacks the lab reported, not the schema's full list", async () => {
     renderInApp(<DesignerPage />);
     const stack = screen.getByRole('combobox', { name: 'Flow 1 stack' });
@@ -120,7 +146,12 @@ describe('DesignerPage', () => {
       const down = { ...must(labs[0]), state: 'down', stacks: [] };
       const listed = [
         ...must(labs[0]).stacks.map((name) => ({ name, origin: 'mainline', family: 'loss' })),
-        { name: 'lfnvendor', origin: 'added', family: 'loss' },
+        {
+          name: 'lfnvendor',
+          origin: 'added',
+          family: 'loss',
+          params: [{ name: 'beta_pct', type: 'int', default: 50, description: 'share kept on a loss' }],
+        },
       ];
       mockApi({
         'GET /api/labs': { body: [down] },
@@ -140,6 +171,12 @@ describe('DesignerPage', () => {
       );
       fireEvent.click(option);
       await waitFor(() => expect((stack as HTMLInputElement).value).toBe('lfnvendor'));
+      await screen.findByText('Spec is valid');
+      // Its own module parameter, from the same list, can be set like the lab's own stacks'.
+      fireEvent.click(screen.getByRole('button', { name: /^Show \(.*lfnvendor.*\)$/ }));
+      const beta = (await screen.findByLabelText('lfnvendor beta_pct')) as HTMLInputElement;
+      expect(beta.placeholder).toBe("module's own: 50");
+      fireEvent.change(beta, { target: { value: '70' } });
       await screen.findByText('Spec is valid');
     });
   });

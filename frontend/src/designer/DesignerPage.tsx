@@ -15,6 +15,7 @@ import { defaultSpecForm, type SpecForm } from './formModel';
 import { PathsSection } from './PathsSection';
 import { RunFields } from './RunFields';
 import { SpecFileActions } from './SpecFileActions';
+import { StackParamsSection } from './StackParamsSection';
 import { checkSpecForm, specResolver } from './specResolver';
 import { formToYaml, takeDraft, yamlToForm } from './specText';
 import { TheoryPanel } from './TheoryPanel';
@@ -166,6 +167,9 @@ export function DesignerPage({ specId }: { specId?: string }) {
         <Grid.Col span={12}>
           <Divider mb="md" />
           <FlowsSection form={form} errors={errors} stacks={stacks} />
+        </Grid.Col>
+        <Grid.Col span={12}>
+          <StackParamsSection form={form} errors={errors} />
         </Grid.Col>
       </Grid>
     </form>

@@ -42,6 +42,24 @@ describe('form model', () => {
     expect(SpecSchema.safeParse(back).success).toBe(true);
   });
 
+  it('round-trips stackParams, leaving out empty fields and passing text on for the schema to name', () => {
+    const input = {
+      name: 'sp',
+      duration: '20s',
+      paths: { main: { rtt: '40ms', rate: '10Mbit', buffer: '1bdp', ber: 0 } },
+      flows: [{ stack: 'fast' }, { stack: 'bic' }],
+      stackParams: { fast: { alpha: 16 }, bic: { low_window: 2, max_increment: 3 } },
+    };
+    const form = specInputToForm(input);
+    expect(form.stackParams).toEqual({ fast: { alpha: '16' }, bic: { low_window: '2', max_increment: '3' } });
+    expect('stackParams' in form.extra).toBe(false);
+    expect(formToSpecInput(form)).toEqual(input);
+    form.stackParams = { fast: { alpha: '' }, bic: { low_window: ' ', max_increment: 'lots' } };
+    expect(formToSpecInput(form).stackParams).toEqual({ bic: { max_increment: 'lots' } });
+    form.stackParams = { fast: { alpha: '' } };
+    expect('stackParams' in formToSpecInput(form)).toBe(false);
+  });
+
   it('round-trips a wire, writing its ports only where they are not eth0 and eth1', () => {
     const input = {
       name: 'through',

@@ -66,6 +66,8 @@ export interface SpecForm {
   wire: WireForm;
   paths: PathForm[];
   flows: FlowForm[];
+  /** stack → module parameter → its text ('' or absent: the module's own value). */
+  stackParams: Record<string, Record<string, string>>;
   extra: Record<string, unknown>;
 }
 
@@ -120,6 +122,7 @@ export const defaultSpecForm = (): SpecForm => ({
     { ...newFlow('main', 'reno'), name: 'reno' },
     { ...newFlow('main', 'cubic'), name: 'cubic' },
   ],
+  stackParams: {},
   extra: {},
 });
 
@@ -173,6 +176,7 @@ const SPEC_KEYS = [
   'wire',
   'paths',
   'flows',
+  'stackParams',
 ] as const;
 
 type Loose = Record<string, unknown>;
@@ -236,12 +240,42 @@ export function specInputToForm(input: unknown): SpecForm {
     },
     paths: paths.length ? paths : [newPath('main')],
     flows,
+    stackParams: stackParamsToForm(s.stackParams),
     extra: without(s, SPEC_KEYS),
   };
 }
 
-/** A BER field's text → number; text that is not a number is passed on for the schema to name. */
-function berValue(text: string): number | string | undefined {
+/** A spec's stackParams → text fields; a shape the form cannot hold rides along in `extra` instead. */
+function stackParamsToForm(v: unknown): SpecForm['stackParams'] {
+  if (!v || typeof v !== 'object') return {};
+  return Object.fromEntries(
+    Object.entries(v as Loose).map(([stack, params]) => [
+      stack,
+      Object.fromEntries(
+        Object.entries(params && typeof params === 'object' ? (params as Loose) : {}).map(([k, x]) => [
+          k,
+          str(x),
+        ]),
+      ),
+    ]),
+  );
+}
+
+/** The form's stackParams → the spec's, leaving out empty fields (the module's own value). */
+function stackParamsInput(
+  form: SpecForm['stackParams'],
+): Record<string, Record<string, unknown>> | undefined {
+  const out = Object.entries(form ?? {}).flatMap(([stack, params]) => {
+    const set = Object.entries(params ?? {}).flatMap(([k, text]) =>
+      String(text ?? '').trim() === '' ? [] : [[k, numberOrText(String(text))] as const],
+    );
+    return set.length ? [[stack, Object.fromEntries(set)] as const] : [];
+  });
+  return out.length ? Object.fromEntries(out) : undefined;
+}
+
+/** A numeric field's text → number; text that is not a number is passed on for the schema to name. */
+function numberOrText(text: string): number | string | undefined {
   const t = text.trim();
   if (t === '') return undefined;
   const n = Number(t);
@@ -256,7 +290,7 @@ export function formToSpecInput(form: SpecForm): SpecInput {
       rtt: p.rtt.trim(),
       rate: p.rate.trim(),
       buffer: joinBuffer(p),
-      ber: berValue(p.ber),
+      ber: numberOrText(p.ber),
       jitter: opt(p.jitter) === '0ms' ? undefined : opt(p.jitter),
       aqm: p.aqm === 'fifo' ? undefined : p.aqm,
       cross: p.cross.length
@@ -267,7 +301,7 @@ export function formToSpecInput(form: SpecForm): SpecInput {
               mean: c.pattern !== 'cbr' ? opt(c.mean) : undefined,
               amplitude: c.pattern === 'sine' ? opt(c.amplitude) : undefined,
               period: c.pattern === 'sine' ? opt(c.period) : undefined,
-              hurst: c.pattern === 'selfsimilar' ? berValue(c.hurst) : undefined,
+              hurst: c.pattern === 'selfsimilar' ? numberOrText(c.hurst) : undefined,
               start: opt(c.start) === '0s' ? undefined : opt(c.start),
               duration: opt(c.duration),
               ...c.extra,
@@ -287,6 +321,7 @@ export function formToSpecInput(form: SpecForm): SpecInput {
     clock: form.clock === 'auto' ? undefined : form.clock,
     wire: form.wire.on ? wireInput(form.wire) : undefined,
     ...form.extra,
+    stackParams: stackParamsInput(form.stackParams),
     paths,
     flows: form.flows.map((f) =>
       prune({

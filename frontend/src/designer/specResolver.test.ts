@@ -28,6 +28,23 @@ describe('spec resolver', () => {
     expect(errorAt(errors, 'flows.1.stack')).toMatch(/unknown stack "nosuch"/);
   });
 
+  it("files a stack parameter's problem under its field, and one the section has no field for at the top", () => {
+    const f = defaultSpecForm();
+    f.flows[1] = { ...must(f.flows[1]), stack: 'fast' };
+    f.stackParams = { fast: { alpha: '-1', nosuch: '1' }, tahoe: { x: '1' } };
+    const r = checkSpecForm(f);
+    const errors = issuesToErrors(r.issues);
+    expect(errorAt(errors, 'stackParams.fast.alpha')).toMatch(
+      /^must be a whole number from \d+ to \d+ \(packets; default/,
+    );
+    expect(errorAt(errors, 'stackParams.fast.nosuch')).toMatch(
+      /^fast has no parameter 'nosuch'; settable: alpha/,
+    );
+    // An unknown stack has no field: the problem goes to the list above the form.
+    expect(r.issues.find((i) => i.path === 'stackParams.tahoe')?.formField).toBeNull();
+    expect(formFieldOf('stackParams.fast.beta', f)).toBeNull();
+  });
+
   it("files a wire's problems under its switch, its ports and the clock", () => {
     const f = defaultSpecForm();
     f.wire = { ...f.wire, on: true, b: 'eth0' };

@@ -56,6 +56,12 @@ export function formFieldOf(path: string, form: SpecForm): string | null {
     if (a === 'ports' && (b === 'a' || b === 'b')) return `wire.${b}`;
     return a === undefined || a === 'hosts' ? 'wire.on' : null;
   }
+  // Only fields the section shows: a stack or parameter it has a field for (StackParamsSection).
+  if (head === 'stackParams') {
+    if (typeof a === 'string' && typeof b === 'string' && form.stackParams?.[a]?.[b] !== undefined)
+      return `stackParams.${a}.${b}`;
+    return null;
+  }
   if (head === 'flows') {
     if (a === undefined) return 'flows.root';
     if (typeof a === 'number' && typeof b === 'string' && FLOW_FIELDS.has(b)) return `flows.${a}.${b}`;
