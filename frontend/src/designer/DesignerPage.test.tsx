@@ -121,10 +121,8 @@ describe('DesignerPage', () => {
   describe('with a stack the lab operator added', () => {
     afterEach(() => registerStacks([]));
 
-    it('offers it and the shared schema accepts it', async () => {
-      const lab = { ...must(labs[0]), stacks: [...must(labs[0]).stacks, 'lfnvendor'] };
-      mockApi({ 'GET /api/labs': { body: [lab] }, 'GET /api/specs': { body: [] } });
-      renderInApp(<DesignerPage />);
+    /** Opens flow 1's stack list and picks `name` from the options the designer offers. */
+    async function pickForFlow1(name: string) {
       const stack = screen.getByRole('combobox', { name: 'Flow 1 stack' });
       fireEvent.click(stack);
       await waitFor(() => expect(stack.getAttribute('aria-expanded')).toBe('true'));
@@ -133,11 +131,18 @@ describe('DesignerPage', () => {
         must(
           within(list)
             .queryAllByRole('option', { hidden: true })
-            .find((o) => o.textContent === 'lfnvendor'),
+            .find((o) => o.textContent === name),
         ),
       );
       fireEvent.click(option);
-      await waitFor(() => expect((stack as HTMLInputElement).value).toBe('lfnvendor'));
+      await waitFor(() => expect((stack as HTMLInputElement).value).toBe(name));
+    }
+
+    it('offers it and the shared schema accepts it', async () => {
+      const lab = { ...must(labs[0]), stacks: [...must(labs[0]).stacks, 'lfnvendor'] };
+      mockApi({ 'GET /api/labs': { body: [lab] }, 'GET /api/specs': { body: [] } });
+      renderInApp(<DesignerPage />);
+      await pickForFlow1('lfnvendor');
       await screen.findByText('Spec is valid');
       expect(screen.getByRole('button', { name: 'Launch run' })).toHaveProperty('disabled', false);
     });
@@ -159,18 +164,7 @@ describe('DesignerPage', () => {
         'GET /api/specs': { body: [] },
       });
       renderInApp(<DesignerPage />);
-      const stack = screen.getByRole('combobox', { name: 'Flow 1 stack' });
-      fireEvent.click(stack);
-      const list = must(document.getElementById(must(stack.getAttribute('aria-controls'))));
-      const option = await waitFor(() =>
-        must(
-          within(list)
-            .queryAllByRole('option', { hidden: true })
-            .find((o) => o.textContent === 'lfnvendor'),
-        ),
-      );
-      fireEvent.click(option);
-      await waitFor(() => expect((stack as HTMLInputElement).value).toBe('lfnvendor'));
+      await pickForFlow1('lfnvendor');
       await screen.findByText('Spec is valid');
       // Its own module parameter, from the same list, can be set like the lab's own stacks'.
       fireEvent.click(screen.getByRole('button', { name: /^Show \(.*lfnvendor.*\)$/ }));
