@@ -13,7 +13,7 @@ const setNames = (params: Record<string, string> | undefined) =>
   Object.entries(params ?? {}).flatMap(([k, v]) => (String(v ?? '').trim() === '' ? [] : [k]));
 
 /** The stacks to show: every flow's (in flow order), then any the spec sets that no flow uses. */
-export function stacksWithParams(form: Pick<SpecForm, 'flows' | 'stackParams'>): string[] {
+function stacksWithParams(form: Pick<SpecForm, 'flows' | 'stackParams'>): string[] {
   const named = [...form.flows.map((f) => f.stack), ...Object.keys(form.stackParams ?? {})];
   return [...new Set(named)].filter(
     (s) => settableParams(s).length > 0 || setNames(form.stackParams?.[s]).length > 0,

@@ -58,6 +58,12 @@ describe('form model', () => {
     expect(formToSpecInput(form).stackParams).toEqual({ bic: { max_increment: 'lots' } });
     form.stackParams = { fast: { alpha: '' } };
     expect('stackParams' in formToSpecInput(form)).toBe(false);
+    // A shape the fields cannot hold is kept as written, for the schema to name.
+    for (const odd of [{ fast: 16 }, 'fast', { fast: { alpha: [16] } }]) {
+      const kept = specInputToForm({ ...input, stackParams: odd });
+      expect(kept.stackParams).toEqual({});
+      expect(formToSpecInput(kept).stackParams).toEqual(odd);
+    }
   });
 
   it('round-trips a wire, writing its ports only where they are not eth0 and eth1', () => {

@@ -209,6 +209,7 @@ export function specInputToForm(input: unknown): SpecForm {
     };
   });
   const firstPath = paths[0]?.name ?? 'main';
+  const stackParams = stackParamsToForm(s.stackParams);
   const wire = s.wire && typeof s.wire === 'object' ? (s.wire as Loose) : null;
   const ports = (wire?.ports && typeof wire.ports === 'object' ? wire.ports : {}) as Loose;
   const flows = (Array.isArray(s.flows) ? (s.flows as Loose[]) : []).map(
@@ -240,23 +241,28 @@ export function specInputToForm(input: unknown): SpecForm {
     },
     paths: paths.length ? paths : [newPath('main')],
     flows,
-    stackParams: stackParamsToForm(s.stackParams),
-    extra: without(s, SPEC_KEYS),
+    stackParams: stackParams ?? {},
+    extra: { ...without(s, SPEC_KEYS), ...(stackParams ? {} : { stackParams: s.stackParams }) },
   };
 }
 
-/** A spec's stackParams → text fields; a shape the form cannot hold rides along in `extra` instead. */
-function stackParamsToForm(v: unknown): SpecForm['stackParams'] {
-  if (!v || typeof v !== 'object') return {};
+/**
+ * A spec's stackParams → text fields, when it has the shape the fields hold (stack → parameter →
+ * number or text); otherwise null, and it rides along in `extra` for the schema to name.
+ */
+function stackParamsToForm(v: unknown): SpecForm['stackParams'] | null {
+  if (v === undefined) return {};
+  const isRecord = (x: unknown): x is Loose => Boolean(x) && typeof x === 'object' && !Array.isArray(x);
+  if (!isRecord(v)) return null;
+  const fits = Object.values(v).every(
+    (params) =>
+      isRecord(params) && Object.values(params).every((x) => typeof x === 'number' || typeof x === 'string'),
+  );
+  if (!fits) return null;
   return Object.fromEntries(
-    Object.entries(v as Loose).map(([stack, params]) => [
+    Object.entries(v).map(([stack, params]) => [
       stack,
-      Object.fromEntries(
-        Object.entries(params && typeof params === 'object' ? (params as Loose) : {}).map(([k, x]) => [
-          k,
-          str(x),
-        ]),
-      ),
+      Object.fromEntries(Object.entries(params as Loose).map(([k, x]) => [k, str(x)])),
     ]),
   );
 }
@@ -320,8 +326,9 @@ export function formToSpecInput(form: SpecForm): SpecInput {
     sampleHz: form.sampleHz === 10 ? undefined : form.sampleHz,
     clock: form.clock === 'auto' ? undefined : form.clock,
     wire: form.wire.on ? wireInput(form.wire) : undefined,
-    ...form.extra,
+    // A stackParams the fields could not hold comes back from `extra` as written.
     stackParams: stackParamsInput(form.stackParams),
+    ...form.extra,
     paths,
     flows: form.flows.map((f) =>
       prune({
