@@ -7,7 +7,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, type Service, shot, startService } from './harness';
 
-const PRESET = 'seed001-sst';
+// A preset with no published results yet, so its card says "No results yet" until the student runs it.
+const PRESET = 'seed000-sinusoidal';
 const PREFIX = 'presets';
 
 async function signIn(browser: Browser, url: string, username: string, password: string, width: number) {
@@ -60,7 +61,7 @@ describe('a preset for a student, in Chromium against the fake lab', () => {
     const over = card.getByTestId('quota-over');
     await over.waitFor();
     expect(await over.textContent()).toContain('concurrentRuns');
-    expect(await card.getByTestId('run-cost').textContent()).toMatch(/^30 runs · 5 min 00 s of traffic/);
+    expect(await card.getByTestId('run-cost').textContent()).toMatch(/^72 runs · 12 min 00 s of traffic/);
     // The findings come in their own request, after the card: wait for them, then read the card.
     await card
       .getByText(/No results yet/)
