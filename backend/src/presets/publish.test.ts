@@ -200,6 +200,17 @@ describe('publishing a preset', () => {
     expect(flaggedText(info)).toBe(
       'packet spacing in 2 runs (1 failed, 1 warned) (measured 50 % to 86 %; expected >= 90 % of busy bottleneck dequeue gaps within 10 % of one frame time); delay jitter in 1 run (measured 0.45 ms; expected <= 0.25 ms)',
     );
+    const cross = {
+      check: 'cross-traffic',
+      expected: 'the pattern',
+      warn: 2,
+      fail: 0,
+      min: 0.9862,
+      max: 0.99,
+    };
+    expect(flaggedText({ ...info, flagged: [cross] })).toBe(
+      'cross traffic in 2 runs (measured 98.6 % to 99 %; expected the pattern)',
+    );
     // Every run valid, or a runs.json from before the tally: nothing to say.
     expect(flaggedText({ ...info, flagged: [] })).toBe('');
     expect(flaggedText({ ...info, flagged: undefined })).toBe('');

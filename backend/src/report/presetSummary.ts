@@ -41,6 +41,7 @@ const MEASURED_AS: Record<string, (x: number) => string> = {
   'bottleneck-rate': (x) => `${sig(x / 1e6)} Mbit/s`,
   'lab-cpu': (x) => `${sig(x)} %`,
   'flow-start': (x) => `${sig(x)} s late`,
+  'cross-traffic': (x) => `${sig(x * 100)} %`,
 };
 
 /**

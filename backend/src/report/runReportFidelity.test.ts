@@ -8,6 +8,7 @@ describe('measuredText', () => {
     expect(measuredText('idle-rtt:main', 120.0012)).toBe('120.00 ms');
     expect(measuredText('lab-cpu', 96.44)).toBe('96.4 %');
     expect(measuredText('flow-start', null)).toBe('—');
+    expect(measuredText('cross-traffic:main-udp1', 0.99864)).toBe('99.86 % of its pattern');
   });
 });
 

@@ -43,6 +43,7 @@ export function measuredText(id: string, m: number | null): string {
     return Number.isInteger(m) ? `${int(m)} drops` : `${num(m * 100, 3)} % lost`;
   if (id === 'hidden-drops') return `${int(m)} drops`;
   if (id === 'flow-start') return `${fixed(m, 2)} s late`;
+  if (id.startsWith('cross-traffic:')) return `${fixed(m * 100, 2)} % of its pattern`;
   return num(m, 4);
 }
 

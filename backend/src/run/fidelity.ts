@@ -2,6 +2,7 @@
 // of what the run measured. Any failed check makes the run invalid, any warning suspect.
 import { type FlowTopology, type PathTopology, type Spec, stackParamSettings } from '@lfnlab/emulator';
 import { checkBurstDrops } from './burstDrops.js';
+import { checkCrossTraffic } from './crossCheck.js';
 import type { SamplerCounters } from './demux.js';
 import { checkDelayStageLoss, checkHiddenDrops } from './dropChecks.js';
 import { checkFlowStarts } from './flowStart.js';
@@ -272,6 +273,8 @@ export interface FidelityInput {
   routes?: Record<string, RouteEntry[]>;
   /** The end hosts' TcpExt counters before and after traffic (absent: not read, not judged). */
   tcpCounters?: [TcpCounters | undefined, TcpCounters | undefined];
+  /** Each UDP cross-traffic source's generator output (null: it left none); absent: not judged. */
+  crossReports?: Record<string, string | null>;
 }
 
 /**
@@ -351,6 +354,8 @@ export function fidelity(i: FidelityInput): FidelityReport {
       );
     }
   }
+  for (const [source, report] of Object.entries(i.crossReports ?? {}))
+    checks.push(checkCrossTraffic(source, report));
   if (i.flows && i.dataStarts) {
     // A long run holds more samples than Math.max takes as arguments.
     const sampledUntilS = i.tcp?.length ? i.tcp.reduce((a, s) => Math.max(a, s.t), -Infinity) : null;

@@ -179,6 +179,11 @@ describe('traffic patterns', () => {
     expect(r2).toBeGreaterThan(0.8);
     expect(Math.abs(m - pattern.meanBps) / pattern.meanBps).toBeLessThan(0.1);
     expect(r.summary.verdict).not.toBe('invalid');
+    // The verdict holds the generator to its sine: the rate it sent against the rate it intended.
+    const cross = r.summary.fidelity?.checks.find((c) => c.id === 'cross-traffic:main-udp1');
+    console.log(`cross check: ${cross?.status}: ${cross?.message}`);
+    expect(cross?.status).toBe('pass');
+    expect(cross?.measured).toBeGreaterThan(0.99);
   });
 
   it('reverse UDP cross traffic is counted on the reverse bottleneck; txqueuelen is set per role', async () => {

@@ -3,6 +3,12 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+/** Where a run directory keeps a sampler's or program's raw output, relative to the directory. */
+export const rawFile = (name: string) => join('raw', `${name.replace(/[^A-Za-z0-9_.-]/g, '_')}.txt`);
+
+/** The raw name of a cross-traffic source's generator output (`raw/udpgen_<source>.txt`). */
+export const udpgenRaw = (source: string) => `udpgen:${source}`;
+
 export class RunRecorder {
   private samples = 0;
 
@@ -30,7 +36,7 @@ export class RunRecorder {
 
   /** A sampler's output exactly as it arrived (compact TSV or ping's text). */
   raw(sampler: string, text: string): void {
-    appendFileSync(join(this.dir, 'raw', `${sampler.replace(/[^A-Za-z0-9_.-]/g, '_')}.txt`), text);
+    appendFileSync(join(this.dir, rawFile(sampler)), text);
   }
 
   event(type: string, detail: Record<string, unknown> = {}): void {

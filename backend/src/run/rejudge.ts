@@ -12,6 +12,7 @@ import { linkProofOf, withLabLimits } from './labLimitCheck.js';
 import { json } from './labSetup.js';
 import { type FlowLimit, flowLimits } from './limitedBy.js';
 import type { PingSummary } from './probes.js';
+import { rawFile, udpgenRaw } from './record.js';
 import type { RouteEntry } from './routeChecks.js';
 import type { Sample } from './samples.js';
 import type { TcpCounters } from './tcpMemory.js';
@@ -89,6 +90,13 @@ export function rejudgeRun(dir: string): Rejudged {
     return { ...(v ? { stackParams: v } : {}), ...(tcp ? { tcpCounters: tcp } : {}) };
   };
   const routes = readJson<Record<string, RouteEntry[]>>(join(dir, 'routes.json'));
+  // A generator's output is judged where the record kept it; a source without one was not judged.
+  const crossReports = Object.fromEntries(
+    plan.cross.flatMap((p) => {
+      const file = join(dir, rawFile(udpgenRaw(p.flow)));
+      return existsSync(file) ? [[p.flow, readFileSync(file, 'utf8')] as const] : [];
+    }),
+  );
   const report = fidelity(
     verdictInput(
       {
@@ -110,6 +118,7 @@ export function rejudgeRun(dir: string): Rejudged {
         idleRtt: readJson<Record<string, PingSummary | null>>(join(dir, 'idle-rtt.json')) ?? {},
         counters: readJson<SamplerCounters[]>(join(dir, 'sampling.json')) ?? [],
         dataStarts,
+        crossReports,
       },
       timing,
     ),

@@ -304,6 +304,7 @@ export async function runExperiment(o: RunOptions): Promise<RunOutcome> {
     rec,
     startedAt,
     reuse,
+    crossReports: Object.fromEntries(plan.cross.map((p) => [p.flow, crossExits.get(p.flow)?.stdout ?? null])),
   });
   if (o.keep)
     o.keep.built =

@@ -8,7 +8,7 @@ import { flowIntervals } from './iperf.js';
 import type { Snapshot } from './labSetup.js';
 import type { LiveSampling } from './liveSampling.js';
 import type { PingSummary } from './probes.js';
-import type { RunRecorder } from './record.js';
+import { type RunRecorder, udpgenRaw } from './record.js';
 import type { ReuseRecord } from './reuse.js';
 import type { Sample, TcpFlowSample } from './samples.js';
 import type { RunClock, SocketProbe } from './schedule.js';
@@ -68,7 +68,7 @@ export function collectFlowResults(o: {
   rec.json('sockets.json', probes);
   // The generators' own reports (intended and sent rate per interval) stay raw, beside the sinks'.
   for (const [name, e] of crossExits)
-    rec.raw(`udpgen:${name}`, `${e.stdout ?? ''}${e.stderr ? `\n# stderr\n${e.stderr}` : ''}`);
+    rec.raw(udpgenRaw(name), `${e.stdout ?? ''}${e.stderr ? `\n# stderr\n${e.stderr}` : ''}`);
   rec.json('sampling.json', counters);
 }
 
@@ -91,6 +91,8 @@ export function judgeRun(o: {
   startedAt: Date;
   /** Set when the run started on a kept dumbbell: recorded in summary.json. */
   reuse?: ReuseRecord | null;
+  /** Each planned cross-traffic source's generator output (null: it left none), for its check. */
+  crossReports: Record<string, string | null>;
 }): RunSummary {
   const { spec, plan, sampling, t0RealMs, before, after, idleRtt, counters, results, status, error, rec } = o;
   const cpuMHz = o.cpuMHz;
@@ -113,6 +115,7 @@ export function judgeRun(o: {
               idleRtt,
               counters,
               dataStarts: sampling.dataStarts,
+              crossReports: o.crossReports,
             },
             timing,
           ),

@@ -21,6 +21,8 @@ export interface VerdictFacts {
   idleRtt: Record<string, PingSummary | null>;
   counters: SamplerCounters[];
   dataStarts: ReadonlyMap<string, number>;
+  /** Each cross-traffic source's generator output (null: none); absent for records that lack it. */
+  crossReports?: Record<string, string | null>;
 }
 
 /** The packet-timing capture's window length, s, as the plan asked for it. */
@@ -64,5 +66,6 @@ export function verdictInput(f: VerdictFacts, timing: DirectionTiming[]): Fideli
     stackParamsInForce: [f.before.stackParams, f.after.stackParams],
     ...(f.before.routes ? { routes: f.before.routes } : {}),
     tcpCounters: [f.before.tcpCounters, f.after.tcpCounters],
+    ...(f.crossReports ? { crossReports: f.crossReports } : {}),
   };
 }
