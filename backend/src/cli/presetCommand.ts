@@ -11,6 +11,7 @@ import { campaignsCost, formatCost, formatWallS, type PresetCost } from '../pres
 import {
   comparePreset,
   formatComparison,
+  hasPresetRows,
   loadPresets,
   type Preset,
   type PresetRow,
@@ -126,7 +127,7 @@ function writeSummary(resultsDir: string): string {
 /** Compare what the part directories hold; write comparison.json and comparison.html beside them. */
 function compareDir(p: Preset, dir: string, values: Values): { text: string; html: string } {
   const rows: PresetRow[] = p.parts.flatMap((part) =>
-    existsSync(join(dir, part.name, 'results.json')) ? readPresetRows(join(dir, part.name), part.name) : [],
+    hasPresetRows(join(dir, part.name)) ? readPresetRows(join(dir, part.name), part.name) : [],
   );
   const c = comparePreset(p, rows, lengthOf(p, values).seconds);
   writeFileSync(join(dir, 'comparison.json'), `${JSON.stringify(c, null, 2)}\n`);
@@ -168,7 +169,8 @@ compare  puts the paper's published numbers (scaled by the preset's rule) beside
          tau for orderings) with
          the runs per cell (n; fewer than 3 is inconclusive; a variant the lab
          could not carry is left out of averages and named); prints it and
-         writes DIR/comparison.json and DIR/comparison.html
+         writes DIR/comparison.json and DIR/comparison.html. A reproduction
+         still running (or stopped) is compared on the runs done so far
 publish  compares, then copies the comparison and what the runs were (length,
          runs and verdicts, lab clock, wall time) to RESULTS/NAME/ (default
          presets/results/) and rewrites the summary RESULTS/index.html and

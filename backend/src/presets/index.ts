@@ -26,7 +26,7 @@ export {
   parsePreset,
 } from './load.js';
 export { equivalentCount, type PresetRow } from './measure.js';
-export { readPresetRows } from './rows.js';
+export { hasPresetRows, readPresetRows } from './rows.js';
 export {
   type DimensionlessGroup,
   type PresetScaling,
