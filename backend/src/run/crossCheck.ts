@@ -16,12 +16,19 @@ const MISSED_WARN = 0.01;
 
 const EXPECTED = `the pattern's rate ± ${RATE_PASS * 100} %, at most ${MISSED_PASS * 100} % of its datagrams skipped or refused`;
 
-/** The generator's closing record in its output (raw stdout, stderr possibly appended); null without one. */
+/**
+ * The generator's closing record in its output (raw stdout, stderr possibly appended); null without
+ * one, or with one that does not parse (a cut-off line): either way its account is missing.
+ */
 export function generatorEnd(report: string): UdpGenEnd | null {
   const line = report.split('\n').find((l) => l.startsWith('#end\t'));
   if (!line) return null;
-  const r = parseUdpGenLine(line);
-  return r?.type === 'end' ? r : null;
+  try {
+    const r = parseUdpGenLine(line);
+    return r?.type === 'end' ? r : null;
+  } catch {
+    return null;
+  }
 }
 
 /** One source's check, `cross-traffic:<source>`, from its generator's output (null: the generator left none). */
