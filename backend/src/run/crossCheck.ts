@@ -5,7 +5,8 @@
 // intended over the intervals it ran (for a self-similar source, the rate its own draws gave).
 // The sink's side is not judged here: datagrams lost at the bottleneck are the network's doing.
 import { parseUdpGenLine, type UdpGenEnd } from '@lfnlab/emulator';
-import type { Check, CheckStatus } from './fidelity.js';
+import { grade } from './checkGrade.js';
+import type { Check } from './fidelity.js';
 
 /** Within this of the intended rate, and at most this share of the schedule missed, passes. */
 const RATE_PASS = 0.01;
@@ -58,12 +59,7 @@ export function checkCrossTraffic(source: string, report: string | null): Check 
   const scheduled = end.sent + end.skipped + end.errors;
   const missed = scheduled > 0 ? (end.skipped + end.errors) / scheduled : 0;
   const off = Math.abs(ratio - 1);
-  const status: CheckStatus =
-    off <= RATE_PASS && missed <= MISSED_PASS
-      ? 'pass'
-      : off <= RATE_WARN && missed <= MISSED_WARN
-        ? 'warn'
-        : 'fail';
+  const status = grade(off <= RATE_PASS && missed <= MISSED_PASS, off <= RATE_WARN && missed <= MISSED_WARN);
   const mbps = (bps: number) => (bps / 1e6).toFixed(3);
   return {
     id,

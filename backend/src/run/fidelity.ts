@@ -2,6 +2,7 @@
 // of what the run measured. Any failed check makes the run invalid, any warning suspect.
 import { type FlowTopology, type PathTopology, type Spec, stackParamSettings } from '@lfnlab/emulator';
 import { checkBurstDrops } from './burstDrops.js';
+import { grade } from './checkGrade.js';
 import { checkCrossTraffic } from './crossCheck.js';
 import type { SamplerCounters } from './demux.js';
 import { checkDelayStageLoss, checkHiddenDrops } from './dropChecks.js';
@@ -49,8 +50,6 @@ export interface LinkStat {
   ifname: string;
   stats64?: { rx?: { dropped?: number; over_errors?: number }; tx?: { dropped?: number } };
 }
-
-const grade = (ok: boolean, warn: boolean): CheckStatus => (ok ? 'pass' : warn ? 'warn' : 'fail');
 
 /** Idle RTT = configured ± (0.2 ms + 1 %), the lab's idle-RTT tolerance; up to twice that is suspect. */
 export function checkIdleRtt(
