@@ -3,7 +3,6 @@
 // the scale factor). Built from a comparison (our runs compared now, or a committed
 // comparison.json) and the preset's claims, which say which published numbers a claim talks about.
 import type { CellComparison, PresetComparison } from './compare.js';
-import { formatWallS } from './cost.js';
 import { globRe } from './load.js';
 import type { Explanation } from './publish.js';
 import type { Claim, Item } from './schema.js';
@@ -63,6 +62,14 @@ export type FindingsSource =
        * why runs were not valid, lab clock, wall time; null without a runs.json.
        */
       record: string | null;
+    }
+  | {
+      /** A reproduction under way, judged on the runs it kept so far (presets/results/NAME/progress). */
+      kind: 'provisional';
+      /** Runs kept so far, of the reproduction's `of`, and the lab wall time the rest takes. */
+      runs: number;
+      of: number;
+      wallLeftS: number;
     };
 
 export interface PresetFindingsView {
@@ -101,19 +108,13 @@ export function findingsView(
   comparison: PresetComparison | null,
   source: FindingsSource | null,
   explanations: Explanation[] = [],
-  /** A reproduction not published yet whose finished runs are kept (presets/results/NAME/progress). */
-  underWay?: { done: number; runs: number; wallLeftS: number },
 ): PresetFindingsView {
   const base = { preset: preset.name, notExpressed: preset.meta.notExpressed };
   if (!comparison || !source)
     return {
       ...base,
       source: null,
-      message: `No results yet: none of your runs of this preset has completed, and none are published.${
-        underWay?.done
-          ? ` Its reproduction is under way: ${underWay.done} of ${underWay.runs} runs done, about ${formatWallS(underWay.wallLeftS)} of lab wall time left.`
-          : ''
-      }`,
+      message: 'No results yet: none of your runs of this preset has completed, and none are published.',
       findings: [],
       summary: null,
     };

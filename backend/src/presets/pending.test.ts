@@ -21,8 +21,14 @@ const { part, campaign } = first;
  * Runs of the preset kept as a reproduction keeps them, 60 s of traffic in 600 s of wall each: one
  * after another on one lab, or with `labs: 2` two at a time.
  */
-function keepRuns(resultsDir: string, o: { runs?: number; labs?: 1 | 2 } = {}): void {
+function keepRuns(resultsDir: string, o: { runs?: number; labs?: 1 | 2; plan?: boolean } = {}): void {
   const labs = o.labs ?? 1;
+  // A reproduction writes its plan first (campaign.json: every variant), then each run as it ends.
+  if (o.plan) {
+    const dir = join(progressDirOf(resultsDir, 'seed002-selfsimilar'), part);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'campaign.json'), JSON.stringify({ variants: expandCampaign(campaign) }));
+  }
   for (const [i, v] of expandCampaign(campaign)
     .slice(0, o.runs ?? 2)
     .entries()) {
@@ -38,6 +44,8 @@ function keepRuns(resultsDir: string, o: { runs?: number; labs?: 1 | 2 } = {}): 
         startedAt: new Date(start).toISOString(),
         finishedAt: new Date(start + 600_000).toISOString(),
         clock: { mode: 'dilated', guestS: 60, wallS: 590, dilation: 0.1 },
+        flows: [],
+        paths: [],
       }),
     );
   }
@@ -93,5 +101,31 @@ describe('presets not reproduced yet', () => {
     expect(html).toContain('<code>scripts/reproduce-presets.sh PRESET</code>');
     // Nothing pending: neither the section nor the clause.
     expect(renderResultsSummaryMarkdown([], [])).not.toMatch(/not reproduced yet/i);
+  });
+
+  it('judges a reproduction under way provisionally on its kept runs only, and lists those verdicts apart', () => {
+    const results = mkdtempSync(join(tmpdir(), 'lfnlab-pending-'));
+    keepRuns(results, { runs: 4, plan: true });
+    const pending = pendingPresets(presets, new Set(), results);
+    const kept = pending.find((p) => p.preset === 'seed002-selfsimilar');
+    // The 32 planned runs not run yet are not rows: only the 4 kept are judged.
+    expect(kept?.provisional?.rows).toEqual({ total: 4, used: 4, excluded: 0 });
+    expect(kept?.provisional?.findings.map((f) => f.verdict)).toEqual(['inconclusive']);
+    expect(pending.find((p) => p.preset === 'seed000-table4')?.provisional).toBeNull();
+    // Not asked to judge (the service judges once per count of kept runs, itself).
+    const unjudged = pendingPresets(presets, new Set(), results, false).find(
+      (p) => p.preset === 'seed002-selfsimilar',
+    );
+    expect(unjudged).toMatchObject({ done: 4, provisional: null });
+    const md = renderResultsSummaryMarkdown([], pending);
+    expect(md).toMatch(/\| 4 of 36 \| ~[\d.]+ h at its kept runs' pace \| 0 hold, 0 fail, 1 inconclusive \|/);
+    expect(md).toMatch(/\| seed000-table4 \| .* \| none yet \|/);
+    expect(md).toContain('### seed002-selfsimilar, provisionally');
+    expect(md).toContain("Judged by the published comparison's tests on the 4 runs kept so far of 36.");
+    expect(md).toMatch(/\| \*inconclusive\* \| .* \| .*; n = \d/);
+    expect(md).not.toContain('### seed000-table4, provisionally');
+    const html = renderResultsSummaryHtml([], pending);
+    expect(html).toContain('<h3>seed002-selfsimilar, provisionally</h3>');
+    expect(html).toContain('<span class="badge skip">inconclusive</span>');
   });
 });

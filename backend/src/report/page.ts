@@ -86,6 +86,14 @@ export function badge(status: string | null | undefined, text?: string): string 
 }
 
 /** A table with a caption; cells are HTML already. */
+const VERDICT_BADGE = { holds: 'pass', fails: 'fail', inconclusive: 'skip' } as const;
+
+/** A finding's verdict as a badge in the verdict's colour. */
+export const verdictBadge = (v: keyof typeof VERDICT_BADGE) => badge(VERDICT_BADGE[v], v);
+
+/** Text made safe for one Markdown table cell. */
+export const mdCell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
 export function table(caption: string, head: string[], rows: string[][], o: { id?: string } = {}): string {
   const th = head.map((h) => `<th scope="col">${h}</th>`).join('');
   const body = rows

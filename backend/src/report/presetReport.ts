@@ -6,9 +6,7 @@ import { fmt, type PresetComparison } from '../presets/compare.js';
 import { groupValue, preservedText } from '../presets/groupText.js';
 import { basisText, MIN_RUNS, nText, runsToDecideText, verdictOf } from '../presets/verdict.js';
 import { esc } from './format.js';
-import { badge, page, table } from './page.js';
-
-const badgeClass = { holds: 'pass', fails: 'fail', inconclusive: 'skip' } as const;
+import { page, table, verdictBadge } from './page.js';
 
 export function renderPresetComparison(c: PresetComparison, o: { campaignLinks?: string[] } = {}): string {
   const cells = c.cells.map((x) => [
@@ -28,7 +26,7 @@ export function renderPresetComparison(c: PresetComparison, o: { campaignLinks?:
     const test = t
       ? `<br><span class="unit">Test: ${esc(t.name)}; ${esc(nText(t))} runs per cell${basisText(t) ? ` (${esc(basisText(t))})` : ''}${t.deterministic ? ' (closed-form value: one run decides)' : ''}${runsToDecideText(t) ? `; ${esc(runsToDecideText(t))}` : ''}.</span>`
       : '';
-    return `<li>${badge(badgeClass[v], v)} ${esc(f.sentence)} <span class="unit">(${esc(f.ref)})</span>${test}</li>`;
+    return `<li>${verdictBadge(v)} ${esc(f.sentence)} <span class="unit">(${esc(f.ref)})</span>${test}</li>`;
   });
   const links = (o.campaignLinks ?? []).map((l) => `<li><a href="${esc(l)}">${esc(l)}</a></li>`).join('');
   const body = [

@@ -7,9 +7,8 @@ import type { PublishedPreset, RunsInfo } from '../presets/publish.js';
 import { basisText, nText, runsToDecideText, type VerdictTest, verdictOf } from '../presets/verdict.js';
 import type { LimitKind } from '../run/limitedBy.js';
 import { esc } from './format.js';
-import { badge, page, table } from './page.js';
-
-const badgeClass = { holds: 'pass', fails: 'fail', inconclusive: 'skip' } as const;
+import { mdCell, page, table, verdictBadge } from './page.js';
+import { pendingHtml, pendingMarkdown, pendingTotalS } from './pendingSummary.js';
 
 function lengthText(r: RunsInfo): string {
   const l = r.length;
@@ -129,28 +128,6 @@ export function verdictCounts(all: PublishedPreset[]): Record<'holds' | 'fails' 
   return c;
 }
 
-/** The presets not reproduced yet, one row each: preset, paper, claims, plan, kept, left. */
-const PENDING_HEAD = ['preset', 'paper', 'findings', 'reproduction length', 'runs kept', 'wall time left'];
-
-function pendingRow(p: PendingPreset): string[] {
-  const pace = p.paceMeasured
-    ? "at its kept runs' pace"
-    : 'at the pace a dilated lab keeps at its rates, on one lab';
-  const left = `~${formatWallS(p.wallLeftS)} ${pace}${p.labs > 1 ? ` on ${p.labs} labs at once` : ''}`;
-  return [
-    p.preset,
-    p.paper,
-    String(p.claims),
-    `${p.runs} runs (${p.seconds} s × ${p.repeat} repetitions per cell)`,
-    `${p.done} of ${p.runs}`,
-    p.done === p.runs ? 'none: compare and publish' : left,
-  ];
-}
-
-/** Wall time left over every pending preset on one lab (each row's is on as many labs as it ran on). */
-const pendingTotalS = (pending: readonly PendingPreset[]) =>
-  pending.reduce((a, p) => a + p.wallLeftS * p.labs, 0);
-
 /** The header's count: "5 presets published; … . 10 not reproduced yet (about 110 h of lab wall time left on one lab, 55 h on two at once)." */
 function countsText(all: PublishedPreset[], pending: readonly PendingPreset[]): string {
   const counts = verdictCounts(all);
@@ -159,9 +136,6 @@ function countsText(all: PublishedPreset[], pending: readonly PendingPreset[]): 
     ? `${head} ${pending.length} not reproduced yet (about ${formatWallS(pendingTotalS(pending))} of lab wall time left on one lab, ${formatWallS(pendingTotalS(pending) / 2)} on two at once).`
     : head;
 }
-
-const PENDING_NOTE =
-  'Their findings are unchecked until they are published. A reproduction that spans sittings keeps each finished run in presets/results/PRESET/progress; `scripts/reproduce-presets.sh PRESET` resumes it.';
 
 const byPaper = (all: PublishedPreset[]) => {
   const m = new Map<string, PublishedPreset[]>();
@@ -187,7 +161,7 @@ export function renderResultsSummaryHtml(
           )
           .join('');
         return [
-          badge(badgeClass[v], v),
+          verdictBadge(v),
           `${esc(f.text)}<br><span class="aside">${esc(f.ref)}</span>`,
           `${esc(f.sentence)}${tested}`,
           esc(testCell(f.test, r)),
@@ -213,17 +187,7 @@ export function renderResultsSummaryHtml(
     '<h1>The papers reproduced: findings checked in the lab</h1>',
     `<p>${esc(countsText(all, pending))} A finding holds or fails only when its test decides at 95 % confidence with at least 3 runs per cell; each preset's page has the numbers.</p>`,
     ...sections,
-    ...(pending.length
-      ? [
-          '<h2>Not reproduced yet</h2>',
-          `<p class="aside">${esc(PENDING_NOTE).replace(/`([^`]+)`/g, '<code>$1</code>')}</p>`,
-          table(
-            'presets not reproduced yet',
-            PENDING_HEAD,
-            pending.map((p) => pendingRow(p).map(esc)),
-          ),
-        ]
-      : []),
+    ...pendingHtml(pending),
   ].join('\n');
   return page({ title: 'lfnlab: the papers reproduced', body });
 }
@@ -240,8 +204,6 @@ function testCell(t: VerdictTest | undefined, r: RunsInfo): string {
   const wall = more && perRun ? ` (~${formatWallS((t.runsToDecide as number) * perRun)} on one lab)` : '';
   return `${t.name}; ${nText(t)}${basis ? ` (${basis})` : ''}${more ? `; ${more}${wall}` : ''}`;
 }
-
-const mdCell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 export function renderResultsSummaryMarkdown(
   all: PublishedPreset[],
@@ -283,16 +245,6 @@ export function renderResultsSummaryMarkdown(
       );
     }
   }
-  if (pending.length)
-    out.push(
-      '## Not reproduced yet',
-      '',
-      PENDING_NOTE,
-      '',
-      `| ${PENDING_HEAD.join(' | ')} |`,
-      `|${PENDING_HEAD.map(() => ' --- |').join('')}`,
-      ...pending.map((p) => `| ${pendingRow(p).map(mdCell).join(' | ')} |`),
-      '',
-    );
+  out.push(...pendingMarkdown(pending));
   return `${out.join('\n')}\n`;
 }

@@ -116,10 +116,12 @@ function keepOneRun(dir: string) {
   const [first] = presetForReproduction(preset);
   const v = first ? expandCampaign(first.campaign)[0] : undefined;
   if (!first || !v) throw new Error(`${UNDER_WAY} has no reproduction runs`);
-  const d = join(dir, UNDER_WAY, 'progress', first.part, 'runs', v.id);
+  const part = join(dir, UNDER_WAY, 'progress', first.part);
+  const d = join(part, 'runs', v.id);
   mkdirSync(d, { recursive: true });
+  writeFileSync(join(part, 'campaign.json'), JSON.stringify({ variants: expandCampaign(first.campaign) }));
   writeFileSync(join(d, 'spec.json'), JSON.stringify(v.spec));
-  writeFileSync(join(d, 'summary.json'), JSON.stringify({ status: 'completed', verdict: 'valid' }));
+  writeFileSync(join(d, 'summary.json'), JSON.stringify({ status: 'completed', verdict: 'valid', flows: [], paths: [] }));
 }
 
 beforeAll(async () => {
@@ -146,12 +148,15 @@ describe('GET /api/presets/:id/findings', () => {
     expect(v.notExpressed).toEqual(meta?.notExpressed);
   });
 
-  it('says how far a reproduction under way is when nothing is published yet', async () => {
+  it('judges a reproduction under way provisionally on the runs it kept, saying how far it is', async () => {
     const v = (await admin.req('GET', `/api/presets/${UNDER_WAY}/findings`)).json<PresetFindingsView>();
-    expect(v.source).toBeNull();
-    expect(v.message).toMatch(
-      /^No results yet: .* Its reproduction is under way: 1 of 36 runs done, about [\d.]+ (h|min) of lab wall time left\.$/,
-    );
+    expect(v.message).toBeNull();
+    expect(v.source).toMatchObject({ kind: 'provisional', runs: 1, of: 36 });
+    expect(v.source?.kind === 'provisional' && v.source.wallLeftS).toBeGreaterThan(0);
+    const claims = loadPresets().find((p) => p.name === UNDER_WAY)?.meta.claims ?? [];
+    expect(v.findings.map((f) => f.id)).toEqual(claims.map((c) => c.id));
+    // One run cannot decide anything: every finding stays inconclusive until there are 3 per cell.
+    expect(v.findings.every((f) => f.verdict === 'inconclusive')).toBe(true);
   });
 
   it('serves the committed comparison: verdict, test, n, ours beside the scaled published value', async () => {

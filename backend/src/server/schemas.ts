@@ -302,6 +302,13 @@ export const PresetFindingsReply = z.object({
         /** What the published runs were, in words (length, verdicts, why not valid, clock, wall time). */
         record: z.string().nullable(),
       }),
+      z.object({
+        /** A reproduction under way, judged on the runs it kept so far of `of`. */
+        kind: z.literal('provisional'),
+        runs: z.number().int(),
+        of: z.number().int(),
+        wallLeftS: z.number(),
+      }),
     ])
     .nullable(),
   message: z.string().nullable(),

@@ -1,6 +1,7 @@
 // Where a preset's findings come from for one user: their newest results (completed runs of the
 // preset they may see, all of one length, the newest run of each variant) compared now, else the
-// committed comparison at presets/results/<name>/comparison.json, else nothing (said, not an error).
+// committed comparison at presets/results/<name>/comparison.json, else a reproduction under way
+// judged provisionally on the runs it kept so far, else nothing (said, not an error).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Campaign, expandCampaign, type Variant } from '../campaign/expand.js';
@@ -15,6 +16,7 @@ import {
   shortenForCi,
 } from '../presets/index.js';
 import { pendingPresets, progressDirOf } from '../presets/pending.js';
+import { provisionalComparison } from '../presets/provisional.js';
 import { type Explanation, type RunsInfo, readExplanations } from '../presets/publish.js';
 import { readRunSummary } from '../report/load.js';
 import { publishedRunsText } from '../report/presetSummary.js';
@@ -75,11 +77,35 @@ export class PresetFindings {
         },
         tested,
       );
-    // Nothing to compare yet; a reproduction under way says how far it is (only where it keeps runs).
-    const underWay = existsSync(progressDirOf(this.resultsDir, preset.name))
-      ? pendingPresets([preset], new Set(), this.resultsDir)[0]
+    // Nothing published yet: a reproduction under way is judged, provisionally, on the runs it kept.
+    const progress = progressDirOf(this.resultsDir, preset.name);
+    const underWay = existsSync(progress)
+      ? pendingPresets([preset], new Set(), this.resultsDir, false)[0]
       : undefined;
-    return findingsView(preset, null, null, [], underWay);
+    if (underWay?.done) {
+      const key = `${preset.name}\u0000progress\u0000${underWay.done}`;
+      const provisional = this.remember(key, () => provisionalComparison(preset, progress));
+      if (provisional)
+        return findingsView(preset, provisional, {
+          kind: 'provisional',
+          runs: underWay.done,
+          of: underWay.runs,
+          wallLeftS: underWay.wallLeftS,
+        });
+    }
+    return findingsView(preset, null, null);
+  }
+
+  /** A comparison computed once per key (the oldest dropped past CACHE_SIZE); null is not kept. */
+  private remember<C extends PresetComparison | null>(key: string, compute: () => C): C {
+    const known = this.compared.get(key);
+    if (known) return known as C;
+    const c = compute();
+    if (c) {
+      if (this.compared.size >= CACHE_SIZE) this.compared.delete(this.compared.keys().next().value as string);
+      this.compared.set(key, c);
+    }
+    return c;
   }
 
   private variants(part: string, campaign: Campaign, shortenedToS: number | null) {
@@ -139,12 +165,7 @@ export class PresetFindings {
       .map((m) => `${m.run.id}@${m.run.finishedAt}`)
       .sort()
       .join(',')}`;
-    let comparison = this.compared.get(key);
-    if (!comparison) {
-      comparison = comparePreset(preset, rows, newest.shortenedToS);
-      if (this.compared.size >= CACHE_SIZE) this.compared.delete(this.compared.keys().next().value as string);
-      this.compared.set(key, comparison);
-    }
+    const comparison = this.remember(key, () => comparePreset(preset, rows, newest.shortenedToS));
     return {
       comparison,
       source: {

@@ -151,6 +151,27 @@ describe('PresetCard', () => {
     expect(screen.queryByTestId('finding-order.with')).toBeNull();
   });
 
+  it('marks findings judged on a reproduction still under way as provisional, with how far it is', async () => {
+    mockApi({
+      ...routes,
+      'GET /api/presets/seed000-table4/findings': {
+        body: {
+          ...findings,
+          source: { kind: 'provisional', runs: 50, of: 216, wallLeftS: 20_520 },
+          findings: findings.findings.map((f) => ({ ...f, verdict: 'inconclusive', tested: null })),
+        },
+      },
+    });
+    renderInApp(<PresetCard preset={preset} />);
+    const f = await screen.findByTestId('finding-order.with');
+    expect(within(f).getByText('inconclusive')).toBeTruthy();
+    const section = screen.getByRole('region', { name: 'Findings so far, provisional' });
+    expect(section.textContent).toContain(
+      'Provisional: its reproduction is under way, judged on the 50 runs kept so far of its 216 (about 5 h 42 min of lab wall time left).',
+    );
+    expect(screen.queryByText(/Decided on the published results/)).toBeNull();
+  });
+
   it('prices "Run it", marks what is over quota and why, and takes the pick that fits', async () => {
     const { calls } = mockApi({
       ...routes,

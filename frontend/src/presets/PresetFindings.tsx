@@ -6,12 +6,14 @@ import { VERDICT_COLORS } from '@lfnlab/report/palette';
 import { Loader, Stack, Text } from '@mantine/core';
 import { usePresetFindings } from '../api/queries';
 import type { FindingCell, FindingsSource, FindingView } from '../api/types';
-import { dash, fmt, fmtDate, fmtMeanSd } from '../lib/format';
+import { dash, fmt, fmtDate, fmtDuration, fmtMeanSd } from '../lib/format';
 import { FindingVerdict } from './FindingVerdict';
 
 export function sourceText(s: FindingsSource): string {
   if (s.kind === 'committed')
     return `Decided on the published results (${s.runs} run${s.runs === 1 ? '' : 's'}, ${s.file}).`;
+  if (s.kind === 'provisional')
+    return `Provisional: its reproduction is under way, judged on the ${s.runs} ${s.runs === 1 ? 'run' : 'runs'} kept so far of its ${s.of} (about ${fmtDuration(s.wallLeftS)} of lab wall time left). The verdicts can move until every run is in.`;
   const length = s.shortenedToS === null ? 'full length' : `shortened to ${s.shortenedToS} s`;
   return `Decided on your ${s.runs} completed run${s.runs === 1 ? '' : 's'} (${length}; newest ${fmtDate(s.newestAt)}).`;
 }
@@ -129,11 +131,12 @@ export function PresetFindings({ presetId }: { presetId: string }) {
       </Text>
     );
   const v = q.data;
+  const provisional = v.source?.kind === 'provisional';
   return (
     <Stack gap={6}>
-      <section aria-label="Findings, decided on our runs">
+      <section aria-label={provisional ? 'Findings so far, provisional' : 'Findings, decided on our runs'}>
         <Text size="xs" fw={700}>
-          Findings
+          Findings{provisional ? ' so far' : ''}
         </Text>
         {v.source ? (
           <Stack gap={6}>
