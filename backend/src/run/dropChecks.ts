@@ -1,5 +1,6 @@
 // Where packets may be lost: in a delay stage only by the configured BER, in a veth or IFB never.
 import type { PathTopology } from '@lfnlab/emulator';
+import { grade } from './checkGrade.js';
 import type { Check, LinkStat, QdiscStat } from './fidelity.js';
 
 /** Binomial 95 % interval (Wilson) for k events in n trials. */
@@ -66,7 +67,7 @@ export function checkDelayStageLoss(
     const width = hi - lo;
     out.push({
       id,
-      status: n < 100 ? 'skip' : inside ? 'pass' : per >= lo - width && per <= hi + width ? 'warn' : 'fail',
+      status: n < 100 ? 'skip' : grade(inside, per >= lo - width && per <= hi + width),
       measured: n ? d.drops / n : null,
       expected: `PER ${per.toPrecision(3)} for ${topo.frameBytes} B frames`,
       message: `${topo.name} ${direction}: ${d.drops} of ${n} full frames lost (${n ? ((100 * d.drops) / n).toPrecision(3) : '-'} %; 95 % interval ${(100 * lo).toPrecision(3)}-${(100 * hi).toPrecision(3)} %; PER ${(100 * per).toPrecision(3)} %)`,

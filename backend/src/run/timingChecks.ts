@@ -4,6 +4,7 @@
 // lab, late timers release packets in bunches and both show it; under a dilated clock they hold.
 import { binRange, type PktTimingWindow, type Spec } from '@lfnlab/emulator';
 import { quantileSorted } from '@lfnlab/metrics';
+import { grade } from './checkGrade.js';
 import type { Check } from './fidelity.js';
 
 export interface DirectionTiming {
@@ -180,7 +181,7 @@ export function checkPacketSpacing(d: DirectionTiming, utilisation: number | nul
           : `${share(short)} of gaps short and ${share(long)} long, by turns: single packets released early or late around the frame time (jitter), not in bunches`;
   return {
     id,
-    status: w >= 0.9 ? 'pass' : w >= 0.75 ? 'warn' : 'fail',
+    status: grade(w >= 0.9, w >= 0.75),
     measured: w,
     expected,
     message: `${where}: ${(100 * w).toFixed(1)} % of ${d.gaps.busy} busy dequeue gaps within 10 % of one frame time (gap/ideal p10 ${pct(d.gaps.p10)}, median ${pct(d.gaps.p50)}, p90 ${pct(d.gaps.p90)})${w < 0.9 ? `: ${cause}` : ''}`,
@@ -208,7 +209,7 @@ export function checkDelayJitter(d: DirectionTiming, jitterMs: number): Check {
   const extra = d.delay.spreadMs - allowed;
   return {
     id,
-    status: extra <= 0.25 ? 'pass' : extra <= 1 ? 'warn' : 'fail',
+    status: grade(extra <= 0.25, extra <= 1),
     measured: d.delay.spreadMs,
     expected,
     message: `${where}: the delay stage added ${d.delay.medianMs?.toFixed(3)} ms (median) with a spread of ${d.delay.spreadMs.toFixed(3)} ms (p99 − p1 in the median window)${jitterMs ? ` for ±${jitterMs} ms of configured jitter` : ''}${extra > 0.25 ? ': jitter the spec did not ask for (late timers)' : ''}`,
