@@ -49,7 +49,7 @@ async function waitForHealth(url: string, ms: number): Promise<boolean> {
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'the HTTP API, live streams and web UI (--lab fake for a lab-less demo)',
-  usage: `usage: lfnlab serve [--host 127.0.0.1] [--port 8080] [--data DIR] [--runs DIR]
+  usage: `usage: lfnlab serve [--host 127.0.0.1] [--port 8080] [--data DIR] [--runs DIR] [--preset-results DIR]
                     [--lab real|fake|NAME] [--labs N] [--influx URL|off] [--grafana URL] [--daemon]
                     [--queue redis://HOST:PORT [--host-id ID] [--workers [--worker-timeout S]]]
                     [--tls-cert FILE --tls-key FILE] [--trust-proxy true|ADDRS]
@@ -63,6 +63,10 @@ run directory under --runs and its samples to InfluxDB.
   --data DIR        accounts, tokens, quotas, stored specs, the storage spool
                     (default $LFNLAB_DATA, else $XDG_DATA_HOME/lfnlab or ~/.local/share/lfnlab)
   --runs DIR        run directories (default runs/)
+  --preset-results DIR
+                    the published preset results the preset cards show, and the
+                    runs kept by reproductions under way (default presets/results
+                    of this checkout)
   --lab real|fake|NAME
                     real: the qemu lab (default); fake: synthetic runs, no lab needed;
                     NAME: labs NAME, NAME-2 … (a lab PC written by 'lfnlab lab iso'
@@ -106,6 +110,7 @@ running runs are stopped, the lab reset, and their records kept.`,
     port: { type: 'string' },
     data: { type: 'string' },
     runs: { type: 'string' },
+    'preset-results': { type: 'string' },
     lab: { type: 'string' },
     'fake-speed': { type: 'string' },
     influx: { type: 'string' },
@@ -159,6 +164,7 @@ running runs are stopped, the lab reset, and their records kept.`,
     const labCount = parseLabCount(str(values.labs), (l) => console.error(l));
     const dataDir = resolve(str(values.data) ?? defaultDataDir());
     const runsDir = resolve(str(values.runs) ?? 'runs');
+    const presetResults = str(values['preset-results']);
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
 
     if (values.daemon) {
@@ -222,6 +228,7 @@ running runs are stopped, the lab reset, and their records kept.`,
       workerSilenceMs: workerTimeoutS * 1000,
       dataDir,
       runsDir,
+      ...(presetResults ? { presetResultsDir: resolve(presetResults) } : {}),
       driver,
       storage,
       staticDir: FRONTEND_DIST,
