@@ -1,6 +1,7 @@
 // `lfnlab preset show NAME`: the paper, the scaling rule, and the dimensionless groups paper
 // against ours, with the meta file's caveat for each group the scaling does not keep.
 
+import { notReproducedLines } from '../presets/claimItems.js';
 import { groupValue, preservedText } from '../presets/groupText.js';
 import type { Preset } from '../presets/load.js';
 import { caveatsOf, type PresetScaling, presetScaling } from '../presets/scaling.js';
@@ -67,6 +68,11 @@ export function formatPresetShow(p: Preset, s: PresetScaling = presetScaling(p))
   ];
   const repro = reproductionShift(p, s);
   if (repro) out.push('', repro);
+  const r = m.reproduce;
+  if (r) {
+    out.push('', `reproduction: ${r.seconds} s runs × ${r.repeat} repetitions`, wrap(r.why, '  '));
+    for (const line of notReproducedLines(p)) out.push(wrap(line, '  '));
+  }
   const notes = s.groups.filter((g) => g.note).map((g) => `  ${g.label}: ${g.note}`);
   if (notes.length) out.push('', 'notes:', ...notes);
   const lost = s.groups.filter((g) => g.preserved === false && g.id !== 'bdp');

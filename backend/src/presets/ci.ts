@@ -222,20 +222,24 @@ export function moreFor(
 
 /**
  * Every part of a preset at its reproduction length (meta `reproduce`): every parameter value kept,
- * at least `repeat` repetitions per variant (more when the campaign file already asks for more).
+ * at least `repeat` repetitions per variant (more when the campaign file already asks for more);
+ * the parts it says are not reproduced are left out.
  */
 export function presetForReproduction(preset: Preset): { part: string; campaign: Campaign }[] {
   const r = preset.meta.reproduce;
   if (!r) throw new Error(`${preset.name}: the meta file has no 'reproduce' block (seconds, repeat, why)`);
-  return preset.parts.map((p) => ({
-    part: p.name,
-    campaign: shortenForCi(p.campaign, r.seconds, {
-      repeat: Math.max(r.repeat, p.campaign.repeat),
-      repeatWhere: moreFor(r.more, p),
-      suffix: 'repro',
-      why: 'reproduction',
-    }),
-  }));
+  const skipped = new Set(r.notReproduced.map((n) => n.part));
+  return preset.parts
+    .filter((p) => !skipped.has(p.name))
+    .map((p) => ({
+      part: p.name,
+      campaign: shortenForCi(p.campaign, r.seconds, {
+        repeat: Math.max(r.repeat, p.campaign.repeat),
+        repeatWhere: moreFor(r.more, p),
+        suffix: 'repro',
+        why: 'reproduction',
+      }),
+    }));
 }
 
 /** The shortest whole-second length from `from` up (at most `upTo`) at which every variant is valid. */

@@ -1,6 +1,8 @@
 // Published beside measured: one cell per published number, then the preset's claims decided on
 // our rows, each holds / fails / inconclusive by a stated test (claims.ts, orderings.ts) with the
 // runs behind it (n), and a generated sentence.
+
+import { notReproducedWhy } from './claimItems.js';
 import { close, share, signs, similar, threshold } from './claims.js';
 import type { EstimateContext, LeftOut } from './estimate.js';
 import { fmt } from './fmt.js';
@@ -142,13 +144,20 @@ export function comparePreset(
       note: p.note,
     };
   });
-  const findings: Finding[] = preset.meta.claims.map((c) => ({
-    id: c.id,
-    kind: c.kind,
-    text: c.text,
-    ref: formatRef(c.ref),
-    ...judgedWithLeftOut(c, ctx, only),
-  }));
+  // A reproduction says why a finding of a part it does not run has nothing measured.
+  const reproduction = seconds !== null && seconds === preset.meta.reproduce?.seconds;
+  const findings: Finding[] = preset.meta.claims.map((c) => {
+    const j = judgedWithLeftOut(c, ctx, only);
+    const why = reproduction && j.test.measured === 0 ? notReproducedWhy(preset, c) : null;
+    return {
+      id: c.id,
+      kind: c.kind,
+      text: c.text,
+      ref: formatRef(c.ref),
+      ...j,
+      ...(why ? { sentence: `${j.sentence} Not in the reproduction: ${why}` } : {}),
+    };
+  });
   const hold = findings.filter((f) => f.verdict === 'holds').length;
   const fail = findings.filter((f) => f.verdict === 'fails').length;
   const inconclusive = findings.length - hold - fail;

@@ -2,10 +2,11 @@
 // published numbers it is about, ours (mean ± σ) beside the published value scaled to the lab (with
 // the scale factor). Built from a comparison (our runs compared now, or a committed
 // comparison.json) and the preset's claims, which say which published numbers a claim talks about.
+
+import { claimIds, notReproducedLines } from './claimItems.js';
 import type { CellComparison, PresetComparison } from './compare.js';
-import { globRe } from './load.js';
+import { globRe, type Preset } from './load.js';
 import type { Explanation } from './publish.js';
-import type { Claim, Item } from './schema.js';
 import { type Verdict, type VerdictTest, verdictOf } from './verdict.js';
 
 /** One published number beside ours. */
@@ -84,13 +85,6 @@ export interface PresetFindingsView {
   summary: string | null;
 }
 
-/** The published ids (or id globs) a claim's items name. */
-function claimIds(c: Claim): string[] {
-  const items: Item[] =
-    'item' in c ? [c.item] : c.kind === 'pairs' ? c.pairs.flat() : 'items' in c ? [...c.items] : [];
-  return items.filter((i): i is string => typeof i === 'string');
-}
-
 export function cellView(c: CellComparison): FindingCell {
   return {
     id: c.id,
@@ -104,12 +98,15 @@ export function cellView(c: CellComparison): FindingCell {
 }
 
 export function findingsView(
-  preset: { name: string; meta: { claims: Claim[]; notExpressed: string[] } },
+  preset: Pick<Preset, 'name' | 'meta'>,
   comparison: PresetComparison | null,
   source: FindingsSource | null,
   explanations: Explanation[] = [],
 ): PresetFindingsView {
-  const base = { preset: preset.name, notExpressed: preset.meta.notExpressed };
+  const base = {
+    preset: preset.name,
+    notExpressed: [...preset.meta.notExpressed, ...notReproducedLines(preset)],
+  };
   if (!comparison || !source)
     return {
       ...base,

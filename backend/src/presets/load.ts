@@ -214,6 +214,10 @@ function check(meta: PresetMeta, parts: PresetPart[], problems: string[]): void 
     if (!parts.some((p) => moreFor([m], p).length))
       problems.push(`${what}: no part ${m.part ? `named ${m.part}` : 'varies all of its keys'}`);
   }
+  for (const { part } of meta.reproduce?.notReproduced ?? [])
+    if (!parts.some((p) => p.name === part)) problems.push(`reproduce.notReproduced: no part named ${part}`);
+  if (meta.reproduce && parts.every((p) => meta.reproduce?.notReproduced.some((n) => n.part === p.name)))
+    problems.push('reproduce.notReproduced: leaves out every part; a reproduction needs one');
   for (const sel of selections(meta)) {
     problems.push(...checkWhere(sel.where, variedParts, sel.what));
     if (sel.measure?.kind === 'equivalence' && !varied.has(sel.measure.countParam))

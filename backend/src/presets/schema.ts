@@ -355,6 +355,13 @@ export const MetaSchema = z.strictObject({
         .default([]),
       /** Why this length decides the findings (what must fit in a run). */
       why: z.string().min(20),
+      /**
+       * Parts the reproduction does not run, each with why no length the lab can afford would
+       * measure what the paper measured (their findings then say so instead of "not measured yet").
+       */
+      notReproduced: z
+        .array(z.strictObject({ part: z.string().regex(/^[\w-]+$/), why: z.string().min(20) }))
+        .default([]),
     })
     .optional(),
   /** What the paper did that the spec cannot express yet. */
