@@ -1,11 +1,13 @@
 // A student and a paper preset, end to end in Chromium against `lfnlab serve --lab fake`: the
 // card says what "Run it" costs and that the whole part is over the student quota (naming the
 // limits), offers a variant and length that fit, runs it, and then shows the findings decided on
-// that run (inconclusive, n = 1). Screens at 390×844 and 1440×900 go to
+// that run (inconclusive, n = 1); and a preset whose reproduction is under way shows its findings
+// judged provisionally on the runs kept. Screens at 390×844 and 1440×900 go to
 // frontend/test-results/screenshots.
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, type Service, shot, startService } from './harness';
@@ -13,6 +15,38 @@ import { launchBrowser, type Service, shot, startService } from './harness';
 // A preset with no published results yet, so its card says "No results yet" until the student runs it.
 const PRESET = 'seed000-sinusoidal';
 const PREFIX = 'presets';
+const UNDER_WAY = 'seed002-selfsimilar';
+
+/** The built backend (the service under test runs it too): the preset's plan as a reproduction runs it. */
+interface PresetsApi {
+  loadPresets(): { name: string }[];
+  presetForReproduction(p: unknown): { part: string; campaign: unknown }[];
+}
+interface ExpandApi {
+  expandCampaign(c: unknown): { id: string }[];
+}
+const dist = (rel: string) => fileURLToPath(new URL(`../../backend/dist/${rel}`, import.meta.url));
+
+/**
+ * One finished run of the preset's reproduction, kept as `preset run --progress` keeps it in
+ * RESULTS/NAME/progress: the plan (every variant) and one run's summary, completed with nothing measured.
+ */
+async function keepOneReproductionRun(results: string, name: string): Promise<void> {
+  const presets = (await import(dist('presets/index.js'))) as PresetsApi;
+  const { expandCampaign } = (await import(dist('campaign/expand.js'))) as ExpandApi;
+  const preset = presets.loadPresets().find((p) => p.name === name);
+  const [first] = preset ? presets.presetForReproduction(preset) : [];
+  if (!first) throw new Error(`${name} has no reproduction`);
+  const variants = expandCampaign(first.campaign);
+  const part = join(results, name, 'progress', first.part);
+  const run = join(part, 'runs', variants[0]?.id ?? '');
+  mkdirSync(run, { recursive: true });
+  writeFileSync(join(part, 'campaign.json'), JSON.stringify({ campaign: first.campaign, variants }));
+  writeFileSync(
+    join(run, 'summary.json'),
+    JSON.stringify({ status: 'completed', verdict: 'valid', flows: [], paths: [] }),
+  );
+}
 
 async function signIn(browser: Browser, url: string, username: string, password: string, width: number) {
   const context = await browser.newContext({ viewport: { width, height: width < 500 ? 844 : 900 } });
@@ -32,11 +66,12 @@ const pageWidth = (page: Page) => page.evaluate(() => document.documentElement.s
 describe('a preset for a student, in Chromium against the fake lab', () => {
   let service: Service;
   let browser: Browser;
+  let results: string;
 
   beforeAll(async () => {
     // No published results and no reproduction under way, whatever this checkout holds of them:
     // the card starts from "No results yet" and then shows what the student's own run decided.
-    const results = mkdtempSync(join(tmpdir(), 'lfnlab-e2e-results-'));
+    results = mkdtempSync(join(tmpdir(), 'lfnlab-e2e-results-'));
     service = await startService('fake', ['--fake-speed', '100', '--preset-results', results]);
     browser = await launchBrowser();
   });
@@ -104,5 +139,29 @@ describe('a preset for a student, in Chromium against the fake lab', () => {
     await shot(wide.page, PREFIX, 'desktop');
     expect(wide.errors).toEqual([]);
     await wide.context.close();
+  });
+  it('marks the findings of a reproduction under way as provisional, with how far it is', async () => {
+    await keepOneReproductionRun(results, UNDER_WAY);
+    const { context, page, errors } = await signIn(
+      browser,
+      service.url,
+      service.username,
+      service.password,
+      390,
+    );
+    await page.goto(`${service.url}/#/presets`);
+    const card = page.getByTestId(`preset-${UNDER_WAY}`);
+    const findings = card.getByRole('region', { name: 'Findings so far, provisional' });
+    await findings.waitFor();
+    expect(await findings.textContent()).toMatch(
+      /Provisional: its reproduction is under way, judged on the 1 run kept so far of its 36 \(about .+ of lab wall time left\)\./,
+    );
+    // One run decides nothing: the finding is there, inconclusive.
+    expect(await findings.getByText('inconclusive').count()).toBeGreaterThan(0);
+    expect(await pageWidth(page)).toBeLessThanOrEqual(390);
+    await findings.scrollIntoViewIfNeeded();
+    await shot(page, PREFIX, 'phone-provisional');
+    expect(errors).toEqual([]);
+    await context.close();
   });
 });
