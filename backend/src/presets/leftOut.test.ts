@@ -209,6 +209,13 @@ describe('an equivalence count with the largest stream count the lab could not c
     expect(f?.test.leftOut).toEqual([{ label: '8 streams', usable: 0, tried: 3 }]);
   });
 
+  it("gives the cell's n as runs per stream count (3), not the number of counts", () => {
+    const cell = comparePreset(equivalence(), equivalenceRuns(20)).cells.find((c) => c.id === 'eq');
+    // The 3 invalid runs at 8 streams are not rows a cell uses.
+    expect(cell?.measured).toMatchObject({ n: 3, rows: 9 });
+    expect(cell?.measured?.value).toBeCloseTo(3, 0);
+  });
+
   it('is unknown, not infinite, when the crossing lies past them', () => {
     // 7.5 Mbit/s a stream meets 60 only at 8 streams: among 1, 2 and 4 it is never reached.
     const f = comparePreset(equivalence(), equivalenceRuns(7.5)).findings[0];

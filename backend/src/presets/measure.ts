@@ -187,7 +187,9 @@ export function cellMeasure(where: Where, m: Measure, rows: PresetRow[]): CellVa
       byN.set(n, e);
     }
     const pts = [...byN.entries()].map(([n, e]) => ({ n, single: mean(e.single), many: mean(e.many) }));
-    return { mean: equivalentCount(pts), sd: null, rows: matched.length, n: pts.length };
+    // n is runs per cell, as for every other measure: here the fewest runs at any one count.
+    const n = byN.size ? Math.min(...[...byN.values()].map((e) => e.single.length)) : 0;
+    return { mean: equivalentCount(pts), sd: null, rows: matched.length, n };
   }
   const values = matched.map((r) => rowMeasure(m, r)).filter(finite);
   return {
