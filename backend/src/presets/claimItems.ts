@@ -17,6 +17,9 @@ export function claimIds(c: Claim): string[] {
 const partsOf = (where: Where, parts: readonly string[]) =>
   where.part === undefined ? parts : parts.filter((p) => matchPattern(where.part, p));
 
+/** "part bdp keeps the paper's windows …": a left-out part and why, as a sentence's subject. */
+const partWhy = (n: { part: string; why: string }) => `part ${n.part} ${n.why}`;
+
 /**
  * Why the reproduction measures none of a claim: every item it names lies only in parts it leaves
  * out (their `why`, joined); null when one of them lies in a part it runs.
@@ -35,9 +38,6 @@ export function notReproducedWhy(preset: Preset, claim: Claim): string | null {
   const why = left.filter((n) => parts.has(n.part));
   return why.length === parts.size ? why.map(partWhy).join(' ') : null;
 }
-
-/** "part bdp keeps the paper's windows …": a left-out part and why, as a sentence's subject. */
-const partWhy = (n: { part: string; why: string }) => `part ${n.part} ${n.why}`;
 
 /** What the reproduction leaves out, one line per part: "Not in the reproduction: part bdp …". */
 export const notReproducedLines = (preset: Pick<Preset, 'meta'>): string[] =>

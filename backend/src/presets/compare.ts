@@ -1,7 +1,6 @@
 // Published beside measured: one cell per published number, then the preset's claims decided on
 // our rows, each holds / fails / inconclusive by a stated test (claims.ts, orderings.ts) with the
 // runs behind it (n), and a generated sentence.
-
 import { notReproducedWhy } from './claimItems.js';
 import { close, share, signs, similar, threshold } from './claims.js';
 import type { EstimateContext, LeftOut } from './estimate.js';

@@ -5,8 +5,7 @@
 // judged provisionally on those runs. The summary lists them, so it says what has not been checked yet.
 import { join } from 'node:path';
 import { presetForReproduction } from './ci.js';
-import type { PresetComparison } from './compare.js';
-import { paperLabel } from './compare.js';
+import { type PresetComparison, paperLabel } from './compare.js';
 import { campaignsCost } from './cost.js';
 import type { Preset } from './load.js';
 import { provisionalComparison } from './provisional.js';
