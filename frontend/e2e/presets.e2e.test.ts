@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, type Service, shot, startService } from './harness';
 
@@ -62,6 +62,18 @@ async function signIn(browser: Browser, url: string, username: string, password:
 }
 
 const pageWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth);
+
+/**
+ * One run decides nothing: `where` shows an inconclusive finding, the phone page does not scroll
+ * sideways and logged no error; the screen is kept as `name`.
+ */
+async function inconclusiveOnPhone(page: Page, where: Locator, name: string, errors: string[]) {
+  expect(await where.getByText('inconclusive').count()).toBeGreaterThan(0);
+  expect(await pageWidth(page)).toBeLessThanOrEqual(390);
+  await where.scrollIntoViewIfNeeded();
+  await shot(page, PREFIX, name);
+  expect(errors).toEqual([]);
+}
 
 describe('a preset for a student, in Chromium against the fake lab', () => {
   let service: Service;
@@ -126,11 +138,7 @@ describe('a preset for a student, in Chromium against the fake lab', () => {
     await expect
       .poll(async () => (await card.textContent()) ?? '')
       .toMatch(/Decided on your 1 completed run \(shortened to 10 s/);
-    expect(await card.getByText('inconclusive').count()).toBeGreaterThan(0);
-    expect(await pageWidth(page)).toBeLessThanOrEqual(390);
-    await card.scrollIntoViewIfNeeded();
-    await shot(page, PREFIX, 'phone-decided');
-    expect(errors).toEqual([]);
+    await inconclusiveOnPhone(page, card, 'phone-decided', errors);
     await context.close();
 
     const wide = await signIn(browser, service.url, 'stu', password, 1440);
@@ -156,12 +164,7 @@ describe('a preset for a student, in Chromium against the fake lab', () => {
     expect(await findings.textContent()).toMatch(
       /Provisional: its reproduction is under way, judged on the 1 run kept so far of its 36 \(about .+ of lab wall time left\)\./,
     );
-    // One run decides nothing: the finding is there, inconclusive.
-    expect(await findings.getByText('inconclusive').count()).toBeGreaterThan(0);
-    expect(await pageWidth(page)).toBeLessThanOrEqual(390);
-    await findings.scrollIntoViewIfNeeded();
-    await shot(page, PREFIX, 'phone-provisional');
-    expect(errors).toEqual([]);
+    await inconclusiveOnPhone(page, findings, 'phone-provisional', errors);
     await context.close();
   });
 });
