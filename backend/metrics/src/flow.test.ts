@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { retransmitRate, rttStats, stabilityIndex, throughputStats } from './flow.js';
+import {
+  aggregateThroughputStats,
+  retransmitRate,
+  rttStats,
+  stabilityIndex,
+  throughputStats,
+} from './flow.js';
 import { MetricInputError } from './guard.js';
 import { series } from './series.js';
 
@@ -84,5 +90,41 @@ describe('rttStats', () => {
   it('rejects empty windows and negative RTTs', () => {
     expect(() => rttStats(rtt, { fromS: 10 })).toThrow(/no RTT samples/);
     expect(() => rttStats(series([0], [-3]))).toThrow(MetricInputError);
+  });
+});
+
+describe('aggregateThroughputStats', () => {
+  /** A part that swings opposite to alternating(): 5 s means 100, 0, 100, 0 Mbit/s. */
+  const opposite = () => {
+    const t = Array.from({ length: 20 }, (_, i) => i);
+    return series(
+      t,
+      t.map((i) => (Math.floor(i / 5) % 2 === 0 ? 100 * M : 0)),
+      20,
+    );
+  };
+
+  it('is flat when one part takes exactly what the other leaves', () => {
+    const st = aggregateThroughputStats([alternating(), opposite()]);
+    expect(st.intervals).toBe(4);
+    expect(st.meanBitPerS).toBeCloseTo(200 * M, 3);
+    expect(st.stabilityIndex).toBeCloseTo(0, 12);
+  });
+
+  it('swings with both parts when they move together', () => {
+    const together = aggregateThroughputStats([alternating(), alternating()]);
+    expect(together.stabilityIndex).toBeCloseTo(1 / 3, 12);
+  });
+
+  it('leaves out an interval where a part has no data, and starts where asked', () => {
+    const late = series([10, 15], [50 * M, 50 * M], 20);
+    const st = aggregateThroughputStats([alternating(), late]);
+    expect(st.intervals).toBe(2);
+    expect(st.meanBitPerS).toBeCloseTo(200 * M, 3);
+    expect(aggregateThroughputStats([alternating()], { startS: 5 }).intervals).toBe(3);
+  });
+
+  it('refuses no parts', () => {
+    expect(() => aggregateThroughputStats([])).toThrow(MetricInputError);
   });
 });

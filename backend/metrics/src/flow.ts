@@ -50,6 +50,38 @@ export function throughputStats(
 }
 
 /**
+ * Throughput statistics of several series added up interval by interval: what a bottleneck carried
+ * when the parts are everything that crossed it (seed 000 §4.5: the TCP flow and the UDP stream
+ * together stay roughly level when the flow takes the capacity the stream leaves). An interval in
+ * which any part has no data is left out, so a sum is never short of a part.
+ */
+export function aggregateThroughputStats(
+  parts: readonly Series[],
+  { intervalS = 5, startS = 0, endS }: { intervalS?: number; startS?: number; endS?: number } = {},
+): ThroughputStats {
+  if (parts.length === 0) fail('aggregateThroughputStats needs at least one series');
+  parts.forEach((s, i) => {
+    checkSeries(s, `parts[${i}]`);
+    requireNonNegativeList(s.v, `parts[${i}].v`);
+  });
+  const end = endS ?? Math.min(...parts.map(seriesEnd));
+  const each = parts.map((s) => intervalMeans(s, intervalS, { startS, endS: end }).values);
+  const count = Math.min(...each.map((v) => v.length));
+  const sums: number[] = [];
+  for (let k = 0; k < count; k++) {
+    const xs = each.map((v) => at(v, k));
+    if (xs.every((x) => !Number.isNaN(x))) sums.push(xs.reduce((a, b) => a + b, 0));
+  }
+  if (sums.length === 0) fail(`no interval between ${startS} s and ${end} s holds data from every part`);
+  return {
+    meanBitPerS: mean(sums),
+    sdBitPerS: stdDev(sums),
+    stabilityIndex: stabilityIndex(sums),
+    intervals: sums.length,
+  };
+}
+
+/**
  * Retransmitted segments / sent segments. Linux counts retransmissions inside segs_out, so the
  * ratio is at most 1; more retransmissions than sent segments means the counters were mixed up.
  */

@@ -50,6 +50,14 @@ export const METRICS = define([
     source: 'seed 000 §4.6; seed 002 (coefficient of variance)',
   },
   {
+    id: 'stability.aggregate',
+    title: 'Aggregate stability index',
+    unit: 'ratio',
+    definition:
+      'σ/μ of what a bottleneck direction carried per interval: its TCP flows and its UDP cross traffic added up. Near 0 when the flows take the capacity the cross traffic leaves.',
+    source: 'seed 000 §4.5',
+  },
+  {
     id: 'retransmit.rate',
     title: 'Retransmit rate',
     unit: 'ratio',

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Check } from '../run/fidelity.js';
 import type { FlowLimit } from '../run/limitedBy.js';
 import type { Rejudged } from '../run/rejudge.js';
-import { rejudgeDirs, storeRejudged, tallyText } from './rejudgeRuns.js';
+import { metricIdsText, rejudgeDirs, storeRejudged, tallyText } from './rejudgeRuns.js';
 import type { CampaignRow } from './runCampaign.js';
 
 const check = (id: string, status: Check['status']): Check => ({
@@ -78,11 +78,72 @@ describe('storing a run judged again', () => {
     expect(readFileSync(join(campaign, 'results.csv'), 'utf8')).toContain('003-highspeed-r1');
   });
 
+  it('stores metrics computed again, repeats them in the flow fields, and notes which moved', () => {
+    const campaign = mkdtempSync(join(tmpdir(), 'lfnlab-rejudge-metrics-'));
+    const dir = join(campaign, 'runs', '008-bic-r1');
+    mkdirSync(dir, { recursive: true });
+    const verdict = { verdict: 'valid' as const, checks: [check('idle-rtt:main', 'pass')], reasons: [] };
+    const old = { flows: [{ flow: 'test', metrics: [], recoveries: 0 }], groups: [], theory: [] };
+    const summary = {
+      name: 'x',
+      status: 'completed',
+      verdict: 'valid',
+      fidelity: verdict,
+      flows: [{ name: 'test', goodputMbps: { mean: 60, sd: 4, wholeRun: 60 }, stability: 0.2 }],
+      paths: [],
+      metrics: old,
+    };
+    writeFileSync(join(dir, 'summary.json'), JSON.stringify(summary));
+    const metrics = {
+      flows: [
+        {
+          flow: 'test',
+          recoveries: 0,
+          metrics: [
+            { id: 'throughput.mean', value: 62e6, unit: 'bit/s' },
+            { id: 'throughput.sd', value: 3.8e6, unit: 'bit/s' },
+            { id: 'stability.sigma_over_mu', value: 0.0613, unit: 'ratio' },
+          ],
+        },
+      ],
+      groups: [
+        {
+          path: 'main',
+          direction: 'forward' as const,
+          flows: ['test'],
+          metrics: [{ id: 'stability.aggregate', value: 0.002, unit: 'ratio' }],
+        },
+      ],
+      theory: [],
+    } as unknown as NonNullable<Rejudged['metrics']>;
+    const moved = ['flow:test stability.sigma_over_mu', 'main.forward stability.aggregate'];
+    storeRejudged(
+      {
+        dir,
+        summary: summary as unknown as Rejudged['summary'],
+        before: verdict,
+        after: verdict,
+        why: null,
+        changed: [],
+        metrics,
+        metricsChanged: moved,
+      },
+      'lfnlab 0.1.0 (abc)',
+    );
+    const stored = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
+    expect(stored.metrics).toEqual(metrics);
+    expect(stored.flows[0].stability).toBe(0.0613);
+    expect(stored.flows[0].goodputMbps).toEqual({ mean: 62, sd: 3.8, wholeRun: 60 });
+    expect(stored.rejudged[0].metricsChanged).toEqual(moved);
+    expect(metricIdsText(moved)).toBe('stability.sigma_over_mu, stability.aggregate');
+    expect(metricIdsText([])).toBe('-');
+  });
+
   it('counts runs it could not judge, and says why, without touching them', () => {
     const unfinished = mkdtempSync(join(tmpdir(), 'lfnlab-rejudge-unfinished-'));
     const { outcomes, tally } = rejudgeDirs([unfinished], { write: true, by: 'lfnlab 0.1.0' });
     expect(outcomes[0]?.why).toBe('the run has not finished (no summary.json)');
-    expect(tally).toEqual({ verdict: 0, checks: 0, same: 0, unjudged: 1 });
+    expect(tally).toEqual({ verdict: 0, checks: 0, same: 0, unjudged: 1, metrics: 0 });
     expect(tallyText(tally)).toBe(
       '0 changed verdict, 0 changed checks only, 0 unchanged, 1 could not be judged',
     );

@@ -5,7 +5,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { readJson } from '../report/load.js';
 import { type Rejudged, rejudgeRun } from '../run/rejudge.js';
-import type { RejudgeNote } from '../run/summary.js';
+import { type RejudgeNote, withIntervalStatsFromMetrics } from '../run/summary.js';
 import { toCsv } from './resultsCsv.js';
 import type { CampaignRow } from './runCampaign.js';
 
@@ -24,17 +24,20 @@ export function storeRejudged(r: Rejudged, by: string): void {
       before: c.before?.status ?? null,
       after: c.after?.status ?? null,
     })),
+    ...(r.metricsChanged?.length ? { metricsChanged: r.metricsChanged } : {}),
   };
   const limits = r.limits;
-  const summary = {
+  // The flows' mean, σ and σ/μ repeat the run metrics, so they follow them when they are computed again.
+  const summary = withIntervalStatsFromMetrics({
     ...r.summary,
+    ...(r.metrics ? { metrics: r.metrics } : {}),
     flows: limits
       ? r.summary.flows.map((f) => ({ ...f, limitedBy: limits[f.name] ?? null }))
       : r.summary.flows,
     verdict: r.after.verdict,
     fidelity: r.after,
     rejudged: [...(r.summary.rejudged ?? []), note],
-  };
+  });
   writeFileSync(join(r.dir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   // A campaign's runs/<id>/: its results.json and .csv carry the verdict too.
   const campaign = dirname(dirname(r.dir));
@@ -61,6 +64,8 @@ export interface RejudgeTally {
   checks: number;
   same: number;
   unjudged: number;
+  /** Runs whose metrics moved (or gained one) when computed again from their samples. */
+  metrics: number;
 }
 
 /** Judges each run directory again; with `write`, stores each run judged (a note even when unchanged). */
@@ -68,7 +73,7 @@ export function rejudgeDirs(
   dirs: readonly string[],
   o: { write: boolean; by: string },
 ): { outcomes: RejudgeOutcome[]; tally: RejudgeTally } {
-  const tally: RejudgeTally = { verdict: 0, checks: 0, same: 0, unjudged: 0 };
+  const tally: RejudgeTally = { verdict: 0, checks: 0, same: 0, unjudged: 0, metrics: 0 };
   const outcomes = dirs.map((dir): RejudgeOutcome => {
     if (!existsSync(join(dir, 'summary.json'))) {
       tally.unjudged++;
@@ -88,6 +93,7 @@ export function rejudgeDirs(
     if (r.before?.verdict !== r.after.verdict) tally.verdict++;
     else if (r.changed.length) tally.checks++;
     else tally.same++;
+    if (r.metricsChanged?.length) tally.metrics++;
     // An unchanged run is noted too: its verdict now stands on this version's checks.
     if (o.write) storeRejudged(r, o.by);
     return { dir, result: r, why: null };
@@ -95,7 +101,13 @@ export function rejudgeDirs(
   return { outcomes, tally };
 }
 
-/** `3 changed verdict, 5 changed checks only, 12 unchanged, 1 could not be judged` */
+/** `3 changed verdict, 5 changed checks only, 12 unchanged, 1 could not be judged; metrics moved in 2` */
 export function tallyText(t: RejudgeTally): string {
-  return `${t.verdict} changed verdict, ${t.checks} changed checks only, ${t.same} unchanged${t.unjudged ? `, ${t.unjudged} could not be judged` : ''}`;
+  return `${t.verdict} changed verdict, ${t.checks} changed checks only, ${t.same} unchanged${t.unjudged ? `, ${t.unjudged} could not be judged` : ''}${t.metrics ? `; metrics moved in ${t.metrics}` : ''}`;
+}
+
+/** The metric ids among `scope id` keys, each once: what a reader needs to see which metrics moved. */
+export function metricIdsText(keys: readonly string[] | undefined): string {
+  const ids = [...new Set((keys ?? []).map((k) => k.slice(k.indexOf(' ') + 1)))];
+  return ids.length ? ids.join(', ') : '-';
 }

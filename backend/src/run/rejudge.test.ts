@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Check } from './fidelity.js';
-import { diffChecks, rejudgeRun, timingWindowsOf } from './rejudge.js';
+import { diffChecks, diffMetrics, rejudgeRun, timingWindowsOf } from './rejudge.js';
+import type { RunMetrics } from './runMetrics.js';
 
 const check = (id: string, status: Check['status'], message = id): Check => ({
   id,
@@ -34,6 +35,43 @@ describe('rejudge', () => {
       ['d', null, 'pass'],
     ]);
     expect(diffChecks(before, before)).toEqual([]);
+  });
+
+  it('lists the metric values that moved beyond rounding, appeared or went', () => {
+    const v = (id: string, value: number) =>
+      ({ id, value, unit: 'ratio' }) as RunMetrics['flows'][0]['metrics'][0];
+    const before: RunMetrics = {
+      flows: [
+        { flow: 'test', recoveries: 0, metrics: [v('stability.sigma_over_mu', 0.06), v('rtt.mean', 100)] },
+      ],
+      groups: [{ path: 'main', direction: 'forward', flows: ['test'], metrics: [v('efficiency', 0.9)] }],
+      theory: [{ path: 'main', metrics: [v('theory.per', 0)] }],
+    };
+    const after: RunMetrics = {
+      flows: [
+        {
+          flow: 'test',
+          recoveries: 0,
+          metrics: [v('stability.sigma_over_mu', 0.06 + 1e-13), v('rtt.mean', 101)],
+        },
+      ],
+      groups: [
+        {
+          path: 'main',
+          direction: 'forward',
+          flows: ['test'],
+          metrics: [v('efficiency', 0.9), v('stability.aggregate', 0.002)],
+        },
+      ],
+      theory: [],
+    };
+    expect(diffMetrics(before, after)).toEqual([
+      'flow:test rtt.mean',
+      'theory:main theory.per',
+      'main.forward stability.aggregate',
+    ]);
+    expect(diffMetrics(before, before)).toEqual([]);
+    expect(diffMetrics(null, after)).toHaveLength(4);
   });
 
   it('reads the capture windows from its raw output, past headers, end lines and a second header', () => {

@@ -14,6 +14,7 @@ import { type FlowLimit, flowLimits } from './limitedBy.js';
 import type { PingSummary } from './probes.js';
 import { rawFile, udpgenRaw } from './record.js';
 import type { RouteEntry } from './routeChecks.js';
+import { type RunMetrics, runMetrics } from './runMetrics.js';
 import type { Sample } from './samples.js';
 import type { TcpCounters } from './tcpMemory.js';
 import { runTiming, verdictInput } from './verdictInput.js';
@@ -30,6 +31,13 @@ export interface Rejudged {
   why: string | null;
   /** Checks whose status or message differ, or that exist on one side only. */
   changed: { id: string; before: Check | null; after: Check | null }[];
+  /**
+   * The run's metrics computed again from its samples with today's definitions (a metric added
+   * later reaches runs already made); absent when not judged again.
+   */
+  metrics?: RunMetrics;
+  /** Metric values that moved, appeared or went: `scope:name id`. */
+  metricsChanged?: string[];
 }
 
 /** The capture's windows from its raw output (header, end and stderr lines are not windows). */
@@ -49,6 +57,28 @@ export function diffChecks(before: readonly Check[], after: readonly Check[]): R
     const b = before.find((c) => c.id === id) ?? null;
     const a = after.find((c) => c.id === id) ?? null;
     return b && a && b.status === a.status && b.message === a.message ? [] : [{ id, before: b, after: a }];
+  });
+}
+
+/** Every metric value of a run under a key that names where it belongs. */
+function metricEntries(m: RunMetrics | null): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const f of m?.flows ?? []) for (const v of f.metrics) out.set(`flow:${f.flow} ${v.id}`, v.value);
+  for (const g of m?.groups ?? [])
+    for (const v of g.metrics) out.set(`${g.path}.${g.direction} ${v.id}`, v.value);
+  for (const t of m?.theory ?? []) for (const v of t.metrics) out.set(`theory:${t.path} ${v.id}`, v.value);
+  return out;
+}
+
+/** Metric values that differ beyond rounding, or exist on one side only. */
+export function diffMetrics(before: RunMetrics | null, after: RunMetrics): string[] {
+  const a = metricEntries(before);
+  const b = metricEntries(after);
+  const same = (x: number, y: number) => Math.abs(x - y) <= 1e-9 * Math.max(1, Math.abs(x), Math.abs(y));
+  return [...new Set([...a.keys(), ...b.keys()])].filter((k) => {
+    const x = a.get(k);
+    const y = b.get(k);
+    return x === undefined || y === undefined || !same(x, y);
   });
 }
 
@@ -126,6 +156,7 @@ export function rejudgeRun(dir: string): Rejudged {
   // What limited each flow leans on what the link checks proved, so it is decided again with them.
   const limits = flowLimits(spec, plan.topology.paths, plan.topology.flows, samples, linkProofOf(report));
   const after = withLabLimits(report, limits);
+  const metrics = runMetrics(spec, plan.topology.paths, plan.topology.flows, samples);
   return {
     dir,
     summary: run.summary,
@@ -134,5 +165,7 @@ export function rejudgeRun(dir: string): Rejudged {
     limits,
     why: null,
     changed: diffChecks(before.checks, after.checks),
+    metrics,
+    metricsChanged: diffMetrics(run.summary.metrics ?? null, metrics),
   };
 }

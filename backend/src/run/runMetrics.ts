@@ -2,6 +2,7 @@
 // that share it), and the theory next to them. Every value carries its definition id and unit.
 import type { FlowTopology, PathTopology, Spec } from '@lfnlab/emulator';
 import {
+  aggregateThroughputStats,
   asymmetry,
   bdpPackets,
   convergenceTime,
@@ -32,6 +33,7 @@ import {
   type Sample,
   type TcpFlowSample,
   tcpSamplesOf,
+  type UdpSample,
 } from './samples.js';
 
 /** MSS with timestamps on a 1500-byte MTU path: 1500 − 20 − 20 − 12. */
@@ -183,12 +185,59 @@ function flowMetrics(f: FlowTopology, samples: Sample[], intervalS: number): Flo
   return { flow: f.name, metrics: out, recoveries };
 }
 
+/**
+ * A UDP source's rate as a series: its sink stamps each report at the report's end, so each value
+ * holds from the report before it (the first from one report length earlier).
+ */
+function udpSeries(source: string, samples: Sample[]): Series | null {
+  const xs = samples
+    .filter((s): s is UdpSample => s.kind === 'udp' && s.source === source && Number.isFinite(s.t))
+    .sort((a, b) => a.t - b.t);
+  if (xs.length < 2) return null;
+  const first = (xs[0] as UdpSample).t - ((xs[1] as UdpSample).t - (xs[0] as UdpSample).t);
+  return cleanSeries(
+    xs.map((s, i) => ({ t: i === 0 ? first : (xs[i - 1] as UdpSample).t, v: s.bps })),
+    (xs[xs.length - 1] as UdpSample).t,
+  );
+}
+
+/**
+ * σ/μ of the forward flows and the forward cross traffic added up, over the intervals every flow
+ * sent in after its `omit`: the same intervals as a single flow's own stability index, so the two
+ * compare directly (seed 000 §4.5).
+ */
+function aggregateStability(
+  spec: Spec,
+  path: PathTopology,
+  withSeries: { f: FlowTopology; s: Series }[],
+  samples: Sample[],
+  intervalS: number,
+): number | null {
+  const cross = (spec.paths[path.name]?.cross ?? []).filter((c) => c.direction === 'forward');
+  const udp = cross.map((c) => udpSeries(c.name, samples));
+  if (udp.length === 0 || udp.some((s) => s === null)) return null;
+  const fromS = Math.max(...withSeries.map((x) => (x.f.startMs + (x.f.omitMs ?? 0)) / 1000));
+  const toS = Math.min(...withSeries.map((x) => (x.f.startMs + x.f.durationMs) / 1000));
+  try {
+    const st = aggregateThroughputStats([...withSeries.map((x) => x.s), ...(udp as Series[])], {
+      intervalS: Math.min(intervalS, toS - fromS),
+      startS: fromS,
+      endS: toS,
+    });
+    return st.intervals >= 2 && Number.isFinite(st.stabilityIndex) ? st.stabilityIndex : null;
+  } catch (err) {
+    if (err instanceof MetricInputError) return null;
+    throw err;
+  }
+}
+
 function groupMetrics(
   spec: Spec,
   path: PathTopology,
   direction: 'forward' | 'reverse',
   flows: FlowTopology[],
   samples: Sample[],
+  intervalS: number,
 ): GroupMetrics | null {
   const withSeries = flows
     .map((f) => ({ f, s: goodputSeries(f, samples) }))
@@ -198,6 +247,10 @@ function groupMetrics(
   const runS = spec.duration / 1000;
   const out: MetricValue[] = [];
   const all = withSeries.map((x) => x.s);
+  if (direction === 'forward') {
+    const agg = aggregateStability(spec, path, withSeries, samples, intervalS);
+    if (agg !== null) out.push(metricValue('stability.aggregate', agg));
+  }
   if (withSeries.length >= 2) {
     tryMetric(out, 'jain.whole', () => jainWholeRun(all, runS));
     tryMetric(out, 'jain.second_half', () => jainSecondHalf(all, runS));
@@ -304,6 +357,7 @@ export function runMetrics(
         d,
         flows.filter((f) => f.path === p.name && f.direction === d),
         samples,
+        intervalS,
       );
       if (g) groups.push(g);
     }

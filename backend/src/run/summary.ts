@@ -136,6 +136,8 @@ export interface RejudgeNote {
   by: string;
   previousVerdict: FidelityReport['verdict'] | null;
   changed: { id: string; before: string | null; after: string | null }[];
+  /** Run metric values that moved when computed again from the samples (rejudge.ts diffMetrics). */
+  metricsChanged?: string[];
 }
 
 const mbps = (bps: number | null | undefined) => (bps === null || bps === undefined ? null : bps / 1e6);
