@@ -202,18 +202,19 @@ function udpSeries(source: string, samples: Sample[]): Series | null {
 }
 
 /**
- * σ/μ of the forward flows and the forward cross traffic added up, over the intervals every flow
+ * σ/μ of one direction's flows and its cross traffic added up, over the intervals every flow
  * sent in after its `omit`: the same intervals as a single flow's own stability index, so the two
  * compare directly (seed 000 §4.5).
  */
 function aggregateStability(
   spec: Spec,
   path: PathTopology,
+  direction: 'forward' | 'reverse',
   withSeries: { f: FlowTopology; s: Series }[],
   samples: Sample[],
   intervalS: number,
 ): number | null {
-  const cross = (spec.paths[path.name]?.cross ?? []).filter((c) => c.direction === 'forward');
+  const cross = (spec.paths[path.name]?.cross ?? []).filter((c) => c.direction === direction);
   const udp = cross.map((c) => udpSeries(c.name, samples));
   if (udp.length === 0 || udp.some((s) => s === null)) return null;
   const fromS = Math.max(...withSeries.map((x) => (x.f.startMs + (x.f.omitMs ?? 0)) / 1000));
@@ -247,10 +248,8 @@ function groupMetrics(
   const runS = spec.duration / 1000;
   const out: MetricValue[] = [];
   const all = withSeries.map((x) => x.s);
-  if (direction === 'forward') {
-    const agg = aggregateStability(spec, path, withSeries, samples, intervalS);
-    if (agg !== null) out.push(metricValue('stability.aggregate', agg));
-  }
+  const agg = aggregateStability(spec, path, direction, withSeries, samples, intervalS);
+  if (agg !== null) out.push(metricValue('stability.aggregate', agg));
   if (withSeries.length >= 2) {
     tryMetric(out, 'jain.whole', () => jainWholeRun(all, runS));
     tryMetric(out, 'jain.second_half', () => jainSecondHalf(all, runS));
