@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { METRICS, type MetricId, metricValue } from './registry.js';
+import { METRICS, type MetricId, metricValue, movedMetricsText } from './registry.js';
 
 const UNITS = ['bit/s', 'bytes', 'packets', 's', 'ms', 'ratio', 'flows', 'errors/s', 'MHz/(Mbit/s)'];
 
@@ -67,5 +67,17 @@ describe('metricValue', () => {
 
   it('rejects an unknown id from untyped callers', () => {
     expect(() => metricValue('jain.hole' as MetricId, 1)).toThrow(/unknown metric id/);
+  });
+});
+
+describe('movedMetricsText', () => {
+  it('names each moved metric once, and counts the rest when there are many', () => {
+    expect(movedMetricsText(['main.forward stability.aggregate'])).toBe('stability.aggregate');
+    expect(movedMetricsText(['flow:a rtt.mean', 'flow:b rtt.mean', 'main.forward efficiency'])).toBe(
+      'rtt.mean, efficiency',
+    );
+    const many = ['a', 'b', 'c', 'd', 'e'].map((x) => `flow:t ${x}`);
+    expect(movedMetricsText(many)).toBe('a, b, c and 2 more');
+    expect(movedMetricsText([])).toBe('none');
   });
 });

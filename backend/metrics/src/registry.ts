@@ -269,3 +269,13 @@ export function metricValue(id: MetricId, value: number): MetricValue {
   if (!Object.hasOwn(METRICS, id)) throw new Error(`unknown metric id '${String(id)}'`);
   return { id, value, unit: METRICS[id].unit };
 }
+
+/**
+ * The metrics that moved when a run's metrics were computed again (keys `scope id`, as rejudge
+ * notes them), named once each: all when few, else the first three and how many more.
+ */
+export function movedMetricsText(keys: readonly string[]): string {
+  const ids = [...new Set(keys.map((k) => k.slice(k.indexOf(' ') + 1)))];
+  if (ids.length === 0) return 'none';
+  return ids.length <= 4 ? ids.join(', ') : `${ids.slice(0, 3).join(', ')} and ${ids.length - 3} more`;
+}

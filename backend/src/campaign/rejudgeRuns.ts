@@ -105,9 +105,3 @@ export function rejudgeDirs(
 export function tallyText(t: RejudgeTally): string {
   return `${t.verdict} changed verdict, ${t.checks} changed checks only, ${t.same} unchanged${t.unjudged ? `, ${t.unjudged} could not be judged` : ''}${t.metrics ? `; metrics moved in ${t.metrics}` : ''}`;
 }
-
-/** The metric ids among `scope id` keys, each once: what a reader needs to see which metrics moved. */
-export function metricIdsText(keys: readonly string[] | undefined): string {
-  const ids = [...new Set((keys ?? []).map((k) => k.slice(k.indexOf(' ') + 1)))];
-  return ids.length ? ids.join(', ') : '-';
-}

@@ -1,7 +1,8 @@
 // `lfnlab rejudge`: judge recorded runs again with the checks as they are now, and say what moved.
 import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
-import { metricIdsText, rejudgeDirs, tallyText } from '../campaign/rejudgeRuns.js';
+import { movedMetricsText } from '@lfnlab/metrics';
+import { rejudgeDirs, tallyText } from '../campaign/rejudgeRuns.js';
 import { findRunDirs } from '../report/load.js';
 import { codeVersion } from '../run/codeVersion.js';
 import type { Rejudged } from '../run/rejudge.js';
@@ -57,7 +58,7 @@ Exit status: 0 when every run could be judged again, 1 when a record lacked what
           r.after.verdict,
           r.changed.map((c) => `${c.id} ${statusText(c.before)}→${statusText(c.after)}`).join('; ') ||
             'unchanged',
-          metricIdsText(r.metricsChanged),
+          r.metricsChanged?.length ? movedMetricsText(r.metricsChanged) : '-',
         ]);
     }
     if (rows.length)

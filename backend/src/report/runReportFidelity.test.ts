@@ -36,6 +36,7 @@ describe('fidelitySection', () => {
             by: 'lfnlab 0.1.0 (abc)',
             previousVerdict: 'invalid' as const,
             changed: [{ id: 'bottleneck-rate:main:forward', before: 'fail', after: 'pass' }],
+            metricsChanged: ['main.forward stability.aggregate'],
           },
         ],
       },
@@ -43,6 +44,9 @@ describe('fidelitySection', () => {
     const html = fidelitySection(run);
     expect(html).toContain('Judged again 2026-11-28 by lfnlab 0.1.0 (abc): it was invalid');
     expect(html).toContain('bottleneck-rate:main:forward fail → pass');
+    expect(html).toContain(
+      'metrics computed again from the samples, these moved or are new: stability.aggregate',
+    );
     expect(fidelitySection({ summary: { fidelity } } as unknown as RunData)).not.toContain('Judged again');
   });
 });

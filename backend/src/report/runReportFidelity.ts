@@ -1,5 +1,6 @@
 // Whether a run's results can be trusted: the verdict banner and the table of fidelity checks, kept
 // apart so the run report's layout does not bury how each measured value is read.
+import { movedMetricsText } from '@lfnlab/metrics';
 import { esc, fixed, int, isNum, num } from './format.js';
 import type { RunData } from './load.js';
 import { badge, table } from './page.js';
@@ -63,7 +64,7 @@ export function fidelitySection(run: RunData): string {
   const rejudged = (run.summary.rejudged ?? [])
     .map(
       (n) =>
-        `<p class="aside">Judged again ${esc(n.at.slice(0, 10))} by ${esc(n.by)}: it was ${esc(n.previousVerdict ?? 'not judged')}; ${esc(n.changed.map((c) => `${c.id} ${c.before ?? 'absent'} → ${c.after ?? 'absent'}`).join('; ') || 'no check changed')}.</p>`,
+        `<p class="aside">Judged again ${esc(n.at.slice(0, 10))} by ${esc(n.by)}: it was ${esc(n.previousVerdict ?? 'not judged')}; ${esc(n.changed.map((c) => `${c.id} ${c.before ?? 'absent'} → ${c.after ?? 'absent'}`).join('; ') || 'no check changed')}${n.metricsChanged?.length ? `; metrics computed again from the samples, these moved or are new: ${esc(movedMetricsText(n.metricsChanged))}` : ''}.</p>`,
     )
     .join('\n');
   return `<p>${esc(f.checks.length)} checks: ${esc(counts)}. Any failed check makes a run invalid, any warning suspect.</p>${rejudged}

@@ -1,5 +1,6 @@
 import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { phone } from '../../test/support/phone';
 import { renderInApp } from '../../test/support/render';
 import type { RunSummary } from '../api/types';
 import { MetricsTable } from './MetricsTable';
@@ -20,19 +21,6 @@ const summary = {
   },
 } as unknown as RunSummary;
 
-/** A browser whose every media query matches (a phone-sized screen for max-width queries). */
-function phone() {
-  vi.stubGlobal('matchMedia', (query: string) => ({
-    matches: query.includes('max-width'),
-    media: query,
-    onchange: null,
-    addEventListener() {},
-    removeEventListener() {},
-    addListener() {},
-    removeListener() {},
-    dispatchEvent: () => false,
-  }));
-}
 afterEach(() => vi.unstubAllGlobals());
 
 describe('MetricsTable', () => {

@@ -1,5 +1,7 @@
 // The fidelity verdict: did the emulated link do what the spec said? Reasons first, then each check.
-import { Alert, Badge, Paper, Table, Text, Title } from '@mantine/core';
+import { movedMetricsText } from '@lfnlab/metrics/registry';
+import { Alert, Badge, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import type { CheckStatus, RunSummary } from '../api/types';
 import { VerdictBadge } from '../runs/RunStatusBadge';
 
@@ -10,7 +12,16 @@ const MEANING = {
   invalid: 'The lab did not emulate the spec faithfully: these numbers are not a result.',
 };
 
+function CheckBadge({ status }: { status: CheckStatus }) {
+  return (
+    <Badge size="xs" color={CHECK_COLOR[status]} c={status === 'warn' ? 'dark' : undefined}>
+      {status}
+    </Badge>
+  );
+}
+
 export function VerdictCard({ summary }: { summary: RunSummary }) {
+  const narrow = useMediaQuery('(max-width: 48em)');
   const f = summary.fidelity;
   const verdict = summary.verdict ?? f?.verdict ?? null;
   return (
@@ -38,6 +49,9 @@ export function VerdictCard({ summary }: { summary: RunSummary }) {
           {n.changed.length
             ? `; ${n.changed.map((c) => `${c.id} ${c.before ?? 'absent'} → ${c.after ?? 'absent'}`).join('; ')}`
             : '; no check changed'}
+          {n.metricsChanged?.length
+            ? `; metrics computed again from the samples, these moved or are new: ${movedMetricsText(n.metricsChanged)}`
+            : ''}
           .
         </Text>
       ))}
@@ -50,7 +64,26 @@ export function VerdictCard({ summary }: { summary: RunSummary }) {
           {summary.clock.dilation ? ` (${summary.clock.dilation.toFixed(2)} lab s per wall s)` : ''}
         </Text>
       )}
-      {f && f.checks.length > 0 && (
+      {f && f.checks.length > 0 && narrow && (
+        // On a phone a four-column table runs off the screen (check ids do not wrap): one block per check.
+        <Stack gap={6} data-testid="checks-list">
+          {f.checks.map((c) => (
+            <div key={c.id} style={{ borderBottom: '1px solid #e6e6e6', paddingBottom: 4 }}>
+              <Group gap={6} wrap="nowrap" align="flex-start">
+                <CheckBadge status={c.status} />
+                <Text size="xs" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+                  {c.id}
+                </Text>
+              </Group>
+              <Text size="xs">{c.message}</Text>
+              <Text size="xs" c="dimmed">
+                expected: {c.expected}
+              </Text>
+            </div>
+          ))}
+        </Stack>
+      )}
+      {f && f.checks.length > 0 && !narrow && (
         <Table fz="xs" verticalSpacing={2}>
           <Table.Thead>
             <Table.Tr>
@@ -65,9 +98,7 @@ export function VerdictCard({ summary }: { summary: RunSummary }) {
               <Table.Tr key={c.id}>
                 <Table.Td ff="monospace">{c.id}</Table.Td>
                 <Table.Td>
-                  <Badge size="xs" color={CHECK_COLOR[c.status]} c={c.status === 'warn' ? 'dark' : undefined}>
-                    {c.status}
-                  </Badge>
+                  <CheckBadge status={c.status} />
                 </Table.Td>
                 <Table.Td>{c.expected}</Table.Td>
                 <Table.Td>{c.message}</Table.Td>
