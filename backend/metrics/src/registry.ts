@@ -50,6 +50,14 @@ export const METRICS = define([
     source: 'seed 000 §4.6; seed 002 (coefficient of variance)',
   },
   {
+    id: 'throughput.aggregate',
+    title: 'Aggregate throughput',
+    unit: 'bit/s',
+    definition:
+      'Mean per interval of what a bottleneck direction carried: its TCP flows and its UDP cross traffic added up.',
+    source: 'seed 000 §4.5',
+  },
+  {
     id: 'stability.aggregate',
     title: 'Aggregate stability index',
     unit: 'ratio',

@@ -46,6 +46,7 @@ function metricsOf(cross: boolean, samples: Sample[]) {
   const m = runMetrics(spec, plan.topology.paths, plan.topology.flows, samples);
   const group = m.groups.find((g) => g.direction === 'forward');
   return {
+    mean: findMetric(group?.metrics, 'throughput.aggregate'),
     aggregate: findMetric(group?.metrics, 'stability.aggregate'),
     flow: findMetric(m.flows[0]?.metrics, 'stability.sigma_over_mu'),
   };
@@ -56,6 +57,8 @@ describe('the stability of the link’s whole load (stability.aggregate)', () =>
     const m = metricsOf(true, [...udp(), ...flow((t) => 74e6 - udpBps(t))]);
     expect(m.aggregate).not.toBeNull();
     expect(m.aggregate as number).toBeLessThan(0.005);
+    // Flow and stream together: the 74 Mbit/s the flow was given room for.
+    expect((m.mean as number) / 1e6).toBeCloseTo(74, 1);
     // The stream's σ over 5 s means against the flow's mean of about 64.6 Mbit/s.
     expect(m.flow as number).toBeGreaterThan(0.05);
   });
@@ -64,6 +67,8 @@ describe('the stability of the link’s whole load (stability.aggregate)', () =>
     const m = metricsOf(true, [...udp(), ...flow(() => 21e6)]);
     expect(m.flow as number).toBeLessThan(1e-9);
     expect(m.aggregate as number).toBeGreaterThan(0.1);
+    // 21 Mbit/s of flow and the stream's 9.375 on average (12.5 % of 75).
+    expect((m.mean as number) / 1e6).toBeCloseTo(30.4, 0);
   });
 
   it('is not given without cross traffic, nor when the stream left no samples', () => {

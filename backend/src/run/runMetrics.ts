@@ -24,6 +24,7 @@ import {
   rttStats,
   type Series,
   series,
+  type ThroughputStats,
   throughputStats,
   windowRecoveries,
 } from '@lfnlab/metrics';
@@ -202,30 +203,29 @@ function udpSeries(source: string, samples: Sample[]): Series | null {
 }
 
 /**
- * σ/μ of one direction's flows and its cross traffic added up, over the intervals every flow
- * sent in after its `omit`: the same intervals as a single flow's own stability index, so the two
- * compare directly (seed 000 §4.5).
+ * One direction's flows and its cross traffic added up, over the intervals every flow sent in after
+ * its `omit`: the same intervals as a single flow's own mean and stability index, so they compare
+ * directly (seed 000 §4.5). Null without cross traffic in that direction.
  */
-function aggregateStability(
+function aggregateLoad(
   spec: Spec,
   path: PathTopology,
   direction: 'forward' | 'reverse',
   withSeries: { f: FlowTopology; s: Series }[],
   samples: Sample[],
   intervalS: number,
-): number | null {
+): ThroughputStats | null {
   const cross = (spec.paths[path.name]?.cross ?? []).filter((c) => c.direction === direction);
   const udp = cross.map((c) => udpSeries(c.name, samples));
   if (udp.length === 0 || udp.some((s) => s === null)) return null;
   const fromS = Math.max(...withSeries.map((x) => (x.f.startMs + (x.f.omitMs ?? 0)) / 1000));
   const toS = Math.min(...withSeries.map((x) => (x.f.startMs + x.f.durationMs) / 1000));
   try {
-    const st = aggregateThroughputStats([...withSeries.map((x) => x.s), ...(udp as Series[])], {
+    return aggregateThroughputStats([...withSeries.map((x) => x.s), ...(udp as Series[])], {
       intervalS: Math.min(intervalS, toS - fromS),
       startS: fromS,
       endS: toS,
     });
-    return st.intervals >= 2 && Number.isFinite(st.stabilityIndex) ? st.stabilityIndex : null;
   } catch (err) {
     if (err instanceof MetricInputError) return null;
     throw err;
@@ -248,8 +248,13 @@ function groupMetrics(
   const runS = spec.duration / 1000;
   const out: MetricValue[] = [];
   const all = withSeries.map((x) => x.s);
-  const agg = aggregateStability(spec, path, direction, withSeries, samples, intervalS);
-  if (agg !== null) out.push(metricValue('stability.aggregate', agg));
+  const load = aggregateLoad(spec, path, direction, withSeries, samples, intervalS);
+  if (load) {
+    out.push(metricValue('throughput.aggregate', load.meanBitPerS));
+    // One interval has no spread: a σ/μ of 0 would read as perfectly level.
+    if (load.intervals >= 2 && Number.isFinite(load.stabilityIndex))
+      out.push(metricValue('stability.aggregate', load.stabilityIndex));
+  }
   if (withSeries.length >= 2) {
     tryMetric(out, 'jain.whole', () => jainWholeRun(all, runS));
     tryMetric(out, 'jain.second_half', () => jainSecondHalf(all, runS));

@@ -4,7 +4,9 @@
 // period, the flow's `omit` and length). What a stack adds of its own is what lies above it,
 // √(σ² − σ_floor²)/μ when the two are independent. Beside them: the link's whole load (flow and
 // stream, run metric stability.aggregate, present once the runs were judged again with it), and
-// the with/without goodput ratio per window against 1 − the stream's mean share.
+// the with/without goodput ratio per window against 1 − the stream's mean share; then the same ratio
+// with the link's whole load on the "with" side (run metric throughput.aggregate): what the paper's
+// +15 % would be had its throughput with the stream counted the stream too.
 // Reads only the kept records (progress/main/runs), so it runs on a fresh clone after `npm run build`:
 //   node presets/results/seed000-sinusoidal/experiments/sine-floor.mjs
 // Writes sine-floor-results.csv beside it (one row per run with the stream).
@@ -61,6 +63,7 @@ for (const id of existsSync(runsDir) ? readdirSync(runsDir).sort() : []) {
     floor: null,
     own: null,
     aggregate: metric(group?.metrics, 'stability.aggregate'),
+    load: metric(group?.metrics, 'throughput.aggregate'),
     streamShare: cross ? cross.pattern.meanBps / path.rate : 0,
   };
   if (cross) {
@@ -76,7 +79,7 @@ for (const id of existsSync(runsDir) ? readdirSync(runsDir).sort() : []) {
 }
 
 const withStream = runs.filter((r) => r.period > 0);
-const cols = ['id', 'stack', 'window', 'period', 'goodput', 'stability', 'floor', 'own', 'aggregate'];
+const cols = ['id', 'stack', 'window', 'period', 'goodput', 'stability', 'floor', 'own', 'aggregate', 'load'];
 writeFileSync(
   join(here, 'sine-floor-results.csv'),
   `${cols.join(',')}\n${withStream.map((r) => cols.map((c) => r[c] ?? '').join(',')).join('\n')}\n`,
@@ -123,4 +126,21 @@ for (const w of [...new Set(runs.map((r) => r.window))].sort((a, b) => a - b)) {
   console.log(
     `  window ${w} BDP: ${f(mean(a) / mean(b), 3)} (${ci ? `${f(ci.low, 3)} to ${f(ci.high, 3)}` : 'no interval'}; ${a.length} with, ${b.length} without; ${f(mean(a), 1)} against ${f(mean(b), 1)} Mbit/s); 1 − share = ${f(1 - share, 3)}`,
   );
+}
+
+const loadRuns = withStream.filter((r) => r.load !== null);
+const without = runs.filter((r) => r.period === 0);
+if (loadRuns.length && without.length) {
+  console.log('\nThe whole load with the stream (flow + stream) over the flow alone without it: the paper reports 1.15');
+  const ratio = (a, b) => {
+    const ci = smallSampleCi([a, b], (g) => mean(g[0]) / mean(g[1]));
+    return `${f(mean(a) / mean(b), 3)} (${ci ? `${f(ci.low, 3)} to ${f(ci.high, 3)}` : 'no interval'}; ${a.length} with, ${b.length} without)`;
+  };
+  for (const w of [...new Set(runs.map((r) => r.window))].sort((a, b) => a - b)) {
+    const a = loadRuns.filter((r) => r.window === w).map((r) => r.load / 1e6);
+    const b = without.filter((r) => r.window === w).map((r) => r.goodput);
+    if (a.length && b.length) console.log(`  window ${w} BDP: ${ratio(a, b)}`);
+  }
+  console.log(`  all windows: ${ratio(loadRuns.map((r) => r.load / 1e6), without.map((r) => r.goodput))}`);
+  console.log(`  (the flow alone: ${ratio(withStream.map((r) => r.goodput), without.map((r) => r.goodput))})`);
 }
