@@ -1,6 +1,6 @@
 import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { phone } from '../../test/support/phone';
+import { phone } from '../../test/support/media';
 import { renderInApp } from '../../test/support/render';
 import type { RunSummary } from '../api/types';
 import { VerdictCard } from './VerdictCard';

@@ -1,6 +1,7 @@
 // happy-dom lacks a few browser APIs Mantine touches; minimal stand-ins keep components renderable.
 import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';
+import { matchMediaStub } from './media';
 
 afterEach(() => {
   cleanup();
@@ -10,18 +11,7 @@ afterEach(() => {
 });
 
 if (!window.matchMedia) {
-  Object.defineProperty(window, 'matchMedia', {
-    value: (query: string) => ({
-      matches: false,
-      media: query,
-      onchange: null,
-      addEventListener() {},
-      removeEventListener() {},
-      addListener() {},
-      removeListener() {},
-      dispatchEvent: () => false,
-    }),
-  });
+  Object.defineProperty(window, 'matchMedia', { value: matchMediaStub(() => false) });
 }
 if (!('ResizeObserver' in window)) {
   (window as unknown as { ResizeObserver: unknown }).ResizeObserver = class {
