@@ -12,7 +12,7 @@ const statusText = (c: Rejudged['changed'][number]['before']) => (c ? c.status :
 
 export const rejudgeCommand: Command = {
   name: 'rejudge',
-  summary: 'judge recorded runs again with the current fidelity checks; show what changed',
+  summary: 'judge recorded runs again with the current fidelity checks and metrics; show what changed',
   usage: `usage: lfnlab rejudge DIR [DIR ...] [--write] [--all]
 
 Recomputes each run's fidelity verdict from its own directory (spec, plan, counter snapshots,
