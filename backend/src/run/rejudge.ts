@@ -156,7 +156,13 @@ export function rejudgeRun(dir: string): Rejudged {
   // What limited each flow leans on what the link checks proved, so it is decided again with them.
   const limits = flowLimits(spec, plan.topology.paths, plan.topology.flows, samples, linkProofOf(report));
   const after = withLabLimits(report, limits);
-  const metrics = runMetrics(spec, plan.topology.paths, plan.topology.flows, samples);
+  // A record the metrics cannot be computed from again keeps the ones it has; its verdict still counts.
+  let metrics: RunMetrics | undefined;
+  try {
+    metrics = runMetrics(spec, plan.topology.paths, plan.topology.flows, samples);
+  } catch {
+    metrics = undefined;
+  }
   return {
     dir,
     summary: run.summary,
@@ -165,7 +171,6 @@ export function rejudgeRun(dir: string): Rejudged {
     limits,
     why: null,
     changed: diffChecks(before.checks, after.checks),
-    metrics,
-    metricsChanged: diffMetrics(run.summary.metrics ?? null, metrics),
+    ...(metrics ? { metrics, metricsChanged: diffMetrics(run.summary.metrics ?? null, metrics) } : {}),
   };
 }
