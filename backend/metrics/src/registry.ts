@@ -54,7 +54,7 @@ export const METRICS = define([
     title: 'Aggregate throughput',
     unit: 'bit/s',
     definition:
-      'Mean per interval of what a bottleneck direction carried: its TCP flows and its UDP cross traffic added up.',
+      'Mean per interval of what a bottleneck direction carried: its TCP flows’ goodput and its UDP cross traffic (as its sink received it, IP bytes) added up.',
     source: 'seed 000 §4.5',
   },
   {
