@@ -220,10 +220,30 @@ export function moreFor(
     .map(({ where, repeat }) => ({ where, repeat }));
 }
 
+/** The meta's value subsets that concern one part: named for it, or (no part) any part varying the key. */
+export function valuesFor(
+  values: NonNullable<Preset['meta']['reproduce']>['values'],
+  part: { name: string; campaign: Campaign },
+): NonNullable<Preset['meta']['reproduce']>['values'] {
+  return values.filter((v) => (v.part === undefined ? v.key in part.campaign.vary : v.part === part.name));
+}
+
+/** The campaign with only the kept values of some varied parameters (values as the file writes them). */
+export function keepValues(
+  campaign: Campaign,
+  values: NonNullable<Preset['meta']['reproduce']>['values'],
+): Campaign {
+  if (!values.length) return campaign;
+  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+  const vary = { ...campaign.vary };
+  for (const v of values) vary[v.key] = (vary[v.key] ?? []).filter((x) => v.keep.some((k) => same(k, x)));
+  return { ...campaign, vary };
+}
+
 /**
- * Every part of a preset at its reproduction length (meta `reproduce`): every parameter value kept,
- * at least `repeat` repetitions per variant (more when the campaign file already asks for more);
- * the parts it says are not reproduced are left out.
+ * Every part of a preset at its reproduction length (meta `reproduce`): every parameter value kept
+ * but those `values` leaves out, at least `repeat` repetitions per variant (more when the campaign
+ * file already asks for more); the parts it says are not reproduced are left out.
  */
 export function presetForReproduction(preset: Preset): { part: string; campaign: Campaign }[] {
   const r = preset.meta.reproduce;
@@ -233,7 +253,7 @@ export function presetForReproduction(preset: Preset): { part: string; campaign:
     .filter((p) => !skipped.has(p.name))
     .map((p) => ({
       part: p.name,
-      campaign: shortenForCi(p.campaign, r.seconds, {
+      campaign: shortenForCi(keepValues(p.campaign, valuesFor(r.values, p)), r.seconds, {
         repeat: Math.max(r.repeat, p.campaign.repeat),
         repeatWhere: moreFor(r.more, p),
         suffix: 'repro',

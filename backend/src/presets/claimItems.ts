@@ -3,7 +3,9 @@
 // reproduction's comparison can say why such a finding has nothing measured.
 import { matchPattern } from '../campaign/pattern.js';
 import { globRe, type Preset } from './load.js';
-import type { Claim, Item, Where } from './schema.js';
+import type { Claim, Item, PresetMeta, Where } from './schema.js';
+
+type ReproduceValues = NonNullable<PresetMeta['reproduce']>['values'][number];
 
 const itemsOf = (c: Claim): Item[] =>
   'item' in c ? [c.item] : c.kind === 'pairs' ? c.pairs.flat() : 'items' in c ? [...c.items] : [];
@@ -39,6 +41,26 @@ export function notReproducedWhy(preset: Preset, claim: Claim): string | null {
   return why.length === parts.size ? why.map(partWhy).join(' ') : null;
 }
 
-/** What the reproduction leaves out, one line per part: "Not in the reproduction: part bdp …". */
-export const notReproducedLines = (preset: Pick<Preset, 'meta'>): string[] =>
-  (preset.meta.reproduce?.notReproduced ?? []).map((n) => `Not in the reproduction: ${partWhy(n)}`);
+/**
+ * "flows[1].streams 24, 32, 48 (part main; it keeps 1, 2, 4, 8, 16): …": values a reproduction
+ * leaves out and why, read against the parts that vary the key.
+ */
+function valuesWhy(preset: Pick<Preset, 'meta' | 'parts'>, v: ReproduceValues): string {
+  const text = (x: unknown) => (typeof x === 'string' ? x : JSON.stringify(x));
+  const kept = new Set(v.keep.map((x) => JSON.stringify(x)));
+  const written = preset.parts
+    .filter((p) => (v.part === undefined ? v.key in p.campaign.vary : p.name === v.part))
+    .flatMap((p) => p.campaign.vary[v.key] ?? []);
+  const left = [...new Set(written.filter((x) => !kept.has(JSON.stringify(x))).map(text))];
+  const where = v.part ? `part ${v.part}; ` : '';
+  return `${v.key} ${left.join(', ')} (${where}it keeps ${v.keep.map(text).join(', ')}): ${v.why}`;
+}
+
+/**
+ * What the reproduction leaves out, one line per part and per parameter some of whose values it
+ * drops: "Not in the reproduction: part bdp …", "Not in the reproduction: flows[1].streams 24, …".
+ */
+export const notReproducedLines = (preset: Pick<Preset, 'meta' | 'parts'>): string[] => [
+  ...(preset.meta.reproduce?.notReproduced ?? []).map((n) => `Not in the reproduction: ${partWhy(n)}`),
+  ...(preset.meta.reproduce?.values ?? []).map((v) => `Not in the reproduction: ${valuesWhy(preset, v)}`),
+];

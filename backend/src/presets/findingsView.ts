@@ -98,7 +98,7 @@ export function cellView(c: CellComparison): FindingCell {
 }
 
 export function findingsView(
-  preset: Pick<Preset, 'name' | 'meta'>,
+  preset: Pick<Preset, 'name' | 'meta' | 'parts'>,
   comparison: PresetComparison | null,
   source: FindingsSource | null,
   explanations: Explanation[] = [],

@@ -214,6 +214,27 @@ function check(meta: PresetMeta, parts: PresetPart[], problems: string[]): void 
     if (!parts.some((p) => moreFor([m], p).length))
       problems.push(`${what}: no part ${m.part ? `named ${m.part}` : 'varies all of its keys'}`);
   }
+  for (const [i, v] of (meta.reproduce?.values ?? []).entries()) {
+    const what = `reproduce.values[${i}]`;
+    const reach = parts.filter((p) => (v.part === undefined ? v.key in p.campaign.vary : p.name === v.part));
+    if (!reach.length) {
+      problems.push(`${what}: ${v.part ? `no part named ${v.part}` : `no part varies '${v.key}'`}`);
+      continue;
+    }
+    for (const p of reach) {
+      const written = p.campaign.vary[v.key];
+      if (!written) {
+        problems.push(`${what}: part ${p.name} does not vary '${v.key}'`);
+        continue;
+      }
+      const text = (x: unknown) => JSON.stringify(x);
+      for (const k of v.keep)
+        if (!written.some((x) => text(x) === text(k)))
+          problems.push(
+            `${what}: ${text(k)} is not one of part ${p.name}'s values of '${v.key}' (${written.map(text).join(', ')})`,
+          );
+    }
+  }
   for (const { part } of meta.reproduce?.notReproduced ?? [])
     if (!parts.some((p) => p.name === part)) problems.push(`reproduce.notReproduced: no part named ${part}`);
   if (meta.reproduce && parts.every((p) => meta.reproduce?.notReproduced.some((n) => n.part === p.name)))

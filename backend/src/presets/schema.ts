@@ -353,6 +353,24 @@ export const MetaSchema = z.strictObject({
           }),
         )
         .default([]),
+      /**
+       * Some values of a varied parameter left out of the reproduction, where the findings read
+       * only a range of them (a crossing the runs already done place well inside it): the values
+       * kept, as the part's campaign file writes them, and why the others are not needed.
+       */
+      values: z
+        .array(
+          z.strictObject({
+            part: z
+              .string()
+              .regex(/^[\w-]+$/)
+              .optional(),
+            key: z.string().min(1),
+            keep: z.array(z.unknown()).min(1),
+            why: z.string().min(20),
+          }),
+        )
+        .default([]),
       /** Why this length decides the findings (what must fit in a run). */
       why: z.string().min(20),
       /**
