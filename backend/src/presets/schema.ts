@@ -4,6 +4,7 @@
 // files themselves stay plain campaign files (CampaignSchema is strict), one per part.
 import { z } from 'zod';
 import { PatternSchema } from '../campaign/pattern.js';
+import { ReproduceSchema } from './reproduceSchema.js';
 import { type Where, WhereSchema } from './where.js';
 
 /** Where a number or a claim comes from in the paper. The seed texts carry no page breaks, so `page` is optional. */
@@ -327,61 +328,7 @@ export const MetaSchema = z.strictObject({
     /** Keep at most this many values of every varied parameter (first, last, evenly between). */
     values: z.number().int().min(1).optional(),
   }),
-  /**
-   * The reproduction length: long enough that the findings are decided, short enough to run every
-   * preset. Every value is kept; each variant runs `repeat` times (seeded, see expandCampaign).
-   * Every shipped preset has one (a test says so); a meta file under test may leave it out.
-   */
-  reproduce: z
-    .strictObject({
-      seconds: z.number().int().min(5).max(3600),
-      repeat: z.number().int().min(3).max(10).default(3),
-      /**
-       * More repetitions of some variants, where the findings need them (a cell whose interval
-       * straddled a bound at `repeat`): vary keys with a pattern each, as the part's campaign file
-       * writes its values, in one part or (no `part`) in every part that varies those keys.
-       */
-      more: z
-        .array(
-          z.strictObject({
-            part: z
-              .string()
-              .regex(/^[\w-]+$/)
-              .optional(),
-            where: z.record(z.string(), z.unknown()),
-            repeat: z.number().int().min(4).max(30),
-          }),
-        )
-        .default([]),
-      /**
-       * Some values of a varied parameter left out of the reproduction, where the findings read
-       * only a range of them (a crossing the runs already done place well inside it): the values
-       * kept, as the part's campaign file writes them, and why the others are not needed.
-       */
-      values: z
-        .array(
-          z.strictObject({
-            part: z
-              .string()
-              .regex(/^[\w-]+$/)
-              .optional(),
-            key: z.string().min(1),
-            keep: z.array(z.unknown()).min(1),
-            why: z.string().min(20),
-          }),
-        )
-        .default([]),
-      /** Why this length decides the findings (what must fit in a run). */
-      why: z.string().min(20),
-      /**
-       * Parts the reproduction does not run, each with why no length the lab can afford would
-       * measure what the paper measured (their findings then say so instead of "not measured yet").
-       */
-      notReproduced: z
-        .array(z.strictObject({ part: z.string().regex(/^[\w-]+$/), why: z.string().min(20) }))
-        .default([]),
-    })
-    .optional(),
+  reproduce: ReproduceSchema.optional(),
   /** What the paper did that the spec cannot express yet. */
   notExpressed: z.array(z.string()).default([]),
   published: z.array(PublishedSchema).default([]),
