@@ -13,7 +13,8 @@ describe("a preset's reproduction in 'lfnlab preset list'", () => {
   });
 
   it('prefers the runs the campaign directory holds', () => {
-    expect(reproductionCell(cost(27), 60, published)).toBe('27 × 60 s, all done');
+    expect(reproductionCell(cost(27), 60, published)).toBe('27 × 60 s, all done, published (27 of 27 runs)');
+    expect(reproductionCell(cost(27), 60)).toBe('27 × 60 s, all done');
     expect(reproductionCell(cost(9), 60, published)).toMatch(/^27 × 60 s, 9 done, ~.* left$/);
   });
 });

@@ -77,7 +77,10 @@ export function reproductionCell(c: PresetCost, seconds: number, published?: Run
   if (c.done === 0 && published)
     return `${head}, published (${published.runs.completed} of ${published.runs.planned} runs)`;
   if (c.done === 0) return `${head}, ~${formatWallS(c.wallS)}`;
-  if (c.done === c.runs) return `${head}, all done`;
+  if (c.done === c.runs)
+    return published
+      ? `${head}, all done, published (${published.runs.completed} of ${published.runs.planned} runs)`
+      : `${head}, all done`;
   return `${head}, ${c.done} done, ~${formatWallS(c.wallS)} left`;
 }
 
