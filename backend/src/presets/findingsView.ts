@@ -37,10 +37,11 @@ export interface FindingView {
   /** The published numbers the claim talks about (none when it talks about unpublished selections). */
   cells: FindingCell[];
   /**
-   * The targeted experiment run on the published results when this finding failed there: the likely
-   * cause, the experiment and its answer (explanations.yaml beside them); null when there is none.
+   * The targeted experiments run on the published results when this finding failed there, in the
+   * order they were run (each the likely cause, the experiment and its answer; explanations.yaml
+   * beside them); empty when there is none.
    */
-  tested: Omit<Explanation, 'finding'> | null;
+  tested: Omit<Explanation, 'finding'>[];
 }
 
 /** Where the findings come from. */
@@ -116,7 +117,8 @@ export function findingsView(
       summary: null,
     };
   const claims = new Map(preset.meta.claims.map((c) => [c.id, c]));
-  const tested = new Map(explanations.map(({ finding, ...rest }) => [finding, rest]));
+  const testedOf = (id: string) =>
+    explanations.filter((e) => e.finding === id).map(({ finding: _, ...rest }) => rest);
   const findings = comparison.findings.map((f): FindingView => {
     const claim = claims.get(f.id);
     const patterns = (claim ? claimIds(claim) : []).map(globRe);
@@ -129,7 +131,7 @@ export function findingsView(
       sentence: f.sentence,
       test: (f.test as VerdictTest | undefined) ?? null,
       cells: comparison.cells.filter((c) => patterns.some((re) => re.test(c.id))).map(cellView),
-      tested: tested.get(f.id) ?? null,
+      tested: testedOf(f.id),
     };
   });
   return { ...base, source, message: null, findings, summary: comparison.summary };

@@ -92,10 +92,14 @@ function writeFixture(dir: string) {
     ],
   };
   writeFileSync(join(dir, COMMITTED, 'runs.json'), JSON.stringify(runs));
-  // The targeted experiment written beside the results, as for a finding that failed there.
+  // Two targeted experiments written beside the results, as for a finding that failed there: the
+  // second tests the next candidate once the first ruled its own out.
   writeFileSync(
     join(dir, COMMITTED, 'explanations.yaml'),
-    '- finding: fast.quarter\n  hypothesis: The reverse flow starts too late.\n  experiment: lfnlab campaign run x.yaml\n  answer: No, it does not.\n',
+    [
+      '- finding: fast.quarter\n  hypothesis: The reverse flow starts too late.\n  experiment: lfnlab campaign run x.yaml\n  answer: No, it does not.\n',
+      '- finding: fast.quarter\n  hypothesis: Then the reverse flow is too large.\n  experiment: lfnlab campaign run y.yaml\n  answer: "Yes: halved, FAST holds its quarter."\n',
+    ].join(''),
   );
   return {
     /** The test as comparison.json carries it. */
@@ -121,7 +125,10 @@ function keepOneRun(dir: string) {
   mkdirSync(d, { recursive: true });
   writeFileSync(join(part, 'campaign.json'), JSON.stringify({ variants: expandCampaign(first.campaign) }));
   writeFileSync(join(d, 'spec.json'), JSON.stringify(v.spec));
-  writeFileSync(join(d, 'summary.json'), JSON.stringify({ status: 'completed', verdict: 'valid', flows: [], paths: [] }));
+  writeFileSync(
+    join(d, 'summary.json'),
+    JSON.stringify({ status: 'completed', verdict: 'valid', flows: [], paths: [] }),
+  );
 }
 
 beforeAll(async () => {
@@ -194,12 +201,19 @@ describe('GET /api/presets/:id/findings', () => {
     expect(cell?.ours).toEqual({ mean: 0.3, sd: 0.05, n: 3 });
     expect(cell?.published.scale).toBe(fixture.scale);
     expect(cell?.published.scaled).toBeCloseTo((cell?.published.value ?? 0) * fixture.scale);
-    expect(f?.tested).toBeNull();
-    expect(v.findings.find((x) => x.id === 'fast.quarter')?.tested).toEqual({
-      hypothesis: 'The reverse flow starts too late.',
-      experiment: 'lfnlab campaign run x.yaml',
-      answer: 'No, it does not.',
-    });
+    expect(f?.tested).toEqual([]);
+    expect(v.findings.find((x) => x.id === 'fast.quarter')?.tested).toEqual([
+      {
+        hypothesis: 'The reverse flow starts too late.',
+        experiment: 'lfnlab campaign run x.yaml',
+        answer: 'No, it does not.',
+      },
+      {
+        hypothesis: 'Then the reverse flow is too large.',
+        experiment: 'lfnlab campaign run y.yaml',
+        answer: 'Yes: halved, FAST holds its quarter.',
+      },
+    ]);
     // Every other claim is still there, undecided on no runs.
     expect(
       v.findings.filter((x) => x.id !== fixture.finding).every((x) => x.verdict === 'inconclusive'),

@@ -322,7 +322,7 @@ export const PresetFindingsReply = z.object({
       sentence: z.string(),
       test: VerdictTestSchema.nullable(),
       cells: z.array(FindingCellSchema),
-      tested: z.object({ hypothesis: z.string(), experiment: z.string(), answer: z.string() }).nullable(),
+      tested: z.array(z.object({ hypothesis: z.string(), experiment: z.string(), answer: z.string() })),
     }),
   ),
   summary: z.string().nullable(),

@@ -46,11 +46,13 @@ const findings: PresetFindingsView = {
           ratio: 2.2,
         },
       ],
-      tested: {
-        hypothesis: 'The reverse flow starts late.',
-        experiment: 'lfnlab campaign run experiments/reverse.yaml',
-        answer: 'No: FAST still came last.',
-      },
+      tested: [
+        {
+          hypothesis: 'The reverse flow starts late.',
+          experiment: 'lfnlab campaign run experiments/reverse.yaml',
+          answer: 'No: FAST still came last.',
+        },
+      ],
     },
   ],
 };
@@ -139,6 +141,32 @@ describe('PresetCard', () => {
     expect(notExpressed.textContent).toContain('restarts at the half');
   });
 
+  it('shows every targeted experiment of a finding, numbered in the order they ran', async () => {
+    const second = {
+      hypothesis: 'Then the buffer hides how each stack cuts.',
+      experiment: 'lfnlab campaign run experiments/buffer.yaml',
+      answer: 'Yes: at 0.2 BDP FAST comes first.',
+    };
+    mockApi({
+      ...routes,
+      'GET /api/presets/seed000-table4/findings': {
+        body: {
+          ...findings,
+          findings: findings.findings.map((f) => ({ ...f, tested: [...f.tested, second] })),
+        },
+      },
+    });
+    renderInApp(<PresetCard preset={preset} />);
+    const first = await screen.findByRole('region', { name: 'Targeted experiment 1 of 2' });
+    expect(first.textContent).toContain(
+      'What targeted experiment 1 of 2 found (on the published results): No: FAST',
+    );
+    const next = screen.getByRole('region', { name: 'Targeted experiment 2 of 2' });
+    expect(next.textContent).toContain('Yes: at 0.2 BDP FAST comes first.');
+    expect(next.textContent).toContain('Experiment: lfnlab campaign run experiments/buffer.yaml');
+    expect(screen.queryByRole('region', { name: 'Targeted experiment' })).toBeNull();
+  });
+
   it('says when nothing has been decided yet', async () => {
     mockApi({
       ...routes,
@@ -158,7 +186,7 @@ describe('PresetCard', () => {
         body: {
           ...findings,
           source: { kind: 'provisional', runs: 50, of: 216, wallLeftS: 20_520 },
-          findings: findings.findings.map((f) => ({ ...f, verdict: 'inconclusive', tested: null })),
+          findings: findings.findings.map((f) => ({ ...f, verdict: 'inconclusive', tested: [] })),
         },
       },
     });

@@ -61,14 +61,20 @@ function FindingCells({ cells }: { cells: FindingCell[] }) {
 }
 
 /**
- * The targeted experiment run where the finding did not hold on the published results, and its
+ * A targeted experiment run where the finding did not hold on the published results, and its
  * answer; headed alike for a failed and an inconclusive finding (the verdict is shown above it).
+ * Where one experiment ruled its candidate out and the next tested another, each is numbered in
+ * the order they ran.
  */
-function Tested({ tested }: { tested: NonNullable<FindingView['tested']> }) {
+function Tested({ tested, nth, of }: { tested: FindingView['tested'][number]; nth: number; of: number }) {
+  const which = of > 1 ? `Targeted experiment ${nth} of ${of}` : 'Targeted experiment';
   return (
-    <section aria-label="Targeted experiment" data-testid="tested">
+    <section aria-label={which} data-testid="tested">
       <Text size="xs">
-        <b>What a targeted experiment found</b> (on the published results): {tested.answer}
+        <b>
+          {of > 1 ? `What targeted experiment ${nth} of ${of} found` : 'What a targeted experiment found'}
+        </b>{' '}
+        (on the published results): {tested.answer}
       </Text>
       <details>
         <summary style={{ fontSize: 'var(--mantine-font-size-xs)', cursor: 'pointer' }}>
@@ -97,7 +103,9 @@ function Finding({ f }: { f: FindingView }) {
         </Text>
         {f.cells.length > 0 && <FindingCells cells={f.cells} />}
       </details>
-      {f.tested && <Tested tested={f.tested} />}
+      {f.tested.map((t, i) => (
+        <Tested key={t.hypothesis} tested={t} nth={i + 1} of={f.tested.length} />
+      ))}
     </Stack>
   );
 }
