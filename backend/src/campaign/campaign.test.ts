@@ -360,12 +360,12 @@ describe('running a campaign', () => {
     expect(ran.sort()).toEqual(['003-htcp-2-r3', '003-htcp-2-r4', '004-htcp-4-r3', '004-htcp-4-r4']);
     expect(lines).toContain('the campaign grew by 4 runs; the 12 planned before stay');
     expect(second.rows).toHaveLength(16);
-    // A campaign that changes a planned run's spec is another campaign, grown or not.
+    // A campaign that changes a planned run's spec is refused, grown or not, naming what changed.
     const changed = parseCampaignText(
       `${text.replace('duration: 10s', 'duration: 11s')}repeatWhere: [{ where: { 'flows[0].stack': htcp }, repeat: 5 }]\n`,
     );
     await expect(runCampaign({ campaign: changed, dir, log: () => undefined, runOne })).rejects.toThrow(
-      /holds another campaign/,
+      /holds runs made to another plan: the campaign file gives 16 of its variants another spec \(first .*: duration: 10s → 11s\); run again with --rerun-changed/,
     );
   });
 

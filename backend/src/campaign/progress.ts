@@ -63,14 +63,19 @@ function variantDirs(base: string, id: string): string[] {
 
 /**
  * Copies one variant's finished run (and its invalid tries) and the plan to `progressDir`. A run
- * set aside to be tried again leaves the progress directory too, so a restore cannot count it twice.
+ * set aside to be tried again, or superseded with its tries, leaves the progress directory too, so
+ * a restore cannot count it twice or bring it back.
  */
 export function saveProgress(campaignDir: string, progressDir: string, id: string): void {
   mkdirSync(progressDir, { recursive: true });
   if (existsSync(join(campaignDir, PLAN))) copyFileSync(join(campaignDir, PLAN), join(progressDir, PLAN));
   if (!existsSync(join(campaignDir, 'runs', id, 'summary.json')))
     rmSync(join(progressDir, 'runs', id), { recursive: true, force: true });
-  for (const d of variantDirs(campaignDir, id)) copyRecord(join(campaignDir, d), join(progressDir, d));
+  const dirs = variantDirs(campaignDir, id);
+  for (const d of variantDirs(progressDir, id))
+    if (d.startsWith(INVALID_DIR) && !dirs.includes(d))
+      rmSync(join(progressDir, d), { recursive: true, force: true });
+  for (const d of dirs) copyRecord(join(campaignDir, d), join(progressDir, d));
 }
 
 /**

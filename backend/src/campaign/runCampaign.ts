@@ -13,6 +13,7 @@ import type { RunSummary } from '../run/summary.js';
 import { poolLabNames } from '../service/labDriver.js';
 import { type Campaign, expandCampaign, type Variant, writtenVariant } from './expand.js';
 import { toCsv } from './resultsCsv.js';
+import { SUPERSEDED_DIR, setAsideSuperseded, specChanges } from './superseded.js';
 
 /**
  * One run of a variant: its resolved spec, its directory, and the spec as the campaign writes it
@@ -173,12 +174,19 @@ export async function runCampaign(o: {
   retryInvalid?: number;
   /** Called with a variant's id each time one of its runs has ended and its directory settled. */
   afterRun?: (id: string) => void;
+  /**
+   * Runs made to a spec the campaign file no longer gives their variant go aside (superseded/) and
+   * run again; without it such a campaign is refused, naming what changed.
+   */
+  rerunChanged?: boolean;
 }): Promise<CampaignOutcome> {
   const retry = o.retryInvalid ?? 0;
   const log = o.log ?? ((s: string) => console.log(s));
   const variants = expandCampaign(o.campaign);
   mkdirSync(join(o.dir, 'runs'), { recursive: true });
-  // The expanded order is written once; a resume follows it, even if the file has changed since.
+  // The plan is written once; a resume keeps every run made to it. A variant the file now gives
+  // another spec is another experiment under the same id: refused, or (rerunChanged) its run goes
+  // aside and it runs again.
   const planFile = join(o.dir, 'campaign.json');
   const written = { campaign: o.campaign, variants: variants.map(writtenVariant) };
   if (existsSync(planFile)) {
@@ -190,13 +198,26 @@ export async function runCampaign(o: {
       throw new Error(
         `${o.dir} holds another campaign (its variants differ); resume it with its own file or use another directory`,
       );
-    if (!same) {
-      // More repetitions of some variants (repeatWhere): the runs made keep their ids and specs.
+    const changed = specChanges(before.variants, variants);
+    const first = changed[0];
+    if (first && !o.rerunChanged)
+      throw new Error(
+        `${o.dir} holds runs made to another plan: the campaign file gives ${changed.length} of its variants another spec (first ${first.variant.id}: ${first.difference}); run again with --rerun-changed to keep those runs under ${SUPERSEDED_DIR}/ and make them anew, or use another directory`,
+      );
+    for (const { variant, difference } of changed) {
+      const to = setAsideSuperseded(o.dir, variant.id, INVALID_DIR);
+      if (!to) continue;
+      log(
+        `${variant.id} was made to another spec than the campaign file gives it now (${difference}): kept in ${to}, running it again`,
+      );
+      o.afterRun?.(variant.id);
+    }
+    if (!same)
+      // More repetitions of some variants (repeatWhere): the runs made keep their ids.
       log(
         `the campaign grew by ${variants.length - before.variants.length} runs; the ${before.variants.length} planned before stay`,
       );
-      writeFileSync(planFile, `${JSON.stringify(written, null, 2)}\n`);
-    }
+    if (!same || changed.length) writeFileSync(planFile, `${JSON.stringify(written, null, 2)}\n`);
   } else {
     writeFileSync(planFile, `${JSON.stringify(written, null, 2)}\n`);
   }
@@ -218,16 +239,10 @@ export async function runCampaign(o: {
   return { rows, ran, skipped: done.length };
 }
 
-/** Whether `now` keeps every variant planned `before`, each with the same spec, and adds some. */
-function grownFrom(before: readonly { id: string; spec?: unknown }[], now: readonly Variant[]): boolean {
-  const byId = new Map(now.map((v) => [v.id, v]));
-  return (
-    now.length > before.length &&
-    before.every((b) => {
-      const v = byId.get(b.id);
-      return v !== undefined && JSON.stringify(b.spec) === JSON.stringify(v.spec);
-    })
-  );
+/** Whether `now` keeps every variant planned `before` (by id; a changed spec is superseded) and adds some. */
+function grownFrom(before: readonly { id: string }[], now: readonly Variant[]): boolean {
+  const ids = new Set(now.map((v) => v.id));
+  return now.length > before.length && before.every((b) => ids.has(b.id));
 }
 
 async function runVariants(

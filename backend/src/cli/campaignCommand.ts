@@ -5,14 +5,20 @@ import { saveProgress, syncedText, syncProgress } from '../campaign/progress.js'
 import { runCampaign, runInLabs } from '../campaign/runCampaign.js';
 import { type Command, table, UsageError } from './args.js';
 import { CAMPAIGN_TABLE_HELP, campaignTable } from './campaignTable.js';
-import { labsLeftUpNote, parseLabCount, parseRetryInvalid, RETRY_INVALID_HELP } from './labsOption.js';
+import {
+  labsLeftUpNote,
+  parseLabCount,
+  parseRetryInvalid,
+  RERUN_CHANGED_HELP,
+  RETRY_INVALID_HELP,
+} from './labsOption.js';
 import { STOP_HELP, stopOnSignals } from './stopSignals.js';
 
 export const campaignCommand: Command = {
   name: 'campaign',
   summary: 'run a sweep: a base spec × parameters × repetitions, resumable',
   usage: `usage: lfnlab campaign run FILE.yaml [--out DIR] [--lab NAME] [--labs N] [--retry-invalid N]
-                          [--progress DIR]
+                          [--progress DIR] [--rerun-changed]
        lfnlab campaign plan FILE.yaml
        lfnlab campaign table SOURCE [--csv] [--with-invalid]
 
@@ -33,6 +39,7 @@ ${CAMPAIGN_TABLE_HELP}
              campaign directory lacks: commit DIR and a campaign longer than a
              sitting resumes on another machine or a fresh clone
 ${RETRY_INVALID_HELP}
+${RERUN_CHANGED_HELP}
 
 ${STOP_HELP}`,
   options: {
@@ -40,6 +47,7 @@ ${STOP_HELP}`,
     lab: { type: 'string' },
     labs: { type: 'string' },
     'retry-invalid': { type: 'string' },
+    'rerun-changed': { type: 'boolean' },
     progress: { type: 'string' },
     csv: { type: 'boolean' },
     'with-invalid': { type: 'boolean' },
@@ -100,6 +108,7 @@ ${STOP_HELP}`,
         signal: stopping.signal,
         drain: stopping.drain,
         retryInvalid,
+        rerunChanged: values['rerun-changed'] === true,
         runOne: runInLabs(labBase, labCount),
         afterRun: progress ? (id) => saveProgress(dir, progress, id) : undefined,
       });

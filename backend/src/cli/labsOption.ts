@@ -53,6 +53,11 @@ export const RETRY_INVALID_HELP = `  --retry-invalid N  run a variant again, up 
                      repetition stays invalid through all its tries, the variant's other
                      repetitions run once each`;
 
+export const RERUN_CHANGED_HELP = `  --rerun-changed  when the file now gives a variant another spec than the one its run
+                   in DIR was made to (same run id, e.g. a preset edited since), keep that
+                   run under DIR/superseded/ and make it anew; without it such a resume
+                   is refused, naming the first field that changed`;
+
 /**
  * --lab real|fake|NAME: fake runs no lab; real keeps labs named default, default-2 …; NAME keeps
  * labs NAME, NAME-2 … instead (a lab PC's name drives that PC: `lfnlab lab iso`).

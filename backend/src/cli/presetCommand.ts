@@ -33,7 +33,13 @@ import { renderPresetComparison } from '../report/presetReport.js';
 import { renderResultsSummaryHtml, renderResultsSummaryMarkdown } from '../report/presetSummary.js';
 import { codeVersion } from '../run/codeVersion.js';
 import { type Command, table, UsageError } from './args.js';
-import { labsLeftUpNote, parseLabCount, parseRetryInvalid, RETRY_INVALID_HELP } from './labsOption.js';
+import {
+  labsLeftUpNote,
+  parseLabCount,
+  parseRetryInvalid,
+  RERUN_CHANGED_HELP,
+  RETRY_INVALID_HELP,
+} from './labsOption.js';
 import { formatPresetShow } from './presetShow.js';
 import { STOP_HELP, stopOnSignals } from './stopSignals.js';
 
@@ -148,7 +154,7 @@ export const presetCommand: Command = {
   usage: `usage: lfnlab preset list
        lfnlab preset show NAME
        lfnlab preset run NAME [--ci | --reproduce | --seconds N] [--out DIR] [--lab NAME] [--labs N]
-                         [--retry-invalid N] [--progress DIR]
+                         [--retry-invalid N] [--progress DIR] [--rerun-changed]
        lfnlab preset compare NAME [--ci | --reproduce | --seconds N] [--out DIR]
        lfnlab preset publish NAME [--ci | --reproduce | --seconds N] [--out DIR] [--results DIR]
                              [--rejudge [--progress DIR]]
@@ -201,6 +207,7 @@ regroup  recomputes the dimensionless groups of published comparisons (NAME,
                 the campaign directory lacks: commit DIR and a reproduction
                 longer than a sitting resumes on another machine or a fresh clone
 ${RETRY_INVALID_HELP}
+${RERUN_CHANGED_HELP}
 
 ${STOP_HELP}`,
   options: {
@@ -212,6 +219,7 @@ ${STOP_HELP}`,
     lab: { type: 'string' },
     labs: { type: 'string' },
     'retry-invalid': { type: 'string' },
+    'rerun-changed': { type: 'boolean' },
     progress: { type: 'string' },
     rejudge: { type: 'boolean' },
   },
@@ -373,6 +381,7 @@ ${STOP_HELP}`,
           signal: stopping.signal,
           drain: stopping.drain,
           retryInvalid,
+          rerunChanged: values['rerun-changed'] === true,
           runOne: runInLabs(labBase, labCount),
           afterRun: progress ? (id) => saveProgress(partDir, join(progress, part), id) : undefined,
         });
