@@ -5,13 +5,7 @@ import { saveProgress, syncedText, syncProgress } from '../campaign/progress.js'
 import { runCampaign, runInLabs } from '../campaign/runCampaign.js';
 import { type Command, table, UsageError } from './args.js';
 import { CAMPAIGN_TABLE_HELP, campaignTable } from './campaignTable.js';
-import {
-  labsLeftUpNote,
-  parseLabCount,
-  parseRetryInvalid,
-  RERUN_CHANGED_HELP,
-  RETRY_INVALID_HELP,
-} from './labsOption.js';
+import { labsLeftUpNote, parseLabCount, parseRetryInvalid, RESUME_OPTIONS_HELP } from './labsOption.js';
 import { STOP_HELP, stopOnSignals } from './stopSignals.js';
 
 export const campaignCommand: Command = {
@@ -38,8 +32,7 @@ ${CAMPAIGN_TABLE_HELP}
              in DIR as it ends, and first restore the runs DIR holds that the
              campaign directory lacks: commit DIR and a campaign longer than a
              sitting resumes on another machine or a fresh clone
-${RETRY_INVALID_HELP}
-${RERUN_CHANGED_HELP}
+${RESUME_OPTIONS_HELP}
 
 ${STOP_HELP}`,
   options: {

@@ -53,10 +53,13 @@ export const RETRY_INVALID_HELP = `  --retry-invalid N  run a variant again, up 
                      repetition stays invalid through all its tries, the variant's other
                      repetitions run once each`;
 
-export const RERUN_CHANGED_HELP = `  --rerun-changed  when the file now gives a variant another spec than the one its run
+const RERUN_CHANGED_HELP = `  --rerun-changed  when the file now gives a variant another spec than the one its run
                    in DIR was made to (same run id, e.g. a preset edited since), keep that
                    run under DIR/superseded/ and make it anew; without it such a resume
                    is refused, naming the first field that changed`;
+
+/** The help of the options a resumable campaign run takes beside its labs: retries and edits. */
+export const RESUME_OPTIONS_HELP = `${RETRY_INVALID_HELP}\n${RERUN_CHANGED_HELP}`;
 
 /**
  * --lab real|fake|NAME: fake runs no lab; real keeps labs named default, default-2 …; NAME keeps

@@ -33,13 +33,7 @@ import { renderPresetComparison } from '../report/presetReport.js';
 import { renderResultsSummaryHtml, renderResultsSummaryMarkdown } from '../report/presetSummary.js';
 import { codeVersion } from '../run/codeVersion.js';
 import { type Command, table, UsageError } from './args.js';
-import {
-  labsLeftUpNote,
-  parseLabCount,
-  parseRetryInvalid,
-  RERUN_CHANGED_HELP,
-  RETRY_INVALID_HELP,
-} from './labsOption.js';
+import { labsLeftUpNote, parseLabCount, parseRetryInvalid, RESUME_OPTIONS_HELP } from './labsOption.js';
 import { formatPresetShow } from './presetShow.js';
 import { STOP_HELP, stopOnSignals } from './stopSignals.js';
 
@@ -206,8 +200,7 @@ regroup  recomputes the dimensionless groups of published comparisons (NAME,
                 DIR/PART as it ends, and first restore the runs DIR holds that
                 the campaign directory lacks: commit DIR and a reproduction
                 longer than a sitting resumes on another machine or a fresh clone
-${RETRY_INVALID_HELP}
-${RERUN_CHANGED_HELP}
+${RESUME_OPTIONS_HELP}
 
 ${STOP_HELP}`,
   options: {

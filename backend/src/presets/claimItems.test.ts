@@ -2,12 +2,13 @@
 // it, the findings that only it measures say why instead of "not measured yet", the card lists it
 // with what the lab cannot express, and the meta file may not name a part it lacks or leave out all.
 import { describe, expect, it } from 'vitest';
+import { loadProblems } from '../../test/support/toyPreset.js';
 import { expandCampaign } from '../campaign/expand.js';
 import { presetForReproduction } from './ci.js';
 import { notReproducedLines, notReproducedWhy } from './claimItems.js';
 import { comparePreset } from './compare.js';
 import { findingsView } from './findingsView.js';
-import { loadPresets, PresetError, parsePreset } from './load.js';
+import { loadPresets, parsePreset } from './load.js';
 
 const campaign = (name: string) => `
 name: ${name}
@@ -64,15 +65,7 @@ describe('a part the reproduction leaves out', () => {
   });
 
   it('must name a part the preset has, and may not leave out every part', () => {
-    const problems = (notReproduced: string) => {
-      try {
-        parse(notReproduced);
-      } catch (err) {
-        expect(err).toBeInstanceOf(PresetError);
-        return (err as PresetError).problems;
-      }
-      return [];
-    };
+    const problems = (notReproduced: string) => loadProblems(() => parse(notReproduced));
     expect(problems('{ part: other, why: "a part that is not there at all, misnamed." }')).toContain(
       'reproduce.notReproduced: no part named other',
     );

@@ -3,6 +3,9 @@
 // parts, or some values of a varied parameter), each with why.
 import { z } from 'zod';
 
+/** A part of a preset, by the name its meta file's `parts` gives it. */
+const PartName = z.string().regex(/^[\w-]+$/);
+
 /**
  * The reproduction length: long enough that the findings are decided, short enough to run every
  * preset. Every value is kept but those `values` drops; each variant runs `repeat` times (seeded,
@@ -20,10 +23,7 @@ export const ReproduceSchema = z.strictObject({
   more: z
     .array(
       z.strictObject({
-        part: z
-          .string()
-          .regex(/^[\w-]+$/)
-          .optional(),
+        part: PartName.optional(),
         where: z.record(z.string(), z.unknown()),
         repeat: z.number().int().min(4).max(30),
       }),
@@ -37,10 +37,7 @@ export const ReproduceSchema = z.strictObject({
   values: z
     .array(
       z.strictObject({
-        part: z
-          .string()
-          .regex(/^[\w-]+$/)
-          .optional(),
+        part: PartName.optional(),
         key: z.string().min(1),
         keep: z.array(z.unknown()).min(1),
         why: z.string().min(20),
@@ -53,7 +50,5 @@ export const ReproduceSchema = z.strictObject({
    * Parts the reproduction does not run, each with why no length the lab can afford would
    * measure what the paper measured (their findings then say so instead of "not measured yet").
    */
-  notReproduced: z
-    .array(z.strictObject({ part: z.string().regex(/^[\w-]+$/), why: z.string().min(20) }))
-    .default([]),
+  notReproduced: z.array(z.strictObject({ part: PartName, why: z.string().min(20) })).default([]),
 });

@@ -2,12 +2,13 @@
 // runs only the kept ones, says which it dropped and why wherever it lists what it leaves out, and
 // the meta file may not keep a value the campaign does not have or name a parameter nothing varies.
 import { describe, expect, it } from 'vitest';
+import { loadProblems } from '../../test/support/toyPreset.js';
 import { expandCampaign } from '../campaign/expand.js';
 import { presetForReproduction } from './ci.js';
 import { notReproducedLines } from './claimItems.js';
 import { campaignsCost } from './cost.js';
 import { findingsView } from './findingsView.js';
-import { loadPresets, PresetError, parsePreset } from './load.js';
+import { loadPresets, parsePreset } from './load.js';
 
 const campaign = (name: string) => `
 name: ${name}
@@ -41,15 +42,7 @@ claims:
 `;
 const parse = (values: string) =>
   parsePreset('toy', toy(values), (file) => campaign(file.replace(/\.yaml$/, '')));
-const problems = (values: string) => {
-  try {
-    parse(values);
-  } catch (err) {
-    expect(err).toBeInstanceOf(PresetError);
-    return (err as PresetError).problems;
-  }
-  return [];
-};
+const problems = (values: string) => loadProblems(() => parse(values));
 const streamsOf = (p: ReturnType<typeof parse>) =>
   presetForReproduction(p).flatMap((x) =>
     expandCampaign(x.campaign).map((v) => v.params['flows[1].streams']),
