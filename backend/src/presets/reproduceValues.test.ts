@@ -2,7 +2,7 @@
 // runs only the kept ones, says which it dropped and why wherever it lists what it leaves out, and
 // the meta file may not keep a value the campaign does not have or name a parameter nothing varies.
 import { describe, expect, it } from 'vitest';
-import { loadProblems } from '../../test/support/toyPreset.js';
+import { loadProblems, toyCampaignOf } from '../../test/support/toyPreset.js';
 import { expandCampaign } from '../campaign/expand.js';
 import { presetForReproduction } from './ci.js';
 import { notReproducedLines } from './claimItems.js';
@@ -10,19 +10,13 @@ import { campaignsCost } from './cost.js';
 import { findingsView } from './findingsView.js';
 import { loadPresets, parsePreset } from './load.js';
 
-const campaign = (name: string) => `
-name: ${name}
-base:
-  name: ${name}
-  duration: 60s
-  paths: { main: { rtt: 50ms, rate: 100Mbit, buffer: 1bdp } }
-  flows: [{ name: one, stack: reno }, { name: many, stack: reno, streams: 1 }]
-vary:
-  flows[0].stack: [reno, cubic]
+// The toy's two flows: `test` the single flow, `other` the n streams. An exclude naming only a
+// dropped value (32) must go with it.
+const campaign = toyCampaignOf(`  flows[0].stack: [reno, cubic]
   flows[1].streams: [1, 2, 4, 8, 16, 32]
 exclude:
   - { 'flows[1].streams': 32, 'flows[0].stack': cubic }
-`;
+`);
 const WHY = 'the crossing lies below 8 in every probe, so 16 is past it.';
 const toy = (values: string) => `
 paper: { id: '000', short: Toy, title: A toy paper }
@@ -36,12 +30,11 @@ reproduce:
   why: twenty seconds hold the toy's whole ramp.
   values: [${values}]
 published:
-  - { id: eq, value: 4, unit: flows, ref: { table: Table 1 }, where: { 'flows[0].stack': cubic }, measure: { kind: equivalence, single: one, many: many, countParam: 'flows[1].streams' } }
+  - { id: eq, value: 4, unit: flows, ref: { table: Table 1 }, where: { 'flows[0].stack': cubic }, measure: { kind: equivalence, single: test, many: other, countParam: 'flows[1].streams' } }
 claims:
   - { id: eq.above.one, kind: threshold, text: One CUBIC flow is worth more than one Reno stream., ref: { table: Table 1 }, item: eq, op: '>', value: 1 }
 `;
-const parse = (values: string) =>
-  parsePreset('toy', toy(values), (file) => campaign(file.replace(/\.yaml$/, '')));
+const parse = (values: string) => parsePreset('toy', toy(values), () => campaign);
 const problems = (values: string) => loadProblems(() => parse(values));
 const streamsOf = (p: ReturnType<typeof parse>) =>
   presetForReproduction(p).flatMap((x) =>

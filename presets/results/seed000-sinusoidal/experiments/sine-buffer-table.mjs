@@ -3,7 +3,7 @@
 //   node presets/results/seed000-sinusoidal/experiments/sine-buffer-table.mjs CAMPAIGN_DIR
 // 1. Per stack: the flow's whole-run goodput and stability index σ/μ (5 s intervals after its
 //    omit), and the link's whole load (flow and stream) σ/μ, the reproduction's runs of the same
-//    ids against the experiment's (mean and 95 % t interval over the runs of each), into
+//    ids against the experiment's (mean and 95 % interval over the runs of each, the bootstrap widened to the jackknife t), into
 //    sine-buffer-results.csv beside this file.
 // 2. The preset's own judgement of its findings with those runs swapped for the experiment's (the
 //    campaign keeps the preset's run ids and seeds; the other runs stay as reproduced), judged on
@@ -12,6 +12,7 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, wri
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { smallSampleCi } from '@lfnlab/metrics';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..', '..', '..');
@@ -24,14 +25,12 @@ if (!campaign || !existsSync(join(campaign, 'runs'))) {
 const { loadPresets } = await import(join(root, 'backend', 'dist', 'presets', 'load.js'));
 const { provisionalComparison } = await import(join(root, 'backend', 'dist', 'presets', 'provisional.js'));
 
-// t(0.975) for 1..10 degrees of freedom.
-const T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228];
+/** Mean and 95 % interval as the findings take it (the bootstrap widened to the jackknife t). */
 const stats = (xs) => {
-  const n = xs.length;
-  const mean = xs.reduce((a, x) => a + x, 0) / n;
-  const sd = n > 1 ? Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (n - 1)) : Number.NaN;
-  const half = n > 1 ? (T975[Math.min(n - 1, 10) - 1] * sd) / Math.sqrt(n) : Number.NaN;
-  return { n, mean, lo: mean - half, hi: mean + half };
+  const ok = xs.filter(Number.isFinite);
+  const mean = (g) => g.reduce((a, x) => a + x, 0) / g.length;
+  const ci = ok.length >= 2 ? smallSampleCi([ok], (g) => mean(g[0])) : null;
+  return { n: ok.length, mean: ok.length ? mean(ok) : Number.NaN, lo: ci?.low ?? Number.NaN, hi: ci?.high ?? Number.NaN };
 };
 const find = (list, id) => list?.find((m) => m.id === id)?.value ?? Number.NaN;
 const label = (flow) => (flow.stack === 'reno' && flow.streams > 1 ? 'ptcp' : flow.stack);
