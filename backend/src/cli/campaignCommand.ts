@@ -5,7 +5,13 @@ import { saveProgress, syncedText, syncProgress } from '../campaign/progress.js'
 import { runCampaign, runInLabs } from '../campaign/runCampaign.js';
 import { type Command, table, UsageError } from './args.js';
 import { CAMPAIGN_TABLE_HELP, campaignTable } from './campaignTable.js';
-import { labsLeftUpNote, parseLabCount, parseRetryInvalid, RESUME_OPTIONS_HELP } from './labsOption.js';
+import {
+  labsLeftUpNote,
+  parseLabCount,
+  parseRetryInvalid,
+  parseRunLabName,
+  RESUME_OPTIONS_HELP,
+} from './labsOption.js';
 import { STOP_HELP, stopOnSignals } from './stopSignals.js';
 
 export const campaignCommand: Command = {
@@ -89,7 +95,7 @@ ${STOP_HELP}`,
       typeof values['retry-invalid'] === 'string' ? values['retry-invalid'] : undefined,
     );
     const progress = typeof values.progress === 'string' ? resolve(values.progress) : null;
-    const labBase = typeof values.lab === 'string' ? values.lab : undefined;
+    const labBase = parseRunLabName(typeof values.lab === 'string' ? values.lab : undefined, 'campaign run');
     const stopping = stopOnSignals();
     try {
       console.log(`lfnlab campaign ${campaign.name} → ${dir}${labCount > 1 ? ` on ${labCount} labs` : ''}`);

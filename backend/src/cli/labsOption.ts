@@ -62,6 +62,25 @@ const RERUN_CHANGED_HELP = `  --rerun-changed  when the file now gives a variant
 export const RESUME_OPTIONS_HELP = `${RETRY_INVALID_HELP}\n${RERUN_CHANGED_HELP}`;
 
 /**
+ * --lab NAME for the commands that run experiments in real labs (run, campaign run, preset run,
+ * selftest): the lab's name, or undefined for the default. 'fake' means the service's stand-in lab
+ * elsewhere (serve, worker, qualify), so here it is refused rather than booting a real lab so named
+ * beside whatever else runs; 'real' is the default, as there.
+ */
+export function parseRunLabName(text: string | undefined, command: string): string | undefined {
+  if (text === undefined || text === 'real') return undefined;
+  if (text === 'fake')
+    throw new UsageError(
+      `--lab fake: ${command} runs experiments in real labs only (the stand-in lab is for lfnlab serve, worker and qualify); leave --lab out for the lab named default, or name one`,
+    );
+  if (!LAB_NAME.test(text) || text.length > 28)
+    throw new UsageError(
+      '--lab must be a lab name (1-28 letters, digits, "_" or "-", starting with a letter or digit)',
+    );
+  return text;
+}
+
+/**
  * --lab real|fake|NAME: fake runs no lab; real keeps labs named default, default-2 …; NAME keeps
  * labs NAME, NAME-2 … instead (a lab PC's name drives that PC: `lfnlab lab iso`).
  */

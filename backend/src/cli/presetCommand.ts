@@ -33,7 +33,13 @@ import { renderPresetComparison } from '../report/presetReport.js';
 import { renderResultsSummaryHtml, renderResultsSummaryMarkdown } from '../report/presetSummary.js';
 import { codeVersion } from '../run/codeVersion.js';
 import { type Command, table, UsageError } from './args.js';
-import { labsLeftUpNote, parseLabCount, parseRetryInvalid, RESUME_OPTIONS_HELP } from './labsOption.js';
+import {
+  labsLeftUpNote,
+  parseLabCount,
+  parseRetryInvalid,
+  parseRunLabName,
+  RESUME_OPTIONS_HELP,
+} from './labsOption.js';
 import { formatPresetShow } from './presetShow.js';
 import { STOP_HELP, stopOnSignals } from './stopSignals.js';
 
@@ -342,6 +348,7 @@ ${STOP_HELP}`,
     const retryInvalid = parseRetryInvalid(
       typeof values['retry-invalid'] === 'string' ? values['retry-invalid'] : undefined,
     );
+    const labBase = parseRunLabName(typeof values.lab === 'string' ? values.lab : undefined, 'preset run');
     const progress = typeof values.progress === 'string' ? resolve(values.progress) : null;
     if (progress) {
       const all = { runs: 0, invalidTries: 0, kept: 0 };
@@ -358,7 +365,6 @@ ${STOP_HELP}`,
     console.log(
       `cost: ${formatCost(cost)}${labCount > 1 ? `; on ${labCount} labs at best ${formatWallS(cost.wallS / labCount)}` : ''}; resumable (Ctrl-C or SIGUSR2, then run it again)`,
     );
-    const labBase = typeof values.lab === 'string' ? values.lab : undefined;
     const stopping = stopOnSignals();
     let allDone = true;
     let ran = 0;

@@ -6,6 +6,7 @@ import { formatLimit } from '../run/limitedBy.js';
 import { runOrRecord } from '../run/runOrRecord.js';
 import type { RunSummary } from '../run/summary.js';
 import { type Command, table, UsageError } from './args.js';
+import { parseRunLabName } from './labsOption.js';
 
 const n = (x: number | null | undefined, digits = 1) =>
   x === null || x === undefined ? '-' : x.toFixed(digits);
@@ -158,6 +159,7 @@ stopped, namespaces removed, the partial record kept with status "aborted".`,
       process.stdout.write(formatPlan(buildPlan(planned)));
       return 0;
     }
+    const labName = parseRunLabName(typeof values.lab === 'string' ? values.lab : undefined, 'run');
     const started = new Date();
     const dir = resolve(
       typeof values.out === 'string' ? values.out : join('runs', `${stamp(started)}-${spec.name}`),
@@ -178,7 +180,7 @@ stopped, namespaces removed, the partial record kept with status "aborted".`,
         spec,
         specText: text,
         outDir: dir,
-        labName: typeof values.lab === 'string' ? values.lab : undefined,
+        labName,
         clock: clock as 'auto' | 'realtime' | 'dilated' | undefined,
         signal: abort.signal,
       });

@@ -11,6 +11,7 @@ import {
   type SelftestRow,
 } from '../selftest/selftest.js';
 import { type Command, table, UsageError } from './args.js';
+import { parseRunLabName } from './labsOption.js';
 
 const mark = (p: boolean | null) => (p === null ? '' : p ? ' ✓' : ' ✗');
 
@@ -105,7 +106,7 @@ reported as "known defect" with its explanation and counts as a failure only wit
     const families = selftestFamilies(values.family, stacks);
     const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
     const outDir = resolve(typeof values.out === 'string' ? values.out : join('runs', `selftest-${stamp}`));
-    const labName = typeof values.lab === 'string' ? values.lab : undefined;
+    const labName = parseRunLabName(typeof values.lab === 'string' ? values.lab : undefined, 'selftest');
     console.log(`lfnlab selftest: ${stacks.length} stacks → ${outDir}`);
     const t0 = Date.now();
     const rows = await runSelftest({
