@@ -2,6 +2,7 @@
 // of them lies in parts the reproduction leaves out (meta reproduce.notReproduced), so that a
 // reproduction's comparison can say why such a finding has nothing measured.
 import { matchPattern } from '../campaign/pattern.js';
+import { valuesFor } from './ci.js';
 import { globRe, type Preset } from './load.js';
 import type { Claim, Item, PresetMeta, Where } from './schema.js';
 
@@ -49,7 +50,7 @@ function valuesWhy(preset: Pick<Preset, 'meta' | 'parts'>, v: ReproduceValues): 
   const text = (x: unknown) => (typeof x === 'string' ? x : JSON.stringify(x));
   const kept = new Set(v.keep.map((x) => JSON.stringify(x)));
   const written = preset.parts
-    .filter((p) => (v.part === undefined ? v.key in p.campaign.vary : p.name === v.part))
+    .filter((p) => valuesFor([v], p).length)
     .flatMap((p) => p.campaign.vary[v.key] ?? []);
   const left = [...new Set(written.filter((x) => !kept.has(JSON.stringify(x))).map(text))];
   const where = v.part ? `part ${v.part}; ` : '';

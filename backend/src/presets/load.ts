@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { type Campaign, parseCampaignText } from '../campaign/expand.js';
-import { moreFor } from './ci.js';
+import { moreFor, valuesFor } from './ci.js';
 import {
   type Claim,
   type Item,
@@ -216,7 +216,7 @@ function check(meta: PresetMeta, parts: PresetPart[], problems: string[]): void 
   }
   for (const [i, v] of (meta.reproduce?.values ?? []).entries()) {
     const what = `reproduce.values[${i}]`;
-    const reach = parts.filter((p) => (v.part === undefined ? v.key in p.campaign.vary : p.name === v.part));
+    const reach = parts.filter((p) => valuesFor([v], p).length);
     if (!reach.length) {
       problems.push(`${what}: ${v.part ? `no part named ${v.part}` : `no part varies '${v.key}'`}`);
       continue;
