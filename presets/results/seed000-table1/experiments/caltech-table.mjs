@@ -1,13 +1,14 @@
-// Scores an experiment on seed000-table1's Caltech part (cross-caltech.yaml, buffer-caltech.yaml)
-// two ways, after `npm run build`:
-//   node presets/results/seed000-table1/experiments/caltech-table.mjs CAMPAIGN_DIR
-// 1. Caltech alone, per stack at windows 2 and 3 (1.02 and 2.05 BDP): whole-run goodput and the
+// Scores experiments on seed000-table1's parts (cross-caltech.yaml, buffer-caltech.yaml on Caltech,
+// buffer-ufl.yaml on UFL) two ways, after `npm run build`:
+//   node presets/results/seed000-table1/experiments/caltech-table.mjs [PART=]CAMPAIGN_DIR ...
+// (PART caltech when not given; several directories, one per part, are swapped in together).
+// 1. Each part alone, per stack at windows 2 and 3 (above 1 BDP): whole-run goodput and the
 //    stability index σ/μ of the 5 s intervals, the reproduction's runs against the experiment's
 //    (mean and 95 % t interval over the runs of each), into NAME-results.csv beside this file.
-// 2. The preset's own judgement of its findings with the Caltech part replaced by these runs (the
+// 2. The preset's own judgement of its findings with those parts' runs replaced by these (the
 //    campaigns keep the preset's run ids, so `lfnlab preset run --progress` on a copy of the
-//    progress directory whose Caltech runs are swapped judges them as the preset does; UFL and
-//    Manchester stay as reproduced). Prints the verdict lines of every finding.
+//    progress directory whose runs are swapped judges them as the preset does; the other parts
+//    stay as reproduced). Prints the verdict lines of every finding.
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,11 +17,14 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..', '..', '..');
-const campaign = process.argv[2];
 const progress = join(here, '..', 'progress');
 const cli = join(root, 'backend', 'bin', 'lfnlab.js');
-if (!campaign || !existsSync(join(campaign, 'runs'))) {
-  console.error(`usage: caltech-table.mjs CAMPAIGN_DIR (a campaign directory with runs/, from lfnlab campaign run ${join(here, 'cross-caltech.yaml')})`);
+const experiments = process.argv.slice(2).map((arg) => {
+  const m = /^(caltech|ufl|manchester)=(.+)$/.exec(arg);
+  return m ? { part: m[1], campaign: m[2] } : { part: 'caltech', campaign: arg };
+});
+if (!experiments.length || experiments.some((e) => !existsSync(join(e.campaign, 'runs')))) {
+  console.error(`usage: caltech-table.mjs [PART=]CAMPAIGN_DIR ... (campaign directories with runs/, from lfnlab campaign run ${join(here, 'cross-caltech.yaml')}; PART caltech, ufl or manchester)`);
   process.exit(1);
 }
 
@@ -63,43 +67,48 @@ function runsOf(dir) {
   return out;
 }
 
-const experiment = runsOf(join(campaign, 'runs'));
-const idle = runsOf(join(progress, 'caltech', 'runs'));
-const rows = [...idle, ...experiment];
 const header = ['id', 'background', 'bufferBdp', 'stack', 'window', 'wholeRunMbps', 'goodputMbps', 'stability', 'verdict'];
 const cell = (x) => (typeof x === 'number' && !Number.isInteger(x) ? x.toPrecision(4) : x);
-writeFileSync(
-  join(here, `${basename(campaign)}-results.csv`),
-  `${[header.join(','), ...rows.map((r) => header.map((h) => cell(r[h])).join(','))].join('\n')}\n`,
-);
-
 const fmt = (s, d) => `${s.mean.toFixed(d)} (${s.lo.toFixed(d)} to ${s.hi.toFixed(d)}, n = ${s.n})`;
-console.log(`Caltech, windows 2 and 3: whole-run goodput Mbit/s and σ/μ, the reproduction -> ${basename(campaign)}`);
-for (const stack of [...new Set(rows.map((r) => r.stack))]) {
-  const a = idle.filter((r) => r.stack === stack);
-  const b = experiment.filter((r) => r.stack === stack);
-  if (!a.length || !b.length) continue;
-  console.log(
-    `${stack}: goodput ${fmt(stats(a.map((r) => r.wholeRunMbps)), 1)} -> ${fmt(stats(b.map((r) => r.wholeRunMbps)), 1)}; ` +
-      `σ/μ ${fmt(stats(a.map((r) => r.stability)), 4)} -> ${fmt(stats(b.map((r) => r.stability)), 4)}; ` +
-      `verdicts ${b.map((r) => r.verdict).join(' ')}`,
+const title = { caltech: 'Caltech', ufl: 'UFL', manchester: 'Manchester' };
+for (const { part, campaign } of experiments) {
+  const experiment = runsOf(join(campaign, 'runs'));
+  const idle = runsOf(join(progress, part, 'runs'));
+  const rows = [...idle, ...experiment];
+  writeFileSync(
+    join(here, `${basename(campaign)}-results.csv`),
+    `${[header.join(','), ...rows.map((r) => header.map((h) => cell(r[h])).join(','))].join('\n')}\n`,
   );
+  console.log(`${title[part]}, windows 2 and 3: whole-run goodput Mbit/s and σ/μ, the reproduction -> ${basename(campaign)}`);
+  for (const stack of [...new Set(rows.map((r) => r.stack))]) {
+    const a = idle.filter((r) => r.stack === stack);
+    const b = experiment.filter((r) => r.stack === stack);
+    if (!a.length || !b.length) continue;
+    console.log(
+      `${stack}: goodput ${fmt(stats(a.map((r) => r.wholeRunMbps)), 1)} -> ${fmt(stats(b.map((r) => r.wholeRunMbps)), 1)}; ` +
+        `σ/μ ${fmt(stats(a.map((r) => r.stability)), 4)} -> ${fmt(stats(b.map((r) => r.stability)), 4)}; ` +
+        `verdicts ${b.map((r) => r.verdict).join(' ')}`,
+    );
+  }
 }
 
-// The preset's judgement with Caltech swapped.
+// The preset's judgement with those parts swapped.
 const tmp = mkdtempSync(join(tmpdir(), 'caltech-table-'));
 try {
   const swapped = join(tmp, 'progress');
   cpSync(progress, swapped, { recursive: true });
-  const runs = join(campaign, 'runs');
-  let n = 0;
-  for (const id of readdirSync(runs)) {
-    const to = join(swapped, 'caltech', 'runs', id);
-    if (!existsSync(join(runs, id, 'summary.json')) || !existsSync(to)) continue;
-    for (const f of ['summary.json', 'spec.json']) cpSync(join(runs, id, f), join(to, f));
-    n++;
-  }
-  console.log(`\nThe preset's findings with ${n} of its 72 Caltech runs replaced by ${basename(campaign)}'s:`);
+  const replaced = experiments.map(({ part, campaign }) => {
+    const runs = join(campaign, 'runs');
+    let n = 0;
+    for (const id of readdirSync(runs)) {
+      const to = join(swapped, part, 'runs', id);
+      if (!existsSync(join(runs, id, 'summary.json')) || !existsSync(to)) continue;
+      for (const f of ['summary.json', 'spec.json']) cpSync(join(runs, id, f), join(to, f));
+      n++;
+    }
+    return `${n} of its 72 ${title[part]} runs replaced by ${basename(campaign)}'s`;
+  });
+  console.log(`\nThe preset's findings with ${replaced.join(', ')}:`);
   const out = execFileSync(
     process.execPath,
     [cli, 'preset', 'run', 'seed000-table1', '--reproduce', '--out', join(tmp, 'out'), '--lab', 'scratch', '--progress', swapped],
