@@ -1,6 +1,6 @@
 // A part the reproduction leaves out (meta reproduce.notReproduced): the reproduction does not run
 // it, the findings that only it measures say why instead of "not measured yet", the card lists it
-// with what the lab cannot express, and the meta file may not name a part it lacks or leave out all.
+// under what the reproduction leaves out, and the meta file may not name a part it lacks or leave out all.
 import { describe, expect, it } from 'vitest';
 import { loadProblems } from '../../test/support/toyPreset.js';
 import { expandCampaign } from '../campaign/expand.js';
@@ -61,7 +61,8 @@ describe('a part the reproduction leaves out', () => {
     expect(comparePreset(p, [], null).findings.find((f) => f.id === 'long.fast')?.sentence).not.toMatch(
       /Not in the reproduction/,
     );
-    expect(findingsView(p, null, null).notExpressed).toEqual(notReproducedLines(p));
+    expect(findingsView(p, null, null).notReproduced).toEqual(notReproducedLines(p));
+    expect(findingsView(p, null, null).notExpressed).toEqual([]);
   });
 
   it('must name a part the preset has, and may not leave out every part', () => {

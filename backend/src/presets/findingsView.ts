@@ -78,6 +78,8 @@ export interface PresetFindingsView {
   preset: string;
   /** What the lab cannot express of the paper's experiment. */
   notExpressed: string[];
+  /** What the reproduction leaves out, and why: whole parts, or values of a varied parameter. */
+  notReproduced: string[];
   /** Null when there is nothing to compare yet (`message` says so). */
   source: FindingsSource | null;
   message: string | null;
@@ -106,7 +108,8 @@ export function findingsView(
 ): PresetFindingsView {
   const base = {
     preset: preset.name,
-    notExpressed: [...preset.meta.notExpressed, ...notReproducedLines(preset)],
+    notExpressed: preset.meta.notExpressed,
+    notReproduced: notReproducedLines(preset),
   };
   if (!comparison || !source)
     return {

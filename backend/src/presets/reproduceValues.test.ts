@@ -60,7 +60,7 @@ describe('values a reproduction leaves out', () => {
     expect(lines).toEqual([
       `Not in the reproduction: flows[1].streams 32 (part main; it keeps 1, 2, 4, 8, 16): ${WHY}`,
     ]);
-    expect(findingsView(p, null, null).notExpressed).toEqual(lines);
+    expect(findingsView(p, null, null).notReproduced).toEqual(lines);
   });
 
   it('must name a varied parameter, values the campaign has, and a part the preset has', () => {

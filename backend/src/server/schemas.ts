@@ -286,6 +286,7 @@ const FindingCellSchema = z.object({
 export const PresetFindingsReply = z.object({
   preset: z.string(),
   notExpressed: z.array(z.string()),
+  notReproduced: z.array(z.string()),
   source: z
     .discriminatedUnion('kind', [
       z.object({

@@ -111,12 +111,19 @@ function Finding({ f }: { f: FindingView }) {
 }
 
 /** What the lab cannot express, listed (the preset's own words). */
-export function NotExpressed({ items }: { items: string[] }) {
+/** A headed list of what a reproduction differs from the paper by: what the lab cannot express, or leaves out. */
+export function PaperDepartures({
+  items,
+  title = 'What the lab cannot express',
+}: {
+  items: string[];
+  title?: string;
+}) {
   if (!items.length) return null;
   return (
-    <section aria-label="What the lab cannot express">
+    <section aria-label={title}>
       <Text size="xs" fw={700}>
-        What the lab cannot express
+        {title}
       </Text>
       <ul style={{ margin: 0, paddingInlineStart: 18 }}>
         {items.map((x) => (
@@ -166,7 +173,8 @@ export function PresetFindings({ presetId }: { presetId: string }) {
           </Text>
         )}
       </section>
-      <NotExpressed items={v.notExpressed} />
+      <PaperDepartures items={v.notExpressed} />
+      <PaperDepartures items={v.notReproduced} title="What the reproduction leaves out" />
     </Stack>
   );
 }
