@@ -71,7 +71,7 @@ export function formatPresetShow(p: Preset, s: PresetScaling = presetScaling(p))
   const r = m.reproduce;
   if (r) {
     out.push('', `reproduction: ${r.seconds} s runs × ${r.repeat} repetitions`, wrap(r.why, '  '));
-    for (const line of notReproducedLines(p)) out.push(wrap(line, '  '));
+    for (const line of notReproducedLines(p)) out.push(wrap(`Not in the reproduction: ${line}`, '  '));
   }
   const notes = s.groups.filter((g) => g.note).map((g) => `  ${g.label}: ${g.note}`);
   if (notes.length) out.push('', 'notes:', ...notes);

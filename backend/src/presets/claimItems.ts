@@ -59,9 +59,9 @@ function valuesWhy(preset: Pick<Preset, 'meta' | 'parts'>, v: ReproduceValues): 
 
 /**
  * What the reproduction leaves out, one line per part and per parameter some of whose values it
- * drops: "Not in the reproduction: part bdp …", "Not in the reproduction: flows[1].streams 24, …".
+ * drops: "part bdp keeps the paper's windows …", "flows[1].streams 24, 32, 48 (…): …".
  */
 export const notReproducedLines = (preset: Pick<Preset, 'meta' | 'parts'>): string[] => [
-  ...(preset.meta.reproduce?.notReproduced ?? []).map((n) => `Not in the reproduction: ${partWhy(n)}`),
-  ...(preset.meta.reproduce?.values ?? []).map((v) => `Not in the reproduction: ${valuesWhy(preset, v)}`),
+  ...(preset.meta.reproduce?.notReproduced ?? []).map(partWhy),
+  ...(preset.meta.reproduce?.values ?? []).map((v) => valuesWhy(preset, v)),
 ];

@@ -57,9 +57,7 @@ describe('values a reproduction leaves out', () => {
   it('are named with why, in the lines that list what the reproduction leaves out', () => {
     const p = parse(`{ part: main, key: 'flows[1].streams', keep: [1, 2, 4, 8, 16], why: '${WHY}' }`);
     const lines = notReproducedLines(p);
-    expect(lines).toEqual([
-      `Not in the reproduction: flows[1].streams 32 (part main; it keeps 1, 2, 4, 8, 16): ${WHY}`,
-    ]);
+    expect(lines).toEqual([`flows[1].streams 32 (part main; it keeps 1, 2, 4, 8, 16): ${WHY}`]);
     expect(findingsView(p, null, null).notReproduced).toEqual(lines);
   });
 
@@ -83,10 +81,6 @@ describe('values a reproduction leaves out', () => {
       expandCampaign(x.campaign).map((v) => v.params['flows[1].streams']),
     );
     expect(new Set(counts)).toEqual(new Set([1, 2, 4, 8, 16]));
-    expect(
-      notReproducedLines(p).some((l) =>
-        l.startsWith('Not in the reproduction: flows[1].streams 12, 24, 32, 48'),
-      ),
-    ).toBe(true);
+    expect(notReproducedLines(p).some((l) => l.startsWith('flows[1].streams 12, 24, 32, 48'))).toBe(true);
   });
 });

@@ -18,7 +18,7 @@ const preset: Preset = {
 const findings: PresetFindingsView = {
   preset: preset.id,
   notExpressed: ['The forward transfer restarts at the half instead of running on.'],
-  notReproduced: ['Not in the reproduction: part long needs an hour of lab time per run.'],
+  notReproduced: ['part long needs an hour of lab time per run.'],
   source: {
     kind: 'committed',
     file: 'presets/results/seed000-table4/comparison.json',
@@ -140,9 +140,9 @@ describe('PresetCard', () => {
     );
     const notExpressed = screen.getByRole('region', { name: 'What the lab cannot express' });
     expect(notExpressed.textContent).toContain('restarts at the half');
-    expect(notExpressed.textContent).not.toContain('Not in the reproduction');
+    expect(notExpressed.textContent).not.toContain('part long');
     const leftOut = screen.getByRole('region', { name: 'What the reproduction leaves out' });
-    expect(leftOut.textContent).toContain('Not in the reproduction: part long needs an hour');
+    expect(leftOut.textContent).toContain('part long needs an hour');
   });
 
   it('shows every targeted experiment of a finding, numbered in the order they ran', async () => {
