@@ -14,19 +14,24 @@
 # (the script's pid, also printed at its start); the runs in progress finish and are kept, no new
 # one starts, and the script exits 130 (Ctrl-C stops them now). Its progress committer is a
 # subshell with the same command line, so a USR2 that reaches it is passed on to the script.
-#   usage: scripts/reproduce-presets.sh [--commit] [--lab NAME] [--labs N] [PRESET ...]
+# --rerun-changed: a preset edited since some of its runs were made (its file now gives a variant
+# another spec) has those runs set aside under superseded/ and made anew; without it the preset
+# run is refused, naming the field that moved.
+#   usage: scripts/reproduce-presets.sh [--commit] [--lab NAME] [--labs N] [--rerun-changed] [PRESET ...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 commit=0
 lab=repro
 labs=1
+rerun=()
 names=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --commit) commit=1 ;;
     --lab) lab="$2"; shift ;;
     --labs) labs="$2"; shift ;;
-    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --rerun-changed) rerun=(--rerun-changed) ;;
+    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) names+=("$1") ;;
   esac
   shift
@@ -113,7 +118,7 @@ for name in "${names[@]}"; do
   fi
   status=0
   "${lfnlab[@]}" preset run "$name" --reproduce --retry-invalid 1 --lab "$lab" --labs "$labs" \
-    --progress "presets/results/$name/progress" &
+    --progress "presets/results/$name/progress" "${rerun[@]}" &
   child=$!
   wait_child || status=$?
   stop_committer
