@@ -5,13 +5,7 @@ import { saveProgress, syncedText, syncProgress } from '../campaign/progress.js'
 import { runCampaign, runInLabs } from '../campaign/runCampaign.js';
 import { type Command, table, UsageError } from './args.js';
 import { CAMPAIGN_TABLE_HELP, campaignTable } from './campaignTable.js';
-import {
-  labsLeftUpNote,
-  parseLabCount,
-  parseRetryInvalid,
-  parseRunLabName,
-  RESUME_OPTIONS_HELP,
-} from './labsOption.js';
+import { labsLeftUpNote, parseCampaignRunOptions, RESUME_OPTIONS_HELP } from './labsOption.js';
 import { STOP_HELP, stopOnSignals } from './stopSignals.js';
 
 export const campaignCommand: Command = {
@@ -88,14 +82,8 @@ ${STOP_HELP}`,
       return 0;
     }
     const dir = resolve(typeof values.out === 'string' ? values.out : join('campaigns', campaign.name));
-    const labCount = parseLabCount(typeof values.labs === 'string' ? values.labs : undefined, (l) =>
-      console.error(l),
-    );
-    const retryInvalid = parseRetryInvalid(
-      typeof values['retry-invalid'] === 'string' ? values['retry-invalid'] : undefined,
-    );
+    const { labCount, labBase, retryInvalid, rerunChanged } = parseCampaignRunOptions(values, 'campaign run');
     const progress = typeof values.progress === 'string' ? resolve(values.progress) : null;
-    const labBase = parseRunLabName(typeof values.lab === 'string' ? values.lab : undefined, 'campaign run');
     const stopping = stopOnSignals();
     try {
       console.log(`lfnlab campaign ${campaign.name} → ${dir}${labCount > 1 ? ` on ${labCount} labs` : ''}`);
@@ -107,7 +95,7 @@ ${STOP_HELP}`,
         signal: stopping.signal,
         drain: stopping.drain,
         retryInvalid,
-        rerunChanged: values['rerun-changed'] === true,
+        rerunChanged,
         runOne: runInLabs(labBase, labCount),
         afterRun: progress ? (id) => saveProgress(dir, progress, id) : undefined,
       });

@@ -93,3 +93,24 @@ export function parseLabOption(text: string | undefined): { lab: 'real' | 'fake'
     );
   return { lab: 'real', base: lab };
 }
+
+/** The options every resumable campaign run takes (campaign run, preset run), parsed once. */
+export interface CampaignRunOptions {
+  labCount: number;
+  labBase: string | undefined;
+  retryInvalid: number;
+  rerunChanged: boolean;
+}
+
+export function parseCampaignRunOptions(
+  values: Record<string, string | boolean | undefined>,
+  command: string,
+): CampaignRunOptions {
+  const text = (k: string) => (typeof values[k] === 'string' ? (values[k] as string) : undefined);
+  return {
+    labCount: parseLabCount(text('labs'), (l) => console.error(l)),
+    labBase: parseRunLabName(text('lab'), command),
+    retryInvalid: parseRetryInvalid(text('retry-invalid')),
+    rerunChanged: values['rerun-changed'] === true,
+  };
+}

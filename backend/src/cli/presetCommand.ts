@@ -33,13 +33,7 @@ import { renderPresetComparison } from '../report/presetReport.js';
 import { renderResultsSummaryHtml, renderResultsSummaryMarkdown } from '../report/presetSummary.js';
 import { codeVersion } from '../run/codeVersion.js';
 import { type Command, table, UsageError } from './args.js';
-import {
-  labsLeftUpNote,
-  parseLabCount,
-  parseRetryInvalid,
-  parseRunLabName,
-  RESUME_OPTIONS_HELP,
-} from './labsOption.js';
+import { labsLeftUpNote, parseCampaignRunOptions, RESUME_OPTIONS_HELP } from './labsOption.js';
 import { formatPresetShow } from './presetShow.js';
 import { STOP_HELP, stopOnSignals } from './stopSignals.js';
 
@@ -342,13 +336,7 @@ ${STOP_HELP}`,
     console.log(`${preset.name}: ${paperLabel(preset)} → ${dir}`);
     console.log(`scaling: ${preset.meta.scaling.rule}`);
     const campaigns = campaignsOf(preset, values);
-    const labCount = parseLabCount(typeof values.labs === 'string' ? values.labs : undefined, (l) =>
-      console.error(l),
-    );
-    const retryInvalid = parseRetryInvalid(
-      typeof values['retry-invalid'] === 'string' ? values['retry-invalid'] : undefined,
-    );
-    const labBase = parseRunLabName(typeof values.lab === 'string' ? values.lab : undefined, 'preset run');
+    const { labCount, labBase, retryInvalid, rerunChanged } = parseCampaignRunOptions(values, 'preset run');
     const progress = typeof values.progress === 'string' ? resolve(values.progress) : null;
     if (progress) {
       const all = { runs: 0, invalidTries: 0, kept: 0 };
@@ -380,7 +368,7 @@ ${STOP_HELP}`,
           signal: stopping.signal,
           drain: stopping.drain,
           retryInvalid,
-          rerunChanged: values['rerun-changed'] === true,
+          rerunChanged,
           runOne: runInLabs(labBase, labCount),
           afterRun: progress ? (id) => saveProgress(partDir, join(progress, part), id) : undefined,
         });
