@@ -12,110 +12,14 @@
 // 'none' (a compile-time constant). A 'load' parameter marked `boot` is settable all the same: the
 // lab kernel takes it on its command line (module.param=value) and the lab boots with it.
 
+import { OWN_STACK_PARAMS } from './ownStackParams.js';
+import { atBoot, fixed, I31, live, type StackParam, type StackParams } from './stackParamEntry.js';
 import { addedStacks, type DeclaredParam } from './stacks.js';
 
-/** `unknown`: an added stack's parameter, whose meaning only its author knows. */
-export type ParamDimension = 'window' | 'rate' | 'time' | 'ratio' | 'unknown';
-export type ParamUnit =
-  | 'packets'
-  | 'bytes'
-  | 'ms'
-  | 's'
-  | 'us'
-  | 'RTTs'
-  | 'Mbit/s'
-  | 'ratio'
-  | "the module's units";
+export type { ParamDimension, ParamUnit, StackParam, StackParams } from './stackParamEntry.js';
 
-export interface StackParam {
-  name: string;
-  /** The value the module starts with, in `unit` (ratios in the source's own fixed point, see `scale`). */
-  default: number;
-  unit: ParamUnit;
-  dimension: ParamDimension;
-  sysfs: 'live' | 'load' | 'hidden' | 'none';
-  /** The range the spec accepts for a live parameter (whole numbers); for the others, what the type allows. */
-  min: number;
-  max: number;
-  /** Fixed-point ratios: the value means default/scale (BIC's beta 819/1024 ≈ 0.8). */
-  scale?: number;
-  /** A constant another (live) parameter scales, in percent: its value in force is default × that/100. */
-  scaledBy?: string;
-  /**
-   * A 'load' parameter of a built-in module that the spec may set: the lab kernel boots with it on
-   * its command line (a lab booted with another value is restarted), and the run reads it back.
-   */
-  boot?: true;
-  meaning: string;
-}
-
-export interface StackParams {
-  /** The sysfs directory: the module's name, also for a built-in (cubic's tcp_cubic). */
-  module: string | null;
-  params: StackParam[];
-}
-
-const live = (
-  name: string,
-  def: number,
-  unit: ParamUnit,
-  dimension: ParamDimension,
-  [min, max]: [number, number],
-  meaning: string,
-  scale?: number,
-): StackParam => ({
-  name,
-  default: def,
-  unit,
-  dimension,
-  sysfs: 'live',
-  min,
-  max,
-  meaning,
-  ...(scale ? { scale } : {}),
-});
-
-const fixed = (
-  name: string,
-  def: number,
-  unit: ParamUnit,
-  dimension: ParamDimension,
-  meaning: string,
-  sysfs: 'load' | 'hidden' | 'none' = 'none',
-  scale?: number,
-  scaledBy?: string,
-): StackParam => ({
-  name,
-  default: def,
-  unit,
-  dimension,
-  sysfs,
-  min: def,
-  max: def,
-  meaning,
-  ...(scale ? { scale } : {}),
-  ...(scaledBy ? { scaledBy } : {}),
-});
-
-/** A load-time parameter a run sets through the lab kernel's command line (see `boot`). */
-const atBoot = (...args: Parameters<typeof live>): StackParam => ({
-  ...live(...args),
-  sysfs: 'load',
-  boot: true,
-});
-
-const I31 = 2 ** 31 - 1;
-
-/**
- * A switch of one of our own modules (0 off, 1 on; a bool reads back as N or Y): settable so an
- * experiment can turn a mechanism off (TCP-LP's inference, FAST's start-up); no scaling touches it.
- * Mainline's flags (HyStart, BBR's modes) are left out.
- */
-const flag = (name: string, def: 0 | 1, meaning: string): StackParam =>
-  live(name, def, 'ratio', 'ratio', [0, 1], meaning);
-
-/** Per stack name (STACKS): its parameters. */
-export const STACK_PARAMS: Readonly<Record<string, StackParams>> = {
+/** Per mainline stack name (STACKS): its parameters. */
+const MAINLINE_STACK_PARAMS: Readonly<Record<string, StackParams>> = {
   reno: { module: null, params: [] },
   cubic: {
     module: 'tcp_cubic',
@@ -321,106 +225,12 @@ export const STACK_PARAMS: Readonly<Record<string, StackParams>> = {
       fixed('full_bw_cnt', 3, 'RTTs', 'time', '…for 3 rounds'),
     ],
   },
-  fast: {
-    module: 'tcp_fast',
-    params: [
-      live(
-        'alpha',
-        100,
-        'packets',
-        'window',
-        [1, 65536],
-        'packets the flow keeps queued in the path (FAST α)',
-      ),
-      live('gamma_pct', 50, 'ratio', 'ratio', [1, 100], 'FAST γ, percent', 100),
-      flag('pacing', 1, 'new sockets ask for pacing (1) or not (0)'),
-      flag('startup', 1, 'exponential start-up until queueing appears (1) or naive FAST (0)'),
-    ],
-  },
-  hstcplp: {
-    module: 'tcp_hstcplp',
-    params: [
-      flag('lp_enable', 1, "TCP-LP's early congestion inference on (1) or plain HighSpeed TCP (0)"),
-      fixed(
-        'hs_low_window',
-        38,
-        'packets',
-        'window',
-        'HighSpeed response above this window (Reno below)',
-        'none',
-        undefined,
-        'hs_window_pct',
-      ),
-      fixed(
-        'hs_high_window',
-        83000,
-        'packets',
-        'window',
-        'top of the HighSpeed response function',
-        'none',
-        undefined,
-        'hs_window_pct',
-      ),
-      live(
-        'hs_window_pct',
-        100,
-        'ratio',
-        'ratio',
-        [1, 100],
-        "the table's window column scaled to this percent (100·k keeps it at 1/k of the rate)",
-        100,
-      ),
-      live('delta_pct', 15, 'ratio', 'ratio', [1, 100], 'TCP-LP threshold, percent of d_max − d_min', 100),
-      live('itt_rtts', 3, 'RTTs', 'time', [1, 1000], 'inference time-out in smoothed RTTs'),
-      live(
-        'min_spread_ms',
-        5,
-        'ms',
-        'time',
-        [0, 10_000],
-        'smallest d_max − d_min before the delay inference acts',
-      ),
-      live(
-        'min_threshold_us',
-        0,
-        'us',
-        'time',
-        [0, 1_000_000],
-        'least threshold above d_min, µs, whatever delta_pct gives (0 = as published; 2000 = two 1 ms timestamp ticks)',
-      ),
-      live(
-        'owd_newest',
-        0,
-        'ratio',
-        'ratio',
-        [0, 1],
-        'time each one-way delay from the newest segment an ACK covers (1) or from its TSecr (0)',
-      ),
-    ],
-  },
-  grid: {
-    module: 'tcp_grid',
-    params: [
-      live('loss_thresh', 2, 'packets', 'window', [1, 65535], 'losses in one window that mean congestion'),
-      live(
-        'link_mbps',
-        0,
-        'Mbit/s',
-        'rate',
-        [0, 100_000],
-        'capacity C; 0 = the largest delivery rate measured',
-      ),
-      live(
-        'greedy_ms',
-        600_000,
-        'ms',
-        'time',
-        [0, I31],
-        'TCP greedy timer: time held at a level before probing',
-      ),
-      flag('probe_mode', 0, 'increase after the greedy timer: +1 packet per RTT (0) or eq. (20) (1)'),
-    ],
-  },
+};
+
+/** Per stack name (STACKS): its parameters. */
+export const STACK_PARAMS: Readonly<Record<string, StackParams>> = {
+  ...MAINLINE_STACK_PARAMS,
+  ...OWN_STACK_PARAMS,
 };
 
 /** The range each module_param type holds (64-bit ones cut to what a JSON number keeps exact). */
